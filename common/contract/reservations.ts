@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { clockTime, isoDate, uuid } from './common.ts';
+import { partySize } from './restaurants.ts';
+import { reservationStatuses } from '../domain/reservation-status.ts';
+
+export const reservationStatus = z.enum(reservationStatuses);
+
+export const createReservationBody = z.object({
+  restaurantSlug: z.string({ message: 'restaurantSlug is required' }).min(1, { message: 'restaurantSlug is required' }).max(120),
+  date: isoDate,
+  time: clockTime,
+  partySize,
+});
+export type CreateReservationBody = z.infer<typeof createReservationBody>;
+
+/** A reservation as its diner sees it (spec section 3, plus its cancel rule's inputs). */
+export const dinerReservation = z.object({
+  id: z.string(),
+  status: reservationStatus,
+  partySize: z.number(),
+  restaurant: z.object({ id: z.string(), name: z.string(), slug: z.string(), emoji: z.string(), neighborhood: z.string() }),
+  slot: z.object({ date: z.string(), time: z.string() }),
+  holdExpiresAt: z.string().nullable(),
+  startsAt: z.string(),
+  createdAt: z.string(),
+});
+export type DinerReservation = z.infer<typeof dinerReservation>;
+
+export const createReservationResponse = dinerReservation;
+export const reservationList = z.array(dinerReservation);
+
+export const reservationIdParams = z.object({ id: uuid });
+
+export const reservationSummary = z.object({
+  pending: z.number(),
+  ongoing: z.number(),
+  completed: z.number(),
+});
+export type ReservationSummary = z.infer<typeof reservationSummary>;

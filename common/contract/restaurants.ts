@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { isoDate } from './common.ts';
+import { MAX_PARTY_SIZE } from '../domain/restaurants.ts';
+
+export const restaurantPosition = z.object({ lat: z.number(), lng: z.number() });
+
+/** A restaurant as diners see it (spec section 3). */
+export const publicRestaurant = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  emoji: z.string(),
+  neighborhood: z.string(),
+  hot: z.boolean(),
+  cuisineTags: z.array(z.string()),
+  category: z.string(),
+  description: z.string().nullable(),
+  website: z.string().nullable(),
+  instagramUrl: z.string().nullable(),
+  heroImageUrl: z.string(),
+  position: restaurantPosition.nullable(),
+});
+export type PublicRestaurant = z.infer<typeof publicRestaurant>;
+
+export const restaurantList = z.array(publicRestaurant);
+
+/** A slug or, for /restaurant/{id}, the restaurant's id. */
+export const restaurantKeyParams = z.object({
+  slug: z.string().min(1).max(120),
+});
+
+export const partySize = z.coerce
+  .number({ message: 'partySize must be a number' })
+  .int({ message: 'partySize must be a whole number' })
+  .min(1, { message: `partySize must be between 1 and ${MAX_PARTY_SIZE}` })
+  .max(MAX_PARTY_SIZE, { message: `partySize must be between 1 and ${MAX_PARTY_SIZE}` });
+
+export const availabilityQuery = z.object({
+  date: isoDate,
+  partySize,
+});
+export type AvailabilityQuery = z.infer<typeof availabilityQuery>;
+
+export const availabilityEntry = z.object({
+  id: z.string(),
+  time: z.string(),
+  available: z.boolean(),
+});
+export type AvailabilityEntry = z.infer<typeof availabilityEntry>;
+export const availabilityResponse = z.array(availabilityEntry);
+
+/** Added call: which probed party sizes have a free time on each of the next 30 days. */
+export const availabilityCalendar = z.object({
+  from: z.string(),
+  days: z.array(z.object({ date: z.string(), partySizes: z.array(z.number()) })),
+  firstAvailableDate: z.string().nullable(),
+});
+export type AvailabilityCalendar = z.infer<typeof availabilityCalendar>;
+
+export const availableTodayEntry = z.object({
+  restaurant: z.object({
+    id: z.string(),
+    slug: z.string(),
+    name: z.string(),
+    emoji: z.string(),
+    neighborhood: z.string(),
+    category: z.string(),
+    cuisineTags: z.array(z.string()),
+    hot: z.boolean(),
+  }),
+  slots: z.array(
+    z.object({
+      slot_id: z.string(),
+      date: z.string(),
+      time: z.string(),
+      /** The largest party the slot can still seat. */
+      freeCovers: z.number(),
+    }),
+  ),
+});
+export type AvailableTodayEntry = z.infer<typeof availableTodayEntry>;
+export const availableTodayResponse = z.object({ restaurants: z.array(availableTodayEntry) });
+export type AvailableTodayResponse = z.infer<typeof availableTodayResponse>;

@@ -1,0 +1,92 @@
+/**
+ * Bengaluru time. Every business date and time is wall-clock in Asia/Kolkata,
+ * which is UTC+05:30 all year (no DST), so a fixed offset is exact and keeps this
+ * independent of the machine's zone and of the browser's Intl data.
+ */
+export const KOLKATA_OFFSET_MINUTES = 330;
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+const TIME_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/** True for a real calendar date written YYYY-MM-DD. */
+export function isIsoDate(value: string): boolean {
+  if (!DATE_PATTERN.test(value)) return false;
+  const parsed = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
+}
+
+/** True for a 24-hour HH:MM time. */
+export function isClockTime(value: string): boolean {
+  return TIME_PATTERN.test(value);
+}
+
+/** The Kolkata wall-clock date and time of an instant. */
+export function toKolkata(instant: Date): { date: string; time: string } {
+  const shifted = new Date(instant.getTime() + KOLKATA_OFFSET_MINUTES * MINUTE_MS).toISOString();
+  return { date: shifted.slice(0, 10), time: shifted.slice(11, 16) };
+}
+
+/** Today's date in Kolkata. */
+export function todayInKolkata(now: Date = new Date()): string {
+  return toKolkata(now).date;
+}
+
+/** The instant at which a Kolkata wall-clock date and time happens. */
+export function kolkataInstant(date: string, time: string): Date {
+  return new Date(Date.parse(`${date}T${time}:00Z`) - KOLKATA_OFFSET_MINUTES * MINUTE_MS);
+}
+
+/** date + days, as YYYY-MM-DD (calendar arithmetic, no zone involved). */
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Whole days from one date to another (b - a). */
+export function daysBetween(a: string, b: string): number {
+  return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / DAY_MS);
+}
+
+/** Minutes since midnight of an HH:MM time. */
+export function minutesOfDay(time: string): number {
+  const [hours, minutes] = time.split(':').map(Number);
+  return hours * 60 + minutes;
+}
+
+/** HH:MM of minutes since midnight (0-1439). */
+export function clockTimeOf(minutes: number): string {
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`;
+}
+
+/** '19:30' → '7:30 PM'; '00:15' → '12:15 AM'. */
+export function formatTime12h(time: string): string {
+  const [hours, minutes] = time.split(':').map(Number);
+  const suffix = hours < 12 ? 'AM' : 'PM';
+  const hour12 = hours % 12 === 0 ? 12 : hours % 12;
+  return `${hour12}:${String(minutes).padStart(2, '0')} ${suffix}`;
+}
+
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** '2026-11-28' → 'Sat, 28 Nov'. */
+export function formatDateShort(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  return `${WEEKDAYS[d.getUTCDay()]}, ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
+}
+
+/** Seconds left until an instant, never negative. */
+export function secondsUntil(instant: Date | string, now: Date = new Date()): number {
+  const target = typeof instant === 'string' ? Date.parse(instant) : instant.getTime();
+  return Math.max(0, Math.ceil((target - now.getTime()) / 1000));
+}
+
+/** 581 → '9:41'. */
+export function formatCountdown(totalSeconds: number): string {
+  const minutes = Math.floor(totalSeconds / 60);
+  const seconds = totalSeconds % 60;
+  return `${minutes}:${String(seconds).padStart(2, '0')}`;
+}

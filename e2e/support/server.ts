@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '#server/app.ts';
+import { loadConfig, type AppConfig } from '#server/config.ts';
+import type { DatabaseHandle } from '#server/db/client.ts';
+import { seedDemoData } from '#server/db/seed/seed.ts';
+import { createTestDatabase } from '#server/test/database.ts';
+
+export interface E2eServer {
+  baseUrl: string;
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  config: AppConfig;
+  close(): Promise<void>;
+}
+
+/**
+ * The real app, on an ephemeral port, serving the production web build, on its own
+ * migrated and demo-seeded database, with the real clock.
+ */
+export async function startE2eServer(env: Record<string, string> = {}): Promise<E2eServer> {
+  if (!existsSync('dist/web/index.html')) throw new Error('Build the web app first (npm run build)');
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', PASSWORD_HASH_COST: '10', HOST: '127.0.0.1', PORT: '0', ...env });
+  const database = await createTestDatabase();
+  await seedDemoData(database.db, { now: new Date(), passwordHashCost: config.passwordHashCost });
+  const app = await buildApp({ config, database, runBackgroundJobs: true });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    app,
+    database,
+    config,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import compress from '@fastify/compress';
+import helmet from '@fastify/helmet';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { systemClock, type Clock } from './clock.ts';
+import type { AppConfig } from './config.ts';
+import type { DatabaseHandle } from './db/client.ts';
+import type { AppDeps } from './deps.ts';
+import { AppEvents } from './events.ts';
+import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { etagPlugin } from './plugins/etag.ts';
+import { openApiPlugin } from './plugins/openapi.ts';
+import { sessionsPlugin } from './plugins/sessions.ts';
+import { staticWebPlugin } from './plugins/static-web.ts';
+import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
+import { createAccountsService } from './modules/accounts/accounts.service.ts';
+import { createSessionsService } from './modules/accounts/sessions.service.ts';
+import { availabilityRoutes } from './modules/availability/availability.routes.ts';
+import { createAvailabilityService } from './modules/availability/availability.service.ts';
+import { reservationsRoutes } from './modules/reservations/reservations.routes.ts';
+import { createReservationsService } from './modules/reservations/reservations.service.ts';
+import { restaurantsRoutes } from './modules/restaurants/restaurants.routes.ts';
+import { createRestaurantsService } from './modules/restaurants/restaurants.service.ts';
+
+export interface BuildAppOptions {
+  config: AppConfig;
+  database: DatabaseHandle;
+  clock?: Clock;
+  /** Start the periodic hold sweeper (off in tests that drive time by hand). */
+  runBackgroundJobs?: boolean;
+}
+
+/** Wires every service from the shared dependencies. Services call each other, never each other's SQL. */
+function createServices(deps: AppDeps) {
+  const sessions = createSessionsService(deps);
+  const accounts = createAccountsService(deps, sessions);
+  const restaurants = createRestaurantsService(deps);
+  const availability = createAvailabilityService(deps, restaurants);
+  const reservations = createReservationsService(deps, restaurants);
+  return { sessions, accounts, restaurants, availability, reservations };
+}
+
+export type AppServices = ReturnType<typeof createServices>;
+
+/** Builds the HTTP app: infrastructure plugins first, then the modules. Tests build it too. */
+export async function buildApp({ config, database, clock = systemClock, runBackgroundJobs = true }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      // Credentials never reach the log.
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 256 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const deps: AppDeps = { db: database.db, clock, config, events: new AppEvents(), log: app.log };
+  app.decorate('deps', deps);
+  app.decorate('services', createServices(deps));
+
+  await app.register(errorHandlerPlugin);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  });
+  await app.register(compress, { threshold: 1024 });
+  await app.register(sessionsPlugin);
+  await app.register(etagPlugin);
+  await app.register(openApiPlugin);
+
+  await app.register(accountsRoutes);
+  await app.register(restaurantsRoutes);
+  await app.register(availabilityRoutes);
+  await app.register(reservationsRoutes);
+
+  app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true }));
+  app.get('/api/ready', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await database.ping();
+      return { ok: true };
+    } catch {
+      return reply.code(503).send({ error: 'The database is not reachable' });
+    }
+  });
+
+  await app.register(staticWebPlugin, { webDistDir: config.webDistDir });
+
+  if (runBackgroundJobs) {
+    const timer = setInterval(() => {
+      app.services.reservations.expireDueHolds().catch((error) => app.log.warn({ err: error }, 'hold sweep failed'));
+    }, config.holdSweepSeconds * 1000);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
+  }
+
+  return app;
+}

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+
+/** Every environment variable the server reads, parsed and typed once. */
+const flag = z
+  .enum(['1', '0', 'true', 'false', ''])
+  .optional()
+  .transform((value) => value === '1' || value === 'true');
+
+const envSchema = z.object({
+  NODE_ENV: z.string().default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** PostgreSQL server; unset means the embedded PGlite under DATA_DIR. */
+  DATABASE_URL: z.string().optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  DATA_DIR: z.string().default('./data'),
+  /** Seed demo data: on by default for the embedded database, off for DATABASE_URL unless SEED_DEMO=1. */
+  SEED_DEMO: flag,
+  /** How long a hold lasts. Fractions are allowed (0.1 = 6 seconds) for tests and demos. */
+  HOLD_MINUTES: z.coerce.number().positive().max(120).default(10),
+  /** Slots starting within this many minutes can no longer be booked. */
+  BOOKING_CUTOFF_MINUTES: z.coerce.number().int().min(0).max(1440).default(30),
+  MAX_ACTIVE_HOLDS: z.coerce.number().int().min(1).max(100).default(2),
+  SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 365).default(24 * 30),
+  /** log2 of scrypt's N; 15 means 32 MiB of memory per hash. */
+  PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(15),
+  /** Secret for signed URLs; generated and kept under DATA_DIR when unset (set it when running N instances). */
+  SIGNING_SECRET: z.string().min(32).optional(),
+  /** How often expired holds are swept to CANCELLED (they stop counting at expiry regardless). */
+  HOLD_SWEEP_SECONDS: z.coerce.number().positive().default(15),
+  WEB_DIST_DIR: z.string().default('./dist/web'),
+  /** Trust X-Forwarded-* from a proxy in front. */
+  TRUST_PROXY: flag,
+});
+
+export type AppConfig = {
+  nodeEnv: string;
+  port: number;
+  host: string;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  dataDir: string;
+  seedDemo: boolean;
+  holdMinutes: number;
+  bookingCutoffMinutes: number;
+  maxActiveHolds: number;
+  sessionTtlHours: number;
+  passwordHashCost: number;
+  signingSecret: string | undefined;
+  holdSweepSeconds: number;
+  webDistDir: string;
+  trustProxy: boolean;
+};
+
+/** Reads the configuration from an environment (process.env by default). */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    logLevel: e.LOG_LEVEL,
+    databaseUrl: e.DATABASE_URL || undefined,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    dataDir: e.DATA_DIR,
+    seedDemo: env.SEED_DEMO === undefined || env.SEED_DEMO === '' ? !e.DATABASE_URL : e.SEED_DEMO,
+    holdMinutes: e.HOLD_MINUTES,
+    bookingCutoffMinutes: e.BOOKING_CUTOFF_MINUTES,
+    maxActiveHolds: e.MAX_ACTIVE_HOLDS,
+    sessionTtlHours: e.SESSION_TTL_HOURS,
+    passwordHashCost: e.PASSWORD_HASH_COST,
+    signingSecret: e.SIGNING_SECRET,
+    holdSweepSeconds: e.HOLD_SWEEP_SECONDS,
+    webDistDir: e.WEB_DIST_DIR,
+    trustProxy: e.TRUST_PROXY,
+  };
+}

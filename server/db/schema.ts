@@ -1,0 +1,94 @@
+import { sql } from 'drizzle-orm';
+import { bigserial, boolean, date, doublePrecision, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+/**
+ * Drizzle's view of the tables, for typed queries. The DDL itself lives in
+ * server/db/migrations/*.sql (decision 003): keep the two in step.
+ */
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  username: text('username').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  name: text('name').notNull().default(''),
+  email: text('email'),
+  phone: text('phone'),
+  preferredHood: text('preferred_hood'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const restaurants = pgTable('restaurants', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  slug: text('slug').notNull(),
+  name: text('name').notNull(),
+  emoji: text('emoji').notNull(),
+  neighborhood: text('neighborhood').notNull(),
+  hot: boolean('hot').notNull(),
+  cuisineTags: text('cuisine_tags').array().notNull(),
+  category: text('category').notNull(),
+  description: text('description'),
+  website: text('website'),
+  instagramUrl: text('instagram_url'),
+  heroImageUrl: text('hero_image_url'),
+  lat: doublePrecision('lat'),
+  lng: doublePrecision('lng'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const staffAccounts = pgTable('staff_accounts', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  restaurantId: uuid('restaurant_id').notNull(),
+  username: text('username').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const sessions = pgTable('sessions', {
+  tokenHash: text('token_hash').primaryKey(),
+  kind: text('kind').notNull().$type<'diner' | 'staff' | 'dating'>(),
+  subjectId: uuid('subject_id').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+});
+
+export const slots = pgTable('slots', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  restaurantId: uuid('restaurant_id').notNull(),
+  slotDate: date('slot_date', { mode: 'string' }).notNull(),
+  slotTime: text('slot_time').notNull(),
+  startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+  capacity: integer('capacity').notNull(),
+  status: text('status').notNull().$type<'available' | 'full'>(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const reservations = pgTable('reservations', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  userId: uuid('user_id').notNull(),
+  restaurantId: uuid('restaurant_id').notNull(),
+  slotId: uuid('slot_id').notNull(),
+  partySize: integer('party_size').notNull(),
+  status: text('status').notNull(),
+  holdExpiresAt: timestamp('hold_expires_at', { withTimezone: true }),
+  cancelReason: text('cancel_reason'),
+  startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const reservationEvents = pgTable('reservation_events', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  reservationId: uuid('reservation_id').notNull(),
+  fromStatus: text('from_status'),
+  toStatus: text('to_status').notNull(),
+  actorKind: text('actor_kind').notNull(),
+  actorId: uuid('actor_id'),
+  reason: text('reason'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const appSettings = pgTable('app_settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});

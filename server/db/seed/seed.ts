@@ -1,0 +1,72 @@
+import { sql } from 'drizzle-orm';
+import { emojiForCategory, AVAILABILITY_HORIZON_DAYS } from '#common/domain/restaurants.ts';
+import { addDays, todayInKolkata } from '#common/domain/time.ts';
+import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
+import { hashPassword } from '#server/modules/accounts/password.ts';
+import { seedRestaurants, slugify } from './restaurants.data.ts';
+
+export const DEMO_DINER = { username: 'demo', password: 'demo1234', name: 'Demo Diner' } as const;
+export const DEMO_STAFF_PASSWORD = 'staff1234';
+/** The evening every demo restaurant offers: 18:00 to 22:00 every 30 minutes. */
+const EVENING_TIMES = ['18:00', '18:30', '19:00', '19:30', '20:00', '20:30', '21:00', '21:30', '22:00'];
+
+/**
+ * Demo data, safe to run on every start: restaurants and accounts are created once,
+ * and slots are topped up so the next 30 days always have an evening to book.
+ */
+export async function seedDemoData(db: Db, options: { now: Date; passwordHashCost: number }): Promise<{ restaurants: number; slotsAdded: number }> {
+  const existing = await queryRows<{ slug: string }>(db, sql`SELECT slug FROM restaurants`);
+  const known = new Set(existing.map((row) => row.slug));
+  const missing = seedRestaurants.filter(([name]) => !known.has(slugify(name)));
+
+  if (missing.length > 0) {
+    // One hash per run for the published demo password keeps the first start quick.
+    const staffHash = await hashPassword(DEMO_STAFF_PASSWORD, options.passwordHashCost);
+    await db.transaction(async (tx) => {
+      for (const [name, category, cuisineTags, neighborhood, lat, lng, hot, , description] of missing) {
+        const slug = slugify(name);
+        const [row] = await queryRows<{ id: string }>(
+          tx,
+          sql`INSERT INTO restaurants (slug, name, emoji, neighborhood, hot, cuisine_tags, category, description, website, instagram_url, lat, lng)
+              VALUES (${slug}, ${name}, ${emojiForCategory(category)}, ${neighborhood}, ${hot}, ${toPgArray(cuisineTags)}::text[],
+                      ${category}, ${description}, ${`https://${slug}.example.in`}, ${`https://instagram.com/${slug.replaceAll('-', '')}`}, ${lat}, ${lng})
+              RETURNING id`,
+        );
+        await tx.execute(sql`INSERT INTO staff_accounts (restaurant_id, username, password_hash) VALUES (${row.id}, ${slug}, ${staffHash})`);
+      }
+    });
+  }
+
+  const diner = await queryRows(db, sql`SELECT 1 FROM users WHERE lower(username) = ${DEMO_DINER.username}`);
+  if (diner.length === 0) {
+    const hash = await hashPassword(DEMO_DINER.password, options.passwordHashCost);
+    await db.execute(
+      sql`INSERT INTO users (username, password_hash, name, email, preferred_hood)
+          VALUES (${DEMO_DINER.username}, ${hash}, ${DEMO_DINER.name}, 'demo@tablefair.example', 'Indiranagar')
+          ON CONFLICT DO NOTHING`,
+    );
+  }
+
+  const slotsAdded = await topUpDemoSlots(db, options.now);
+  return { restaurants: seedRestaurants.length, slotsAdded };
+}
+
+/** Adds the evening slots of the next 30 days to every demo restaurant that lacks them. */
+async function topUpDemoSlots(db: Db, now: Date): Promise<number> {
+  const from = todayInKolkata(now);
+  const to = addDays(from, AVAILABILITY_HORIZON_DAYS - 1);
+  const slugs = seedRestaurants.map(([name]) => slugify(name));
+  const capacities = seedRestaurants.map(([, , , , , , , capacity]) => capacity);
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`INSERT INTO slots (restaurant_id, slot_date, slot_time, starts_at, capacity)
+        SELECT r.id, d::date, t, (d::date + t::time) AT TIME ZONE 'Asia/Kolkata', c.capacity
+        FROM unnest(${toPgArray(slugs)}::text[], ${toPgArray(capacities)}::int[]) AS c(slug, capacity)
+        JOIN restaurants r ON r.slug = c.slug
+        CROSS JOIN generate_series(${from}::date, ${to}::date, interval '1 day') AS d
+        CROSS JOIN unnest(${toPgArray(EVENING_TIMES)}::text[]) AS t
+        ON CONFLICT (restaurant_id, slot_date, slot_time) DO NOTHING
+        RETURNING id`,
+  );
+  return rows.length;
+}

@@ -1,0 +1,14 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from './clock.ts';
+import type { AppConfig } from './config.ts';
+import type { Db } from './db/client.ts';
+import type { AppEvents } from './events.ts';
+
+/** What every service is built from. Services never see a request. */
+export interface AppDeps {
+  db: Db;
+  clock: Clock;
+  config: AppConfig;
+  events: AppEvents;
+  log: FastifyBaseLogger;
+}

@@ -1,0 +1,41 @@
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { seedDemoData } from './db/seed/seed.ts';
+
+/** Starts the server: migrate, seed when asked, listen, and drain cleanly on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabase(config);
+  await database.migrate();
+  if (config.seedDemo) {
+    const seeded = await seedDemoData(database.db, { now: new Date(), passwordHashCost: config.passwordHashCost });
+    console.log(`Demo data ready: ${seeded.restaurants} restaurants, ${seeded.slotsAdded} new slots.`);
+  }
+  const app = await buildApp({ config, database });
+  await app.listen({ port: config.port, host: config.host });
+  const shownHost = config.host === '0.0.0.0' ? 'localhost' : config.host;
+  console.log(`Tablefair is serving http://${shownHost}:${config.port} (${database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'})`);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: draining requests');
+    try {
+      await app.close();
+      await database.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error) => {
+  console.error('Tablefair could not start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

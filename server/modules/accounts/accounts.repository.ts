@@ -1,0 +1,47 @@
+import { eq, sql } from 'drizzle-orm';
+import { queryRows, type Db } from '#server/db/client.ts';
+import { users } from '#server/db/schema.ts';
+
+export interface UserRow {
+  id: string;
+  username: string;
+  passwordHash: string;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  preferredHood: string | null;
+}
+
+export async function insertUser(db: Db, user: Omit<UserRow, 'id'>): Promise<UserRow> {
+  const [row] = await db.insert(users).values(user).returning();
+  return row;
+}
+
+export async function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(sql`lower(${users.username}) = lower(${username})`);
+  return row;
+}
+
+export async function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id));
+  return row;
+}
+
+export async function findStaffByUsername(
+  db: Db,
+  username: string,
+): Promise<{ id: string; restaurantId: string; passwordHash: string } | undefined> {
+  const rows = await queryRows<{ id: string; restaurant_id: string; password_hash: string }>(
+    db,
+    sql`SELECT id, restaurant_id, password_hash FROM staff_accounts WHERE lower(username) = lower(${username})`,
+  );
+  const row = rows[0];
+  return row && { id: row.id, restaurantId: row.restaurant_id, passwordHash: row.password_hash };
+}
+
+/** Postgres reports a broken unique index with SQLSTATE 23505. */
+export function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const candidate = (error as { cause?: unknown })?.cause ?? error;
+  const pgError = candidate as { code?: string; constraint?: string; message?: string };
+  return pgError?.code === '23505' && (pgError.constraint === constraint || Boolean(pgError.message?.includes(constraint)));
+}

@@ -1,0 +1,91 @@
+import type { DinerProfile, LoginBody, StaffLoginResponse } from '#common/contract/accounts.ts';
+import type { AppDeps } from '#server/deps.ts';
+import { conflict, unauthenticated } from '#server/errors.ts';
+import { findStaffByUsername, findUserById, findUserByUsername, insertUser, isUniqueViolation } from './accounts.repository.ts';
+import { hashPassword, verifyAgainstDecoy, verifyPassword } from './password.ts';
+import { requireDiner, type Principal } from './principal.ts';
+import type { SessionsService } from './sessions.service.ts';
+
+const LOGIN_REFUSED = 'Invalid username or password';
+
+export interface NewDiner {
+  username: string;
+  password: string;
+  name?: string;
+  email?: string;
+  phone?: string;
+  preferredHood?: string;
+}
+
+function toProfile(user: { id: string; username: string; name: string; email: string | null; phone: string | null; preferredHood: string | null }): DinerProfile {
+  return {
+    id: user.id,
+    username: user.username,
+    name: user.name || user.username,
+    email: user.email,
+    phone: user.phone,
+    preferredHood: user.preferredHood,
+  };
+}
+
+/** Diner accounts and the sign-in of diners and restaurant staff. */
+export function createAccountsService(deps: AppDeps, sessions: SessionsService) {
+  const { db, config } = deps;
+  return {
+    /** Creates a diner account. Anyone may sign up; the username is unique whatever its case. */
+    async signUpDiner(_principal: Principal, input: NewDiner): Promise<DinerProfile> {
+      if (await findUserByUsername(db, input.username)) throw conflict('Username already taken');
+      const passwordHash = await hashPassword(input.password, config.passwordHashCost);
+      try {
+        const user = await insertUser(db, {
+          username: input.username,
+          passwordHash,
+          name: input.name ?? '',
+          email: input.email ?? null,
+          phone: input.phone ?? null,
+          preferredHood: input.preferredHood ?? null,
+        });
+        return toProfile(user);
+      } catch (error) {
+        // Two signups racing for one name: the unique index decides.
+        if (isUniqueViolation(error, 'users_username_lower_key')) throw conflict('Username already taken');
+        throw error;
+      }
+    },
+
+    /** Signs a diner in; the refusal never tells which of the two was wrong. */
+    async logInDiner(_principal: Principal, input: LoginBody): Promise<{ token: string }> {
+      const user = await findUserByUsername(db, input.username);
+      const isValid = user
+        ? await verifyPassword(input.password, user.passwordHash)
+        : await verifyAgainstDecoy(input.password, config.passwordHashCost);
+      if (!user || !isValid) throw unauthenticated(LOGIN_REFUSED);
+      return { token: await sessions.issueSession('diner', user.id) };
+    },
+
+    /** Signs restaurant staff in; their token is a separate kind and names their restaurant. */
+    async logInStaff(_principal: Principal, input: LoginBody): Promise<StaffLoginResponse> {
+      const staff = await findStaffByUsername(db, input.username);
+      const isValid = staff
+        ? await verifyPassword(input.password, staff.passwordHash)
+        : await verifyAgainstDecoy(input.password, config.passwordHashCost);
+      if (!staff || !isValid) throw unauthenticated(LOGIN_REFUSED);
+      return { token: await sessions.issueSession('staff', staff.id), restaurantId: staff.restaurantId };
+    },
+
+    /** The signed-in diner. */
+    async getCurrentDiner(principal: Principal): Promise<DinerProfile> {
+      requireDiner(principal);
+      const user = await findUserById(db, principal.userId);
+      if (!user) throw unauthenticated('Your session has expired. Please sign in again.');
+      return toProfile(user);
+    },
+
+    /** Ends the session the token belongs to. */
+    async logOut(_principal: Principal, token: string | undefined): Promise<void> {
+      if (token) await sessions.revokeToken(token);
+    },
+  };
+}
+
+export type AccountsService = ReturnType<typeof createAccountsService>;

@@ -1,0 +1,42 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { standardErrors } from '#common/contract/common.ts';
+import {
+  availabilityCalendar,
+  availabilityQuery,
+  availabilityResponse,
+  availableTodayResponse,
+  restaurantKeyParams,
+} from '#common/contract/restaurants.ts';
+
+export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { availability } = app.services;
+
+  app.get('/api/restaurants/:slug/availability', {
+    schema: {
+      tags: ['availability'],
+      summary: 'Slots of a date, each available or not for the party size',
+      params: restaurantKeyParams,
+      querystring: availabilityQuery,
+      response: { 200: availabilityResponse, ...standardErrors },
+    },
+  }, async (request) =>
+    availability.getAvailability(await request.principal(), request.params.slug, request.query.date, request.query.partySize));
+
+  app.get('/api/restaurants/:slug/calendar', {
+    schema: {
+      tags: ['availability'],
+      summary: 'For each of the next 30 days, which party sizes (2/4/6/8) have a free time',
+      params: restaurantKeyParams,
+      response: { 200: availabilityCalendar, ...standardErrors },
+    },
+  }, async (request) => availability.getCalendar(await request.principal(), request.params.slug));
+
+  app.get('/api/discover/available-today', {
+    schema: {
+      tags: ['availability'],
+      summary: 'Restaurants with a free time in the next 24 hours (Kolkata), with those times',
+      response: { 200: availableTodayResponse, ...standardErrors },
+    },
+    config: { etag: true },
+  }, async (request) => availability.listAvailableToday(await request.principal()));
+};

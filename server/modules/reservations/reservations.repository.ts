@@ -1,0 +1,179 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
+import type { ReservationActor, ReservationStatus } from '#common/domain/reservation-status.ts';
+import { coversTakenJoin } from '#server/modules/availability/covers.ts';
+
+/** A reservation with what its screens show: restaurant and slot. */
+export interface ReservationRow {
+  id: string;
+  user_id: string;
+  restaurant_id: string;
+  slot_id: string;
+  party_size: number;
+  status: ReservationStatus;
+  hold_expires_at: Date | null;
+  starts_at: Date;
+  created_at: Date;
+  restaurant_name: string;
+  restaurant_slug: string;
+  restaurant_emoji: string;
+  restaurant_neighborhood: string;
+  slot_date: string;
+  slot_time: string;
+}
+
+const reservationColumns = sql`r.id, r.user_id, r.restaurant_id, r.slot_id, r.party_size, r.status, r.hold_expires_at,
+  r.starts_at, r.created_at, rest.name AS restaurant_name, rest.slug AS restaurant_slug, rest.emoji AS restaurant_emoji,
+  rest.neighborhood AS restaurant_neighborhood, to_char(s.slot_date, 'YYYY-MM-DD') AS slot_date, s.slot_time`;
+
+const reservationJoins = sql`FROM reservations r
+  JOIN restaurants rest ON rest.id = r.restaurant_id
+  JOIN slots s ON s.id = r.slot_id`;
+
+/** Serialises one diner's reservation changes (hold limits are per diner). */
+export async function lockUser(db: Db, userId: string): Promise<boolean> {
+  const rows = await queryRows(db, sql`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`);
+  return rows.length > 0;
+}
+
+export async function countActiveHolds(db: Db, userId: string, now: Date): Promise<number> {
+  const [row] = await queryRows<{ count: number }>(
+    db,
+    sql`SELECT count(*)::int AS count FROM reservations
+        WHERE user_id = ${userId} AND status = 'HELD' AND hold_expires_at > ${now.toISOString()}`,
+  );
+  return row.count;
+}
+
+/** True when the diner already has a live reservation starting at that instant. */
+export async function hasLiveReservationAt(db: Db, userId: string, startsAt: Date, now: Date): Promise<boolean> {
+  const rows = await queryRows(
+    db,
+    sql`SELECT 1 FROM reservations
+        WHERE user_id = ${userId} AND starts_at = ${startsAt.toISOString()}
+          AND status IN ('HELD', 'PENDING', 'CONFIRMED', 'SEATED')
+          AND (status <> 'HELD' OR hold_expires_at > ${now.toISOString()})
+        LIMIT 1`,
+  );
+  return rows.length > 0;
+}
+
+export interface LockedSlot {
+  id: string;
+  restaurant_id: string;
+  capacity: number;
+  status: 'available' | 'full';
+  starts_at: Date;
+}
+
+/**
+ * Locks a restaurant's slot row: every hold on the slot queues here, so the covers
+ * counted next (in a fresh statement, with a fresh snapshot) include every earlier hold.
+ */
+export async function lockSlot(db: Db, restaurantId: string, date: string, time: string): Promise<LockedSlot | undefined> {
+  const [row] = await queryRows<LockedSlot>(
+    db,
+    sql`SELECT id, restaurant_id, capacity, status, starts_at FROM slots
+        WHERE restaurant_id = ${restaurantId} AND slot_date = ${date} AND slot_time = ${time}
+        FOR UPDATE`,
+  );
+  return row;
+}
+
+export async function countCoversTaken(db: Db, slotId: string, now: Date): Promise<number> {
+  const [row] = await queryRows<{ covers: number }>(
+    db,
+    sql`SELECT taken.covers FROM slots s ${coversTakenJoin(now)} WHERE s.id = ${slotId}`,
+  );
+  return row?.covers ?? 0;
+}
+
+export async function insertReservation(
+  db: Db,
+  reservation: { userId: string; restaurantId: string; slotId: string; partySize: number; holdExpiresAt: Date; startsAt: Date; now: Date },
+): Promise<string> {
+  const [row] = await queryRows<{ id: string }>(
+    db,
+    sql`INSERT INTO reservations (user_id, restaurant_id, slot_id, party_size, status, hold_expires_at, starts_at, created_at, updated_at)
+        VALUES (${reservation.userId}, ${reservation.restaurantId}, ${reservation.slotId}, ${reservation.partySize}, 'HELD',
+                ${reservation.holdExpiresAt.toISOString()}, ${reservation.startsAt.toISOString()},
+                ${reservation.now.toISOString()}, ${reservation.now.toISOString()})
+        RETURNING id`,
+  );
+  return row.id;
+}
+
+export async function insertReservationEvent(
+  db: Db,
+  event: { reservationId: string; from: ReservationStatus | null; to: ReservationStatus; actor: ReservationActor; actorId: string | null; reason?: string; now: Date },
+): Promise<void> {
+  await db.execute(
+    sql`INSERT INTO reservation_events (reservation_id, from_status, to_status, actor_kind, actor_id, reason, created_at)
+        VALUES (${event.reservationId}, ${event.from}, ${event.to}, ${event.actor}, ${event.actorId}, ${event.reason ?? null}, ${event.now.toISOString()})`,
+  );
+}
+
+export async function findReservation(db: Db, id: string, options: { forUpdate?: boolean } = {}): Promise<ReservationRow | undefined> {
+  const [row] = await queryRows<ReservationRow>(
+    db,
+    sql`SELECT ${reservationColumns} ${reservationJoins} WHERE r.id = ${id} ${options.forUpdate ? sql`FOR UPDATE OF r` : sql``}`,
+  );
+  return row;
+}
+
+export async function updateReservationStatus(
+  db: Db,
+  id: string,
+  change: { to: ReservationStatus; cancelReason?: string; now: Date },
+): Promise<void> {
+  await db.execute(
+    sql`UPDATE reservations SET status = ${change.to}, cancel_reason = ${change.cancelReason ?? null}, updated_at = ${change.now.toISOString()}
+        WHERE id = ${id}`,
+  );
+}
+
+/**
+ * A diner's reservations: live upcoming ones first (soonest first), then the rest (latest first).
+ * An expired hold shows as the CANCELLED it has become, even before the sweeper writes it.
+ */
+export function listReservationsOfUser(db: Db, userId: string, now: Date): Promise<ReservationRow[]> {
+  return queryRows<ReservationRow>(
+    db,
+    sql`SELECT ${reservationColumns} ${reservationJoins}
+        WHERE r.user_id = ${userId}
+        ORDER BY (r.status IN ('HELD', 'PENDING', 'CONFIRMED', 'SEATED') AND r.starts_at > ${now.toISOString()}) DESC,
+                 CASE WHEN r.status IN ('HELD', 'PENDING', 'CONFIRMED', 'SEATED') AND r.starts_at > ${now.toISOString()}
+                      THEN extract(epoch FROM r.starts_at) ELSE -extract(epoch FROM r.starts_at) END,
+                 r.created_at DESC`,
+  );
+}
+
+export async function countReservationsByStatus(db: Db, userId: string, now: Date): Promise<Map<string, number>> {
+  const rows = await queryRows<{ status: string; count: number }>(
+    db,
+    sql`SELECT CASE WHEN status = 'HELD' AND hold_expires_at <= ${now.toISOString()} THEN 'CANCELLED' ELSE status END AS status,
+               count(*)::int AS count
+        FROM reservations WHERE user_id = ${userId} GROUP BY 1`,
+  );
+  return new Map(rows.map((row) => [row.status, row.count]));
+}
+
+/** Turns every hold past its expiry into CANCELLED (HOLD_EXPIRED) and writes its history. */
+export async function expireDueHolds(db: Db, now: Date): Promise<{ id: string; restaurant_id: string; user_id: string; slot_id: string }[]> {
+  const expired = await queryRows<{ id: string; restaurant_id: string; user_id: string; slot_id: string }>(
+    db,
+    sql`UPDATE reservations SET status = 'CANCELLED', cancel_reason = 'HOLD_EXPIRED', updated_at = ${now.toISOString()}
+        WHERE id IN (
+          SELECT id FROM reservations
+          WHERE status = 'HELD' AND hold_expires_at <= ${now.toISOString()}
+          ORDER BY hold_expires_at LIMIT 500 FOR UPDATE SKIP LOCKED)
+        RETURNING id, restaurant_id, user_id, slot_id`,
+  );
+  if (expired.length > 0) {
+    await db.execute(
+      sql`INSERT INTO reservation_events (reservation_id, from_status, to_status, actor_kind, reason, created_at)
+          SELECT unnest(${toPgArray(expired.map((row) => row.id))}::uuid[]), 'HELD', 'CANCELLED', 'system', 'HOLD_EXPIRED', ${now.toISOString()}`,
+    );
+  }
+  return expired;
+}

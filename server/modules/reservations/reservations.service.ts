@@ -1,0 +1,254 @@
+import type { CreateReservationBody, DinerReservation, ReservationSummary } from '#common/contract/reservations.ts';
+import {
+  checkTransition,
+  summaryBuckets,
+  type ReservationActor,
+  type ReservationStatus,
+  type TransitionCheck,
+} from '#common/domain/reservation-status.ts';
+import { kolkataInstant } from '#common/domain/time.ts';
+import { asDate, type Db } from '#server/db/client.ts';
+import type { AppDeps } from '#server/deps.ts';
+import { conflict, forbidden, notFound, unauthenticated } from '#server/errors.ts';
+import { rejectInvalidCredential, requireDiner, requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
+import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
+import {
+  countActiveHolds,
+  countCoversTaken,
+  countReservationsByStatus,
+  expireDueHolds,
+  findReservation,
+  hasLiveReservationAt,
+  insertReservation,
+  insertReservationEvent,
+  listReservationsOfUser,
+  lockSlot,
+  lockUser,
+  updateReservationStatus,
+  type ReservationRow,
+} from './reservations.repository.ts';
+
+export const NO_LONGER_AVAILABLE = 'That time is no longer available';
+export const RESERVATION_NOT_FOUND = 'Reservation not found';
+
+/** How a target status reads in a refusal: "…so it cannot be <verb>". */
+const verbForTarget: Record<ReservationStatus, string> = {
+  HELD: 'held',
+  PENDING: 'confirmed',
+  CONFIRMED: 'confirmed',
+  SEATED: 'seated',
+  COMPLETED: 'completed',
+  CANCELLED: 'cancelled',
+  NO_SHOW: 'marked as a no-show',
+};
+
+function refusalMessage(check: Exclude<TransitionCheck, { allowed: true }>, from: ReservationStatus, to: ReservationStatus): string {
+  switch (check.reason) {
+    case 'hold_expired':
+      return 'This hold has expired, so it can no longer be confirmed';
+    case 'too_late_to_cancel':
+      return 'An accepted reservation can be cancelled only at least 2 hours ahead. Please call the restaurant.';
+    case 'too_early_for_no_show':
+      return 'A no-show can be marked only 15 minutes after the booked time';
+    case 'hold_not_expired':
+    case 'not_a_move':
+      return `This reservation is ${from}, so it cannot be ${verbForTarget[to]}`;
+  }
+}
+
+/** A hold past its expiry is CANCELLED whether or not the sweeper has written it yet. */
+function effectiveStatus(row: Pick<ReservationRow, 'status' | 'hold_expires_at'>, now: Date): ReservationStatus {
+  if (row.status === 'HELD' && row.hold_expires_at && asDate(row.hold_expires_at) <= now) return 'CANCELLED';
+  return row.status;
+}
+
+export function toDinerReservation(row: ReservationRow, now: Date): DinerReservation {
+  const status = effectiveStatus(row, now);
+  return {
+    id: row.id,
+    status,
+    partySize: row.party_size,
+    restaurant: {
+      id: row.restaurant_id,
+      name: row.restaurant_name,
+      slug: row.restaurant_slug,
+      emoji: row.restaurant_emoji,
+      neighborhood: row.restaurant_neighborhood,
+    },
+    slot: { date: row.slot_date, time: row.slot_time },
+    holdExpiresAt: status === 'HELD' && row.hold_expires_at ? asDate(row.hold_expires_at).toISOString() : null,
+    startsAt: asDate(row.starts_at).toISOString(),
+    createdAt: asDate(row.created_at).toISOString(),
+  };
+}
+
+/** Holds, confirmations and cancellations: the state machine of ARCHITECTURE.md, enforced here. */
+export function createReservationsService(deps: AppDeps, restaurants: RestaurantsService) {
+  const { db, clock, config, events, log } = deps;
+
+  /** Who the actor is, in the state machine's terms, and their id for the history. */
+  function asActor(principal: Principal): { actor: ReservationActor; actorId: string | null } {
+    if (principal.kind === 'diner') return { actor: 'diner', actorId: principal.userId };
+    if (principal.kind === 'staff') return { actor: 'staff', actorId: principal.staffId };
+    return { actor: 'diner', actorId: null };
+  }
+
+  /** The hold screen works with the id alone; a diner's token, when sent, must be the owner's. */
+  function assertMayActOnAsDiner(principal: Principal, row: ReservationRow): void {
+    rejectInvalidCredential(principal);
+    if (principal.kind === 'diner' && principal.userId !== row.user_id) {
+      throw forbidden('That reservation belongs to another account');
+    }
+  }
+
+  /** Applies one move inside a transaction, after the state machine allows it. */
+  async function applyMove(
+    tx: Db,
+    row: ReservationRow,
+    to: ReservationStatus,
+    principal: Principal,
+    options: { cancelReason?: string } = {},
+  ): Promise<void> {
+    const now = clock.now();
+    const from = effectiveStatus(row, now);
+    const { actor, actorId } = asActor(principal);
+    const check = checkTransition(from, to, actor, {
+      now,
+      holdExpiresAt: row.hold_expires_at ? asDate(row.hold_expires_at) : null,
+      startsAt: asDate(row.starts_at),
+    });
+    if (!check.allowed) {
+      // Confirming an expired hold names what happened rather than the status it has become.
+      if (row.status === 'HELD' && from === 'CANCELLED' && to === 'PENDING') {
+        throw conflict('This hold has expired, so it can no longer be confirmed');
+      }
+      throw conflict(refusalMessage(check, from, to), { status: from });
+    }
+    await updateReservationStatus(tx, row.id, { to, cancelReason: options.cancelReason, now });
+    await insertReservationEvent(tx, { reservationId: row.id, from, to, actor, actorId, reason: options.cancelReason, now });
+  }
+
+  function announce(row: ReservationRow, status: ReservationStatus): void {
+    events.publish('reservation.changed', { reservationId: row.id, restaurantId: row.restaurant_id, userId: row.user_id, status });
+    if (status === 'CANCELLED' || status === 'NO_SHOW') events.publish('slot.freed', { slotId: row.slot_id, restaurantId: row.restaurant_id });
+  }
+
+  /** Moves a reservation, locking it first so two moves cannot interleave. */
+  async function moveReservation(
+    principal: Principal,
+    id: string,
+    to: ReservationStatus,
+    authorise: (row: ReservationRow) => void,
+    options: { cancelReason?: string } = {},
+  ): Promise<DinerReservation> {
+    const row = await db.transaction(async (tx) => {
+      const locked = await findReservation(tx, id, { forUpdate: true });
+      if (!locked) throw notFound(RESERVATION_NOT_FOUND);
+      authorise(locked);
+      await applyMove(tx, locked, to, principal, options);
+      return (await findReservation(tx, id))!;
+    });
+    announce(row, to);
+    return toDinerReservation(row, clock.now());
+  }
+
+  return {
+    /** Places a HELD reservation: the covers are taken at once, atomically, or not at all. */
+    async createReservation(principal: Principal, input: CreateReservationBody): Promise<DinerReservation> {
+      requireDiner(principal);
+      const restaurant = await restaurants.getRestaurant(principal, input.restaurantSlug);
+      const startsAt = kolkataInstant(input.date, input.time);
+      const row = await db.transaction(async (tx) => {
+        const now = clock.now();
+        // Lock order: diner, then slot, everywhere.
+        if (!(await lockUser(tx, principal.userId))) throw unauthenticated('Your session has expired. Please sign in again.');
+        if ((await countActiveHolds(tx, principal.userId, now)) >= config.maxActiveHolds) {
+          throw conflict(`You already have ${config.maxActiveHolds} holds waiting. Confirm or cancel one first.`);
+        }
+        if (await hasLiveReservationAt(tx, principal.userId, startsAt, now)) {
+          throw conflict('You already have a reservation at that date and time');
+        }
+        const slot = await lockSlot(tx, restaurant.id, input.date, input.time);
+        if (!slot) throw notFound('That time is not offered on that date');
+        const cutoff = now.getTime() + config.bookingCutoffMinutes * 60_000;
+        if (slot.status !== 'available' || asDate(slot.starts_at).getTime() <= cutoff) throw conflict(NO_LONGER_AVAILABLE);
+        const taken = await countCoversTaken(tx, slot.id, now);
+        if (slot.capacity - taken < input.partySize) throw conflict(NO_LONGER_AVAILABLE);
+        const holdExpiresAt = new Date(now.getTime() + config.holdMinutes * 60_000);
+        const id = await insertReservation(tx, {
+          userId: principal.userId,
+          restaurantId: restaurant.id,
+          slotId: slot.id,
+          partySize: input.partySize,
+          holdExpiresAt,
+          startsAt: asDate(slot.starts_at),
+          now,
+        });
+        await insertReservationEvent(tx, { reservationId: id, from: null, to: 'HELD', actor: 'diner', actorId: principal.userId, now });
+        return (await findReservation(tx, id))!;
+      });
+      announce(row, 'HELD');
+      return toDinerReservation(row, clock.now());
+    },
+
+    /** The signed-in diner's reservations. */
+    async listMyReservations(principal: Principal): Promise<DinerReservation[]> {
+      requireDiner(principal);
+      const now = clock.now();
+      return (await listReservationsOfUser(db, principal.userId, now)).map((row) => toDinerReservation(row, now));
+    },
+
+    /** pending = HELD + PENDING, ongoing = CONFIRMED + SEATED, completed = COMPLETED. */
+    async getMySummary(principal: Principal): Promise<ReservationSummary> {
+      requireDiner(principal);
+      const counts = await countReservationsByStatus(db, principal.userId, clock.now());
+      const total = (statuses: readonly string[]) => statuses.reduce((sum, status) => sum + (counts.get(status) ?? 0), 0);
+      return { pending: total(summaryBuckets.pending), ongoing: total(summaryBuckets.ongoing), completed: total(summaryBuckets.completed) };
+    },
+
+    /** One reservation by its unguessable id (the hold screen sends no token). */
+    async getReservation(principal: Principal, id: string): Promise<DinerReservation> {
+      const row = await findReservation(db, id);
+      if (!row) throw notFound(RESERVATION_NOT_FOUND);
+      assertMayActOnAsDiner(principal, row);
+      return toDinerReservation(row, clock.now());
+    },
+
+    /** HELD → PENDING, before the hold expires. */
+    confirmReservation(principal: Principal, id: string): Promise<DinerReservation> {
+      return moveReservation(principal, id, 'PENDING', (row) => assertMayActOnAsDiner(principal, row));
+    },
+
+    /** The diner's cancel: a hold, a pending request, or an accepted one at least 2 hours ahead. */
+    cancelReservation(principal: Principal, id: string): Promise<DinerReservation> {
+      return moveReservation(principal, id, 'CANCELLED', (row) => assertMayActOnAsDiner(principal, row), { cancelReason: 'DINER_CANCELLED' });
+    },
+
+    /** Staff moves on their own restaurant's bookings; another restaurant's booking is not found. */
+    moveReservationAsStaff(principal: Principal, id: string, to: ReservationStatus): Promise<DinerReservation> {
+      requireStaff(principal);
+      return moveReservation(
+        principal,
+        id,
+        to,
+        (row) => {
+          if (row.restaurant_id !== principal.restaurantId) throw notFound('Booking not found');
+        },
+        to === 'CANCELLED' ? { cancelReason: 'RESTAURANT_CANCELLED' } : {},
+      );
+    },
+
+    /** Writes CANCELLED (HOLD_EXPIRED) on holds past their expiry; run by the sweeper. */
+    async expireDueHolds(): Promise<number> {
+      const expired = await db.transaction((tx) => expireDueHolds(tx, clock.now()));
+      for (const row of expired) {
+        events.publish('reservation.changed', { reservationId: row.id, restaurantId: row.restaurant_id, userId: row.user_id, status: 'CANCELLED' });
+        events.publish('slot.freed', { slotId: row.slot_id, restaurantId: row.restaurant_id });
+      }
+      if (expired.length > 0) log.info({ count: expired.length }, 'expired holds released');
+      return expired.length;
+    },
+  };
+}
+
+export type ReservationsService = ReturnType<typeof createReservationsService>;

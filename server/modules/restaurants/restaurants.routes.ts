@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { standardErrors } from '#common/contract/common.ts';
+import { publicRestaurant, restaurantKeyParams, restaurantList } from '#common/contract/restaurants.ts';
+import { renderHeroSvg } from './hero-image.ts';
+
+export const restaurantsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { restaurants } = app.services;
+
+  app.get('/api/restaurants', {
+    schema: { tags: ['restaurants'], summary: 'Every restaurant in the city', response: { 200: restaurantList } },
+    config: { etag: true },
+  }, async (request) => restaurants.listRestaurants(await request.principal()));
+
+  app.get('/api/restaurants/:slug', {
+    schema: {
+      tags: ['restaurants'],
+      summary: 'One restaurant, by slug or id',
+      params: restaurantKeyParams,
+      response: { 200: publicRestaurant, ...standardErrors },
+    },
+  }, async (request) => restaurants.getRestaurant(await request.principal(), request.params.slug));
+
+  app.get('/api/restaurant/:id/hero-image', {
+    schema: {
+      tags: ['restaurants'],
+      summary: "The restaurant's generated hero image",
+      params: z.object({ id: z.string().min(1).max(120) }),
+    },
+    config: { etag: true },
+  }, async (request, reply) => {
+    const restaurant = await restaurants.getRestaurant(await request.principal(), request.params.id);
+    return reply
+      .type('image/svg+xml')
+      .header('cache-control', 'public, max-age=3600')
+      .send(renderHeroSvg(restaurant.id, restaurant.emoji));
+  });
+};

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import fp from 'fastify-plugin';
+import type { FastifyError } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from '#server/errors.ts';
+
+const englishMessages = z.locales.en();
+
+/** Fastify's own client errors, said the way a person would want to read them. */
+const frameworkMessages: Record<string, { status: number; error: string }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, error: 'Send the body as JSON (Content-Type: application/json)' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, error: 'The request body does not match its Content-Length' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, error: 'The request body is too large' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, error: 'The request body is empty: send {} or the fields' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, error: 'The request body is not valid JSON' },
+  FST_ERR_BAD_URL: { status: 400, error: 'The address is not valid' },
+  FST_ERR_ASYNC_CONSTRAINT: { status: 400, error: 'The request could not be routed' },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, error: 'Send the file as multipart/form-data' },
+  FST_REQ_FILE_TOO_LARGE: { status: 413, error: 'The file is too large' },
+  FST_FILES_LIMIT: { status: 413, error: 'Too many files in one request' },
+  FST_PARTS_LIMIT: { status: 413, error: 'Too many parts in one request' },
+};
+
+interface ValidationItem {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * One sentence naming the field. A message the contract wrote itself ("Enter a valid
+ * phone number") is shown as written; Zod's generic ones get the field put in front.
+ */
+function describeValidation(items: ValidationItem[], context: string | undefined): { error: string; details: { field: string; message: string }[] } {
+  const details = items.map((item) => {
+    const field = item.instancePath.replace(/^\//, '').replaceAll('/', '.') || context || 'body';
+    const issue = { code: item.keyword, ...item.params, path: field.split('.'), message: item.message } as never;
+    const generic = englishMessages.localeError(issue);
+    const genericText = typeof generic === 'string' ? generic : generic?.message;
+    const message = item.message ?? 'is not valid';
+    return { field, message: message === genericText ? `${field}: ${message}` : message };
+  });
+  return { error: details[0]?.message ?? 'The request is not valid', details };
+}
+
+/** Every failure leaves as `{error}` with the right status, and never with a stack trace. */
+export const errorHandlerPlugin = fp(async (app) => {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.code(error.status).send(error.details === undefined ? { error: error.message } : { error: error.message, details: error.details });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return reply.code(400).send(describeValidation(error.validation as ValidationItem[], (error as FastifyError).validationContext));
+    }
+    const known = error.code ? frameworkMessages[error.code] : undefined;
+    if (known) return reply.code(known.status).send({ error: known.error });
+    if (error.statusCode === 429) {
+      return reply.code(429).send({ error: 'Too many requests. Please wait a moment and try again.' });
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      return reply.code(error.statusCode).send({ error: 'The request could not be processed' });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ code: (error as { code?: string }).code }, 'database unavailable');
+      return reply.code(503).send({ error: 'The service is briefly unavailable. Please try again in a moment.' });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).send({ error: 'Something went wrong on our side. Please try again.' });
+  });
+});
+
+/** Connection failures from the driver: the caller should try again, not see a 500. */
+function isDatabaseUnavailable(error: unknown): boolean {
+  const code = (error as { code?: string; cause?: { code?: string } })?.code ?? (error as { cause?: { code?: string } })?.cause?.code;
+  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001', '08003'].includes(code ?? '');
+}

@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '#server/app.ts';
+import { ManualClock } from '#server/clock.ts';
+import { loadConfig, type AppConfig } from '#server/config.ts';
+import type { DatabaseHandle } from '#server/db/client.ts';
+import { createTestDatabase } from './database.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  clock: ManualClock;
+  config: AppConfig;
+  close(): Promise<void>;
+}
+
+/** A fixed "now" for tests: 10:00 in Kolkata on a weekday, well before the evening slots. */
+export const TEST_NOW = '2026-11-23T04:30:00.000Z';
+
+/** The real app on an isolated database, with a clock the test moves by hand. */
+export async function createTestApp(options: { env?: Record<string, string>; now?: string; database?: DatabaseHandle } = {}): Promise<TestApp> {
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PASSWORD_HASH_COST: '10', ...options.env });
+  const database = options.database ?? (await createTestDatabase());
+  const clock = new ManualClock(options.now ?? TEST_NOW);
+  const app = await buildApp({ config, database, clock, runBackgroundJobs: false });
+  await app.ready();
+  return {
+    app,
+    database,
+    clock,
+    config,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+/** `Authorization` header for a bearer token. */
+export function bearer(token: string): { authorization: string } {
+  return { authorization: `Bearer ${token}` };
+}

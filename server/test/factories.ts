@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { kolkataInstant } from '#common/domain/time.ts';
+import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
+import { hashPassword } from '#server/modules/accounts/password.ts';
+import { hashToken } from '#server/modules/accounts/sessions.service.ts';
+
+/** Test data builders: each writes real rows and returns what tests need to use them. */
+
+const TEST_HASH_COST = 10;
+let cachedHash: Promise<string> | undefined;
+/** One cheap hash of TEST_PASSWORD, shared by every factory-made account. */
+export const TEST_PASSWORD = 'password123';
+function testPasswordHash(): Promise<string> {
+  cachedHash ??= hashPassword(TEST_PASSWORD, TEST_HASH_COST);
+  return cachedHash;
+}
+
+const unique = () => randomBytes(4).toString('hex');
+
+export interface BuiltRestaurant {
+  id: string;
+  slug: string;
+  name: string;
+}
+
+export async function buildRestaurant(
+  db: Db,
+  overrides: Partial<{ slug: string; name: string; category: string; neighborhood: string; hot: boolean; lat: number | null; lng: number | null; cuisineTags: string[]; emoji: string }> = {},
+): Promise<BuiltRestaurant> {
+  const slug = overrides.slug ?? `test-restaurant-${unique()}`;
+  const name = overrides.name ?? `Test Restaurant ${slug.slice(-8)}`;
+  const [row] = await queryRows<{ id: string }>(
+    db,
+    sql`INSERT INTO restaurants (slug, name, emoji, neighborhood, hot, cuisine_tags, category, lat, lng)
+        VALUES (${slug}, ${name}, ${overrides.emoji ?? '🍛'}, ${overrides.neighborhood ?? 'Indiranagar'}, ${overrides.hot ?? false},
+                ${toPgArray(overrides.cuisineTags ?? ['South Indian'])}::text[], ${overrides.category ?? 'indian'},
+                ${overrides.lat === undefined ? 12.97 : overrides.lat}, ${overrides.lng === undefined ? 77.64 : overrides.lng})
+        RETURNING id`,
+  );
+  return { id: row.id, slug, name };
+}
+
+export interface BuiltSlot {
+  id: string;
+  date: string;
+  time: string;
+  capacity: number;
+}
+
+export async function buildSlot(
+  db: Db,
+  restaurantId: string,
+  slot: { date: string; time: string; capacity?: number; status?: 'available' | 'full' },
+): Promise<BuiltSlot> {
+  const capacity = slot.capacity ?? 8;
+  const [row] = await queryRows<{ id: string }>(
+    db,
+    sql`INSERT INTO slots (restaurant_id, slot_date, slot_time, starts_at, capacity, status)
+        VALUES (${restaurantId}, ${slot.date}, ${slot.time}, ${kolkataInstant(slot.date, slot.time).toISOString()}, ${capacity}, ${slot.status ?? 'available'})
+        RETURNING id`,
+  );
+  return { id: row.id, date: slot.date, time: slot.time, capacity };
+}
+
+export interface BuiltAccount {
+  id: string;
+  username: string;
+  password: string;
+  /** A live bearer token for the account. */
+  token: string;
+}
+
+async function issueToken(db: Db, kind: 'diner' | 'staff' | 'dating', subjectId: string): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await db.execute(
+    sql`INSERT INTO sessions (token_hash, kind, subject_id, expires_at)
+        VALUES (${hashToken(token)}, ${kind}, ${subjectId}, ${new Date(Date.now() + 365 * 86_400_000).toISOString()})`,
+  );
+  return token;
+}
+
+export async function buildDiner(db: Db, overrides: Partial<{ username: string; name: string; email: string; phone: string }> = {}): Promise<BuiltAccount> {
+  const username = overrides.username ?? `diner_${unique()}`;
+  const [row] = await queryRows<{ id: string }>(
+    db,
+    sql`INSERT INTO users (username, password_hash, name, email, phone)
+        VALUES (${username}, ${await testPasswordHash()}, ${overrides.name ?? `Diner ${username}`}, ${overrides.email ?? `${username}@example.com`}, ${overrides.phone ?? null})
+        RETURNING id`,
+  );
+  return { id: row.id, username, password: TEST_PASSWORD, token: await issueToken(db, 'diner', row.id) };
+}
+
+export async function buildStaff(db: Db, restaurantId: string, overrides: Partial<{ username: string }> = {}): Promise<BuiltAccount & { restaurantId: string }> {
+  const username = overrides.username ?? `staff_${unique()}`;
+  const [row] = await queryRows<{ id: string }>(
+    db,
+    sql`INSERT INTO staff_accounts (restaurant_id, username, password_hash) VALUES (${restaurantId}, ${username}, ${await testPasswordHash()}) RETURNING id`,
+  );
+  return { id: row.id, username, password: TEST_PASSWORD, token: await issueToken(db, 'staff', row.id), restaurantId };
+}
+
+/** Active covers on a slot as the invariant defines them, for assertions. */
+export async function coversHeld(db: Db, slotId: string, now: Date): Promise<number> {
+  const [row] = await queryRows<{ covers: number }>(
+    db,
+    sql`SELECT coalesce(sum(party_size), 0)::int AS covers FROM reservations
+        WHERE slot_id = ${slotId} AND status IN ('HELD', 'PENDING', 'CONFIRMED', 'SEATED')
+          AND (status <> 'HELD' OR hold_expires_at > ${now.toISOString()})`,
+  );
+  return row.covers;
+}

@@ -1,0 +1,22 @@
+import type { Principal } from './modules/accounts/principal.ts';
+import type { AppServices } from './app.ts';
+import type { AppDeps } from './deps.ts';
+import type { FastifyRequest } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: AppServices;
+    deps: AppDeps;
+    resolvePrincipal(request: FastifyRequest): Promise<Principal>;
+  }
+  interface FastifyRequest {
+    /** Who is calling; resolved on first use and cached for the request. */
+    principal(): Promise<Principal>;
+  }
+  interface FastifyContextConfig {
+    /** Answer with an ETag and honour If-None-Match. */
+    etag?: boolean;
+    /** Which rate-limit budget the route spends (login, signup, booking). */
+    rateLimitGroup?: 'login' | 'signup' | 'booking' | 'upload';
+  }
+}

@@ -1,0 +1,67 @@
+import type { ReactNode } from 'react';
+import { Link, NavLink, Outlet } from 'react-router';
+import './layout.css';
+
+export function BrandMark() {
+  return (
+    <svg className="brand__mark" viewBox="0 0 64 64" aria-hidden="true">
+      <rect width="64" height="64" rx="14" fill="var(--color-ink)" />
+      <circle cx="32" cy="32" r="17" fill="none" stroke="var(--color-accent)" strokeWidth="5" />
+      <circle cx="32" cy="32" r="7" fill="var(--color-accent)" />
+    </svg>
+  );
+}
+
+/** Header with the brand, the main sections, and a slot for the account area. */
+export function SiteHeader({ end }: { end?: ReactNode }) {
+  return (
+    <header className="site-header">
+      <div className="site-header__inner">
+        <Link to="/" className="brand" aria-label="Tablefair home">
+          <BrandMark />
+          <span>Tablefair</span>
+        </Link>
+        <nav className="site-nav" aria-label="Main">
+          <NavLink to="/explore-tonight">Tonight</NavLink>
+          <NavLink to="/map">Map</NavLink>
+          <NavLink to="/drops">Drops</NavLink>
+          <NavLink to="/dating">Dating</NavLink>
+        </nav>
+        <div className="site-header__end">{end}</div>
+      </div>
+    </header>
+  );
+}
+
+export function SiteFooter() {
+  return (
+    <footer className="site-footer">
+      <div className="site-footer__inner">
+        <div>
+          <strong>Tablefair</strong> · Fair tables in Bengaluru. No bots, no resale.
+        </div>
+        <nav className="site-footer__links" aria-label="Footer">
+          <Link to="/map">Map</Link>
+          <Link to="/dating">Dating</Link>
+          <Link to="/restaurant-login">Restaurant sign-in</Link>
+        </nav>
+      </div>
+    </footer>
+  );
+}
+
+/** The diner product's frame: skip link, header, main landmark, footer. */
+export function SiteLayout({ headerEnd }: { headerEnd?: ReactNode }) {
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <SiteHeader end={headerEnd} />
+      <main id="main" className="site-main">
+        <Outlet />
+      </main>
+      <SiteFooter />
+    </>
+  );
+}

@@ -1,0 +1,24 @@
+import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import { Link, type LinkProps } from 'react-router';
+import './ui.css';
+
+type Variant = 'primary' | 'secondary' | 'ghost' | 'danger' | 'dark';
+
+interface StyleProps {
+  variant?: Variant;
+  size?: 'md' | 'sm';
+  block?: boolean;
+}
+
+function classes({ variant = 'primary', size = 'md', block }: StyleProps, extra?: string): string {
+  return ['btn', `btn--${variant}`, size === 'sm' && 'btn--sm', block && 'btn--block', extra].filter(Boolean).join(' ');
+}
+
+export function Button({ variant, size, block, className, type = 'button', ...rest }: ButtonHTMLAttributes<HTMLButtonElement> & StyleProps) {
+  return <button type={type} className={classes({ variant, size, block }, className)} {...rest} />;
+}
+
+/** A link that looks like a button (navigation stays a real link). */
+export function ButtonLink({ variant, size, block, className, ...rest }: LinkProps & StyleProps & { children: ReactNode }) {
+  return <Link className={classes({ variant, size, block }, className)} {...rest} />;
+}

@@ -1,0 +1,45 @@
+import type { ComponentType } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { SiteLayout } from './components/layout/SiteLayout.tsx';
+import { AccountMenu } from './features/accounts/AccountMenu.tsx';
+import { RouteError } from './routes/route-error.tsx';
+
+/** Each screen is its own lazily loaded chunk (ARCHITECTURE.md: one file per route). */
+function screen(load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> {
+  return { lazy: async () => ({ Component: (await load()).default }) };
+}
+
+export const routes: RouteObject[] = [
+  {
+    element: <SiteLayout headerEnd={<AccountMenu />} />,
+    errorElement: <RouteError />,
+    children: [
+      { path: '/', ...screen(() => import('./routes/home.tsx')) },
+      { path: '/login', ...screen(() => import('./routes/login.tsx')) },
+      { path: '/signup', ...screen(() => import('./routes/signup.tsx')) },
+      { path: '/me', ...screen(() => import('./routes/me.tsx')) },
+      { path: '/profile', ...screen(() => import('./routes/me.tsx')) },
+      { path: '/r/:slug', ...screen(() => import('./routes/restaurant.tsx')) },
+      { path: '/restaurant/:id', ...screen(() => import('./routes/restaurant.tsx')) },
+      { path: '/r/:slug/hold/:reservationId', ...screen(() => import('./routes/hold.tsx')) },
+      { path: '/hold/:id', ...screen(() => import('./routes/hold.tsx')) },
+      { path: '/drops', ...screen(() => import('./routes/drops.tsx')) },
+      { path: '/drops/:id', ...screen(() => import('./routes/drop-detail.tsx')) },
+      { path: '/waitlist', ...screen(() => import('./routes/waitlist.tsx')) },
+      { path: '/explore-tonight', ...screen(() => import('./routes/explore-tonight.tsx')) },
+      { path: '/restaurant/login', ...screen(() => import('./routes/restaurant-login.tsx')) },
+      { path: '/restaurant-login', ...screen(() => import('./routes/restaurant-login.tsx')) },
+      { path: '*', ...screen(() => import('./routes/not-found.tsx')) },
+    ],
+  },
+  { path: '/map', errorElement: <RouteError />, ...screen(() => import('./routes/map.tsx')) },
+  { path: '/admin/:restaurantId', errorElement: <RouteError />, ...screen(() => import('./routes/admin.tsx')) },
+  { path: '/dating', errorElement: <RouteError />, ...screen(() => import('./routes/dating-landing.tsx')) },
+  { path: '/dating/login', errorElement: <RouteError />, ...screen(() => import('./routes/dating-login.tsx')) },
+  { path: '/dating/signup', errorElement: <RouteError />, ...screen(() => import('./routes/dating-signup.tsx')) },
+  { path: '/dating/app', errorElement: <RouteError />, ...screen(() => import('./routes/dating-app.tsx')) },
+];
+
+export function createRouter() {
+  return createBrowserRouter(routes);
+}
