@@ -21,6 +21,7 @@ import { reservationsRoutes } from './modules/reservations/reservations.routes.t
 import { createReservationsService } from './modules/reservations/reservations.service.ts';
 import { restaurantsRoutes } from './modules/restaurants/restaurants.routes.ts';
 import { createRestaurantsService } from './modules/restaurants/restaurants.service.ts';
+import { createStorageService } from './modules/storage/storage.service.ts';
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -37,7 +38,8 @@ function createServices(deps: AppDeps) {
   const restaurants = createRestaurantsService(deps);
   const availability = createAvailabilityService(deps, restaurants);
   const reservations = createReservationsService(deps, restaurants);
-  return { sessions, accounts, restaurants, availability, reservations };
+  const storage = createStorageService(deps);
+  return { sessions, accounts, restaurants, availability, reservations, storage };
 }
 
 export type AppServices = ReturnType<typeof createServices>;
