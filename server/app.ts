@@ -10,6 +10,7 @@ import { AppEvents } from './events.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { etagPlugin } from './plugins/etag.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
+import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { sessionsPlugin } from './plugins/sessions.ts';
 import { staticWebPlugin } from './plugins/static-web.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
@@ -85,6 +86,7 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   await app.register(compress, { threshold: 1024 });
   await app.register(sessionsPlugin);
   await app.register(etagPlugin);
+  await app.register(rateLimitPlugin, { config, db: database.db });
   await app.register(openApiPlugin);
 
   await app.register(accountsRoutes);

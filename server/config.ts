@@ -32,6 +32,16 @@ const envSchema = z.object({
   WEB_DIST_DIR: z.string().default('./dist/web'),
   /** Trust X-Forwarded-* from a proxy in front. */
   TRUST_PROXY: flag,
+  /** Where rate-limit counters live: memory (one process), postgres or redis (shared by N instances). */
+  RATE_LIMIT_STORE: z.enum(['memory', 'postgres', 'redis']).default('memory'),
+  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  RATE_LIMIT_LOGIN_PER_IP: z.coerce.number().int().min(1).default(30),
+  RATE_LIMIT_LOGIN_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_SIGNUP_PER_IP: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_SIGNUP_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+  RATE_LIMIT_BOOKING_PER_DINER: z.coerce.number().int().min(1).default(20),
+  RATE_LIMIT_UPLOAD_PER_CALLER: z.coerce.number().int().min(1).default(30),
 });
 
 export type AppConfig = {
@@ -52,6 +62,17 @@ export type AppConfig = {
   holdSweepSeconds: number;
   webDistDir: string;
   trustProxy: boolean;
+  rateLimits: {
+    store: 'memory' | 'postgres' | 'redis';
+    redisUrl: string;
+    windowSeconds: number;
+    loginPerIp: number;
+    loginPerAccount: number;
+    signupPerIp: number;
+    signupPerAccount: number;
+    bookingPerCaller: number;
+    uploadPerCaller: number;
+  };
 };
 
 /** Reads the configuration from an environment (process.env by default). */
@@ -80,5 +101,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     holdSweepSeconds: e.HOLD_SWEEP_SECONDS,
     webDistDir: e.WEB_DIST_DIR,
     trustProxy: e.TRUST_PROXY,
+    rateLimits: {
+      store: e.RATE_LIMIT_STORE,
+      redisUrl: e.REDIS_URL,
+      windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+      loginPerIp: e.RATE_LIMIT_LOGIN_PER_IP,
+      loginPerAccount: e.RATE_LIMIT_LOGIN_PER_ACCOUNT,
+      signupPerIp: e.RATE_LIMIT_SIGNUP_PER_IP,
+      signupPerAccount: e.RATE_LIMIT_SIGNUP_PER_ACCOUNT,
+      bookingPerCaller: e.RATE_LIMIT_BOOKING_PER_DINER,
+      uploadPerCaller: e.RATE_LIMIT_UPLOAD_PER_CALLER,
+    },
   };
 }

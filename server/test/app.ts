@@ -13,12 +13,22 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** Limits high enough that ordinary tests never meet them; rate-limit tests set their own. */
+export const GENEROUS_RATE_LIMITS: Record<string, string> = {
+  RATE_LIMIT_LOGIN_PER_IP: '100000',
+  RATE_LIMIT_LOGIN_PER_ACCOUNT: '100000',
+  RATE_LIMIT_SIGNUP_PER_IP: '100000',
+  RATE_LIMIT_SIGNUP_PER_ACCOUNT: '100000',
+  RATE_LIMIT_BOOKING_PER_DINER: '100000',
+  RATE_LIMIT_UPLOAD_PER_CALLER: '100000',
+};
+
 /** A fixed "now" for tests: 10:00 in Kolkata on a weekday, well before the evening slots. */
 export const TEST_NOW = '2026-11-23T04:30:00.000Z';
 
 /** The real app on an isolated database, with a clock the test moves by hand. */
 export async function createTestApp(options: { env?: Record<string, string>; now?: string; database?: DatabaseHandle } = {}): Promise<TestApp> {
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PASSWORD_HASH_COST: '10', ...options.env });
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PASSWORD_HASH_COST: '10', ...GENEROUS_RATE_LIMITS, ...options.env });
   const database = options.database ?? (await createTestDatabase());
   const clock = new ManualClock(options.now ?? TEST_NOW);
   const app = await buildApp({ config, database, clock, runBackgroundJobs: false });
