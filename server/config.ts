@@ -32,6 +32,8 @@ const envSchema = z.object({
   WEB_DIST_DIR: z.string().default('./dist/web'),
   /** Trust X-Forwarded-* from a proxy in front. */
   TRUST_PROXY: flag,
+  /** On SIGTERM, how long requests in flight may take to finish before connections are cut. */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().positive().max(600).default(10),
   /** Where rate-limit counters live: memory (one process), postgres or redis (shared by N instances). */
   RATE_LIMIT_STORE: z.enum(['memory', 'postgres', 'redis']).default('memory'),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
@@ -62,6 +64,7 @@ export type AppConfig = {
   holdSweepSeconds: number;
   webDistDir: string;
   trustProxy: boolean;
+  shutdownGraceSeconds: number;
   rateLimits: {
     store: 'memory' | 'postgres' | 'redis';
     redisUrl: string;
@@ -101,6 +104,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     holdSweepSeconds: e.HOLD_SWEEP_SECONDS,
     webDistDir: e.WEB_DIST_DIR,
     trustProxy: e.TRUST_PROXY,
+    shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     rateLimits: {
       store: e.RATE_LIMIT_STORE,
       redisUrl: e.REDIS_URL,

@@ -22,6 +22,13 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down: draining requests');
+    // Requests in flight get SHUTDOWN_GRACE_SECONDS to finish; connections still open after that
+    // (idle keep-alive clients, stalled uploads) are cut so the process always stops.
+    const deadline = setTimeout(() => {
+      app.log.warn('grace period over: closing the remaining connections');
+      app.server.closeAllConnections();
+    }, config.shutdownGraceSeconds * 1000);
+    deadline.unref();
     try {
       await app.close();
       await database.close();
