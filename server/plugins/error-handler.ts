@@ -61,6 +61,9 @@ export const errorHandlerPlugin = fp(async (app) => {
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return reply.code(error.statusCode).send({ error: 'The request could not be processed' });
     }
+    if (isInputTheDatabaseRefused(error)) {
+      return reply.code(400).send({ error: 'The request contains a value that cannot be stored (for example a NUL character or an out-of-range number)' });
+    }
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ code: (error as { code?: string }).code }, 'database unavailable');
       return reply.code(503).send({ error: 'The service is briefly unavailable. Please try again in a moment.' });
@@ -69,6 +72,15 @@ export const errorHandlerPlugin = fp(async (app) => {
     return reply.code(500).send({ error: 'Something went wrong on our side. Please try again.' });
   });
 });
+
+/**
+ * PostgreSQL data exceptions caused by what the caller sent (a NUL byte in text, a number
+ * out of range, malformed text for a typed column): the caller's mistake, so a 400.
+ */
+function isInputTheDatabaseRefused(error: unknown): boolean {
+  const code = (error as { code?: string })?.code ?? (error as { cause?: { code?: string } })?.cause?.code;
+  return ['22021', '22P05', '22001', '22003', '22007', '22008', '22P02', '2201B'].includes(code ?? '');
+}
 
 /** Connection failures from the driver: the caller should try again, not see a 500. */
 function isDatabaseUnavailable(error: unknown): boolean {
