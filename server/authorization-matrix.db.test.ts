@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createTestApp, type TestApp } from '#server/test/app.ts';
+import { buildDiner, buildRestaurant, buildSlot, buildStaff, type BuiltAccount } from '#server/test/factories.ts';
+
+/**
+ * Who may call what, as one table: every endpoint × {anonymous, diner A, diner B, staff of X,
+ * staff of Y} → the status expected. Resources in paths belong to diner A and restaurant X.
+ * Each row is run against a fresh fixture so one call's effect cannot change another's answer.
+ */
+type Caller = 'anonymous' | 'dinerA' | 'dinerB' | 'staffX' | 'staffY';
+const callers: Caller[] = ['anonymous', 'dinerA', 'dinerB', 'staffX', 'staffY'];
+
+interface Row {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Placeholders: {slugX} {restaurantX} {reservationA} */
+  path: string;
+  body?: (fixture: Fixture) => unknown;
+  expect: Record<Caller, number>;
+}
+
+const all = (status: number): Record<Caller, number> => ({ anonymous: status, dinerA: status, dinerB: status, staffX: status, staffY: status });
+const dinerOnly = (ok: number): Record<Caller, number> => ({ anonymous: 401, dinerA: ok, dinerB: ok, staffX: 401, staffY: 401 });
+
+let signupCounter = 0;
+
+export const authorizationTable: Row[] = [
+  { method: 'POST', path: '/api/auth/signup', body: () => ({ username: `matrix_${Date.now() % 1e6}_${signupCounter++}`, password: 'password123' }), expect: all(201) },
+  { method: 'POST', path: '/api/auth/login', body: () => ({ username: 'nobody_here', password: 'wrong-password' }), expect: all(401) },
+  { method: 'POST', path: '/api/auth/restaurant-login', body: () => ({ username: 'nobody_here', password: 'wrong-password' }), expect: all(401) },
+  { method: 'GET', path: '/api/restaurants', expect: all(200) },
+  { method: 'GET', path: '/api/restaurants/{slugX}', expect: all(200) },
+  { method: 'GET', path: '/api/restaurants/{slugX}/availability?date=2026-11-23&partySize=2', expect: all(200) },
+  { method: 'GET', path: '/api/restaurants/{slugX}/calendar', expect: all(200) },
+  { method: 'GET', path: '/api/restaurant/{restaurantX}/hero-image', expect: all(200) },
+  { method: 'GET', path: '/api/discover/available-today', expect: all(200) },
+  { method: 'GET', path: '/api/auth/me', expect: dinerOnly(200) },
+  { method: 'POST', path: '/api/auth/logout', expect: all(204) },
+  { method: 'GET', path: '/api/reservations', expect: dinerOnly(200) },
+  { method: 'GET', path: '/api/reservations/status', expect: dinerOnly(200) },
+  {
+    method: 'POST',
+    path: '/api/reservations',
+    body: (f) => ({ restaurantSlug: f.slugX, date: '2026-11-23', time: '20:00', partySize: 2 }),
+    expect: dinerOnly(201),
+  },
+  // The hold screen works with the id alone; a diner token sent must be the owner's.
+  { method: 'GET', path: '/api/reservations/{reservationA}', expect: { anonymous: 200, dinerA: 200, dinerB: 403, staffX: 401, staffY: 401 } },
+  { method: 'POST', path: '/api/reservations/{reservationA}/confirm', body: () => ({}), expect: { anonymous: 200, dinerA: 200, dinerB: 403, staffX: 401, staffY: 401 } },
+  { method: 'POST', path: '/api/reservations/{reservationA}/cancel', body: () => ({}), expect: { anonymous: 200, dinerA: 200, dinerB: 403, staffX: 401, staffY: 401 } },
+];
+
+interface Fixture {
+  slugX: string;
+  restaurantX: string;
+  reservationA: string;
+  tokens: Record<Exclude<Caller, 'anonymous'>, string>;
+}
+
+let t: TestApp;
+
+async function buildFixture(): Promise<Fixture> {
+  const db = t.database.db;
+  const x = await buildRestaurant(db);
+  const y = await buildRestaurant(db);
+  await buildSlot(db, x.id, { date: '2026-11-23', time: '19:00', capacity: 20 });
+  await buildSlot(db, x.id, { date: '2026-11-23', time: '20:00', capacity: 20 });
+  const dinerA: BuiltAccount = await buildDiner(db);
+  const dinerB = await buildDiner(db);
+  const held = await t.app.inject({
+    method: 'POST',
+    url: '/api/reservations',
+    headers: bearer(dinerA.token),
+    payload: { restaurantSlug: x.slug, date: '2026-11-23', time: '19:00', partySize: 2 },
+  });
+  expect(held.statusCode).toBe(201);
+  return {
+    slugX: x.slug,
+    restaurantX: x.id,
+    reservationA: held.json().id,
+    tokens: { dinerA: dinerA.token, dinerB: dinerB.token, staffX: (await buildStaff(db, x.id)).token, staffY: (await buildStaff(db, y.id)).token },
+  };
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('authorisation matrix', () => {
+  for (const row of authorizationTable) {
+    for (const caller of callers) {
+      it(`${row.method} ${row.path} as ${caller} → ${row.expect[caller]}`, async () => {
+        const fixture = await buildFixture();
+        const url = row.path
+          .replace('{slugX}', fixture.slugX)
+          .replace('{restaurantX}', fixture.restaurantX)
+          .replace('{reservationA}', fixture.reservationA);
+        const response = await t.app.inject({
+          method: row.method,
+          url,
+          headers: caller === 'anonymous' ? {} : bearer(fixture.tokens[caller]),
+          payload: row.body ? (row.body(fixture) as object) : undefined,
+        });
+        expect(response.statusCode, response.body.slice(0, 300)).toBe(row.expect[caller]);
+        if (response.statusCode >= 400) expect(typeof response.json().error).toBe('string');
+      });
+    }
+  }
+
+  it('covers every documented endpoint', async () => {
+    const document = t.app.swagger() as { paths: Record<string, Record<string, unknown>> };
+    const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).filter((m) => m !== 'parameters').map((method) => `${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, '{}')}`),
+    );
+    const inTable = new Set(authorizationTable.map((row) => `${row.method} ${row.path.split('?')[0].replace(/\{[^}]+\}/g, '{}')}`));
+    const missing = documented.filter((route) => !inTable.has(route));
+    expect(missing, 'add these endpoints to the authorisation table').toEqual([]);
+  });
+});
