@@ -10,6 +10,8 @@ export default defineConfig({
     outDir: '../dist/web',
     emptyOutDir: true,
     sourcemap: false,
+    // Maps each route's source file to its chunks, for the per-route size report (npm run bench:web).
+    manifest: true,
     chunkSizeWarningLimit: 600,
   },
   server: {
