@@ -23,6 +23,8 @@ import { createReservationsService } from './modules/reservations/reservations.s
 import { restaurantsRoutes } from './modules/restaurants/restaurants.routes.ts';
 import { createRestaurantsService } from './modules/restaurants/restaurants.service.ts';
 import { createStorageService } from './modules/storage/storage.service.ts';
+import { portalRoutes } from './modules/portal/portal.routes.ts';
+import { createPortalService } from './modules/portal/portal.service.ts';
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -40,7 +42,8 @@ function createServices(deps: AppDeps) {
   const availability = createAvailabilityService(deps, restaurants);
   const reservations = createReservationsService(deps, restaurants);
   const storage = createStorageService(deps);
-  return { sessions, accounts, restaurants, availability, reservations, storage };
+  const portal = createPortalService(deps, reservations, storage);
+  return { sessions, accounts, restaurants, availability, reservations, storage, portal };
 }
 
 export type AppServices = ReturnType<typeof createServices>;
@@ -93,6 +96,7 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   await app.register(restaurantsRoutes);
   await app.register(availabilityRoutes);
   await app.register(reservationsRoutes);
+  await app.register(portalRoutes);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true }));
   app.get('/api/ready', { schema: { hide: true } }, async (_request, reply) => {

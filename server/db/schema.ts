@@ -29,6 +29,8 @@ export const restaurants = pgTable('restaurants', {
   website: text('website'),
   instagramUrl: text('instagram_url'),
   heroImageUrl: text('hero_image_url'),
+  /** The uploaded hero photo's storage key (migration 0002). */
+  heroImageKey: text('hero_image_key'),
   lat: doublePrecision('lat'),
   lng: doublePrecision('lng'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -24,12 +24,18 @@ export const restaurantsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/api/restaurant/:id/hero-image', {
     schema: {
       tags: ['restaurants'],
-      summary: "The restaurant's generated hero image",
+      summary: "The restaurant's hero image: the photo its staff uploaded, else a generated one",
       params: z.object({ id: z.string().min(1).max(120) }),
     },
     config: { etag: true },
   }, async (request, reply) => {
-    const restaurant = await restaurants.getRestaurant(await request.principal(), request.params.id);
+    const principal = await request.principal();
+    const restaurant = await restaurants.getRestaurant(principal, request.params.id);
+    const photo = await app.services.portal.readHeroImage(principal, restaurant.id);
+    if (photo) {
+      // Short-lived: a new upload must show soon even at this address (uploads also get a new ?v= address).
+      return reply.type(photo.contentType).header('cache-control', 'public, max-age=300').send(photo.body);
+    }
     return reply
       .type('image/svg+xml')
       .header('cache-control', 'public, max-age=3600')

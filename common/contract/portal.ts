@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import { clockTime, isoDate, uuid } from './common.ts';
+import { reservationStatus } from './reservations.ts';
+
+/** The restaurant portal's shapes (spec sections 3 and 7, Admin). */
+
+export const SLOT_INTERVAL_MIN = 5;
+export const SLOT_INTERVAL_MAX = 240;
+export const SLOT_CAPACITY_MIN = 1;
+export const SLOT_CAPACITY_MAX = 500;
+/** The hero photo may be at most this large (bytes). */
+export const HERO_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+
+/** The restaurant as its staff edit it (spec: id, name, neighborhood, instagramUrl, website, heroImageUrl). */
+export const adminRestaurant = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  emoji: z.string(),
+  neighborhood: z.string(),
+  instagramUrl: z.string().nullable(),
+  website: z.string().nullable(),
+  /** What staff set, or null for the app's own hero image. */
+  heroImageUrl: z.string().nullable(),
+  /** What diners see: the set URL, else the app's hero-image endpoint (uploaded photo or generated). */
+  heroImageSrc: z.string(),
+  hasUploadedHero: z.boolean(),
+});
+export type AdminRestaurant = z.infer<typeof adminRestaurant>;
+
+/**
+ * An optional link: blank means none. Only http(s) addresses, or a path on this app
+ * ('/api/restaurant/…/hero-image'), so no javascript: or data: URL can be stored.
+ */
+const optionalLink = (field: string) =>
+  z
+    .union([z.null(), z.string().trim().max(500, { message: `${field} must be at most 500 characters` })])
+    .optional()
+    .transform((value) => (value ? value : null))
+    .refine((value) => value === null || isSafeLink(value), { message: `${field} must be a web address starting with http:// or https://` });
+
+export function isSafeLink(value: string): boolean {
+  if (value.startsWith('/') && !value.startsWith('//') && !value.includes('\\')) return true;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+export const updateAdminRestaurantBody = z.object({
+  name: z
+    .string({ message: 'name is required' })
+    .trim()
+    .min(1, { message: 'name is required' })
+    .max(100, { message: 'name must be at most 100 characters' }),
+  neighborhood: z
+    .union([z.null(), z.string().trim().max(60, { message: 'neighborhood must be at most 60 characters' })])
+    .optional()
+    .transform((value) => (value ? value : null)),
+  instagramUrl: optionalLink('instagramUrl'),
+  website: optionalLink('website'),
+  heroImageUrl: optionalLink('heroImageUrl'),
+});
+export type UpdateAdminRestaurantBody = z.input<typeof updateAdminRestaurantBody>;
+export type UpdateAdminRestaurantInput = z.output<typeof updateAdminRestaurantBody>;
+
+/** A slot as shown in Slot Management. */
+export const adminSlotStatus = z.enum(['available', 'full', 'cutoff']);
+export type AdminSlotStatus = z.infer<typeof adminSlotStatus>;
+export const staffSlotStatus = z.enum(['available', 'full'], { message: 'status must be available or full' });
+export type StaffSlotStatus = z.infer<typeof staffSlotStatus>;
+
+export const adminSlot = z.object({
+  id: z.string(),
+  date: z.string(),
+  time: z.string(),
+  capacity: z.number(),
+  /** What to show: 'cutoff' once the slot starts within the booking cut-off, else what staff set. */
+  status: adminSlotStatus,
+  /** What staff set (the selector's value). */
+  staffStatus: staffSlotStatus,
+  /** Covers held by live reservations. */
+  coversBooked: z.number(),
+});
+export type AdminSlot = z.infer<typeof adminSlot>;
+export const adminSlotList = z.array(adminSlot);
+
+export const adminSlotsQuery = z.object({ date: isoDate });
+
+const wholeNumber = (field: string, min: number, max: number, unit = '') =>
+  z.coerce
+    .number({ message: `${field} must be a number` })
+    .int({ message: `${field} must be a whole number` })
+    .min(min, { message: `${field} must be between ${min} and ${max}${unit}` })
+    .max(max, { message: `${field} must be between ${min} and ${max}${unit}` });
+
+/** Bulk slot request (spec section 3): every `interval` minutes from start up to and including end. */
+export const bulkSlotsBody = z
+  .object({
+    date: isoDate,
+    start: clockTime,
+    end: clockTime,
+    interval: wholeNumber('interval', SLOT_INTERVAL_MIN, SLOT_INTERVAL_MAX, ' minutes'),
+    capacity: wholeNumber('capacity', SLOT_CAPACITY_MIN, SLOT_CAPACITY_MAX),
+  })
+  .refine((body) => body.start < body.end, { message: 'start must be before end', path: ['start'] });
+export type BulkSlotsBody = z.input<typeof bulkSlotsBody>;
+export type BulkSlotsInput = z.output<typeof bulkSlotsBody>;
+
+export const bulkSlotsResponse = z.object({
+  created: z.number(),
+  /** Times that already existed on that date (left as they were). */
+  skipped: z.number(),
+  /** Times of today that have already started (not created). */
+  past: z.number(),
+});
+export type BulkSlotsResponse = z.infer<typeof bulkSlotsResponse>;
+
+export const slotIdParams = z.object({ id: uuid });
+export const updateSlotBody = z.object({ status: staffSlotStatus });
+
+/** A booking as staff see it (spec section 3: Booking (admin)). */
+export const adminBooking = z.object({
+  id: z.string(),
+  status: reservationStatus,
+  partySize: z.number(),
+  createdAt: z.string(),
+  startsAt: z.string(),
+  user: z.object({ name: z.string(), email: z.string().nullable(), phone: z.string().nullable().optional() }),
+  slot: z.object({ date: z.string(), time: z.string() }),
+});
+export type AdminBooking = z.infer<typeof adminBooking>;
+
+/** Today's counts: pending = HELD + PENDING, confirmed = CONFIRMED + SEATED, completed = COMPLETED. */
+export const liveStatus = z.object({ pending: z.number(), confirmed: z.number(), completed: z.number() });
+export type LiveStatus = z.infer<typeof liveStatus>;
+
+export const adminBookingsResponse = z.object({
+  bookings: z.array(adminBooking),
+  liveStatus,
+  /** The Kolkata date the counts are for. */
+  today: z.string(),
+});
+export type AdminBookingsResponse = z.infer<typeof adminBookingsResponse>;
+
+export const bookingIdParams = z.object({ id: uuid });
+export const updateBookingBody = z.object({
+  status: z.enum(reservationStatus.options, { message: `status must be one of ${reservationStatus.options.join(', ')}` }),
+});
+
+export const uploadResponse = z.object({ url: z.string(), heroImageUrl: z.string() });
+export type UploadResponse = z.infer<typeof uploadResponse>;
+
+/** What the live stream (GET /api/admin/events) sends, as `event: <type>` with JSON data. */
+export type PortalStreamEvent =
+  | { type: 'ready' }
+  | { type: 'booking'; reservationId: string; status: string }
+  | { type: 'slots'; date: string | null };
