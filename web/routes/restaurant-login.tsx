@@ -1,4 +1,97 @@
-/** Placeholder until its issue lands; replaced by the screen itself. */
-export default function Screen() {
-  return <div className="container page"><h1>Coming soon</h1></div>;
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import type { StaffLoginResponse } from '#common/contract/accounts.ts';
+import { ApiError, apiRequest, writeToken } from '#web/api/client.ts';
+import { Button } from '#web/components/ui/Button.tsx';
+import { TextField } from '#web/components/ui/Field.tsx';
+import { useToast } from '#web/components/ui/Toast.tsx';
+import '#web/features/portal/portal.css';
+
+/** One of the seeded staff accounts (username = the restaurant's slug). */
+const DEMO_STAFF = { username: 'toit-tandoor', password: 'staff1234', restaurant: 'Toit & Tandoor' };
+
+/** /restaurant/login and /restaurant-login: staff sign-in; on success, /admin/{restaurantId}. */
+export default function RestaurantLoginScreen() {
+  const navigate = useNavigate();
+  const toast = useToast();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    document.title = 'Restaurant sign-in · Tablefair';
+  }, []);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      const { token, restaurantId } = await apiRequest<StaffLoginResponse>('/api/auth/restaurant-login', {
+        method: 'POST',
+        body: { username, password },
+      });
+      writeToken('restaurant', token);
+      navigate(`/admin/${restaurantId}`);
+    } catch (error) {
+      toast(error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Login failed', 'error');
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="container container--narrow page staff-login">
+      <p className="staff-login__eyebrow">For restaurants</p>
+      <h1>Restaurant sign-in</h1>
+      <p className="staff-login__lede">Manage tonight’s bookings, open or close times and keep your public page up to date.</p>
+      <form className="card card--padded staff-login__form" onSubmit={onSubmit}>
+        <TextField
+          label="Username"
+          name="username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          value={username}
+          onChange={(event) => setUsername(event.target.value)}
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
+        <Button type="submit" block disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </Button>
+      </form>
+      <aside className="staff-login__demo" aria-labelledby="demo-title">
+        <h2 id="demo-title" className="staff-login__demo-title">Demo account</h2>
+        <p>
+          Try the portal as <strong>{DEMO_STAFF.restaurant}</strong>:
+        </p>
+        <dl className="staff-login__demo-grid">
+          <dt>Username</dt>
+          <dd><code>{DEMO_STAFF.username}</code></dd>
+          <dt>Password</dt>
+          <dd><code>{DEMO_STAFF.password}</code></dd>
+        </dl>
+        <Button
+          variant="ghost"
+          size="sm"
+          onClick={() => {
+            setUsername(DEMO_STAFF.username);
+            setPassword(DEMO_STAFF.password);
+          }}
+        >
+          Fill in the demo account
+        </Button>
+      </aside>
+      <p className="staff-login__diner">
+        Booking a table? <Link to="/login">Diner sign-in</Link>
+      </p>
+    </div>
+  );
 }

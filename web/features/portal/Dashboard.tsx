@@ -1,0 +1,209 @@
+import { useEffect, useState } from 'react';
+import type { AdminBooking, LiveStatus } from '#common/contract/portal.ts';
+import type { ReservationTransition } from '#common/domain/reservation-status.ts';
+import { formatTime12h, todayInKolkata } from '#common/domain/time.ts';
+import { Button } from '#web/components/ui/Button.tsx';
+import { ConfirmDialog } from '#web/components/ui/ConfirmDialog.tsx';
+import { EmptyState, Skeleton } from '#web/components/ui/Feedback.tsx';
+import { useAdminBookings, useMoveBooking } from './api.ts';
+import { groupByDay, isSettled, staffActions, staffStatusLabels } from './bookings.ts';
+import { SlotsPanel } from './SlotsPanel.tsx';
+
+/** A clock that ticks, so buttons that depend on time (No-show) appear on their own. */
+function useNow(everyMs: number): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(new Date()), everyMs);
+    return () => window.clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}
+
+function formatUpdated(at: number): string {
+  if (!at) return '';
+  const time = new Date(at).toLocaleTimeString('en-IN', { hour: 'numeric', minute: '2-digit', second: '2-digit', hour12: true, timeZone: 'Asia/Kolkata' });
+  return `Updated ${time.toUpperCase()}`;
+}
+
+function LiveStatusPanel({ liveStatus, updatedAt, isLoading }: { liveStatus?: LiveStatus; updatedAt: number; isLoading: boolean }) {
+  const tiles: { key: keyof LiveStatus; label: string; hint: string }[] = [
+    { key: 'pending', label: 'Pending', hint: 'Held or awaiting your confirmation' },
+    { key: 'confirmed', label: 'Confirmed', hint: 'Confirmed or seated' },
+    { key: 'completed', label: 'Completed', hint: 'Finished today' },
+  ];
+  return (
+    <section className="admin-panel live-status" aria-labelledby="live-status-title">
+      <div className="admin-panel__head">
+        <h2 id="live-status-title" className="admin-panel__title">Live Booking Status</h2>
+        <p className="admin-panel__note">
+          Auto-refreshes every 30 seconds
+          {updatedAt ? <span className="admin-panel__updated"> · {formatUpdated(updatedAt)}</span> : null}
+        </p>
+      </div>
+      <dl className="live-status__tiles">
+        {tiles.map((tile) => (
+          <div key={tile.key} className={`live-tile live-tile--${tile.key}`}>
+            <dt className="live-tile__label">{tile.label}</dt>
+            <dd className="live-tile__count" data-testid={`count-${tile.key}`}>
+              {isLoading || !liveStatus ? <Skeleton width={40} height={34} /> : liveStatus[tile.key]}
+            </dd>
+            <dd className="live-tile__hint">{tile.hint}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+function actionVariant(move: ReservationTransition): 'primary' | 'secondary' | 'danger' | 'dark' {
+  if (move.to === 'CANCELLED' || move.to === 'NO_SHOW') return 'danger';
+  if (move.to === 'COMPLETED') return 'dark';
+  return 'primary';
+}
+
+function BookingRow({
+  booking,
+  now,
+  busy,
+  onMove,
+}: {
+  booking: AdminBooking;
+  now: Date;
+  busy: boolean;
+  onMove: (booking: AdminBooking, move: ReservationTransition) => void;
+}) {
+  const actions = staffActions(booking, now);
+  const settled = isSettled(booking.status);
+  return (
+    <li className={`booking-row${settled ? ' booking-row--settled' : ''}`} data-testid="booking-row" data-booking-id={booking.id} data-status={booking.status}>
+      <div className="booking-row__time">{formatTime12h(booking.slot.time)}</div>
+      <div className="booking-row__guest">
+        <div className="booking-row__name">
+          {booking.user.name}
+          <span className="booking-row__party">
+            {booking.partySize} {booking.partySize === 1 ? 'guest' : 'guests'}
+          </span>
+        </div>
+        <div className="booking-row__contact">
+          {booking.user.email ? <a href={`mailto:${booking.user.email}`}>{booking.user.email}</a> : null}
+          {booking.user.phone ? <a href={`tel:${booking.user.phone}`}>{booking.user.phone}</a> : null}
+          {!booking.user.email && !booking.user.phone ? <span>No contact details</span> : null}
+        </div>
+      </div>
+      <div className="booking-row__status">
+        <span className={`badge badge--${booking.status}`}>{staffStatusLabels[booking.status]}</span>
+        {booking.status === 'HELD' ? <span className="booking-row__hint">Diner is confirming</span> : null}
+      </div>
+      <div className="booking-row__actions">
+        {actions.map((move) => (
+          <Button
+            key={move.to}
+            size="sm"
+            variant={actionVariant(move)}
+            className="booking-row__action"
+            disabled={busy}
+            aria-label={`${move.label}: ${booking.user.name}, ${formatTime12h(booking.slot.time)}`}
+            onClick={() => onMove(booking, move)}
+          >
+            {move.label}
+          </Button>
+        ))}
+      </div>
+    </li>
+  );
+}
+
+function BookingsPanel() {
+  const bookings = useAdminBookings();
+  const move = useMoveBooking();
+  const now = useNow(30_000);
+  const [asking, setAsking] = useState<{ booking: AdminBooking; move: ReservationTransition } | null>(null);
+  const today = bookings.data?.today || todayInKolkata(now);
+  const days = bookings.data ? groupByDay(bookings.data.bookings, today) : [];
+  const busyId = move.isPending ? move.variables?.id : undefined;
+
+  function onMove(booking: AdminBooking, transition: ReservationTransition) {
+    // Undoable moves go at once; a cancel or a no-show is asked first.
+    if (transition.to === 'CANCELLED' || transition.to === 'NO_SHOW') setAsking({ booking, move: transition });
+    else move.mutate({ id: booking.id, status: transition.to });
+  }
+
+  return (
+    <>
+      <section className="admin-panel bookings" aria-labelledby="bookings-title">
+        <div className="admin-panel__head">
+          <h2 id="bookings-title" className="admin-panel__title">Upcoming Bookings</h2>
+          {bookings.data ? (
+            <p className="admin-panel__note">
+              {bookings.data.bookings.filter((b) => !isSettled(b.status)).length} open
+            </p>
+          ) : null}
+        </div>
+        {bookings.isPending ? (
+          <div className="bookings__loading" aria-hidden="true">
+            {[0, 1, 2].map((i) => <Skeleton key={i} height={56} radius="var(--radius-md)" />)}
+          </div>
+        ) : bookings.isError && !bookings.data ? (
+          <EmptyState icon="📡" title="Bookings could not be loaded">
+            <p>We will try again in a moment.</p>
+            <Button variant="secondary" size="sm" onClick={() => bookings.refetch()}>Try again</Button>
+          </EmptyState>
+        ) : (
+          days.map((day) => (
+            <div key={day.date} className="bookings__day">
+              <h3 className="bookings__day-title">
+                {day.label}
+                {day.bookings.length > 0 ? <span className="bookings__day-count">{day.bookings.length}</span> : null}
+              </h3>
+              {day.bookings.length === 0 ? (
+                <p className="bookings__empty">No bookings today</p>
+              ) : (
+                <ul className="bookings__list">
+                  {day.bookings.map((booking) => (
+                    <BookingRow key={booking.id} booking={booking} now={now} busy={busyId === booking.id} onMove={onMove} />
+                  ))}
+                </ul>
+              )}
+            </div>
+          ))
+        )}
+      </section>
+      <ConfirmDialog
+        open={asking !== null}
+        title={asking?.move.to === 'NO_SHOW' ? 'Mark as a no-show?' : 'Cancel this booking?'}
+        confirmLabel={asking?.move.to === 'NO_SHOW' ? 'Mark no-show' : 'Cancel booking'}
+        cancelLabel="Keep it"
+        busy={move.isPending}
+        onCancel={() => setAsking(null)}
+        onConfirm={() => {
+          if (!asking) return;
+          move.mutate({ id: asking.booking.id, status: asking.move.to }, { onSettled: () => setAsking(null) });
+        }}
+      >
+        {asking ? (
+          <p>
+            {asking.booking.user.name}, {asking.booking.partySize} {asking.booking.partySize === 1 ? 'guest' : 'guests'} at{' '}
+            {formatTime12h(asking.booking.slot.time)}.{' '}
+            {asking.move.to === 'NO_SHOW' ? 'The table is released and the diner sees a no-show.' : 'The table is released and the diner sees the booking cancelled.'}
+          </p>
+        ) : null}
+      </ConfirmDialog>
+    </>
+  );
+}
+
+/** The Dashboard tab: live counts, the bookings to act on, and the slots. */
+export function Dashboard() {
+  const bookings = useAdminBookings();
+  return (
+    <div className="admin-dashboard">
+      <LiveStatusPanel liveStatus={bookings.data?.liveStatus} updatedAt={bookings.dataUpdatedAt} isLoading={bookings.isPending} />
+      <div className="admin-dashboard__main">
+        <BookingsPanel />
+      </div>
+      <div className="admin-dashboard__side">
+        <SlotsPanel />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,159 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import type { AdminRestaurant } from '#common/contract/portal.ts';
+import { ApiError } from '#web/api/client.ts';
+import { Button } from '#web/components/ui/Button.tsx';
+import { TextField } from '#web/components/ui/Field.tsx';
+import { useToast } from '#web/components/ui/Toast.tsx';
+import { adminKeys, uploadHeroPhoto, useUpdateRestaurant } from './api.ts';
+
+/** URL inputs need absolute addresses; the app's own paths are shown with this origin and stored without it. */
+function toAbsolute(url: string | null): string {
+  if (!url) return '';
+  return url.startsWith('/') && !url.startsWith('//') ? `${window.location.origin}${url}` : url;
+}
+function toStored(url: string): string {
+  const trimmed = url.trim();
+  return trimmed.startsWith(`${window.location.origin}/`) ? trimmed.slice(window.location.origin.length) : trimmed;
+}
+
+interface ProfileForm {
+  name: string;
+  neighborhood: string;
+  instagramUrl: string;
+  website: string;
+  heroImageUrl: string;
+}
+
+function formOf(restaurant: AdminRestaurant): ProfileForm {
+  return {
+    name: restaurant.name,
+    neighborhood: restaurant.neighborhood,
+    instagramUrl: restaurant.instagramUrl ?? '',
+    website: restaurant.website ?? '',
+    heroImageUrl: toAbsolute(restaurant.heroImageUrl),
+  };
+}
+
+/** Profile tab: the public profile and the hero photo. On success: the spec's alert, then Dashboard after 1 second. */
+export function ProfilePanel({ restaurant, onSaved }: { restaurant: AdminRestaurant; onSaved: () => void }) {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const save = useUpdateRestaurant();
+  const [form, setForm] = useState<ProfileForm>(() => formOf(restaurant));
+  const [uploading, setUploading] = useState(false);
+  const [photoNote, setPhotoNote] = useState('');
+  const [previewFailed, setPreviewFailed] = useState(false);
+  const returnTimer = useRef<number | undefined>(undefined);
+  const pickerId = useId();
+
+  useEffect(() => () => window.clearTimeout(returnTimer.current), []);
+
+  const preview = form.heroImageUrl.trim() ? toStored(form.heroImageUrl) : restaurant.heroImageSrc;
+  useEffect(() => setPreviewFailed(false), [preview]);
+
+  function update(field: keyof ProfileForm) {
+    return (event: ChangeEvent<HTMLInputElement>) => setForm((current) => ({ ...current, [field]: event.target.value }));
+  }
+
+  async function onPhoto(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (!file) return;
+    setUploading(true);
+    setPhotoNote('');
+    try {
+      const { url } = await uploadHeroPhoto(file, restaurant.id);
+      setForm((current) => ({ ...current, heroImageUrl: toAbsolute(url) }));
+      setPhotoNote('Photo uploaded. It is already live on your public page.');
+      await queryClient.invalidateQueries({ queryKey: adminKeys.restaurant });
+    } catch (error) {
+      const reason = error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Unknown error';
+      toast(`Failed to upload photo: ${reason}`, 'error');
+    } finally {
+      setUploading(false);
+    }
+  }
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    save.mutate(
+      {
+        name: form.name,
+        neighborhood: form.neighborhood,
+        instagramUrl: form.instagramUrl.trim(),
+        website: form.website.trim(),
+        heroImageUrl: toStored(form.heroImageUrl),
+      },
+      {
+        onSuccess: (saved) => {
+          setForm(formOf(saved));
+          toast('Profile updated successfully!', 'success');
+          returnTimer.current = window.setTimeout(onSaved, 1000);
+        },
+        onError: () => toast('Failed to update profile', 'error'),
+      },
+    );
+  }
+
+  return (
+    <section className="admin-panel profile" aria-labelledby="profile-title">
+      <div className="admin-panel__head">
+        <h2 id="profile-title" className="admin-panel__title">Restaurant Profile</h2>
+        <Link className="profile__public-link" to={`/r/${restaurant.slug}`} target="_blank" rel="noopener">
+          View public page <span aria-hidden="true">↗</span>
+        </Link>
+      </div>
+      <div className="profile__layout">
+        <form className="profile__form" onSubmit={onSubmit} noValidate={false}>
+          <TextField label="Name" name="name" value={form.name} onChange={update('name')} autoComplete="organization" />
+          <TextField label="Neighborhood" name="neighborhood" value={form.neighborhood} onChange={update('neighborhood')} placeholder="Indiranagar" />
+          <TextField label="Instagram URL" name="instagramUrl" type="url" value={form.instagramUrl} onChange={update('instagramUrl')} placeholder="https://instagram.com/yourplace" />
+          <TextField label="Website" name="website" type="url" value={form.website} onChange={update('website')} placeholder="https://yourplace.in" />
+          <TextField
+            label="Hero image URL"
+            name="heroImageUrl"
+            type="url"
+            value={form.heroImageUrl}
+            onChange={update('heroImageUrl')}
+            placeholder="https://… or upload a photo"
+            hint="Leave empty to use your uploaded photo or our generated picture."
+          />
+          <div className="profile__actions">
+            <Button type="submit" disabled={save.isPending || uploading}>
+              {save.isPending ? 'Saving…' : 'Save profile'}
+            </Button>
+          </div>
+        </form>
+        <div className="profile__photo">
+          <div className="profile__preview">
+            {previewFailed ? (
+              <div className="profile__preview-missing">This address does not show an image</div>
+            ) : (
+              <img src={preview} alt={`Hero photo of ${restaurant.name}`} width={640} height={336} onError={() => setPreviewFailed(true)} />
+            )}
+          </div>
+          <input
+            id={pickerId}
+            className="visually-hidden profile__file"
+            type="file"
+            accept="image/*"
+            disabled={uploading}
+            onChange={onPhoto}
+            aria-describedby={`${pickerId}-hint`}
+          />
+          <label className={`btn btn--secondary profile__picker${uploading ? ' profile__picker--busy' : ''}`} htmlFor={pickerId}>
+            {uploading ? 'Uploading photo...' : 'Upload a new photo'}
+          </label>
+          <p className="profile__photo-hint" id={`${pickerId}-hint`}>
+            JPEG, PNG or WebP, up to 5 MB. Wide photos (about 1200 × 630) look best.
+          </p>
+          <p className={uploading ? 'visually-hidden' : 'profile__photo-note'} role="status" aria-live="polite">
+            {uploading ? 'Uploading photo...' : photoNote}
+          </p>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,128 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { AdminSlot, StaffSlotStatus } from '#common/contract/portal.ts';
+import { formatDateShort, formatTime12h, todayInKolkata } from '#common/domain/time.ts';
+import { ApiError } from '#web/api/client.ts';
+import { Button } from '#web/components/ui/Button.tsx';
+import { Skeleton } from '#web/components/ui/Feedback.tsx';
+import { TextField } from '#web/components/ui/Field.tsx';
+import { useAddSlots, useAdminSlots, useSetSlotStatus } from './api.ts';
+import { bulkTimes, describeBulk } from './bookings.ts';
+
+/** The spec's defaults: 18:00 to 22:00, every 30 minutes, 4 covers. */
+const DEFAULT_BULK = { start: '18:00', end: '22:00', interval: '30', capacity: '4' };
+
+function SlotRow({ slot, busy, onStatus }: { slot: AdminSlot; busy: boolean; onStatus: (status: StaffSlotStatus) => void }) {
+  const id = useId();
+  const share = Math.min(100, Math.round((slot.coversBooked / Math.max(1, slot.capacity)) * 100));
+  return (
+    <li className={`slot-row slot-row--${slot.status}`} data-testid="slot-row" data-slot-time={slot.time}>
+      <div className="slot-row__time">
+        {formatTime12h(slot.time)}
+        {slot.status === 'cutoff' ? <span className="slot-row__cutoff">Cut off</span> : null}
+      </div>
+      <div className="slot-row__covers">
+        <span className="slot-row__covers-text">
+          {slot.coversBooked}/{slot.capacity} <span className="slot-row__covers-unit">covers</span>
+        </span>
+        <span className="slot-row__bar" aria-hidden="true">
+          <span className="slot-row__fill" style={{ width: `${share}%` }} />
+        </span>
+      </div>
+      <label className="visually-hidden" htmlFor={id}>
+        Status for {formatTime12h(slot.time)}
+      </label>
+      <select
+        id={id}
+        className="slot-row__select"
+        value={slot.staffStatus}
+        disabled={busy}
+        onChange={(event) => onStatus(event.target.value as StaffSlotStatus)}
+      >
+        <option value="available">available</option>
+        <option value="full">full</option>
+      </select>
+    </li>
+  );
+}
+
+/** Slot Management: a date (default today in Kolkata), the bulk-add form and the date's slots. */
+export function SlotsPanel() {
+  const [date, setDate] = useState(() => todayInKolkata());
+  const [form, setForm] = useState(DEFAULT_BULK);
+  const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const slots = useAdminSlots(date);
+  const addSlots = useAddSlots();
+  const setStatus = useSetSlotStatus();
+  const preview = describeBulk(bulkTimes(form.start, form.end, Number(form.interval)));
+
+  function update(field: keyof typeof DEFAULT_BULK, value: string) {
+    setForm((current) => ({ ...current, [field]: value }));
+    setResult(null);
+  }
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setResult(null);
+    addSlots.mutate(
+      { date, start: form.start, end: form.end, interval: Number(form.interval), capacity: Number(form.capacity) },
+      {
+        onSuccess: ({ created, skipped, past }) => {
+          const parts = [`Added ${created} ${created === 1 ? 'slot' : 'slots'}`];
+          if (skipped) parts.push(`${skipped} already existed`);
+          if (past) parts.push(`${past} already started`);
+          setResult({ tone: 'success', text: `${parts.join('; ')}.` });
+        },
+        // Logged as the spec says ('Failed to add slots'); the server's reason is shown so the form can be fixed.
+        onError: (error) => setResult({ tone: 'error', text: error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Slots could not be added. Please try again.' }),
+      },
+    );
+  }
+
+  const busySlotId = setStatus.isPending ? setStatus.variables?.id : undefined;
+
+  return (
+    <section className="admin-panel slots" aria-labelledby="slots-title">
+      <div className="admin-panel__head">
+        <h2 id="slots-title" className="admin-panel__title">Slot Management</h2>
+      </div>
+      <div className="slots__date">
+        <TextField label="Date" type="date" value={date} onChange={(event) => event.target.value && setDate(event.target.value)} />
+      </div>
+      <form className="slots__bulk" onSubmit={onSubmit} aria-labelledby="bulk-title">
+        <h3 id="bulk-title" className="slots__subtitle">Add slots for {formatDateShort(date)}</h3>
+        <div className="slots__bulk-grid">
+          <TextField label="Start" type="time" value={form.start} onChange={(event) => update('start', event.target.value)} />
+          <TextField label="End" type="time" value={form.end} onChange={(event) => update('end', event.target.value)} />
+          <TextField label="Interval (min)" type="number" inputMode="numeric" value={form.interval} onChange={(event) => update('interval', event.target.value)} />
+          <TextField label="Capacity (covers)" type="number" inputMode="numeric" value={form.capacity} onChange={(event) => update('capacity', event.target.value)} />
+        </div>
+        <div className="slots__bulk-foot">
+          <Button type="submit" disabled={addSlots.isPending}>
+            {addSlots.isPending ? 'Adding…' : 'Add slots'}
+          </Button>
+          <p className="slots__preview">{preview}</p>
+        </div>
+        <p className={`slots__result${result ? ` slots__result--${result.tone}` : ''}`} role="status">
+          {result?.text}
+        </p>
+      </form>
+      <h3 className="slots__subtitle slots__list-title">
+        {formatDateShort(date)}
+        {slots.data && slots.data.length > 0 ? <span className="bookings__day-count">{slots.data.length}</span> : null}
+      </h3>
+      {slots.isPending ? (
+        <div className="slots__loading" aria-hidden="true">
+          {[0, 1, 2, 3].map((i) => <Skeleton key={i} height={40} />)}
+        </div>
+      ) : !slots.data || slots.data.length === 0 ? (
+        <p className="bookings__empty">No slots found for this date</p>
+      ) : (
+        <ul className="slots__list">
+          {slots.data.map((slot) => (
+            <SlotRow key={slot.id} slot={slot} busy={busySlotId === slot.id} onStatus={(status) => setStatus.mutate({ id: slot.id, status })} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,74 @@
+import type { AdminBooking } from '#common/contract/portal.ts';
+import { movesFrom, NO_SHOW_GRACE_MINUTES, type ReservationStatus, type ReservationTransition } from '#common/domain/reservation-status.ts';
+import { addDays, clockTimeOf, formatDateShort, formatTime12h, minutesOfDay } from '#common/domain/time.ts';
+
+/**
+ * The moves the admin screen offers (spec section 4): Confirm and Cancel on PENDING, Seat on
+ * CONFIRMED, Complete on SEATED, plus No-show once the start time is 15 minutes past.
+ * Taken from the state machine's data, then narrowed to these.
+ */
+const OFFERED_MOVES = new Set(['PENDING>CONFIRMED', 'PENDING>CANCELLED', 'CONFIRMED>SEATED', 'SEATED>COMPLETED', 'CONFIRMED>NO_SHOW']);
+
+export function staffActions(booking: Pick<AdminBooking, 'status' | 'startsAt'>, now: Date): ReservationTransition[] {
+  return movesFrom(booking.status, 'staff').filter((move) => {
+    if (!OFFERED_MOVES.has(`${move.from}>${move.to}`)) return false;
+    if (move.guard === 'noShowWindowOpen') return now.getTime() >= Date.parse(booking.startsAt) + NO_SHOW_GRACE_MINUTES * 60_000;
+    return true;
+  });
+}
+
+/** What staff read for each status. */
+export const staffStatusLabels: Record<ReservationStatus, string> = {
+  HELD: 'Held',
+  PENDING: 'Pending',
+  CONFIRMED: 'Confirmed',
+  SEATED: 'Seated',
+  COMPLETED: 'Completed',
+  CANCELLED: 'Cancelled',
+  NO_SHOW: 'No-show',
+};
+
+/** Finished bookings are shown quietly: nothing left to do. */
+export function isSettled(status: ReservationStatus): boolean {
+  return status === 'COMPLETED' || status === 'CANCELLED' || status === 'NO_SHOW';
+}
+
+export interface BookingDay {
+  date: string;
+  label: string;
+  bookings: AdminBooking[];
+}
+
+/** Groups bookings by date; today always comes first, even when empty. */
+export function groupByDay(bookings: AdminBooking[], today: string): BookingDay[] {
+  const days = new Map<string, AdminBooking[]>([[today, []]]);
+  for (const booking of bookings) {
+    const list = days.get(booking.slot.date) ?? [];
+    list.push(booking);
+    days.set(booking.slot.date, list);
+  }
+  return [...days.entries()]
+    .filter(([date]) => date >= today)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([date, list]) => ({ date, label: dayLabel(date, today), bookings: list }));
+}
+
+export function dayLabel(date: string, today: string): string {
+  if (date === today) return `Today · ${formatDateShort(date)}`;
+  if (date === addDays(today, 1)) return `Tomorrow · ${formatDateShort(date)}`;
+  return formatDateShort(date);
+}
+
+/** The times a bulk request would create: every interval from start up to and including end. */
+export function bulkTimes(start: string, end: string, interval: number): string[] {
+  if (!/^\d\d:\d\d$/.test(start) || !/^\d\d:\d\d$/.test(end) || !Number.isInteger(interval) || interval < 5 || interval > 240) return [];
+  const times: string[] = [];
+  for (let minute = minutesOfDay(start); minute <= minutesOfDay(end); minute += interval) times.push(clockTimeOf(minute));
+  return times;
+}
+
+export function describeBulk(times: string[]): string {
+  if (times.length === 0) return '';
+  if (times.length === 1) return `Adds 1 time: ${formatTime12h(times[0])}`;
+  return `Adds up to ${times.length} times, ${formatTime12h(times[0])} – ${formatTime12h(times[times.length - 1])}`;
+}
