@@ -1,0 +1,282 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, todayInKolkata } from '#common/domain/time.ts';
+import { makePng } from '#server/modules/portal/test-images.ts';
+import { collectPageErrors, LAPTOP, launchBrowser, PHONE } from './support/browser.ts';
+import { startE2eServer, type E2eServer } from './support/server.ts';
+
+/**
+ * The restaurant manager's journey in Chromium: sign in, add an afternoon of slots, watch a
+ * diner's booking arrive without a reload, move it to the end while the diner's /me follows,
+ * edit the public profile and the hero photo.
+ */
+const STAFF = { username: 'toit-tandoor', password: 'staff1234', slug: 'toit-tandoor' };
+
+let server: E2eServer;
+let browser: Browser;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'tablefair-portal-e2e-'));
+  server = await startE2eServer({ DATA_DIR: dataDir });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function api<T>(path: string, options: { method?: string; body?: unknown; token?: string } = {}): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${server.baseUrl}${path}`, {
+    method: options.method ?? 'GET',
+    headers: { 'content-type': 'application/json', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  return { status: response.status, body: (await response.json().catch(() => null)) as T };
+}
+
+async function createDiner(name: string): Promise<string> {
+  const username = `e2e_${name.split(' ')[0].toLowerCase()}_${Date.now() % 1_000_000}`;
+  expect((await api('/api/auth/signup', { method: 'POST', body: { username, password: 'password123', name, email: `${username}@example.com`, phone: '+919812345678' } })).status).toBe(201);
+  const login = await api<{ token: string }>('/api/auth/login', { method: 'POST', body: { username, password: 'password123' } });
+  return login.body.token;
+}
+
+async function signInStaff(page: Page): Promise<string> {
+  await page.goto(`${server.baseUrl}/restaurant-login`);
+  await page.getByLabel('Username').fill(STAFF.username);
+  await page.getByLabel('Password').fill(STAFF.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/admin\/[0-9a-f-]{36}$/);
+  await page.getByRole('heading', { name: 'Live Booking Status' }).waitFor();
+  return page.url().split('/admin/')[1];
+}
+
+async function runAxe(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
+  const violations = await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run();
+    return result.violations;
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** The diner's /me, signed in with their token in localStorage, in its own browser context. */
+async function openDinerProfile(token: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: PHONE });
+  await context.addInitScript((value) => localStorage.setItem('tablefair.customerToken', value), token);
+  const page = await context.newPage();
+  await page.goto(`${server.baseUrl}/me`);
+  return { context, page };
+}
+
+async function expectDinerSees(page: Page, label: string) {
+  await page.reload();
+  await page.getByText(label, { exact: true }).first().waitFor({ timeout: 10_000 });
+}
+
+function bookingRow(page: Page, id: string): Locator {
+  return page.locator(`[data-testid="booking-row"][data-booking-id="${id}"]`);
+}
+
+describe('restaurant portal', () => {
+  it('sign-in → bulk slots → a diner books → live on the dashboard → Confirm, Seat, Complete, with the diner following on /me', async () => {
+    const context = await browser.newContext({ viewport: LAPTOP });
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    const restaurantId = await signInStaff(page);
+    expect(await page.evaluate(() => localStorage.getItem('tablefair.restaurantToken'))).toBeTruthy();
+
+    // An afternoon of slots, three days ahead (the evening is seeded already).
+    const date = addDays(todayInKolkata(), 3);
+    await page.getByLabel('Date', { exact: true }).fill(date);
+    await page.getByLabel('Start').fill('15:00');
+    await page.getByLabel('End').fill('16:00');
+    await page.getByLabel('Interval (min)').fill('30');
+    await page.getByLabel('Capacity (covers)').fill('6');
+    await page.getByRole('button', { name: 'Add slots' }).click();
+    await page.getByText('Added 3 slots.').waitFor();
+    for (const time of ['3:00 PM', '3:30 PM', '4:00 PM']) {
+      await expect.poll(() => page.locator(`[data-testid="slot-row"]:has-text("${time}")`).count()).toBe(1);
+    }
+    // Adding them again skips every time.
+    await page.getByRole('button', { name: 'Add slots' }).click();
+    await page.getByText('Added 0 slots; 3 already existed.').waitFor();
+
+    // A diner holds one of them; the dashboard shows it within 2 seconds, without a reload.
+    await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+    const dinerToken = await createDiner('Kavya Reddy');
+    const held = await api<{ id: string; status: string }>('/api/reservations', {
+      method: 'POST',
+      token: dinerToken,
+      body: { restaurantSlug: STAFF.slug, date, time: '15:30', partySize: 2 },
+    });
+    expect(held.status).toBe(201);
+    const id = held.body.id;
+    const row = bookingRow(page, id);
+    await row.waitFor({ timeout: 2_000 });
+    await expect.poll(() => row.getAttribute('data-status')).toBe('HELD');
+    await expect.poll(() => row.innerText()).toContain('Kavya Reddy');
+    expect(await row.getByRole('button').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+
+    // The diner confirms the hold: PENDING, with Confirm and Cancel only.
+    expect((await api(`/api/reservations/${id}/confirm`, { method: 'POST', body: {}, token: dinerToken })).status).toBe(200);
+    await expect.poll(() => row.getAttribute('data-status'), { timeout: 2_000 }).toBe('PENDING');
+    await expect.poll(async () => (await row.getByRole('button').allInnerTexts()).map((text) => text.trim())).toEqual(['Confirm', 'Cancel']);
+
+    const diner = await openDinerProfile(dinerToken);
+    await expectDinerSees(diner.page, 'Pending');
+
+    const steps: [string, string, string][] = [
+      ['Confirm', 'CONFIRMED', 'Accepted'],
+      ['Seat', 'SEATED', 'Seated'],
+      ['Complete', 'COMPLETED', 'Completed'],
+    ];
+    for (const [button, status, dinerLabel] of steps) {
+      await row.getByRole('button', { name: new RegExp(`^${button}`) }).click();
+      await expect.poll(() => row.getAttribute('data-status')).toBe(status);
+      const summary = await api<{ pending: number; ongoing: number; completed: number }>('/api/reservations/status', { token: dinerToken });
+      expect(summary.body).toEqual(status === 'COMPLETED' ? { pending: 0, ongoing: 0, completed: 1 } : { pending: 0, ongoing: 1, completed: 0 });
+      await expectDinerSees(diner.page, dinerLabel);
+    }
+    expect(await row.getByRole('button').count()).toBe(0);
+    await diner.context.close();
+
+    expect(restaurantId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('a staff cancel frees the covers, and the live counts follow', async () => {
+    const context = await browser.newContext({ viewport: LAPTOP });
+    const page = await context.newPage();
+    await signInStaff(page);
+    const date = addDays(todayInKolkata(), 4);
+    await page.getByLabel('Date', { exact: true }).fill(date);
+    await page.getByLabel('Start').fill('12:00');
+    await page.getByLabel('End').fill('12:30');
+    await page.getByLabel('Interval (min)').fill('60');
+    await page.getByLabel('Capacity (covers)').fill('2');
+    await page.getByRole('button', { name: 'Add slots' }).click();
+    await page.getByText('Added 1 slot.').waitFor();
+
+    const first = await createDiner('Arjun Das');
+    const held = await api<{ id: string }>('/api/reservations', { method: 'POST', token: first, body: { restaurantSlug: STAFF.slug, date, time: '12:00', partySize: 2 } });
+    await api(`/api/reservations/${held.body.id}/confirm`, { method: 'POST', body: {}, token: first });
+    const second = await createDiner('Neha Kulkarni');
+    expect((await api('/api/reservations', { method: 'POST', token: second, body: { restaurantSlug: STAFF.slug, date, time: '12:00', partySize: 2 } })).status).toBe(409);
+
+    const row = bookingRow(page, held.body.id);
+    await expect.poll(() => row.getAttribute('data-status'), { timeout: 5_000 }).toBe('PENDING');
+    await row.getByRole('button', { name: /^Cancel/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel booking' }).click();
+    await expect.poll(() => row.getAttribute('data-status')).toBe('CANCELLED');
+    expect((await api('/api/reservations', { method: 'POST', token: second, body: { restaurantSlug: STAFF.slug, date, time: '12:00', partySize: 2 } })).status).toBe(201);
+    await context.close();
+  });
+
+  it('profile edits and the hero photo show on the public page at once', async () => {
+    const context = await browser.newContext({ viewport: LAPTOP });
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    const restaurantId = await signInStaff(page);
+
+    await page.getByRole('tab', { name: 'Profile' }).click();
+    await page.getByRole('heading', { name: 'Restaurant Profile' }).waitFor();
+    await page.getByLabel('Name').fill('Toit & Tandoor Rooftop');
+    await page.getByLabel('Website').fill('https://toit-rooftop.example.in');
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await page.getByText('Profile updated successfully!').waitFor();
+    // Back to the Dashboard after 1 second.
+    await expect.poll(() => page.getByRole('tab', { name: 'Dashboard' }).getAttribute('aria-selected'), { timeout: 3_000 }).toBe('true');
+    await page.getByRole('heading', { name: /Toit & Tandoor Rooftop/ }).waitFor();
+
+    const publicPage = await context.newPage();
+    await publicPage.goto(`${server.baseUrl}/r/${STAFF.slug}`);
+    await publicPage.getByRole('heading', { name: /Toit & Tandoor Rooftop/ }).first().waitFor({ timeout: 10_000 });
+
+    // A real photo through the image picker.
+    await page.getByRole('tab', { name: 'Profile' }).click();
+    const picker = page.locator('input[type="file"]');
+    expect(await picker.getAttribute('accept')).toBe('image/*');
+    const png = makePng(240, 126);
+    await picker.setInputFiles({ name: 'rooftop.png', mimeType: 'image/png', buffer: png });
+    await page.getByText('Photo uploaded. It is already live on your public page.').waitFor();
+    const heroField = await page.getByLabel('Hero image URL').inputValue();
+    expect(heroField).toMatch(new RegExp(`/api/restaurant/${restaurantId}/hero-image\\?v=[0-9a-f]{8}$`));
+    const served = await fetch(heroField);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.compare(Buffer.from(await served.arrayBuffer()), png)).toBe(0);
+    const publicRestaurant = await api<{ heroImageUrl: string }>(`/api/restaurants/${STAFF.slug}`);
+    expect(heroField.endsWith(publicRestaurant.body.heroImageUrl)).toBe(true);
+    await publicPage.reload();
+    await expect.poll(() => publicPage.locator(`img[src*="/api/restaurant/${restaurantId}/hero-image?v="]`).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+
+    // Text renamed .jpg is refused with the spec's alert and the server's reason.
+    await picker.setInputFiles({ name: 'menu.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('not a photo at all') });
+    await page.getByText('Failed to upload photo: Only JPEG, PNG or WebP images are accepted').waitFor();
+
+    // Saving keeps the uploaded photo.
+    const saved = page.waitForResponse((response) => response.url().endsWith('/api/admin/restaurant') && response.request().method() === 'PUT');
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    expect((await saved).status()).toBe(200);
+    expect((await api<{ heroImageUrl: string }>(`/api/restaurants/${STAFF.slug}`)).body.heroImageUrl).toBe(publicRestaurant.body.heroImageUrl);
+
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('sends visitors without a working token to sign-in, and Logout revokes the token', async () => {
+    const context = await browser.newContext({ viewport: PHONE });
+    const page = await context.newPage();
+    await page.goto(`${server.baseUrl}/admin/00000000-0000-4000-8000-000000000000`);
+    await page.waitForURL(/\/restaurant-login$/);
+
+    await page.evaluate(() => localStorage.setItem('tablefair.restaurantToken', 'expired-or-forged'));
+    await page.goto(`${server.baseUrl}/admin/00000000-0000-4000-8000-000000000000`);
+    await page.waitForURL(/\/restaurant-login$/);
+    expect(await page.evaluate(() => localStorage.getItem('tablefair.restaurantToken'))).toBeNull();
+
+    // A wrong password: the server's sentence as the alert.
+    await page.getByLabel('Username').fill(STAFF.username);
+    await page.getByLabel('Password').fill('wrong-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Invalid username or password').waitFor();
+
+    const restaurantId = await signInStaff(page);
+    const token = await page.evaluate(() => localStorage.getItem('tablefair.restaurantToken'));
+    // The address follows the token's restaurant.
+    await page.goto(`${server.baseUrl}/admin/00000000-0000-4000-8000-000000000000`);
+    await page.waitForURL(new RegExp(`/admin/${restaurantId}$`));
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL(/\/restaurant-login$/);
+    expect(await page.evaluate(() => localStorage.getItem('tablefair.restaurantToken'))).toBeNull();
+    await expect.poll(async () => (await api('/api/admin/restaurant', { token: token! })).status).toBe(401);
+    await context.close();
+  });
+
+  it('has no serious or critical accessibility violations on sign-in, dashboard and profile, at 1280 and 375', async () => {
+    for (const viewport of [LAPTOP, PHONE]) {
+      const context = await browser.newContext({ viewport, bypassCSP: true });
+      const page = await context.newPage();
+      await page.goto(`${server.baseUrl}/restaurant-login`);
+      await page.getByRole('heading', { name: 'Restaurant sign-in' }).waitFor();
+      expect(await runAxe(page), `sign-in ${viewport.width}`).toEqual([]);
+      await signInStaff(page);
+      await page.locator('[data-testid="slot-row"], .bookings__empty').first().waitFor();
+      expect(await runAxe(page), `dashboard ${viewport.width}`).toEqual([]);
+      await page.getByRole('tab', { name: 'Profile' }).click();
+      await page.getByRole('heading', { name: 'Restaurant Profile' }).waitFor();
+      expect(await runAxe(page), `profile ${viewport.width}`).toEqual([]);
+      // Nothing scrolls sideways.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await context.close();
+    }
+  });
+});
