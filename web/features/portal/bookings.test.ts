@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { kolkataInstant } from '#common/domain/time.ts';
+import { bulkTimes, describeBulk, groupByDay, staffActions } from './bookings.ts';
+import { parseEventBlocks } from './live.ts';
+
+const startsAt = kolkataInstant('2026-11-23', '19:30').toISOString();
+const before = kolkataInstant('2026-11-23', '19:44');
+const after = kolkataInstant('2026-11-23', '19:45');
+const labels = (status: Parameters<typeof staffActions>[0]['status'], now: Date) => staffActions({ status, startsAt }, now).map((move) => move.label);
+
+describe('staff buttons', () => {
+  it("offer only the spec's moves, from the state machine", () => {
+    expect(labels('PENDING', before)).toEqual(['Confirm', 'Cancel']);
+    expect(labels('CONFIRMED', before)).toEqual(['Seat']);
+    expect(labels('SEATED', before)).toEqual(['Complete']);
+    for (const status of ['HELD', 'COMPLETED', 'CANCELLED', 'NO_SHOW'] as const) expect(labels(status, after)).toEqual([]);
+  });
+
+  it('add No-show from 15 minutes after the start', () => {
+    expect(labels('CONFIRMED', after)).toEqual(['Seat', 'No-show']);
+  });
+});
+
+describe('bulk preview', () => {
+  it('runs from start to end inclusive', () => {
+    expect(bulkTimes('18:00', '22:00', 30)).toHaveLength(9);
+    expect(bulkTimes('18:00', '19:00', 45)).toEqual(['18:00', '18:45']);
+    expect(describeBulk(bulkTimes('18:00', '22:00', 30))).toBe('Adds up to 9 times, 6:00 PM – 10:00 PM');
+  });
+
+  it('shows nothing for values the server will refuse', () => {
+    expect(bulkTimes('18:00', '22:00', 4)).toEqual([]);
+    expect(bulkTimes('18:00', '22:00', Number.NaN)).toEqual([]);
+    expect(describeBulk([])).toBe('');
+  });
+});
+
+describe('booking days', () => {
+  it('always start with today, even when it is empty', () => {
+    const booking = (date: string) => ({ slot: { date, time: '19:00' } }) as Parameters<typeof groupByDay>[0][number];
+    const days = groupByDay([booking('2026-11-25'), booking('2026-11-24')], '2026-11-23');
+    expect(days.map((day) => [day.label, day.bookings.length])).toEqual([
+      ['Today · Mon, 23 Nov', 0],
+      ['Tomorrow · Tue, 24 Nov', 1],
+      ['Wed, 25 Nov', 1],
+    ]);
+  });
+});
+
+describe('event stream parsing', () => {
+  it('reads events, skips comments and keeps a partial event for later', () => {
+    const { events, rest } = parseEventBlocks('retry: 3000\n\n: heartbeat\n\nevent: booking\ndata: {"type":"booking"}\n\nevent: sl');
+    expect(events).toEqual([{ event: 'booking', data: '{"type":"booking"}' }]);
+    expect(rest).toBe('event: sl');
+  });
+});
