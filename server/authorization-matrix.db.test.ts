@@ -12,13 +12,16 @@ const callers: Caller[] = ['anonymous', 'dinerA', 'dinerB', 'staffX', 'staffY'];
 
 interface Row {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Placeholders: {slugX} {restaurantX} {reservationA} */
+  /** Placeholders: {slugX} {restaurantX} {reservationA} {slotX} */
   path: string;
+  /** A server-sent event stream: called over real HTTP and closed once the status is known. */
+  stream?: boolean;
   body?: (fixture: Fixture) => unknown;
   expect: Record<Caller, number>;
 }
 
 const all = (status: number): Record<Caller, number> => ({ anonymous: status, dinerA: status, dinerB: status, staffX: status, staffY: status });
+const staffOnly = (ok: number): Record<Caller, number> => ({ anonymous: 401, dinerA: 401, dinerB: 401, staffX: ok, staffY: ok });
 const dinerOnly = (ok: number): Record<Caller, number> => ({ anonymous: 401, dinerA: ok, dinerB: ok, staffX: 401, staffY: 401 });
 
 let signupCounter = 0;
@@ -47,22 +50,45 @@ export const authorizationTable: Row[] = [
   { method: 'GET', path: '/api/reservations/{reservationA}', expect: { anonymous: 200, dinerA: 200, dinerB: 403, staffX: 401, staffY: 401 } },
   { method: 'POST', path: '/api/reservations/{reservationA}/confirm', body: () => ({}), expect: { anonymous: 200, dinerA: 200, dinerB: 403, staffX: 401, staffY: 401 } },
   { method: 'POST', path: '/api/reservations/{reservationA}/cancel', body: () => ({}), expect: { anonymous: 200, dinerA: 200, dinerB: 403, staffX: 401, staffY: 401 } },
+  // The portal: every call is the staff's own restaurant; another restaurant's things are not found.
+  { method: 'GET', path: '/api/admin/restaurant', expect: staffOnly(200) },
+  { method: 'PUT', path: '/api/admin/restaurant', body: () => ({ name: 'Renamed Place', neighborhood: 'Indiranagar' }), expect: staffOnly(200) },
+  { method: 'GET', path: '/api/admin/slots?date=2026-11-23', expect: staffOnly(200) },
+  { method: 'POST', path: '/api/admin/slots/bulk', body: () => ({ date: '2026-11-24', start: '18:00', end: '19:00', interval: 30, capacity: 4 }), expect: staffOnly(201) },
+  { method: 'PATCH', path: '/api/admin/slots/{slotX}', body: () => ({ status: 'full' }), expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 200, staffY: 404 } },
+  { method: 'GET', path: '/api/admin/bookings', expect: staffOnly(200) },
+  // Diner A's booking is still HELD, which staff cannot move: refused by the state machine, or not found.
+  { method: 'PATCH', path: '/api/admin/bookings/{reservationA}', body: () => ({ status: 'CANCELLED' }), expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 409, staffY: 404 } },
+  { method: 'GET', path: '/api/admin/events', stream: true, expect: staffOnly(200) },
+  // A JSON body is not an upload: staff learn the media type is wrong, others that they are not staff.
+  { method: 'POST', path: '/api/upload', body: () => ({ restaurantId: 'x' }), expect: staffOnly(415) },
 ];
 
 interface Fixture {
   slugX: string;
   restaurantX: string;
   reservationA: string;
+  slotX: string;
   tokens: Record<Exclude<Caller, 'anonymous'>, string>;
 }
 
 let t: TestApp;
+let baseUrl: string;
+
+/** The status of a stream, read over real HTTP, then the connection is closed. */
+async function streamStatus(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  const controller = new AbortController();
+  const response = await fetch(`${baseUrl}${url}`, { headers, signal: controller.signal });
+  const body = response.ok ? '' : await response.text();
+  controller.abort();
+  return { status: response.status, body };
+}
 
 async function buildFixture(): Promise<Fixture> {
   const db = t.database.db;
   const x = await buildRestaurant(db);
   const y = await buildRestaurant(db);
-  await buildSlot(db, x.id, { date: '2026-11-23', time: '19:00', capacity: 20 });
+  const slotX = await buildSlot(db, x.id, { date: '2026-11-23', time: '19:00', capacity: 20 });
   await buildSlot(db, x.id, { date: '2026-11-23', time: '20:00', capacity: 20 });
   const dinerA: BuiltAccount = await buildDiner(db);
   const dinerB = await buildDiner(db);
@@ -77,12 +103,16 @@ async function buildFixture(): Promise<Fixture> {
     slugX: x.slug,
     restaurantX: x.id,
     reservationA: held.json().id,
+    slotX: slotX.id,
     tokens: { dinerA: dinerA.token, dinerB: dinerB.token, staffX: (await buildStaff(db, x.id)).token, staffY: (await buildStaff(db, y.id)).token },
   };
 }
 
 beforeAll(async () => {
   t = await createTestApp();
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const address = t.app.server.address();
+  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 });
 afterAll(() => t.close());
 
@@ -94,11 +124,19 @@ describe('authorisation matrix', () => {
         const url = row.path
           .replace('{slugX}', fixture.slugX)
           .replace('{restaurantX}', fixture.restaurantX)
-          .replace('{reservationA}', fixture.reservationA);
+          .replace('{reservationA}', fixture.reservationA)
+          .replace('{slotX}', fixture.slotX);
+        const headers = caller === 'anonymous' ? {} : bearer(fixture.tokens[caller]);
+        if (row.stream) {
+          const { status, body } = await streamStatus(url, headers);
+          expect(status, body.slice(0, 300)).toBe(row.expect[caller]);
+          if (status >= 400) expect(typeof JSON.parse(body).error).toBe('string');
+          return;
+        }
         const response = await t.app.inject({
           method: row.method,
           url,
-          headers: caller === 'anonymous' ? {} : bearer(fixture.tokens[caller]),
+          headers,
           payload: row.body ? (row.body(fixture) as object) : undefined,
         });
         expect(response.statusCode, response.body.slice(0, 300)).toBe(row.expect[caller]);
