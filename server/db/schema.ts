@@ -94,3 +94,51 @@ export const appSettings = pgTable('app_settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
 });
+
+/** Dating accounts (migration 0003): phone + password, the profile answers. */
+export const datingUsers = pgTable('dating_users', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  phone: text('phone').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  name: text('name').notNull(),
+  dob: date('dob', { mode: 'string' }).notNull(),
+  profession: text('profession'),
+  dreams: text('dreams').notNull().default(''),
+  fiveYearGoal: text('five_year_goal').notNull().default(''),
+  whatIWantInPartner: text('what_i_want_in_partner').notNull().default(''),
+  whyPartnerWouldLikeMe: text('why_partner_would_like_me').notNull().default(''),
+  physicalActivity: text('physical_activity').notNull(),
+  dateBudget: text('date_budget').notNull(),
+  instagramHandle: text('instagram_handle'),
+  diet: text('diet'),
+  drinking: text('drinking'),
+  smoking: text('smoking'),
+  cuisines: text('cuisines').array().notNull(),
+  interests: text('interests').array().notNull(),
+  firstDateTypes: text('first_date_types').array().notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A dating account's three photos (object keys in storage), sort orders 0-2. */
+export const datingPhotos = pgTable('dating_photos', {
+  datingUserId: uuid('dating_user_id').notNull(),
+  sortOrder: integer('sort_order').notNull(),
+  objectKey: text('object_key').notNull(),
+  contentType: text('content_type').notNull(),
+  sizeBytes: integer('size_bytes').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Presigned dating photo uploads, bound to the browser that asked for them. */
+export const datingUploads = pgTable('dating_uploads', {
+  objectKey: text('object_key').primaryKey(),
+  browserNonceHash: text('browser_nonce_hash').notNull(),
+  contentType: text('content_type').notNull(),
+  sizeBytes: integer('size_bytes'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  uploadedAt: timestamp('uploaded_at', { withTimezone: true }),
+  claimedBy: uuid('claimed_by'),
+  claimedAt: timestamp('claimed_at', { withTimezone: true }),
+});

@@ -1,0 +1,217 @@
+import { z } from 'zod';
+import { isIsoDate } from '../domain/time.ts';
+import {
+  DATING_FREE_TEXT_MAX,
+  DATING_PHONE_PATTERN,
+  DATING_PHOTO_COUNT,
+  DEFAULT_PHYSICAL_ACTIVITY,
+  cuisines,
+  dateBudgetChoices,
+  dateBudgets,
+  diets,
+  drinkingHabits,
+  firstDateTypes,
+  physicalActivities,
+  smokingHabits,
+} from '../domain/dating-profile.ts';
+
+/**
+ * The dating section's shapes and rules, used by the server (Fastify validation, OpenAPI)
+ * and by the web forms (live validation) alike: one schema, the spec's exact messages.
+ */
+
+export const DATING_MESSAGES = {
+  phone: 'Enter a valid phone number',
+  password: 'Min 8 characters',
+  name: 'Name is required',
+  dob: 'Date of birth required',
+  photos: 'Add exactly 3 photos',
+  cuisines: 'Pick at least one cuisine',
+  firstDateTypes: 'Pick at least one preferred first date',
+  dateBudget: 'Choose a date budget',
+  freeText: `Max ${DATING_FREE_TEXT_MAX} characters`,
+  presignCount: 'Failed to presign 3 uploads',
+  notAnImage: 'Please select an image',
+  uploadFailed: 'Upload failed',
+  loginFailed: 'Login failed',
+  signupFailed: 'Failed to create account',
+} as const;
+
+/** Phone: trimmed on entry; spaces and dashes typed for readability are ignored; then +? and 10-15 digits. */
+export const datingPhone = z
+  .string({ message: DATING_MESSAGES.phone })
+  .trim()
+  .transform((value) => value.replace(/[\s-]/g, ''))
+  .pipe(z.string().regex(DATING_PHONE_PATTERN, { message: DATING_MESSAGES.phone }));
+
+export const datingPassword = z
+  .string({ message: DATING_MESSAGES.password })
+  .min(8, { message: DATING_MESSAGES.password })
+  .max(200, { message: 'Max 200 characters' });
+
+/** A blank optional answer is absent. */
+const optionalText = (max: number, message: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, { message })
+    .optional()
+    .nullable()
+    .transform((value) => (value ? value : undefined));
+
+/** The four free-text answers: optional, at most 200 characters, stored as '' when blank. */
+const freeText = z
+  .string()
+  .trim()
+  .max(DATING_FREE_TEXT_MAX, { message: DATING_MESSAGES.freeText })
+  .optional()
+  .nullable()
+  .transform((value) => value ?? '');
+
+/** An optional enumeration: '' and null mean "prefer not to say". */
+const blankToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
+const optionalChoice = <T extends [string, ...string[]]>(options: T, message: string) =>
+  z.preprocess(blankToUndefined, z.enum(options, { message }).optional());
+
+/** Unique values, first occurrence kept. */
+const unique = <T>(items: T[]): T[] => [...new Set(items)];
+
+/** A list of free-text tags (interests, languages): trimmed, blanks and repeats dropped. */
+const tagList = (label: string) =>
+  z
+    .array(z.string().trim().max(40, { message: `${label}: each at most 40 characters` }), { message: `${label}: send a list` })
+    .max(20, { message: `${label}: at most 20` })
+    .optional()
+    .transform((items) => unique((items ?? []).filter(Boolean)));
+
+export const datingLoginBody = z.object({
+  phone: datingPhone,
+  password: datingPassword,
+});
+export type DatingLoginBody = z.input<typeof datingLoginBody>;
+
+const BUDGET_BY_LABEL = new Map<string, string>(dateBudgetChoices.map((choice) => [choice.label, choice.value]));
+
+export const datingPhotoRef = z.object({
+  objectKey: z.string({ message: DATING_MESSAGES.photos }).min(1, { message: DATING_MESSAGES.photos }).max(200),
+  sortOrder: z.number({ message: 'sortOrder: use 0, 1 or 2' }).int().min(0, { message: 'sortOrder: use 0, 1 or 2' }).max(DATING_PHOTO_COUNT - 1, { message: 'sortOrder: use 0, 1 or 2' }),
+});
+export type DatingPhotoRef = z.infer<typeof datingPhotoRef>;
+
+export const datingSignupBody = z.object({
+  phone: datingPhone,
+  password: datingPassword,
+  name: z.string({ message: DATING_MESSAGES.name }).trim().min(1, { message: DATING_MESSAGES.name }).max(100, { message: 'Name: at most 100 characters' }),
+  dob: z
+    .string({ message: DATING_MESSAGES.dob })
+    .trim()
+    .min(1, { message: DATING_MESSAGES.dob })
+    .refine(isIsoDate, { message: 'Enter a valid date of birth' })
+    .refine((value) => value >= '1900-01-01', { message: 'Enter a valid date of birth' }),
+  profession: optionalText(100, 'Profession: at most 100 characters'),
+  dreams: freeText,
+  fiveYearGoal: freeText,
+  whatIWantInPartner: freeText,
+  whyPartnerWouldLikeMe: freeText,
+  physicalActivity: z
+    .enum(physicalActivities, { message: 'Choose how active you are' })
+    .optional()
+    .transform((value) => value ?? DEFAULT_PHYSICAL_ACTIVITY),
+  // The spec lists budgets by their labels; a label is accepted and read as its code.
+  dateBudget: z.preprocess(
+    (value) => (typeof value === 'string' && BUDGET_BY_LABEL.has(value) ? BUDGET_BY_LABEL.get(value) : value),
+    z.enum(dateBudgets, { message: DATING_MESSAGES.dateBudget }),
+  ),
+  instagramHandle: z.preprocess(
+    (value) => blankToUndefined(typeof value === 'string' ? value.trim().replace(/^@/, '') : value),
+    z.string({ message: 'Enter an Instagram handle like @name' }).regex(/^[A-Za-z0-9._]{1,30}$/, { message: 'Enter an Instagram handle like @name' }).optional(),
+  ),
+  diet: optionalChoice(diets, 'Choose a diet from the list'),
+  drinking: optionalChoice(drinkingHabits, 'Choose how often you drink from the list'),
+  smoking: optionalChoice(smokingHabits, 'Choose whether you smoke from the list'),
+  photos: z
+    .array(datingPhotoRef, { message: DATING_MESSAGES.photos })
+    .length(DATING_PHOTO_COUNT, { message: DATING_MESSAGES.photos })
+    .refine((photos) => new Set(photos.map((photo) => photo.sortOrder)).size === DATING_PHOTO_COUNT, {
+      message: 'Photos need sortOrder 0, 1 and 2',
+    })
+    .refine((photos) => new Set(photos.map((photo) => photo.objectKey)).size === photos.length, {
+      message: DATING_MESSAGES.photos,
+    }),
+  cuisines: z
+    .array(z.enum(cuisines, { message: 'Choose cuisines from the list' }), { message: DATING_MESSAGES.cuisines })
+    .min(1, { message: DATING_MESSAGES.cuisines })
+    .transform(unique),
+  interests: tagList('Interests'),
+  firstDateTypes: z
+    .array(z.enum(firstDateTypes, { message: 'Choose first dates from the list' }), { message: DATING_MESSAGES.firstDateTypes })
+    .min(1, { message: DATING_MESSAGES.firstDateTypes })
+    .transform(unique),
+});
+export type DatingSignupBody = z.input<typeof datingSignupBody>;
+export type DatingSignupInput = z.output<typeof datingSignupBody>;
+
+/** The form also holds languages (tags) and a time zone; the signup call does not send them. */
+export const datingLanguages = tagList('Languages');
+
+export const datingUploadContentTypes = ['image/jpeg', 'image/png', 'image/webp'] as const;
+
+export const datingPresignBody = z
+  .object({
+    count: z
+      .number({ message: 'count: send the number of photos (1 to 3)' })
+      .int({ message: 'count: send the number of photos (1 to 3)' })
+      .min(1, { message: 'count: send the number of photos (1 to 3)' })
+      .max(DATING_PHOTO_COUNT, { message: 'count: send the number of photos (1 to 3)' }),
+    contentTypes: z
+      .array(z.enum(datingUploadContentTypes, { message: 'Only JPEG, PNG or WebP images are accepted' }))
+      .max(DATING_PHOTO_COUNT)
+      .optional(),
+    userHint: z.literal('signup', { message: "userHint: use 'signup'" }),
+  })
+  .refine((body) => !body.contentTypes || body.contentTypes.length === body.count, {
+    message: 'contentTypes: give one type per photo',
+    path: ['contentTypes'],
+  })
+  .transform((body) => ({ ...body, contentTypes: body.contentTypes ?? Array.from({ length: body.count }, () => 'image/jpeg' as const) }));
+export type DatingPresignBody = z.input<typeof datingPresignBody>;
+
+export const datingPresignResponse = z.object({
+  items: z.array(z.object({ uploadUrl: z.string(), objectKey: z.string(), contentType: z.string() })),
+});
+export type DatingPresignResponse = z.infer<typeof datingPresignResponse>;
+
+export const datingProfile = z.object({
+  id: z.string(),
+  phone: z.string(),
+  name: z.string(),
+  dob: z.string(),
+  age: z.number(),
+  profession: z.string().nullable(),
+  dreams: z.string(),
+  fiveYearGoal: z.string(),
+  whatIWantInPartner: z.string(),
+  whyPartnerWouldLikeMe: z.string(),
+  physicalActivity: z.enum(physicalActivities),
+  dateBudget: z.enum(dateBudgets),
+  instagramHandle: z.string().nullable(),
+  diet: z.enum(diets).nullable(),
+  drinking: z.enum(drinkingHabits).nullable(),
+  smoking: z.enum(smokingHabits).nullable(),
+  cuisines: z.array(z.enum(cuisines)),
+  interests: z.array(z.string()),
+  firstDateTypes: z.array(z.enum(firstDateTypes)),
+  photos: z.array(z.object({ url: z.string(), sortOrder: z.number(), contentType: z.string() })),
+  createdAt: z.string(),
+});
+export type DatingProfile = z.infer<typeof datingProfile>;
+
+/** Field → first message, from a failed parse (what the forms show under each field). */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const field = String(issue.path[0] ?? 'form');
+    errors[field] ??= issue.message;
+  }
+  return errors;
+}
