@@ -31,7 +31,8 @@ export const signupBody = z.object({
     .optional()
     .transform((value) => (value ? value.replace(/[\s-]/g, '') : undefined)),
   preferredHood: z
-    .union([z.literal(''), z.enum(preferredHoods, { message: 'Choose one of the listed neighbourhoods' })])
+    // The union's own message: otherwise a wrong value reads as Zod's bare 'Invalid input'.
+    .union([z.literal(''), z.enum(preferredHoods)], { message: 'Choose one of the listed neighbourhoods' })
     .optional()
     .transform((value) => (value ? value : undefined)),
 });
