@@ -7,7 +7,7 @@ import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
 import { AppEvents } from './events.ts';
-import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { answerFrameworkError, errorHandlerPlugin } from './plugins/error-handler.ts';
 import { etagPlugin } from './plugins/etag.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
@@ -58,6 +58,7 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
     },
     trustProxy: config.trustProxy,
     bodyLimit: 256 * 1024,
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

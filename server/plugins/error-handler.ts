@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import fp from 'fastify-plugin';
-import type { FastifyError } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '#server/errors.ts';
 
@@ -14,6 +14,7 @@ const frameworkMessages: Record<string, { status: number; error: string }> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, error: 'The request body is empty: send {} or the fields' },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, error: 'The request body is not valid JSON' },
   FST_ERR_BAD_URL: { status: 400, error: 'The address is not valid' },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, error: 'The address is too long' },
   FST_ERR_ASYNC_CONSTRAINT: { status: 400, error: 'The request could not be routed' },
   FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, error: 'Send the file as multipart/form-data' },
   FST_REQ_FILE_TOO_LARGE: { status: 413, error: 'The file is too large' },
@@ -42,6 +43,16 @@ function describeValidation(items: ValidationItem[], context: string | undefined
     return { field, message: message === genericText ? `${field}: ${message}` : message };
   });
   return { error: details[0]?.message ?? 'The request is not valid', details };
+}
+
+/**
+ * Fastify's `frameworkErrors` option: failures found while routing (a broken %-escape, a path
+ * segment over maxParamLength) never reach the error handler, and Fastify's own answer would echo
+ * the path back in its own shape. These leave as `{error}` sentences like every other failure.
+ */
+export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const known = frameworkMessages[error.code] ?? { status: 400, error: 'The request could not be routed' };
+  void reply.code(known.status).send({ error: known.error });
 }
 
 /** Every failure leaves as `{error}` with the right status, and never with a stack trace. */

@@ -2,6 +2,16 @@ import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
 
 /**
+ * If-None-Match uses the weak comparison (RFC 9110 §13.1.2): `W/"x"` matches `"x"`
+ * (a proxy may weaken a tag), and `*` matches any current representation.
+ */
+function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === etag);
+}
+
+/**
  * Strong ETags for routes marked `config: { etag: true }`: the hash of the body sent.
  * A matching If-None-Match answers 304 with no body, so a phone re-reading the
  * restaurant list pays for a header, not the list.
@@ -13,8 +23,7 @@ export const etagPlugin = fp(async (app) => {
     const etag = `"${createHash('sha1').update(payload).digest('base64url')}"`;
     reply.header('etag', etag);
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-cache');
-    const ifNoneMatch = request.headers['if-none-match'];
-    if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim() === etag)) {
+    if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
       reply.code(304);
       return '';
     }

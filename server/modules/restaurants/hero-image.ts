@@ -22,8 +22,11 @@ function hashString(value: string): number {
   return hash >>> 0;
 }
 
+/** Text safe inside an SVG element: markup escaped, and characters XML 1.0 forbids dropped (they would break the whole image). */
 function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+  return text
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
+    .replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 }
 
 export function renderHeroSvg(seed: string, emoji: string): string {
