@@ -25,6 +25,8 @@ import { createRestaurantsService } from './modules/restaurants/restaurants.serv
 import { createStorageService } from './modules/storage/storage.service.ts';
 import { portalRoutes } from './modules/portal/portal.routes.ts';
 import { createPortalService } from './modules/portal/portal.service.ts';
+import { datingRoutes } from './modules/dating/dating.routes.ts';
+import { createDatingService } from './modules/dating/dating.service.ts';
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -43,7 +45,8 @@ function createServices(deps: AppDeps) {
   const reservations = createReservationsService(deps, restaurants);
   const storage = createStorageService(deps);
   const portal = createPortalService(deps, reservations, storage);
-  return { sessions, accounts, restaurants, availability, reservations, storage, portal };
+  const dating = createDatingService(deps, sessions, storage);
+  return { sessions, accounts, restaurants, availability, reservations, storage, portal, dating };
 }
 
 export type AppServices = ReturnType<typeof createServices>;
@@ -98,6 +101,7 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   await app.register(availabilityRoutes);
   await app.register(reservationsRoutes);
   await app.register(portalRoutes);
+  await app.register(datingRoutes);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true }));
   app.get('/api/ready', { schema: { hide: true } }, async (_request, reply) => {

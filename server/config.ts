@@ -44,6 +44,14 @@ const envSchema = z.object({
   RATE_LIMIT_SIGNUP_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
   RATE_LIMIT_BOOKING_PER_DINER: z.coerce.number().int().min(1).default(20),
   RATE_LIMIT_UPLOAD_PER_CALLER: z.coerce.number().int().min(1).default(30),
+  /** Where uploaded files live: local disk under DATA_DIR/uploads, or an S3-compatible bucket. */
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: z.string().optional(),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: flag,
 });
 
 export type AppConfig = {
@@ -76,6 +84,11 @@ export type AppConfig = {
     bookingPerCaller: number;
     uploadPerCaller: number;
   };
+  storage: {
+    driver: 'local' | 's3';
+    /** Set when driver is s3. */
+    s3?: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean };
+  };
 };
 
 /** Reads the configuration from an environment (process.env by default). */
@@ -86,6 +99,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const e = parsed.data;
+  if (e.STORAGE_DRIVER === 's3') {
+    const missing = (['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((name) => !e[name]);
+    if (missing.length) throw new Error(`Invalid configuration: STORAGE_DRIVER=s3 needs ${missing.join(', ')}`);
+  }
   return {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
@@ -115,6 +132,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       signupPerAccount: e.RATE_LIMIT_SIGNUP_PER_ACCOUNT,
       bookingPerCaller: e.RATE_LIMIT_BOOKING_PER_DINER,
       uploadPerCaller: e.RATE_LIMIT_UPLOAD_PER_CALLER,
+    },
+    storage: {
+      driver: e.STORAGE_DRIVER,
+      s3:
+        e.STORAGE_DRIVER === 's3'
+          ? {
+              endpoint: e.S3_ENDPOINT!,
+              bucket: e.S3_BUCKET!,
+              region: e.S3_REGION,
+              accessKeyId: e.S3_ACCESS_KEY_ID!,
+              secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+              forcePathStyle: e.S3_FORCE_PATH_STYLE,
+            }
+          : undefined,
     },
   };
 }

@@ -89,6 +89,7 @@ export const datingLoginBody = z.object({
   password: datingPassword,
 });
 export type DatingLoginBody = z.input<typeof datingLoginBody>;
+export type DatingLoginInput = z.output<typeof datingLoginBody>;
 
 const BUDGET_BY_LABEL = new Map<string, string>(dateBudgetChoices.map((choice) => [choice.label, choice.value]));
 

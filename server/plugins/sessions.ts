@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import cookie from '@fastify/cookie';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '#server/modules/accounts/principal.ts';
 
@@ -10,12 +11,22 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
+/** The dating session cookie: httpOnly, SameSite=Lax, scoped to /dating (decision 050). */
+export const DATING_SESSION_COOKIE = 'tf_dating_session';
+
+/** The dating session token, sent as a cookie, read only on /dating paths (diner and staff calls use bearer tokens). */
+export function datingSessionToken(request: FastifyRequest): string | undefined {
+  if (!request.url.startsWith('/dating/')) return undefined;
+  return request.cookies?.[DATING_SESSION_COOKIE] || undefined;
+}
+
 /**
  * Adds `request.principal()`: who is calling, resolved once per request and only
  * when a route asks (public reads of the restaurant list never touch the session table).
  * Sources of credentials register resolvers here (bearer tokens; the dating cookie).
  */
 export const sessionsPlugin = fp(async (app) => {
+  await app.register(cookie);
   app.decorateRequest('principal', function (this: FastifyRequest) {
     const cached = (this as FastifyRequest & { principalPromise?: Promise<Principal> }).principalPromise;
     if (cached) return cached;
@@ -25,6 +36,7 @@ export const sessionsPlugin = fp(async (app) => {
   });
 
   app.decorate('resolvePrincipal', async (request: FastifyRequest): Promise<Principal> => {
-    return app.services.sessions.resolvePrincipal(bearerToken(request));
+    // A bearer token wins; without one, the dating cookie speaks for the caller.
+    return app.services.sessions.resolvePrincipal(bearerToken(request) ?? datingSessionToken(request));
   });
 });

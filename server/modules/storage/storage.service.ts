@@ -6,6 +6,7 @@ import type { AppDeps } from '#server/deps.ts';
 import { AppError, badInput } from '#server/errors.ts';
 import { fileExtensionFor, sniffImageType, type AcceptedImageType } from './image-type.ts';
 import { LocalObjectStore } from './local-driver.ts';
+import { S3ObjectStore } from './s3-driver.ts';
 import { signPayload, verifyPayload } from './signing.ts';
 
 /** What a signed local upload URL allows: one object key, one declared type, a size cap, until exp. */
@@ -15,6 +16,13 @@ export interface UploadGrant {
   maxBytes: number;
   /** Seconds since the epoch. */
   exp: number;
+}
+
+/** What both drivers do: local disk (default) and an S3-compatible bucket (STORAGE_DRIVER=s3). */
+interface ObjectStore {
+  put(key: string, bytes: Uint8Array, contentType?: string): Promise<void>;
+  get(key: string): Promise<Buffer | undefined>;
+  size(key: string): Promise<number | undefined>;
 }
 
 export interface StoredImage {
@@ -29,7 +37,8 @@ export interface StoredImage {
  * generated once and kept in the database so every instance shares it.
  */
 export function createStorageService({ db, clock, config }: AppDeps) {
-  const store = new LocalObjectStore(join(config.dataDir, 'uploads'));
+  const s3 = config.storage?.driver === 's3' && config.storage.s3 ? new S3ObjectStore(config.storage.s3, clock) : undefined;
+  const store: ObjectStore = s3 ?? new LocalObjectStore(join(config.dataDir, 'uploads'));
   let secret: Promise<string> | undefined;
 
   async function loadSecret(): Promise<string> {
@@ -65,13 +74,25 @@ export function createStorageService({ db, clock, config }: AppDeps) {
     async saveImage(folder: string, bytes: Uint8Array, maxBytes: number): Promise<StoredImage> {
       const contentType = checkImage(bytes, maxBytes);
       const key = `${folder}/${randomUUID()}.${fileExtensionFor[contentType]}`;
-      await store.put(key, bytes);
+      await store.put(key, bytes, contentType);
       return { key, contentType, size: bytes.length };
     },
 
     /** Stores bytes under a key the app chose earlier (a signed upload). */
     async putObject(key: string, bytes: Uint8Array): Promise<void> {
-      await store.put(key, bytes);
+      await store.put(key, bytes, sniffImageType(bytes) ?? 'application/octet-stream');
+    },
+
+    /**
+     * True when browsers upload straight to the object store (S3 presigned PUT); false when
+     * they PUT to the app's own signed upload URL (local driver).
+     */
+    hasDirectUploads: s3 !== undefined,
+
+    /** A presigned PUT URL on the bucket for one object of one content type (S3 driver only). */
+    presignDirectUpload(key: string, contentType: string, ttlSeconds: number): string {
+      if (!s3) throw new Error('Direct uploads need STORAGE_DRIVER=s3');
+      return s3.presignPut(key, contentType, ttlSeconds);
     },
 
     /** An object's bytes with the type its bytes say, or undefined. */

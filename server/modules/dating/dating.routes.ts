@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponse, standardErrors } from '#common/contract/common.ts';
+import { datingLoginBody, datingPresignBody, datingPresignResponse, datingProfile, datingSignupBody } from '#common/contract/dating.ts';
+import { DATING_PHOTO_MAX_BYTES } from '#common/domain/dating-profile.ts';
+import { AppError } from '#server/errors.ts';
+import { DATING_SESSION_COOKIE, datingSessionToken } from '#server/plugins/sessions.ts';
+import { LOCAL_UPLOAD_PATH } from './dating.service.ts';
+
+/** The browser's upload nonce: binds presigned photo keys to the browser that asked for them. */
+export const DATING_UPLOAD_COOKIE = 'tf_dating_upload';
+const UPLOAD_COOKIE_MAX_AGE = 24 * 3600;
+const NONCE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+const JSON_ONLY = 'Send the body as JSON (Content-Type: application/json)';
+
+/** Cookie options: httpOnly, SameSite=Lax, only on /dating, Secure when the request came over HTTPS. */
+function cookieOptions(request: FastifyRequest, maxAgeSeconds: number) {
+  return { path: '/dating', httpOnly: true, sameSite: 'lax' as const, secure: request.protocol === 'https', maxAge: maxAgeSeconds };
+}
+
+function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, ttlHours: number) {
+  reply.setCookie(DATING_SESSION_COOKIE, token, cookieOptions(request, Math.round(ttlHours * 3600)));
+}
+
+/**
+ * The dating section's HTTP surface under /dating: auth (signup, login, me, logout), photo
+ * uploads (presign, local PUT) and photos. Sessions are cookies, so every state-changing
+ * call takes JSON only: a form on another site cannot send JSON, and SameSite=Lax keeps the
+ * cookie off cross-site POSTs anyway (decision 050).
+ */
+export const datingRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { dating } = app.services;
+  const { config } = app.deps;
+
+  // Fastify parses text/plain by default; a cross-site form could send it. JSON only here.
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onRequest', async (request) => {
+    if (request.method !== 'POST') return;
+    const type = request.headers['content-type'] ?? '';
+    if (!/^application\/json\s*(;|$)/i.test(type)) throw new AppError('UNSUPPORTED_MEDIA', JSON_ONLY);
+  });
+
+  app.post('/dating/auth/signup', {
+    schema: {
+      tags: ['dating'],
+      summary: 'Create a dating account (three photos uploaded from this browser) and sign in with a cookie',
+      body: datingSignupBody,
+      response: { 201: datingProfile, 413: errorResponse, 415: errorResponse, ...standardErrors },
+    },
+    config: { rateLimitGroup: 'signup' },
+  }, async (request, reply) => {
+    const nonce = request.cookies[DATING_UPLOAD_COOKIE];
+    const { profile, token } = await dating.signUp(await request.principal(), request.body, nonce && NONCE_PATTERN.test(nonce) ? nonce : undefined);
+    setSessionCookie(request, reply, token, config.sessionTtlHours);
+    return reply.code(201).send(profile);
+  });
+
+  app.post('/dating/auth/login', {
+    schema: { tags: ['dating'], summary: 'Sign a dating user in (sets the session cookie)', body: datingLoginBody, response: { 200: datingProfile, 415: errorResponse, ...standardErrors } },
+    config: { rateLimitGroup: 'login' },
+  }, async (request, reply) => {
+    const { profile, token } = await dating.logIn(await request.principal(), request.body, datingSessionToken(request));
+    setSessionCookie(request, reply, token, config.sessionTtlHours);
+    return profile;
+  });
+
+  app.get('/dating/auth/me', {
+    schema: { tags: ['dating'], summary: 'The signed-in dating user (session cookie)', response: { 200: datingProfile, ...standardErrors } },
+  }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return dating.getCurrentDatingUser(await request.principal());
+  });
+
+  app.post('/dating/auth/logout', {
+    schema: { tags: ['dating'], summary: 'End the dating session and clear its cookie', body: z.object({}).passthrough().optional(), response: { 204: z.null(), 415: errorResponse } },
+  }, async (request, reply) => {
+    await dating.logOut(await request.principal(), datingSessionToken(request));
+    reply.clearCookie(DATING_SESSION_COOKIE, { path: '/dating' });
+    return reply.code(204).send(null);
+  });
+
+  app.post('/dating/uploads/presign', {
+    schema: {
+      tags: ['dating'],
+      summary: 'Upload URLs for dating photos, bound to this browser (a PUT of the raw image to each uploadUrl follows)',
+      body: datingPresignBody,
+      response: { 200: datingPresignResponse, 415: errorResponse, ...standardErrors },
+    },
+    config: { rateLimitGroup: 'upload' },
+  }, async (request, reply) => {
+    let nonce = request.cookies[DATING_UPLOAD_COOKIE];
+    if (!nonce || !NONCE_PATTERN.test(nonce)) nonce = randomBytes(32).toString('base64url');
+    // Refreshed on every presign so a slow signup does not lose its binding.
+    reply.setCookie(DATING_UPLOAD_COOKIE, nonce, cookieOptions(request, UPLOAD_COOKIE_MAX_AGE));
+    return dating.presignPhotos(await request.principal(), request.body, nonce);
+  });
+
+  app.get('/dating/photos/:photoId', {
+    schema: {
+      tags: ['dating'],
+      summary: 'A dating photo, to its owner (session cookie)',
+      params: z.object({ photoId: z.string().max(100) }),
+      response: { 200: z.any(), ...standardErrors },
+    },
+  }, async (request, reply) => {
+    const image = await dating.readPhoto(await request.principal(), request.params.photoId);
+    return reply
+      .header('content-type', image.contentType)
+      .header('cache-control', 'private, max-age=3600')
+      .header('x-content-type-options', 'nosniff')
+      .send(image.body);
+  });
+
+  // The local driver's upload target: raw bytes of any declared type (the bytes decide), up to 8 MB.
+  await app.register(async (scope) => {
+    const uploads = scope.withTypeProvider<ZodTypeProvider>();
+    uploads.removeAllContentTypeParsers();
+    uploads.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: DATING_PHOTO_MAX_BYTES }, (_request, body, done) => done(null, body));
+    uploads.put(`${LOCAL_UPLOAD_PATH}/:photoId`, {
+      bodyLimit: DATING_PHOTO_MAX_BYTES,
+      schema: {
+        tags: ['dating'],
+        summary: 'Store one presigned dating photo (local storage): the raw image bytes, JPEG/PNG/WebP, at most 8 MB',
+        params: z.object({ photoId: z.string().max(100) }),
+        querystring: z.object({ grant: z.string({ message: 'grant: the upload link is incomplete' }).max(2000) }),
+        consumes: ['image/jpeg', 'image/png', 'image/webp'],
+        response: { 204: z.null(), 413: errorResponse, 415: errorResponse, ...standardErrors },
+      },
+      config: { rateLimitGroup: 'upload' },
+    }, async (request, reply) => {
+      const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      await dating.receiveUpload(await request.principal(), { photoId: request.params.photoId, grant: request.query.grant }, bytes);
+      return reply.code(204).send(null);
+    });
+  });
+};
+
+
