@@ -8,9 +8,16 @@ export const errorResponse = z.object({
 });
 export type ErrorResponse = z.infer<typeof errorResponse>;
 
-export const isoDate = z.string().refine(isIsoDate, { message: 'Use a date written YYYY-MM-DD' });
-export const clockTime = z.string().refine(isClockTime, { message: 'Use a time written HH:MM (24-hour)' });
-export const uuid = z.uuid({ message: 'Not a valid id' });
+/**
+ * These shapes are shared by many fields, so their message names the field it is used for
+ * ("date: Use a date written YYYY-MM-DD"), as every 400 must (decision 005).
+ */
+const namingTheField = (message: string) => (issue: { path?: PropertyKey[] }) =>
+  issue.path && issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${message}` : message;
+
+export const isoDate = z.string().refine(isIsoDate, { error: namingTheField('Use a date written YYYY-MM-DD') });
+export const clockTime = z.string().refine(isClockTime, { error: namingTheField('Use a time written HH:MM (24-hour)') });
+export const uuid = z.uuid({ error: namingTheField('Not a valid id') });
 
 /** An empty JSON body ({}), as the spec's confirm call sends. Optional so a bare POST works too. */
 export const emptyBody = z.object({}).strict().optional();

@@ -40,7 +40,10 @@ function describeValidation(items: ValidationItem[], context: string | undefined
     const generic = englishMessages.localeError(issue);
     const genericText = typeof generic === 'string' ? generic : generic?.message;
     const message = item.message ?? 'is not valid';
-    return { field, message: message === genericText ? `${field}: ${message}` : message };
+    // Zod keeps no input in its issues, so its default reads "received undefined" whatever was sent.
+    const withoutReceived = (text: string | undefined) => text?.replace(/, received .*$/, '');
+    const isGeneric = message === genericText || withoutReceived(message) === withoutReceived(genericText);
+    return { field, message: isGeneric ? `${field}: ${message}` : message };
   });
   return { error: details[0]?.message ?? 'The request is not valid', details };
 }
