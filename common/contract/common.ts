@@ -19,8 +19,11 @@ export const isoDate = z.string().refine(isIsoDate, { error: namingTheField('Use
 export const clockTime = z.string().refine(isClockTime, { error: namingTheField('Use a time written HH:MM (24-hour)') });
 export const uuid = z.uuid({ error: namingTheField('Not a valid id') });
 
-/** An empty JSON body ({}), as the spec's confirm call sends. Optional so a bare POST works too. */
-export const emptyBody = z.object({}).strict().optional();
+/**
+ * An empty JSON body ({}), as the spec's confirm call sends. Nullish so a bare POST works too:
+ * Fastify hands a POST with no body to the validator as null, not undefined.
+ */
+export const emptyBody = z.object({}).strict().nullish();
 
 /** Error replies shared by most routes, for the OpenAPI document. */
 export const standardErrors = {

@@ -80,6 +80,12 @@ export async function lockSlot(db: Db, restaurantId: string, date: string, time:
   return row;
 }
 
+/** Locks a slot row by id (a hold being confirmed queues behind new holds on its slot). */
+export async function lockSlotById(db: Db, slotId: string): Promise<{ capacity: number } | undefined> {
+  const [row] = await queryRows<{ capacity: number }>(db, sql`SELECT capacity FROM slots WHERE id = ${slotId} FOR UPDATE`);
+  return row;
+}
+
 export async function countCoversTaken(db: Db, slotId: string, now: Date): Promise<number> {
   const [row] = await queryRows<{ covers: number }>(
     db,
@@ -137,13 +143,16 @@ export async function updateReservationStatus(
  * An expired hold shows as the CANCELLED it has become, even before the sweeper writes it.
  */
 export function listReservationsOfUser(db: Db, userId: string, now: Date): Promise<ReservationRow[]> {
+  const at = now.toISOString();
+  // Live: active, upcoming, and (for a hold) not yet expired; an expired hold sorts with the ended ones.
+  const isLive = sql`(r.status IN ('PENDING', 'CONFIRMED', 'SEATED') OR (r.status = 'HELD' AND r.hold_expires_at > ${at}))
+                     AND r.starts_at > ${at}`;
   return queryRows<ReservationRow>(
     db,
     sql`SELECT ${reservationColumns} ${reservationJoins}
         WHERE r.user_id = ${userId}
-        ORDER BY (r.status IN ('HELD', 'PENDING', 'CONFIRMED', 'SEATED') AND r.starts_at > ${now.toISOString()}) DESC,
-                 CASE WHEN r.status IN ('HELD', 'PENDING', 'CONFIRMED', 'SEATED') AND r.starts_at > ${now.toISOString()}
-                      THEN extract(epoch FROM r.starts_at) ELSE -extract(epoch FROM r.starts_at) END,
+        ORDER BY (${isLive}) DESC,
+                 CASE WHEN ${isLive} THEN extract(epoch FROM r.starts_at) ELSE -extract(epoch FROM r.starts_at) END,
                  r.created_at DESC`,
   );
 }

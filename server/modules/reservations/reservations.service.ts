@@ -1,6 +1,8 @@
 import type { CreateReservationBody, DinerReservation, ReservationSummary } from '#common/contract/reservations.ts';
 import {
   checkTransition,
+  DINER_CANCEL_NOTICE_MINUTES,
+  NO_SHOW_GRACE_MINUTES,
   summaryBuckets,
   type ReservationActor,
   type ReservationStatus,
@@ -23,6 +25,7 @@ import {
   insertReservationEvent,
   listReservationsOfUser,
   lockSlot,
+  lockSlotById,
   lockUser,
   updateReservationStatus,
   type ReservationRow,
@@ -30,6 +33,8 @@ import {
 
 export const NO_LONGER_AVAILABLE = 'That time is no longer available';
 export const RESERVATION_NOT_FOUND = 'Reservation not found';
+/** An expired hold reads as the CANCELLED it has become (the refusal names the status, like every other). */
+export const HOLD_EXPIRED = 'This hold has expired (it is now CANCELLED), so it can no longer be confirmed';
 
 /** How a target status reads in a refusal: "…so it cannot be <verb>". */
 const verbForTarget: Record<ReservationStatus, string> = {
@@ -45,11 +50,11 @@ const verbForTarget: Record<ReservationStatus, string> = {
 function refusalMessage(check: Exclude<TransitionCheck, { allowed: true }>, from: ReservationStatus, to: ReservationStatus): string {
   switch (check.reason) {
     case 'hold_expired':
-      return 'This hold has expired, so it can no longer be confirmed';
+      return HOLD_EXPIRED;
     case 'too_late_to_cancel':
-      return 'An accepted reservation can be cancelled only at least 2 hours ahead. Please call the restaurant.';
+      return `This reservation is ${from}: an accepted reservation can be cancelled only at least ${DINER_CANCEL_NOTICE_MINUTES / 60} hours ahead. Please call the restaurant.`;
     case 'too_early_for_no_show':
-      return 'A no-show can be marked only 15 minutes after the booked time';
+      return `This reservation is ${from}: a no-show can be marked only ${NO_SHOW_GRACE_MINUTES} minutes after the booked time`;
     case 'hold_not_expired':
     case 'not_a_move':
       return `This reservation is ${from}, so it cannot be ${verbForTarget[to]}`;
@@ -111,6 +116,10 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     principal: Principal,
     options: { cancelReason?: string } = {},
   ): Promise<void> {
+    // Confirming a hold keeps its covers for good, so it queues on the slot like a new hold does
+    // (decision 030); the time is read after the lock.
+    const isConfirmingHold = row.status === 'HELD' && to === 'PENDING';
+    const slot = isConfirmingHold ? await lockSlotById(tx, row.slot_id) : undefined;
     const now = clock.now();
     const from = effectiveStatus(row, now);
     const { actor, actorId } = asActor(principal);
@@ -121,11 +130,12 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     });
     if (!check.allowed) {
       // Confirming an expired hold names what happened rather than the status it has become.
-      if (row.status === 'HELD' && from === 'CANCELLED' && to === 'PENDING') {
-        throw conflict('This hold has expired, so it can no longer be confirmed');
-      }
+      if (row.status === 'HELD' && from === 'CANCELLED' && to === 'PENDING') throw conflict(HOLD_EXPIRED, { status: from });
       throw conflict(refusalMessage(check, from, to), { status: from });
     }
+    // Another instance, whose clock runs ahead, may already have given these covers away as expired:
+    // then the hold has lapsed for the slot, whatever this clock says.
+    if (slot && (await countCoversTaken(tx, row.slot_id, now)) > slot.capacity) throw conflict(HOLD_EXPIRED, { status: 'CANCELLED' });
     await updateReservationStatus(tx, row.id, { to, cancelReason: options.cancelReason, now });
     await insertReservationEvent(tx, { reservationId: row.id, from, to, actor, actorId, reason: options.cancelReason, now });
   }
@@ -227,7 +237,7 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     },
 
     /** Staff moves on their own restaurant's bookings; another restaurant's booking is not found. */
-    moveReservationAsStaff(principal: Principal, id: string, to: ReservationStatus): Promise<DinerReservation> {
+    async moveReservationAsStaff(principal: Principal, id: string, to: ReservationStatus): Promise<DinerReservation> {
       requireStaff(principal);
       return moveReservation(
         principal,
