@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '#server/db/client.ts';
 import { coversTakenJoin, slotIsOpen } from './covers.ts';
 
@@ -51,13 +51,12 @@ export interface OpenSlotRow {
 
 /**
  * Open slots starting in (now + cut-off, until], with at least `minCovers` free, across
- * all restaurants: one query over the starts_at index, so its cost follows the window,
- * not the number of days stored.
+ * all restaurants: one query whose slot scan is a range on slots_starts_at_idx, so its
+ * cost follows the window, not the number of days stored. Exported as SQL so tests can
+ * EXPLAIN exactly this query.
  */
-export function listOpenSlotsBetween(db: Db, now: Date, until: Date, cutoffMinutes: number, minCovers: number) {
-  return queryRows<OpenSlotRow>(
-    db,
-    sql`SELECT rest.id AS restaurant_id, rest.slug, rest.name, rest.emoji, rest.neighborhood, rest.category,
+export function openSlotsBetweenQuery(now: Date, until: Date, cutoffMinutes: number, minCovers: number): SQL {
+  return sql`SELECT rest.id AS restaurant_id, rest.slug, rest.name, rest.emoji, rest.neighborhood, rest.category,
                rest.cuisine_tags, rest.hot, s.id AS slot_id, to_char(s.slot_date, 'YYYY-MM-DD') AS date,
                s.slot_time AS time, (s.capacity - taken.covers)::int AS free_covers
         FROM slots s
@@ -66,6 +65,10 @@ export function listOpenSlotsBetween(db: Db, now: Date, until: Date, cutoffMinut
         WHERE s.starts_at <= ${until.toISOString()}
           AND ${slotIsOpen(now, cutoffMinutes)}
           AND s.capacity - taken.covers >= ${minCovers}
-        ORDER BY rest.hot DESC, rest.name, rest.id, s.starts_at`,
-  );
+        ORDER BY rest.hot DESC, rest.name, rest.id, s.starts_at`;
+}
+
+/** Runs openSlotsBetweenQuery. */
+export function listOpenSlotsBetween(db: Db, now: Date, until: Date, cutoffMinutes: number, minCovers: number) {
+  return queryRows<OpenSlotRow>(db, openSlotsBetweenQuery(now, until, cutoffMinutes, minCovers));
 }
