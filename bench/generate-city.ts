@@ -1,0 +1,183 @@
+/**
+ * `npm run bench:data`: a city-scale data set for the benchmarks, generated set-based
+ * (INSERT … SELECT generate_series) so it takes seconds, not minutes.
+ *
+ *   restaurants × 30 days × 16 slots (12:00–14:30 and 18:00–22:30, every 30 minutes)
+ *   bookings on a third of the slots (one reservation each; a quarter of those fill the slot)
+ *   5,000 city diners who own those bookings, 2,000 "drop" diners for the reservation race
+ *   one extra restaurant, bench-drop, whose evening is raced for (slots made by the race itself)
+ *
+ * Target: the database named by DATABASE_URL (use a dedicated one, e.g. tablefair_bench), or the
+ * embedded PGlite under BENCH_DATA_DIR (default data/bench) when DATABASE_URL is unset.
+ * Scale: --restaurants N (default 2,000 on PostgreSQL, 200 on the embedded engine).
+ * It empties the bench tables first, so it refuses a database that holds anything but bench data.
+ */
+import { pathToFileURL } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { AVAILABILITY_HORIZON_DAYS, categoryEmoji, preferredHoods } from '#common/domain/restaurants.ts';
+import { addDays, todayInKolkata } from '#common/domain/time.ts';
+import type { DatabaseHandle } from '#server/db/client.ts';
+import { hashPassword } from '#server/modules/accounts/password.ts';
+import { benchTarget, openBenchDatabase, querySql, type BenchTarget } from './lib.ts';
+
+export const SLOT_TIMES = ['12:00', '12:30', '13:00', '13:30', '14:00', '14:30', '18:00', '18:30', '19:00', '19:30', '20:00', '20:30', '21:00', '21:30', '22:00', '22:30'];
+export const CITY_DINERS = 5_000;
+export const DROP_DINERS = 2_000;
+/** Every bench diner's password (bench data only). */
+export const BENCH_PASSWORD = 'bench-pass-1234';
+const MARKER_KEY = 'bench.city';
+
+export function defaultRestaurantCount(target: BenchTarget): number {
+  const fromEnv = Number(process.env.BENCH_RESTAURANTS);
+  if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
+  return target.kind === 'postgres' ? 2_000 : 200;
+}
+
+export interface CityMarker {
+  restaurants: number;
+  fromDate: string;
+  slots: number;
+  bookings: number;
+}
+
+const sqlText = (value: string) => `'${value.replaceAll("'", "''")}'`;
+const sqlArray = (values: readonly string[]) => `ARRAY[${values.map(sqlText).join(',')}]::text[]`;
+
+/** The marker the last generation left: which scale, for which first date. */
+export async function readCityMarker(handle: DatabaseHandle): Promise<CityMarker | undefined> {
+  const rows = await querySql<{ value: string }>(handle, 'SELECT value FROM app_settings WHERE key = $1', [MARKER_KEY]);
+  return rows[0] ? (JSON.parse(rows[0].value) as CityMarker) : undefined;
+}
+
+/** Refuses to empty a database that holds restaurants or accounts not made by this script. */
+async function assertBenchOnly(handle: DatabaseHandle, target: BenchTarget): Promise<void> {
+  if (process.env.BENCH_FORCE === '1') return;
+  if (target.kind === 'postgres') {
+    const [{ name }] = await querySql<{ name: string }>(handle, 'SELECT current_database() AS name');
+    if (!/bench/i.test(name)) {
+      throw new Error(`Refusing to generate into database "${name}": use a dedicated database whose name contains "bench" (or set BENCH_FORCE=1).`);
+    }
+  }
+  const [{ foreign }] = await querySql<{ foreign: number }>(
+    handle,
+    `SELECT ((SELECT count(*) FROM restaurants WHERE slug NOT LIKE 'city-%' AND slug NOT LIKE 'bench-%')
+           + (SELECT count(*) FROM users WHERE username NOT LIKE 'city\\_%' AND username NOT LIKE 'drop\\_%'))::int AS foreign`,
+  );
+  if (foreign > 0) throw new Error('Refusing to generate: this database holds restaurants or accounts that are not bench data (set BENCH_FORCE=1 to empty it anyway).');
+}
+
+/** Empties the bench tables and generates the city for the 30 days from `now`'s Kolkata date. */
+export async function generateCity(handle: DatabaseHandle, target: BenchTarget, options: { restaurants: number; now: Date; log?: (line: string) => void }): Promise<CityMarker> {
+  const log = options.log ?? console.log;
+  const n = options.restaurants;
+  const from = todayInKolkata(options.now);
+  const to = addDays(from, AVAILABILITY_HORIZON_DAYS - 1);
+  await assertBenchOnly(handle, target);
+  const started = performance.now();
+  const steps: [string, string][] = [];
+  const step = (label: string, text: string) => steps.push([label, text]);
+
+  const passwordHash = await hashPassword(BENCH_PASSWORD, Number(process.env.PASSWORD_HASH_COST ?? 15));
+  const categories = Object.keys(categoryEmoji);
+  const emojis = categories.map((category) => categoryEmoji[category]);
+  const firstWords = ['Masala', 'Copper', 'Tamarind', 'Curry Leaf', 'Saffron', 'Banyan', 'Monsoon', 'Cardamom', 'Jasmine', 'Coconut', 'Pepper', 'Mango'];
+  const secondWords = ['Kitchen', 'House', 'Table', 'Canteen', 'Bistro', 'Darshini', 'Tavern', 'Café', 'Mess', 'Grill'];
+  const tags = ['South Indian', 'North Indian', 'Biryani', 'Coffee', 'Craft Beer', 'Seafood', 'Vegetarian', 'Tandoor', 'Desserts', 'Pizza', 'Sushi', 'Cocktails'];
+
+  log(`Generating ${n.toLocaleString('en-IN')} restaurants × ${AVAILABILITY_HORIZON_DAYS} days × ${SLOT_TIMES.length} slots (${from} … ${to}) into ${target.label}`);
+  step('emptying the bench tables', `TRUNCATE reservation_events, reservations, slots, sessions, staff_accounts, users, restaurants, rate_limit_counters CASCADE`);
+  step('forgetting the last generation', `DELETE FROM app_settings WHERE key = ${sqlText(MARKER_KEY)}`);
+  step('restaurants', `INSERT INTO restaurants (slug, name, emoji, neighborhood, hot, cuisine_tags, category, description, lat, lng)
+    SELECT 'city-' || lpad(i::text, 4, '0'),
+           (${sqlArray(firstWords)})[1 + i % ${firstWords.length}] || ' ' || (${sqlArray(secondWords)})[1 + (i / ${firstWords.length}) % ${secondWords.length}] || ' ' || i,
+           (${sqlArray(emojis)})[1 + (i * 7) % ${categories.length}],
+           (${sqlArray(preferredHoods)})[1 + (i * 3) % ${preferredHoods.length}],
+           i % 10 = 0,
+           ARRAY[(${sqlArray(tags)})[1 + i % ${tags.length}], (${sqlArray(tags)})[1 + (i * 5 + 3) % ${tags.length}]],
+           (${sqlArray(categories)})[1 + (i * 7) % ${categories.length}],
+           'A generated restaurant for the benchmarks.',
+           12.85 + ((i * 7919) % 1000) / 4000.0, 77.48 + ((i * 104729) % 1000) / 4000.0
+    FROM generate_series(1, ${n}) AS i`);
+  step('slots', `INSERT INTO slots (restaurant_id, slot_date, slot_time, starts_at, capacity)
+    SELECT r.id, d::date, t, (d::date + t::time) AT TIME ZONE 'Asia/Kolkata', 16 + abs(hashtext(r.slug)) % 25
+    FROM restaurants r
+    CROSS JOIN generate_series(${sqlText(from)}::date, ${sqlText(to)}::date, interval '1 day') AS d
+    CROSS JOIN unnest(${sqlArray(SLOT_TIMES)}) AS t`);
+  step('diners (city and drop)', `INSERT INTO users (username, password_hash, name)
+    SELECT 'city_' || lpad(i::text, 5, '0'), ${sqlText(passwordHash)}, 'City Diner ' || i FROM generate_series(1, ${CITY_DINERS}) AS i
+    UNION ALL
+    SELECT 'drop_' || lpad(i::text, 5, '0'), ${sqlText(passwordHash)}, 'Drop Diner ' || i FROM generate_series(1, ${DROP_DINERS}) AS i`);
+  // A third of the slots get a booking: a quarter of those fill the slot (up to 20 covers), the rest take 2–6;
+  // one in ten is a live hold, one in ten was cancelled, the others are PENDING or CONFIRMED.
+  step('bookings on a third of the slots', `WITH diners AS (SELECT array_agg(id ORDER BY username) AS ids FROM users WHERE username LIKE 'city\\_%'),
+    booked AS (SELECT s.id, s.restaurant_id, s.capacity, s.starts_at, abs(hashtext(s.id::text)) AS h FROM slots s WHERE abs(hashtext(s.id::text)) % 3 = 0),
+    picked AS (
+      SELECT b.*, CASE WHEN b.h % 4 = 0 THEN least(b.capacity, 20) ELSE 2 + b.h % 5 END AS party,
+             CASE b.h % 10 WHEN 0 THEN 'HELD' WHEN 1 THEN 'CANCELLED' WHEN 2 THEN 'PENDING' WHEN 3 THEN 'PENDING' ELSE 'CONFIRMED' END AS status
+      FROM booked b)
+    INSERT INTO reservations (user_id, restaurant_id, slot_id, party_size, status, hold_expires_at, cancel_reason, starts_at, created_at, updated_at)
+    SELECT diners.ids[1 + picked.h % ${CITY_DINERS}], picked.restaurant_id, picked.id, picked.party, picked.status,
+           CASE WHEN picked.status = 'HELD' THEN now() + interval '1 day' END,
+           CASE WHEN picked.status = 'CANCELLED' THEN 'DINER_CANCELLED' END,
+           picked.starts_at, now(), now()
+    FROM picked, diners`);
+  step('booking history', `INSERT INTO reservation_events (reservation_id, from_status, to_status, actor_kind, actor_id, created_at)
+    SELECT id, NULL, 'HELD', 'diner', user_id, created_at FROM reservations`);
+  step('the drop restaurant', `INSERT INTO restaurants (slug, name, emoji, neighborhood, hot, cuisine_tags, category, description)
+    VALUES ('bench-drop', 'The Drop', '🍽️', 'Indiranagar', true, ARRAY['Tasting Menu'], 'dinner', 'Forty covers, two thousand diners.')`);
+  step('ANALYZE', 'ANALYZE');
+
+  // One transaction: all or nothing. Foreign keys hold by construction, so their per-row
+  // triggers are skipped for this bulk load only (session_replication_role, superuser).
+  await handle.db.transaction(async (tx) => {
+    if (process.env.BENCH_KEEP_FK_TRIGGERS !== '1') await tx.execute(sql.raw('SET LOCAL session_replication_role = replica'));
+    for (const [label, text] of steps) {
+      const t0 = performance.now();
+      await tx.execute(sql.raw(text));
+      log(`  ${label.padEnd(40)} ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    }
+  });
+
+  const [counts] = await querySql<{ slots: number; bookings: number }>(
+    handle,
+    'SELECT (SELECT count(*) FROM slots)::int AS slots, (SELECT count(*) FROM reservations)::int AS bookings',
+  );
+  const marker: CityMarker = { restaurants: n, fromDate: from, slots: counts.slots, bookings: counts.bookings };
+  await querySql(handle, 'INSERT INTO app_settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [
+    MARKER_KEY,
+    JSON.stringify(marker),
+  ]);
+  log(`Done in ${((performance.now() - started) / 1000).toFixed(1)} s: ${counts.slots.toLocaleString('en-IN')} slots, ${counts.bookings.toLocaleString('en-IN')} bookings.`);
+  return marker;
+}
+
+/** Generates the city unless the data already there is for this scale and today's 30 days. */
+export async function ensureCity(handle: DatabaseHandle, target: BenchTarget, restaurants: number, now: Date): Promise<CityMarker> {
+  const marker = await readCityMarker(handle).catch(() => undefined);
+  if (marker && marker.restaurants === restaurants && marker.fromDate === todayInKolkata(now)) {
+    console.log(`Bench data present: ${restaurants.toLocaleString('en-IN')} restaurants, ${marker.slots.toLocaleString('en-IN')} slots, ${marker.bookings.toLocaleString('en-IN')} bookings (from ${marker.fromDate}).`);
+    return marker;
+  }
+  return generateCity(handle, target, { restaurants, now });
+}
+
+async function main(): Promise<void> {
+  const target = benchTarget();
+  const flag = process.argv.indexOf('--restaurants');
+  const restaurants = flag > 0 ? Number(process.argv[flag + 1]) : defaultRestaurantCount(target);
+  if (!Number.isInteger(restaurants) || restaurants < 1 || restaurants > 9_999) throw new Error('--restaurants must be a whole number from 1 to 9999');
+  const handle = await openBenchDatabase(target);
+  try {
+    await handle.migrate();
+    await generateCity(handle, target, { restaurants, now: new Date() });
+  } finally {
+    await handle.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,244 @@
+/**
+ * Shared pieces of the load benchmarks: where the bench data lives, starting the app and the
+ * bare baseline as their own processes, autocannon as a promise, percentiles and a table.
+ * Every server listens on loopback only; every load run is bounded in count and time.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import autocannon from 'autocannon';
+import { sql } from 'drizzle-orm';
+import { openDatabase, type DatabaseHandle } from '#server/db/client.ts';
+
+/** A fixed secret for the bench servers, so N instances sign alike (never a production value). */
+export const BENCH_SIGNING_SECRET = 'bench-only-signing-secret-0123456789abcdef';
+/** Ports of this bench (loopback): two app instances, the bare baseline. */
+export const PORTS = {
+  appA: Number(process.env.BENCH_PORT_A ?? 3106),
+  appB: Number(process.env.BENCH_PORT_B ?? 3107),
+  baseline: Number(process.env.BENCH_PORT_BASELINE ?? 3108),
+};
+/** The app's pool size in the bench; the raw-SQL baseline uses the same number of connections. */
+export const APP_POOL_SIZE = Number(process.env.BENCH_POOL_SIZE ?? 10);
+
+export interface BenchTarget {
+  kind: 'postgres' | 'pglite';
+  databaseUrl?: string;
+  /** DATA_DIR for the embedded engine (the database lives in <dataDir>/pglite). */
+  dataDir: string;
+  /** How the target is shown in the output (no password). */
+  label: string;
+}
+
+/** PostgreSQL when DATABASE_URL is set, else the embedded PGlite under BENCH_DATA_DIR (default data/bench). */
+export function benchTarget(): BenchTarget {
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  const dataDir = resolve(process.env.BENCH_DATA_DIR ?? 'data/bench');
+  if (databaseUrl) {
+    const url = new URL(databaseUrl);
+    return { kind: 'postgres', databaseUrl, dataDir, label: `PostgreSQL ${url.hostname}:${url.port || 5432}${url.pathname}` };
+  }
+  return { kind: 'pglite', dataDir, label: `embedded PGlite (${dataDir}/pglite)` };
+}
+
+export function openBenchDatabase(target: BenchTarget, poolSize = APP_POOL_SIZE): Promise<DatabaseHandle> {
+  return openDatabase({ databaseUrl: target.databaseUrl, databasePoolSize: poolSize, dataDir: target.dataDir });
+}
+
+/** Runs SQL text (no parameters) on either driver. */
+export async function execSql(handle: DatabaseHandle, text: string): Promise<void> {
+  if (handle.pglite) await handle.pglite.exec(text);
+  else await handle.db.execute(sql.raw(text));
+}
+
+/** Rows of SQL text with $n parameters, on either driver. */
+export async function querySql<T>(handle: DatabaseHandle, text: string, params: unknown[] = []): Promise<T[]> {
+  if (handle.pglite) return (await handle.pglite.query<T>(text, params)).rows;
+  const session = (handle.db as unknown as { $client: import('pg').Pool }).$client;
+  return (await session.query(text, params as unknown[])).rows as T[];
+}
+
+export interface RunningServer {
+  name: string;
+  baseUrl: string;
+  child: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+const running = new Set<RunningServer>();
+process.on('exit', () => {
+  for (const server of running) server.child.kill('SIGKILL');
+});
+
+async function waitUntilHealthy(server: RunningServer, path: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.child.exitCode !== null) throw new Error(`${server.name} exited early:\n${server.output()}`);
+    try {
+      if ((await fetch(`${server.baseUrl}${path}`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await server.stop();
+  throw new Error(`${server.name} did not start within ${timeoutMs / 1000} s:\n${server.output()}`);
+}
+
+function spawnServer(name: string, script: string, port: number, env: Record<string, string>): RunningServer {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
+  child.stderr!.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const server: RunningServer = {
+    name,
+    baseUrl: `http://127.0.0.1:${port}`,
+    child,
+    output: () => output,
+    async stop() {
+      running.delete(server);
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        await exited;
+        clearTimeout(timer);
+      }
+    },
+  };
+  running.add(server);
+  return server;
+}
+
+/**
+ * The real server (`server/main.ts`) in its own process, so the load generator does not share its
+ * event loop: no demo seed, warn-level logs, rate limits far above what one bench run sends.
+ */
+export async function startApp(target: BenchTarget, port: number, name = `app :${port}`, extraEnv: Record<string, string> = {}): Promise<RunningServer> {
+  const env: Record<string, string> = {
+    NODE_ENV: 'production',
+    SEED_DEMO: '0',
+    LOG_LEVEL: 'warn',
+    WEB_DIST_DIR: '/nonexistent',
+    SIGNING_SECRET: BENCH_SIGNING_SECRET,
+    DATABASE_POOL_SIZE: String(APP_POOL_SIZE),
+    DATA_DIR: target.dataDir,
+    // The hold sweeper must not move rows while a race is being counted.
+    HOLD_SWEEP_SECONDS: '3600',
+    RATE_LIMIT_LOGIN_PER_IP: '1000000',
+    RATE_LIMIT_LOGIN_PER_ACCOUNT: '1000000',
+    RATE_LIMIT_SIGNUP_PER_IP: '1000000',
+    RATE_LIMIT_SIGNUP_PER_ACCOUNT: '1000000',
+    RATE_LIMIT_BOOKING_PER_DINER: '1000000',
+    RATE_LIMIT_UPLOAD_PER_CALLER: '1000000',
+    ...extraEnv,
+  };
+  if (target.databaseUrl) env.DATABASE_URL = target.databaseUrl;
+  else env.DATABASE_URL = '';
+  const server = spawnServer(name, 'server/main.ts', port, env);
+  await waitUntilHealthy(server, '/api/health', 120_000);
+  return server;
+}
+
+/** The bare Fastify handler returning a constant JSON (bench/baseline-server.ts), in its own process. */
+export async function startBaseline(port: number): Promise<RunningServer> {
+  const server = spawnServer(`baseline :${port}`, 'bench/baseline-server.ts', port, {});
+  await waitUntilHealthy(server, '/constant', 30_000);
+  return server;
+}
+
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  max: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  bytesPerResponse: number;
+  statuses: Record<number, number>;
+}
+
+type AutocannonRequest = { method?: string; path?: string; headers?: Record<string, string>; body?: string };
+
+/** One autocannon run; `next` gives each request its path (and headers/body). */
+export async function load(options: {
+  url: string;
+  connections: number;
+  durationSeconds?: number;
+  amount?: number;
+  next?: () => AutocannonRequest;
+  headers?: Record<string, string>;
+  timeoutSeconds?: number;
+}): Promise<LoadResult> {
+  const statuses: Record<number, number> = {};
+  const instance = autocannon({
+    url: options.url,
+    connections: options.connections,
+    duration: options.durationSeconds,
+    amount: options.amount,
+    timeout: options.timeoutSeconds ?? 30,
+    headers: options.headers,
+    requests: [
+      {
+        setupRequest: (request: AutocannonRequest) => (options.next ? { ...request, ...options.next() } : request),
+        onResponse: (status: number) => {
+          statuses[status] = (statuses[status] ?? 0) + 1;
+        },
+      },
+    ],
+  });
+  const result = (await instance) as unknown as {
+    requests: { average: number; total: number };
+    latency: { p50: number; p99: number; max: number };
+    non2xx: number;
+    errors: number;
+    timeouts: number;
+    duration: number;
+    throughput: { total: number };
+  };
+  const completed = Object.values(statuses).reduce((a, b) => a + b, 0);
+  return {
+    requests: completed,
+    rps: completed / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    bytesPerResponse: completed ? result.throughput.total / completed : 0,
+    statuses,
+  };
+}
+
+/** The q-th percentile (0..100) of a list of numbers. */
+export function percentile(values: number[], q: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((q / 100) * sorted.length) - 1)];
+}
+
+export const fmt = {
+  rps: (n: number) => `${n.toFixed(n >= 100 ? 0 : 1)}/s`,
+  ms: (n: number) => `${n.toFixed(n >= 100 ? 0 : 1)} ms`,
+  pct: (n: number) => `${(n * 100).toFixed(0)}%`,
+};
+
+/** A plain-text table (also valid Markdown). */
+export function table(headers: string[], rows: string[][]): string {
+  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
+  return [line(headers), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...rows.map(line)].join('\n');
+}
+
+/** What the machine is doing, printed beside the figures (the CPUs are shared). */
+export function machineNote(): string {
+  const [one, five] = loadavg();
+  return `${cpus().length} CPU cores (${cpus()[0]?.model.trim() ?? 'unknown'}), load average ${one.toFixed(2)} / ${five.toFixed(2)} (1/5 min) at start, Node ${process.version}`;
+}
