@@ -1,4 +1,98 @@
-/** Placeholder until its issue lands; replaced by the screen itself. */
-export default function Screen() {
-  return <div className="container page"><h1>Coming soon</h1></div>;
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { DATING_MESSAGES } from '#common/contract/dating.ts';
+import { TextField } from '#web/components/ui/Field.tsx';
+import { Alert } from '#web/components/ui/Feedback.tsx';
+import { datingApi, datingErrorMessage } from '#web/features/dating/api.ts';
+import { DatingPage } from '#web/features/dating/DatingLayout.tsx';
+import { validateLoginForm } from '#web/features/dating/signup-form.ts';
+
+/** 'Welcome back': phone and password, checked live; success is a full-page redirect to /dating/app. */
+export default function DatingLogin() {
+  const [form, setForm] = useState({ phone: '', password: '' });
+  const [touched, setTouched] = useState<Record<string, boolean>>({});
+  const [isBusy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const errors = validateLoginForm(form);
+  const shown = (field: 'phone' | 'password') => (touched[field] ? errors[field] : undefined);
+
+  function update(field: 'phone' | 'password', value: string) {
+    setForm((current) => ({ ...current, [field]: value }));
+    setFailure(null);
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setTouched({ phone: true, password: true });
+    if (Object.keys(errors).length) {
+      const first = event.currentTarget.querySelector<HTMLInputElement>(`[name="${Object.keys(errors)[0]}"]`);
+      first?.focus();
+      return;
+    }
+    setBusy(true);
+    setFailure(null);
+    try {
+      await datingApi.login({ phone: form.phone.trim(), password: form.password });
+      window.location.assign('/dating/app');
+    } catch (error) {
+      setFailure(datingErrorMessage(error, DATING_MESSAGES.loginFailed));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <DatingPage
+      className="dating--auth"
+      header={
+        <Link to="/dating/signup" className="d-btn d-btn--ghost">
+          Sign up
+        </Link>
+      }
+    >
+      <div className="d-auth">
+        <section className="d-card d-auth__card" aria-labelledby="dating-login-title">
+          <h1 id="dating-login-title" className="d-auth__title">
+            Welcome back
+          </h1>
+          <p className="d-muted">Log in with the phone number you signed up with.</p>
+          {failure ? <Alert tone="error">{failure}</Alert> : null}
+          <form noValidate onSubmit={onSubmit}>
+            <TextField
+              label="Phone"
+              name="phone"
+              type="tel"
+              inputMode="tel"
+              autoComplete="tel"
+              placeholder="+91 98765 43210"
+              value={form.phone}
+              onChange={(event) => update('phone', event.target.value)}
+              onBlur={() => {
+                setForm((current) => ({ ...current, phone: current.phone.trim() }));
+                setTouched((current) => ({ ...current, phone: true }));
+              }}
+              error={shown('phone')}
+              required
+            />
+            <TextField
+              label="Password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              value={form.password}
+              onChange={(event) => update('password', event.target.value)}
+              onBlur={() => setTouched((current) => ({ ...current, password: true }))}
+              error={shown('password')}
+              required
+            />
+            <button type="submit" className="d-btn d-btn--primary d-btn--block d-btn--lg" disabled={isBusy}>
+              {isBusy ? 'Logging in...' : 'Log in'}
+            </button>
+          </form>
+          <p className="d-auth__switch">
+            New here? <Link to="/dating/signup">Create an account</Link>
+          </p>
+        </section>
+      </div>
+    </DatingPage>
+  );
 }
