@@ -465,7 +465,7 @@ describe('S3-compatible storage: presigned PUT straight to the bucket, checked a
       const url = new URL(item.uploadUrl);
       expect(url.pathname).toBe(`/tablefair-test/${item.objectKey}`);
       expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('content-type;host');
-      const put = await fetch(item.uploadUrl, { method: 'PUT', headers: { 'content-type': item.contentType }, body: PNGS[index] });
+      const put = await fetch(item.uploadUrl, { method: 'PUT', headers: { 'content-type': item.contentType }, body: new Uint8Array(PNGS[index]) });
       expect(put.status).toBe(200);
     }
     const signup = await browser.call('POST', '/dating/auth/signup', { json: profile(items) });
@@ -480,10 +480,10 @@ describe('S3-compatible storage: presigned PUT straight to the bucket, checked a
     const response = await browser.call('POST', '/dating/uploads/presign', { json: { count: 3, contentTypes: ['image/png', 'image/png', 'image/png'], userHint: 'signup' } });
     const items = response.json().items as { uploadUrl: string; contentType: string }[];
     await fetch(items[0].uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: 'not an image at all' });
-    await fetch(items[1].uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: PNGS[1] });
+    await fetch(items[1].uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: new Uint8Array(PNGS[1]) });
     const bad = await browser.call('POST', '/dating/auth/signup', { json: profile(items as never) });
     expect(bad.statusCode).toBe(415);
-    await fetch(items[0].uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: PNGS[0] });
+    await fetch(items[0].uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: new Uint8Array(PNGS[0]) });
     const missing = await browser.call('POST', '/dating/auth/signup', { json: profile(items as never) });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().error).toBe(NOT_UPLOADED);

@@ -112,7 +112,8 @@ export class S3ObjectStore {
     const response = await this.fetchImpl(this.url('PUT', key, { 'content-type': contentType }), {
       method: 'PUT',
       headers: { 'content-type': contentType },
-      body: bytes,
+      // Node's fetch sends any Uint8Array; the DOM typings are narrower than the runtime.
+      body: bytes as unknown as BodyInit,
     });
     if (!response.ok) throw new Error(`S3 PUT failed with ${response.status}`);
   }
