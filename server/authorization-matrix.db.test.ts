@@ -62,6 +62,14 @@ export const authorizationTable: Row[] = [
   { method: 'GET', path: '/api/admin/events', stream: true, expect: staffOnly(200) },
   // A JSON body is not an upload: staff learn the media type is wrong, others that they are not staff.
   { method: 'POST', path: '/api/upload', body: () => ({ restaurantId: 'x' }), expect: staffOnly(415) },
+  // Dating: its own cookie session (dating.db.test.ts covers it); a diner or staff bearer token is no dating sign-in.
+  { method: 'POST', path: '/dating/auth/signup', body: () => ({}), expect: all(400) },
+  { method: 'POST', path: '/dating/auth/login', body: () => ({ phone: '9000000001', password: 'wrong-password' }), expect: all(401) },
+  { method: 'GET', path: '/dating/auth/me', expect: all(401) },
+  { method: 'POST', path: '/dating/auth/logout', body: () => ({}), expect: all(204) },
+  { method: 'POST', path: '/dating/uploads/presign', body: () => ({ count: 1, userHint: 'signup' }), expect: all(200) },
+  { method: 'PUT', path: '/dating/uploads/put/{photoId}?grant=forged', body: () => ({}), expect: all(403) },
+  { method: 'GET', path: '/dating/photos/{photoId}', expect: all(401) },
 ];
 
 interface Fixture {
