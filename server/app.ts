@@ -27,6 +27,14 @@ import { portalRoutes } from './modules/portal/portal.routes.ts';
 import { createPortalService } from './modules/portal/portal.service.ts';
 import { datingRoutes } from './modules/dating/dating.routes.ts';
 import { createDatingService } from './modules/dating/dating.service.ts';
+import { createNotificationsService } from './modules/notifications/notifications.service.ts';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
+import { createPhoneVerificationService } from './modules/accounts/phone-verification.service.ts';
+import { phoneVerificationRoutes } from './modules/accounts/phone-verification.routes.ts';
+import { createDropsService } from './modules/drops/drops.service.ts';
+import { dropsRoutes } from './modules/drops/drops.routes.ts';
+import { createWaitlistService } from './modules/waitlist/waitlist.service.ts';
+import { waitlistRoutes } from './modules/waitlist/waitlist.routes.ts';
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -46,7 +54,11 @@ function createServices(deps: AppDeps) {
   const storage = createStorageService(deps);
   const portal = createPortalService(deps, reservations, storage);
   const dating = createDatingService(deps, sessions, storage);
-  return { sessions, accounts, restaurants, availability, reservations, storage, portal, dating };
+  const notifications = createNotificationsService(deps);
+  const phoneVerification = createPhoneVerificationService(deps, notifications);
+  const drops = createDropsService(deps, reservations, notifications);
+  const waitlist = createWaitlistService(deps, restaurants, reservations, notifications);
+  return { sessions, accounts, restaurants, availability, reservations, storage, portal, dating, notifications, phoneVerification, drops, waitlist };
 }
 
 export type AppServices = ReturnType<typeof createServices>;
@@ -102,6 +114,10 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   await app.register(reservationsRoutes);
   await app.register(portalRoutes);
   await app.register(datingRoutes);
+  await app.register(notificationsRoutes);
+  await app.register(phoneVerificationRoutes);
+  await app.register(dropsRoutes);
+  await app.register(waitlistRoutes);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true }));
   app.get('/api/ready', { schema: { hide: true } }, async (_request, reply) => {
@@ -118,6 +134,14 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   if (runBackgroundJobs) {
     const timer = setInterval(() => {
       app.services.reservations.expireDueHolds().catch((error) => app.log.warn({ err: error }, 'hold sweep failed'));
+      // Fair access: draws due, tables freed for a drop's line or a waitlist, email and SMS to retry.
+      // Each step is idempotent, so after a restart nothing an event would have done is lost.
+      void (async () => {
+        const { drops, waitlist, notifications } = app.services;
+        for (const step of [drops.runDueWork, waitlist.runDueWork, () => notifications.deliverDue()]) {
+          await step().catch((error: unknown) => app.log.warn({ err: error }, 'fair-access sweep step failed'));
+        }
+      })();
     }, config.holdSweepSeconds * 1000);
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));

@@ -22,6 +22,17 @@ const envSchema = z.object({
   /** Slots starting within this many minutes can no longer be booked. */
   BOOKING_CUTOFF_MINUTES: z.coerce.number().int().min(0).max(1440).default(30),
   MAX_ACTIVE_HOLDS: z.coerce.number().int().min(1).max(100).default(2),
+  /** Live reservations (holds included) starting later that one diner may have at once. */
+  MAX_UPCOMING_RESERVATIONS: z.coerce.number().int().min(1).max(100).default(4),
+  /** How long a waitlist offer (an exclusive hold) lasts before the next in line gets it. Fractions allowed. */
+  WAITLIST_OFFER_MINUTES: z.coerce.number().positive().max(120).default(10),
+  /** Outgoing email: smtp(s)://user:pass@host:port; unset means the dev mailbox and the log only. */
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Tablefair <no-reply@tablefair.in>'),
+  /** Show GET /api/dev/mailbox even in production (it is on whenever NODE_ENV is not production). */
+  DEV_MAILBOX: flag,
+  /** How text messages leave: log (the log and the dev mailbox; the only driver so far). */
+  SMS_DRIVER: z.enum(['log']).default('log'),
   SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 365).default(24 * 30),
   /** log2 of scrypt's N; 15 means 32 MiB of memory per hash. */
   PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(15),
@@ -66,6 +77,10 @@ export type AppConfig = {
   holdMinutes: number;
   bookingCutoffMinutes: number;
   maxActiveHolds: number;
+  maxUpcomingReservations: number;
+  waitlistOfferMinutes: number;
+  /** Outgoing email and SMS (the outbox's drivers) and whether the dev mailbox is served. */
+  notifications: { smtpUrl: string | undefined; mailFrom: string; devMailbox: boolean; smsDriver: 'log' };
   sessionTtlHours: number;
   passwordHashCost: number;
   signingSecret: string | undefined;
@@ -115,6 +130,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     holdMinutes: e.HOLD_MINUTES,
     bookingCutoffMinutes: e.BOOKING_CUTOFF_MINUTES,
     maxActiveHolds: e.MAX_ACTIVE_HOLDS,
+    maxUpcomingReservations: e.MAX_UPCOMING_RESERVATIONS,
+    waitlistOfferMinutes: e.WAITLIST_OFFER_MINUTES,
+    notifications: {
+      smtpUrl: e.SMTP_URL || undefined,
+      mailFrom: e.MAIL_FROM,
+      devMailbox: e.NODE_ENV !== 'production' || e.DEV_MAILBOX,
+      smsDriver: e.SMS_DRIVER,
+    },
     sessionTtlHours: e.SESSION_TTL_HOURS,
     passwordHashCost: e.PASSWORD_HASH_COST,
     signingSecret: e.SIGNING_SECRET,

@@ -59,3 +59,49 @@ export const dinerProfile = z.object({
   preferredHood: z.string().nullable(),
 });
 export type DinerProfile = z.infer<typeof dinerProfile>;
+
+/**
+ * A phone number to verify, written the way people do (+91 98765 43210, 098765-43210, 9876543210)
+ * and kept as +<country><number>: ten digits alone are an Indian mobile number (decision 084).
+ */
+export function normalizePhone(value: string): string {
+  const digits = value.replace(/[\s()-]/g, '');
+  if (digits.startsWith('+')) return digits;
+  if (/^\d{10}$/.test(digits)) return `+91${digits}`;
+  if (/^0\d{10}$/.test(digits)) return `+91${digits.slice(1)}`;
+  return `+${digits}`;
+}
+
+export const verifiablePhone = z
+  .string({ message: 'Enter a valid phone number' })
+  .trim()
+  .regex(/^\+?[\d\s()-]{10,24}$/, { message: 'Enter a valid phone number' })
+  .transform(normalizePhone)
+  .pipe(z.string().regex(/^\+\d{10,15}$/, { message: 'Enter a valid phone number' }));
+
+export const startPhoneVerificationBody = z.object({ phone: verifiablePhone });
+export type StartPhoneVerificationBody = z.infer<typeof startPhoneVerificationBody>;
+
+export const verifyPhoneBody = z.object({
+  phone: verifiablePhone,
+  code: z.string({ message: 'Enter the 6-digit code' }).trim().regex(/^\d{6}$/, { message: 'Enter the 6-digit code' }),
+});
+export type VerifyPhoneBody = z.infer<typeof verifyPhoneBody>;
+
+/** Sent after a code went out (the code itself never appears in any response). */
+export const phoneCodeSent = z.object({
+  phone: z.string(),
+  /** When the code stops working. */
+  expiresAt: z.string(),
+  /** When another code may be asked for. */
+  resendAt: z.string(),
+});
+export type PhoneCodeSent = z.infer<typeof phoneCodeSent>;
+
+/** The signed-in diner's phone verification: a verified phone, and any code waiting to be entered. */
+export const phoneVerificationStatus = z.object({
+  verifiedPhone: z.string().nullable(),
+  verifiedAt: z.string().nullable(),
+  pending: phoneCodeSent.extend({ attemptsLeft: z.number() }).nullable(),
+});
+export type PhoneVerificationStatus = z.infer<typeof phoneVerificationStatus>;

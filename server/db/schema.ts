@@ -142,3 +142,75 @@ export const datingUploads = pgTable('dating_uploads', {
   claimedBy: uuid('claimed_by'),
   claimedAt: timestamp('claimed_at', { withTimezone: true }),
 });
+
+/** Fair access (migration 0004): users also gain verified_phone and phone_verified_at; slots gain drop_id. */
+export const phoneVerifications = pgTable('phone_verifications', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  userId: uuid('user_id').notNull(),
+  phone: text('phone').notNull(),
+  codeSalt: text('code_salt').notNull(),
+  codeHash: text('code_hash').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  consumedAt: timestamp('consumed_at', { withTimezone: true }),
+});
+
+/** A drop: hidden slots released at release_at in the order of a recorded draw (seed). */
+export const drops = pgTable('drops', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  restaurantId: uuid('restaurant_id').notNull(),
+  title: text('title').notNull(),
+  description: text('description'),
+  entryOpensAt: timestamp('entry_opens_at', { withTimezone: true }).notNull(),
+  entryClosesAt: timestamp('entry_closes_at', { withTimezone: true }).notNull(),
+  releaseAt: timestamp('release_at', { withTimezone: true }).notNull(),
+  capacity: integer('capacity').notNull(),
+  lastSlotAt: timestamp('last_slot_at', { withTimezone: true }).notNull(),
+  seed: text('seed'),
+  drawnAt: timestamp('drawn_at', { withTimezone: true }),
+  openedToAllAt: timestamp('opened_to_all_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const dropEntries = pgTable('drop_entries', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  dropId: uuid('drop_id').notNull(),
+  userId: uuid('user_id').notNull(),
+  phone: text('phone').notNull(),
+  partySize: integer('party_size').notNull(),
+  status: text('status').notNull().$type<'waiting' | 'offered' | 'withdrawn'>(),
+  position: integer('position'),
+  reservationId: uuid('reservation_id'),
+  offeredAt: timestamp('offered_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});
+
+export const waitlistEntries = pgTable('waitlist_entries', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  userId: uuid('user_id').notNull(),
+  restaurantId: uuid('restaurant_id').notNull(),
+  waitDate: date('wait_date', { mode: 'string' }).notNull(),
+  partySize: integer('party_size').notNull(),
+  windowStart: text('window_start').notNull(),
+  windowEnd: text('window_end').notNull(),
+  status: text('status').notNull().$type<'waiting' | 'offered' | 'removed'>(),
+  reservationId: uuid('reservation_id'),
+  offeredAt: timestamp('offered_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});
+
+export const outboxMessages = pgTable('outbox_messages', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  channel: text('channel').notNull().$type<'email' | 'sms'>(),
+  recipient: text('recipient').notNull(),
+  userId: uuid('user_id'),
+  subject: text('subject').notNull().default(''),
+  body: text('body').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  sentAt: timestamp('sent_at', { withTimezone: true }),
+  attempts: integer('attempts').notNull().default(0),
+  nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+  lastError: text('last_error'),
+});

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import type { ReservationActor, ReservationStatus } from '#common/domain/reservation-status.ts';
-import { coversTakenJoin } from '#server/modules/availability/covers.ts';
+import { coversTakenJoin, slotIsPublic } from '#server/modules/availability/covers.ts';
 
 /** A reservation with what its screens show: restaurant and slot. */
 export interface ReservationRow {
@@ -64,6 +64,34 @@ export interface LockedSlot {
   capacity: number;
   status: 'available' | 'full';
   starts_at: Date;
+  /** The drop the slot belongs to, if any (its tables are given out through the drop's draw). */
+  drop_id: string | null;
+}
+
+/** Live reservations (unexpired holds, requests, accepted ones) starting after `now`. */
+export async function countUpcomingReservations(db: Db, userId: string, now: Date): Promise<number> {
+  const [row] = await queryRows<{ count: number }>(
+    db,
+    sql`SELECT count(*)::int AS count FROM reservations
+        WHERE user_id = ${userId} AND starts_at > ${now.toISOString()}
+          AND (status IN ('PENDING', 'CONFIRMED') OR (status = 'HELD' AND hold_expires_at > ${now.toISOString()}))`,
+  );
+  return row.count;
+}
+
+/** True when anyone may book the slot: it is in no drop, or its drop's line has had its turn. */
+export async function isSlotPublic(db: Db, slotId: string, now: Date): Promise<boolean> {
+  const rows = await queryRows(db, sql`SELECT 1 FROM slots s WHERE s.id = ${slotId} AND ${slotIsPublic(now)}`);
+  return rows.length > 0;
+}
+
+/** Locks a slot row by id with what a hold needs (offers from drops and the waitlist name the slot). */
+export async function lockSlotForHold(db: Db, slotId: string): Promise<LockedSlot | undefined> {
+  const [row] = await queryRows<LockedSlot>(
+    db,
+    sql`SELECT id, restaurant_id, capacity, status, starts_at, drop_id FROM slots WHERE id = ${slotId} FOR UPDATE`,
+  );
+  return row;
 }
 
 /**
@@ -73,7 +101,7 @@ export interface LockedSlot {
 export async function lockSlot(db: Db, restaurantId: string, date: string, time: string): Promise<LockedSlot | undefined> {
   const [row] = await queryRows<LockedSlot>(
     db,
-    sql`SELECT id, restaurant_id, capacity, status, starts_at FROM slots
+    sql`SELECT id, restaurant_id, capacity, status, starts_at, drop_id FROM slots
         WHERE restaurant_id = ${restaurantId} AND slot_date = ${date} AND slot_time = ${time}
         FOR UPDATE`,
   );

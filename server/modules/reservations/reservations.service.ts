@@ -18,14 +18,17 @@ import {
   countActiveHolds,
   countCoversTaken,
   countReservationsByStatus,
+  countUpcomingReservations,
   expireDueHolds,
   findReservation,
   hasLiveReservationAt,
   insertReservation,
   insertReservationEvent,
+  isSlotPublic,
   listReservationsOfUser,
   lockSlot,
   lockSlotById,
+  lockSlotForHold,
   lockUser,
   updateReservationStatus,
   type ReservationRow,
@@ -33,6 +36,13 @@ import {
 
 export const NO_LONGER_AVAILABLE = 'That time is no longer available';
 export const RESERVATION_NOT_FOUND = 'Reservation not found';
+/** A drop's slot before its line has had its turn (decision 082). */
+export const HELD_FOR_DROP = 'That time is given out through a drop. Enter the drop for a fair chance at a table.';
+/** MAX_UPCOMING_RESERVATIONS reached (decision 086). */
+export const upcomingLimitMessage = (limit: number) => `You already have ${limit} upcoming reservations. Cancel one before booking another.`;
+
+/** Why an offer (drop or waitlist) could not become a hold: the caller passes the table on. */
+export type OfferRefusal = 'no_account' | 'hold_limit' | 'upcoming_limit' | 'same_time' | 'slot_closed' | 'no_room';
 /** An expired hold reads as the CANCELLED it has become (the refusal names the status, like every other). */
 export const HOLD_EXPIRED = 'This hold has expired (it is now CANCELLED), so it can no longer be confirmed';
 
@@ -177,6 +187,9 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
         if ((await countActiveHolds(tx, principal.userId, now)) >= config.maxActiveHolds) {
           throw conflict(`You already have ${config.maxActiveHolds} holds waiting. Confirm or cancel one first.`);
         }
+        if ((await countUpcomingReservations(tx, principal.userId, now)) >= config.maxUpcomingReservations) {
+          throw conflict(upcomingLimitMessage(config.maxUpcomingReservations));
+        }
         if (await hasLiveReservationAt(tx, principal.userId, startsAt, now)) {
           throw conflict('You already have a reservation at that date and time');
         }
@@ -184,6 +197,7 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
         if (!slot) throw notFound('That time is not offered on that date');
         const cutoff = now.getTime() + config.bookingCutoffMinutes * 60_000;
         if (slot.status !== 'available' || asDate(slot.starts_at).getTime() <= cutoff) throw conflict(NO_LONGER_AVAILABLE);
+        if (slot.drop_id && !(await isSlotPublic(tx, slot.id, now))) throw conflict(HELD_FOR_DROP);
         const taken = await countCoversTaken(tx, slot.id, now);
         if (slot.capacity - taken < input.partySize) throw conflict(NO_LONGER_AVAILABLE);
         const holdExpiresAt = new Date(now.getTime() + config.holdMinutes * 60_000);
@@ -201,6 +215,48 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
       });
       announce(row, 'HELD');
       return toDinerReservation(row, clock.now());
+    },
+
+    /**
+     * For drops and the waitlist, inside their own transaction (after they locked their drop or
+     * entry row): a HELD reservation placed by the system for `userId` on `slotId`, lasting
+     * `holdMinutes`, through the same path as createReservation (lock diner, lock slot, count
+     * covers in a fresh statement, insert) and the same per-diner limits. A refusal is answered,
+     * not thrown, so the caller can pass the table to the next in line. `gate`: 'drop' offers a
+     * drop's own slot; 'public' only a slot anyone may book. Call announceOfferedHold after commit.
+     */
+    async createHoldForOffer(
+      tx: Db,
+      offer: { userId: string; slotId: string; partySize: number; holdMinutes: number; reason: 'DROP_OFFER' | 'WAITLIST_OFFER'; gate: 'drop' | 'public' },
+    ): Promise<{ held: ReservationRow } | { refused: OfferRefusal }> {
+      const now = clock.now();
+      if (!(await lockUser(tx, offer.userId))) return { refused: 'no_account' };
+      if ((await countActiveHolds(tx, offer.userId, now)) >= config.maxActiveHolds) return { refused: 'hold_limit' };
+      if ((await countUpcomingReservations(tx, offer.userId, now)) >= config.maxUpcomingReservations) return { refused: 'upcoming_limit' };
+      const slot = await lockSlotForHold(tx, offer.slotId);
+      if (!slot) return { refused: 'slot_closed' };
+      const startsAt = asDate(slot.starts_at);
+      if (await hasLiveReservationAt(tx, offer.userId, startsAt, now)) return { refused: 'same_time' };
+      const cutoff = now.getTime() + config.bookingCutoffMinutes * 60_000;
+      if (slot.status !== 'available' || startsAt.getTime() <= cutoff) return { refused: 'slot_closed' };
+      if (offer.gate === 'drop' ? slot.drop_id === null : !(await isSlotPublic(tx, slot.id, now))) return { refused: 'slot_closed' };
+      if (slot.capacity - (await countCoversTaken(tx, slot.id, now)) < offer.partySize) return { refused: 'no_room' };
+      const id = await insertReservation(tx, {
+        userId: offer.userId,
+        restaurantId: slot.restaurant_id,
+        slotId: slot.id,
+        partySize: offer.partySize,
+        holdExpiresAt: new Date(now.getTime() + offer.holdMinutes * 60_000),
+        startsAt,
+        now,
+      });
+      await insertReservationEvent(tx, { reservationId: id, from: null, to: 'HELD', actor: 'system', actorId: null, reason: offer.reason, now });
+      return { held: (await findReservation(tx, id))! };
+    },
+
+    /** Tells listeners (live dashboards) about a hold createHoldForOffer placed, once its transaction committed. */
+    announceOfferedHold(row: ReservationRow): void {
+      announce(row, 'HELD');
     },
 
     /** The signed-in diner's reservations. */

@@ -1,0 +1,182 @@
+import { z } from 'zod';
+import { clockTime, isoDate, uuid } from './common.ts';
+import { partySize } from './restaurants.ts';
+import { reservationStatus } from './reservations.ts';
+
+/**
+ * Drops (issue 6): a restaurant's slots held back until a release instant, entered during a
+ * window and given out in the order of a recorded random draw (decisions 080-083).
+ */
+
+export const DROP_TITLE_MAX = 80;
+export const DROP_DESCRIPTION_MAX = 500;
+export const DROP_TIMES_MAX = 12;
+/** Days a drop's dates may span (inclusive). */
+export const DROP_DAYS_MAX = 31;
+
+/** An instant with its offset, e.g. 2026-11-30T18:00:00+05:30 or …Z; the message names the field. */
+const instant = (field: string) =>
+  z
+    .string({ message: `${field}: Use a date and time like 2026-11-30T18:00:00+05:30` })
+    .refine((value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value)), {
+      message: `${field}: Use a date and time like 2026-11-30T18:00:00+05:30`,
+    });
+
+/**
+ * Where a drop is in its life: upcoming (entry not yet open), open (entries taken), closed
+ * (entries closed, waiting for the release), released (drawn; tables go down the line),
+ * ended (every slot has passed its cut-off).
+ */
+export const dropPhases = ['upcoming', 'open', 'closed', 'released', 'ended'] as const;
+export const dropPhase = z.enum(dropPhases);
+export type DropPhase = z.infer<typeof dropPhase>;
+
+export const dropIdParams = z.object({ id: uuid });
+
+export const dropRestaurant = z.object({ id: z.string(), slug: z.string(), name: z.string(), emoji: z.string(), neighborhood: z.string() });
+
+/** A drop as anyone sees it on /drops. Instants are ISO-8601 UTC; serverTime lets a countdown correct the device's clock. */
+export const dropSummary = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string().nullable(),
+  restaurant: dropRestaurant,
+  phase: dropPhase,
+  entryOpensAt: z.string(),
+  entryClosesAt: z.string(),
+  releaseAt: z.string(),
+  /** The drop's dates and times (Kolkata wall clock). */
+  dateFrom: z.string(),
+  dateTo: z.string(),
+  times: z.array(z.string()),
+  /** Covers per slot: the biggest party that may enter. */
+  capacity: z.number(),
+  /** Slots in the drop. */
+  slotCount: z.number(),
+  entryCount: z.number(),
+  drawnAt: z.string().nullable(),
+});
+export type DropSummary = z.infer<typeof dropSummary>;
+
+/** GET /api/drops: citywide, open ones first (closing soonest), then upcoming (opening soonest), then past (latest first). */
+export const dropList = z.object({
+  open: z.array(dropSummary),
+  upcoming: z.array(dropSummary),
+  past: z.array(dropSummary),
+  serverTime: z.string(),
+});
+export type DropList = z.infer<typeof dropList>;
+
+/**
+ * The caller's result, by state:
+ * entered — in the draw, which has not run yet;
+ * won — got a table: a HELD reservation to complete before holdExpiresAt ("complete booking in 9:41");
+ * booked — completed it (the reservation's status says how far it went);
+ * waiting — in line at placeInLine ("You are number 37 in line"): freed tables go down the line;
+ * lapsed — the hold expired or was cancelled, so the table went to the next in line;
+ * not_this_time — the drop ended without a table for this entry;
+ * withdrawn — left the line after the draw.
+ */
+export const dropEntryResult = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('entered') }),
+  z.object({ state: z.literal('won'), reservationId: z.string(), holdExpiresAt: z.string(), slot: z.object({ date: z.string(), time: z.string() }) }),
+  z.object({ state: z.literal('booked'), reservationId: z.string(), status: reservationStatus, slot: z.object({ date: z.string(), time: z.string() }) }),
+  z.object({ state: z.literal('waiting'), placeInLine: z.number() }),
+  z.object({ state: z.literal('lapsed'), reservationId: z.string() }),
+  z.object({ state: z.literal('not_this_time') }),
+  z.object({ state: z.literal('withdrawn') }),
+]);
+export type DropEntryResult = z.infer<typeof dropEntryResult>;
+
+export const myDropEntry = z.object({
+  id: z.string(),
+  partySize: z.number(),
+  enteredAt: z.string(),
+  /** 1-based place in the drawn order; null before the draw. */
+  position: z.number().nullable(),
+  result: dropEntryResult,
+});
+export type MyDropEntry = z.infer<typeof myDropEntry>;
+
+/** GET /api/drops/{id}: the drop, its slots and (for a signed-in diner) their entry. */
+export const dropDetail = dropSummary.extend({
+  slots: z.array(z.object({ date: z.string(), time: z.string() })),
+  /** null when signed out or not entered. */
+  myEntry: myDropEntry.nullable(),
+  /** For a signed-in diner: whether their phone is verified (entering needs it); null when signed out. */
+  phoneVerified: z.boolean().nullable(),
+  serverTime: z.string(),
+});
+export type DropDetail = z.infer<typeof dropDetail>;
+
+export const enterDropBody = z.object({ partySize });
+export type EnterDropBody = z.infer<typeof enterDropBody>;
+
+/** GET /api/drops/{id}/draw: everything needed to recompute the order with drawOrder(seed, entryIds). */
+export const dropDrawAudit = z.object({
+  dropId: z.string(),
+  seed: z.string(),
+  drawnAt: z.string(),
+  algorithm: z.string(),
+  /** Every entry in the draw, by id, in the drawn order (position 1 first). */
+  order: z.array(z.string()),
+});
+export type DropDrawAudit = z.infer<typeof dropDrawAudit>;
+
+// ---- The portal's drop calls (staff of the drop's restaurant) ----
+
+export const createDropBody = z.object({
+  title: z
+    .string({ message: 'title is required' })
+    .trim()
+    .min(1, { message: 'title is required' })
+    .max(DROP_TITLE_MAX, { message: `title must be at most ${DROP_TITLE_MAX} characters` }),
+  description: z
+    .union([z.null(), z.string().trim().max(DROP_DESCRIPTION_MAX, { message: `description must be at most ${DROP_DESCRIPTION_MAX} characters` })])
+    .optional()
+    .transform((value) => (value ? value : null)),
+  dateFrom: isoDate,
+  dateTo: isoDate,
+  times: z
+    .array(clockTime, { message: 'times: list one or more times, e.g. ["19:00", "21:00"]' })
+    .min(1, { message: 'times: list one or more times, e.g. ["19:00", "21:00"]' })
+    .max(DROP_TIMES_MAX, { message: `times: at most ${DROP_TIMES_MAX} times` }),
+  capacity: z
+    .number({ message: 'capacity must be a number of covers' })
+    .int({ message: 'capacity must be a whole number of covers' })
+    .min(1, { message: 'capacity must be between 1 and 500 covers' })
+    .max(500, { message: 'capacity must be between 1 and 500 covers' }),
+  entryOpensAt: instant('entryOpensAt'),
+  entryClosesAt: instant('entryClosesAt'),
+  releaseAt: instant('releaseAt'),
+});
+export type CreateDropBody = z.infer<typeof createDropBody>;
+
+/** An entry as the restaurant's staff see it: in the diner's name (reservations are not transferable). */
+export const adminDropEntry = z.object({
+  id: z.string(),
+  diner: z.object({ name: z.string(), username: z.string(), phone: z.string() }),
+  partySize: z.number(),
+  enteredAt: z.string(),
+  position: z.number().nullable(),
+  result: dropEntryResult,
+});
+export type AdminDropEntry = z.infer<typeof adminDropEntry>;
+
+export const adminDropSummary = dropSummary.extend({
+  /** Entries that got a table so far (a hold or more). */
+  offeredCount: z.number(),
+  bookedCount: z.number(),
+});
+export type AdminDropSummary = z.infer<typeof adminDropSummary>;
+export const adminDropList = z.array(adminDropSummary);
+
+export const adminDropDetail = adminDropSummary.extend({
+  slots: z.array(z.object({ id: z.string(), date: z.string(), time: z.string(), capacity: z.number(), coversBooked: z.number() })),
+  /** The draw's seed (hex) once it has run; with the entry ids it recomputes the order. */
+  seed: z.string().nullable(),
+  /** Every entry: in drawn order after the draw, in order of entry before it. */
+  entries: z.array(adminDropEntry),
+  serverTime: z.string(),
+});
+export type AdminDropDetail = z.infer<typeof adminDropDetail>;

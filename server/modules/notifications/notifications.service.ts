@@ -1,0 +1,125 @@
+import type { DevMailboxResponse, DinerStreamEvent, OutboxMessage } from '#common/contract/waitlist.ts';
+import { asDate, type Db } from '#server/db/client.ts';
+import type { AppDeps } from '#server/deps.ts';
+import { notFound } from '#server/errors.ts';
+import { rejectInvalidCredential, requireDiner, type Principal } from '#server/modules/accounts/principal.ts';
+import { createDevMailboxMailDriver, createLogSmsDriver, createSmtpMailDriver, type MailDriver, type SmsDriver } from './drivers.ts';
+import {
+  claimDueMessages,
+  findUserEmail,
+  insertOutboxMessage,
+  listRecentMessages,
+  markMessageFailed,
+  markMessageSent,
+  type OutboxRow,
+} from './outbox.repository.ts';
+
+/** A message is tried this many times, a minute further apart each time. */
+const MAX_ATTEMPTS = 5;
+const LEASE_SECONDS = 60;
+
+function toOutboxMessage(row: OutboxRow): OutboxMessage {
+  return {
+    id: row.id,
+    channel: row.channel,
+    recipient: row.recipient,
+    subject: row.subject,
+    body: row.body,
+    createdAt: asDate(row.created_at).toISOString(),
+    sentAt: row.sent_at ? asDate(row.sent_at).toISOString() : null,
+  };
+}
+
+/**
+ * Email and SMS through an outbox (written in the transaction that caused them, sent after it
+ * commits, retried by the sweep), and live events to signed-in diners (decision 087).
+ */
+export function createNotificationsService(deps: AppDeps, drivers: { mail?: MailDriver; sms?: SmsDriver } = {}) {
+  const { db, clock, config, log } = deps;
+  const mail = drivers.mail ?? (config.notifications.smtpUrl ? createSmtpMailDriver(config.notifications.smtpUrl, config.notifications.mailFrom) : createDevMailboxMailDriver(log));
+  const sms = drivers.sms ?? createLogSmsDriver(log, { isProduction: config.nodeEnv === 'production' });
+  /** Live listeners per diner (this process only; each instance serves its own streams). */
+  const listeners = new Map<string, Set<(event: DinerStreamEvent) => void>>();
+
+  async function send(row: OutboxRow): Promise<void> {
+    if (row.channel === 'email') await mail.send({ to: row.recipient, subject: row.subject, text: row.body });
+    else await sms.send({ to: row.recipient, text: row.body });
+  }
+
+  const service = {
+    /** Writes an email to the outbox in `tx` for a diner who gave an address; null when they gave none. */
+    async queueEmailToUser(tx: Db, userId: string, message: { subject: string; body: string }): Promise<string | null> {
+      const to = await findUserEmail(tx, userId);
+      if (!to) return null;
+      return insertOutboxMessage(tx, { channel: 'email', recipient: to, userId, subject: message.subject, body: message.body, now: clock.now() });
+    },
+
+    /** Writes a text message to the outbox in `tx`. */
+    queueSms(tx: Db, message: { userId: string | null; to: string; body: string }): Promise<string> {
+      return insertOutboxMessage(tx, { channel: 'sms', recipient: message.to, userId: message.userId, subject: '', body: message.body, now: clock.now() });
+    },
+
+    /**
+     * Sends what is due (only `ids`, when given: the messages a transaction just committed).
+     * A failure is logged and retried later by the sweep; it never reaches the caller.
+     */
+    async deliverDue(ids?: string[]): Promise<number> {
+      if (ids && ids.length === 0) return 0;
+      const now = clock.now();
+      const claimed = await claimDueMessages(db, now, { limit: 50, leaseSeconds: LEASE_SECONDS, maxAttempts: MAX_ATTEMPTS, ids });
+      let sent = 0;
+      for (const row of claimed) {
+        try {
+          await send(row);
+          await markMessageSent(db, row.id, clock.now());
+          sent++;
+        } catch (error) {
+          const retryAt = new Date(clock.now().getTime() + row.attempts * 60_000);
+          log.warn({ err: error, messageId: row.id, channel: row.channel, attempt: row.attempts }, 'outbox message not sent; will retry');
+          await markMessageFailed(db, row.id, error instanceof Error ? error.message : String(error), retryAt).catch(() => {});
+        }
+      }
+      return sent;
+    },
+
+    /** deliverDue without waiting for it: for the request that queued the messages. */
+    deliverSoon(ids: (string | null)[]): void {
+      const present = ids.filter((id): id is string => id !== null);
+      if (present.length === 0) return;
+      service.deliverDue(present).catch((error) => log.warn({ err: error }, 'outbox delivery failed'));
+    },
+
+    /** Sends a live event to every open stream of one diner. */
+    publishToUser(userId: string, event: DinerStreamEvent): void {
+      for (const listener of listeners.get(userId) ?? []) listener(event);
+    },
+
+    /** GET /api/me/events: the signed-in diner's live events. Returns the function that stops listening. */
+    subscribeToMyEvents(principal: Principal, listener: (event: DinerStreamEvent) => void): () => void {
+      requireDiner(principal);
+      const { userId } = principal;
+      let set = listeners.get(userId);
+      if (!set) listeners.set(userId, (set = new Set()));
+      set.add(listener);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0 && listeners.get(userId) === set) listeners.delete(userId);
+      };
+    },
+
+    /** GET /api/dev/mailbox: recent email and SMS, only where the dev mailbox is on (never in production unless DEV_MAILBOX=1). */
+    async listDevMailbox(principal: Principal, query: { recipient?: string; limit: number }): Promise<DevMailboxResponse> {
+      rejectInvalidCredential(principal);
+      if (!config.notifications.devMailbox) throw notFound('Not found');
+      const rows = await listRecentMessages(db, { limit: query.limit, recipient: query.recipient?.trim() || undefined });
+      return { messages: rows.map(toOutboxMessage) };
+    },
+
+    close(): void {
+      mail.close();
+    },
+  };
+  return service;
+}
+
+export type NotificationsService = ReturnType<typeof createNotificationsService>;

@@ -1,0 +1,72 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
+
+/** The outbox's SQL: messages are written in the caller's transaction and sent after it commits. */
+
+export interface OutboxRow {
+  id: string;
+  channel: 'email' | 'sms';
+  recipient: string;
+  user_id: string | null;
+  subject: string;
+  body: string;
+  created_at: Date | string;
+  sent_at: Date | string | null;
+  attempts: number;
+}
+
+export async function insertOutboxMessage(
+  db: Db,
+  message: { channel: 'email' | 'sms'; recipient: string; userId: string | null; subject: string; body: string; now: Date },
+): Promise<string> {
+  const [row] = await queryRows<{ id: string }>(
+    db,
+    sql`INSERT INTO outbox_messages (channel, recipient, user_id, subject, body, created_at)
+        VALUES (${message.channel}, ${message.recipient}, ${message.userId}, ${message.subject}, ${message.body}, ${message.now.toISOString()})
+        RETURNING id`,
+  );
+  return row.id;
+}
+
+/**
+ * Claims up to `limit` unsent messages due at `now` for one sending attempt: each claim moves
+ * next_attempt_at forward by `leaseSeconds`, so another instance skips it meanwhile.
+ */
+export function claimDueMessages(db: Db, now: Date, options: { limit: number; leaseSeconds: number; maxAttempts: number; ids?: string[] }): Promise<OutboxRow[]> {
+  const at = now.toISOString();
+  const onlyThese = options.ids ? sql`AND id = ANY(${toPgArray(options.ids)}::uuid[])` : sql``;
+  return queryRows<OutboxRow>(
+    db,
+    sql`UPDATE outbox_messages SET attempts = attempts + 1,
+          next_attempt_at = ${new Date(now.getTime() + options.leaseSeconds * 1000).toISOString()}
+        WHERE id IN (
+          SELECT id FROM outbox_messages
+          WHERE sent_at IS NULL AND attempts < ${options.maxAttempts} AND (next_attempt_at IS NULL OR next_attempt_at <= ${at}) ${onlyThese}
+          ORDER BY created_at LIMIT ${options.limit} FOR UPDATE SKIP LOCKED)
+        RETURNING id, channel, recipient, user_id, subject, body, created_at, sent_at, attempts`,
+  );
+}
+
+export async function markMessageSent(db: Db, id: string, now: Date): Promise<void> {
+  await db.execute(sql`UPDATE outbox_messages SET sent_at = ${now.toISOString()}, last_error = NULL WHERE id = ${id}`);
+}
+
+export async function markMessageFailed(db: Db, id: string, error: string, retryAt: Date): Promise<void> {
+  await db.execute(sql`UPDATE outbox_messages SET last_error = ${error.slice(0, 500)}, next_attempt_at = ${retryAt.toISOString()} WHERE id = ${id}`);
+}
+
+/** The newest messages, optionally to one recipient (the dev mailbox). */
+export function listRecentMessages(db: Db, options: { limit: number; recipient?: string }): Promise<OutboxRow[]> {
+  const filter = options.recipient ? sql`WHERE recipient = ${options.recipient}` : sql``;
+  return queryRows<OutboxRow>(
+    db,
+    sql`SELECT id, channel, recipient, user_id, subject, body, created_at, sent_at, attempts FROM outbox_messages ${filter}
+        ORDER BY created_at DESC, id DESC LIMIT ${options.limit}`,
+  );
+}
+
+/** A diner's email address, if they gave one. */
+export async function findUserEmail(db: Db, userId: string): Promise<string | null> {
+  const [row] = await queryRows<{ email: string | null }>(db, sql`SELECT email FROM users WHERE id = ${userId}`);
+  return row?.email ?? null;
+}

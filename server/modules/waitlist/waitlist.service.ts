@@ -1,0 +1,255 @@
+import type { JoinWaitlistBody, WaitlistEntry, WaitlistResponse, WaitlistState } from '#common/contract/waitlist.ts';
+import { WAITLIST_MAX_WAITING } from '#common/contract/waitlist.ts';
+import { AVAILABILITY_HORIZON_DAYS } from '#common/domain/restaurants.ts';
+import { addDays, formatDateShort, formatTime12h, kolkataInstant, todayInKolkata, toKolkata } from '#common/domain/time.ts';
+import { asDate } from '#server/db/client.ts';
+import type { AppDeps } from '#server/deps.ts';
+import { badInput, conflict, notFound } from '#server/errors.ts';
+import { requireDiner, type Principal } from '#server/modules/accounts/principal.ts';
+import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
+import type { ReservationsService } from '#server/modules/reservations/reservations.service.ts';
+import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
+import {
+  countWaitingOfUser,
+  findEntry,
+  findFreeSlotInWindow,
+  findSlotState,
+  insertEntry,
+  isUniqueViolation,
+  listEntriesOfUser,
+  listSlotsWithWaitingMatches,
+  lockEntry,
+  lockLongestWaitingMatch,
+  markEntryOffered,
+  setEntryRemoved,
+  type WaitlistRow,
+} from './waitlist.repository.ts';
+
+export const WAITLIST_ENTRY_NOT_FOUND = 'Waitlist entry not found';
+const LIST_LIMIT = 100;
+/** A guard against a runaway offer loop on one slot. */
+const MAX_OFFERS_PER_SLOT = 500;
+
+const iso = (value: Date | string) => asDate(value).toISOString();
+
+/**
+ * The waitlist (decision 085): when covers free up on a slot, the longest-waiting matching entry
+ * gets an exclusive HELD reservation for WAITLIST_OFFER_MINUTES and a notification; if it is not
+ * taken, the freed covers go to the next. No broadcast, so no race to tap first.
+ */
+export function createWaitlistService(deps: AppDeps, restaurants: RestaurantsService, reservations: ReservationsService, notifications: NotificationsService) {
+  const { db, clock, config, events, log } = deps;
+
+  function stateOf(row: WaitlistRow, now: Date): WaitlistState {
+    if (row.status === 'removed') return 'removed';
+    if (row.status === 'offered') {
+      const status = row.reservation_status;
+      if (!status) return 'lapsed';
+      if (status === 'HELD') return row.hold_expires_at && asDate(row.hold_expires_at) > now ? 'offered' : 'lapsed';
+      if (status === 'CANCELLED') return row.cancel_reason === 'DINER_CANCELLED' ? 'declined' : 'lapsed';
+      return 'booked';
+    }
+    const windowEnds = kolkataInstant(row.wait_date, row.window_end).getTime();
+    return windowEnds <= now.getTime() + config.bookingCutoffMinutes * 60_000 ? 'ended' : 'waiting';
+  }
+
+  function toEntry(row: WaitlistRow, now: Date): WaitlistEntry {
+    const state = stateOf(row, now);
+    return {
+      id: row.id,
+      restaurant: { id: row.restaurant_id, slug: row.restaurant_slug, name: row.restaurant_name, emoji: row.restaurant_emoji, neighborhood: row.restaurant_neighborhood },
+      date: row.wait_date,
+      partySize: row.party_size,
+      windowStart: row.window_start,
+      windowEnd: row.window_end,
+      joinedAt: iso(row.created_at),
+      state,
+      placeInLine: state === 'waiting' ? row.waiting_ahead + 1 : null,
+      offer:
+        row.reservation_id && row.slot_date && row.slot_time
+          ? {
+              reservationId: row.reservation_id,
+              holdExpiresAt: state === 'offered' && row.hold_expires_at ? iso(row.hold_expires_at) : null,
+              slot: { date: row.slot_date, time: row.slot_time },
+              partySize: row.offered_party_size ?? row.party_size,
+            }
+          : null,
+    };
+  }
+
+  /**
+   * Offers the slot's free covers down the matching waitlist, one exclusive hold per transaction,
+   * until nothing fits. Idempotent, and safe to run from events and the sweep at once.
+   */
+  async function offerFreedCovers(slotId: string): Promise<number> {
+    const skip: string[] = [];
+    let offers = 0;
+    for (let step = 0; step < MAX_OFFERS_PER_SLOT; step++) {
+      const result = await db.transaction(async (tx) => {
+        const now = clock.now();
+        const slot = await findSlotState(tx, slotId, now, config.bookingCutoffMinutes);
+        if (!slot || !slot.is_open || slot.free <= 0) return { kind: 'done' as const };
+        // Lock order: waitlist entry, then diner, then slot (createHoldForOffer takes the last two).
+        const entry = await lockLongestWaitingMatch(tx, { restaurantId: slot.restaurant_id, date: slot.date, time: slot.time }, slot.free, skip);
+        if (!entry) return { kind: 'done' as const };
+        const outcome = await reservations.createHoldForOffer(tx, {
+          userId: entry.user_id,
+          slotId,
+          partySize: entry.party_size,
+          holdMinutes: config.waitlistOfferMinutes,
+          reason: 'WAITLIST_OFFER',
+          gate: 'public',
+        });
+        if ('refused' in outcome) {
+          if (outcome.refused === 'no_room' || outcome.refused === 'slot_closed') return { kind: 'done' as const };
+          // The diner's own limits (holds, upcoming, same time): the next in line gets this table; they keep their place.
+          return { kind: 'skipped' as const, entryId: entry.id };
+        }
+        const held = outcome.held;
+        await markEntryOffered(tx, entry.id, held.id, now);
+        const until = toKolkata(asDate(held.hold_expires_at!));
+        const messageId = await notifications.queueEmailToUser(tx, entry.user_id, {
+          subject: `A table at ${held.restaurant_name} is yours for ${config.waitlistOfferMinutes} minutes`,
+          body:
+            `Good news from the waitlist: a table for ${held.party_size} at ${held.restaurant_name} on ${formatDateShort(held.slot_date)} at ` +
+            `${formatTime12h(held.slot_time)} is held in your name until ${formatTime12h(until.time)}.\n\n` +
+            `Complete your booking on Tablefair before then (Waitlist, or /hold/${held.id}); otherwise it goes to the next person waiting.`,
+        });
+        return { kind: 'offered' as const, held, entryId: entry.id, userId: entry.user_id, messageId };
+      });
+      if (result.kind === 'done') break;
+      if (result.kind === 'skipped') {
+        skip.push(result.entryId);
+        continue;
+      }
+      offers++;
+      const { held } = result;
+      reservations.announceOfferedHold(held);
+      notifications.publishToUser(result.userId, {
+        type: 'offer',
+        source: 'waitlist',
+        reservationId: held.id,
+        restaurantName: held.restaurant_name,
+        date: held.slot_date,
+        time: held.slot_time,
+        partySize: held.party_size,
+        holdExpiresAt: iso(held.hold_expires_at!),
+        dropId: null,
+        waitlistEntryId: result.entryId,
+      });
+      notifications.deliverSoon([result.messageId]);
+    }
+    return offers;
+  }
+
+  /** One offer run per slot at a time in this process; a request arriving meanwhile runs once more after it. */
+  const running = new Map<string, { again: boolean; done: Promise<void> }>();
+  function scheduleOffers(slotId: string): Promise<void> {
+    const current = running.get(slotId);
+    if (current) {
+      current.again = true;
+      return current.done;
+    }
+    const state = { again: false, done: Promise.resolve() };
+    state.done = (async () => {
+      try {
+        do {
+          state.again = false;
+          await offerFreedCovers(slotId);
+        } while (state.again);
+      } catch (error) {
+        log.warn({ err: error, slotId }, 'waitlist offer failed; the sweep retries');
+      } finally {
+        running.delete(slotId);
+      }
+    })();
+    running.set(slotId, state);
+    return state.done;
+  }
+
+  // Covers freed by a cancellation, an expired hold (an unanswered offer too), or staff adding slots.
+  const stopListening = events.subscribe('slot.freed', ({ slotId }) => {
+    void scheduleOffers(slotId);
+  });
+
+  return {
+    offerFreedCovers,
+
+    /** For the timer (and after a restart): every slot some waiting entry could take now. */
+    async runDueWork(): Promise<number> {
+      const now = clock.now();
+      const slotIds = await listSlotsWithWaitingMatches(db, now, todayInKolkata(now), config.bookingCutoffMinutes);
+      for (const slotId of slotIds) await scheduleOffers(slotId);
+      return slotIds.length;
+    },
+
+    stop(): void {
+      stopListening();
+    },
+
+    /** POST /api/waitlist: wait for a table for `partySize` at a restaurant on a date, between two times. */
+    async joinWaitlist(principal: Principal, input: JoinWaitlistBody): Promise<WaitlistEntry> {
+      requireDiner(principal);
+      const { userId } = principal;
+      const restaurant = await restaurants.getRestaurant(principal, input.restaurantSlug);
+      const now = clock.now();
+      const today = todayInKolkata(now);
+      if (input.date < today) throw badInput('date must not be in the past');
+      if (input.date > addDays(today, AVAILABILITY_HORIZON_DAYS - 1)) throw badInput(`date must be within the next ${AVAILABILITY_HORIZON_DAYS} days`);
+      if (input.windowEnd < input.windowStart) throw badInput('windowEnd must be at or after windowStart');
+      if (kolkataInstant(input.date, input.windowEnd).getTime() <= now.getTime() + config.bookingCutoffMinutes * 60_000) {
+        throw badInput('windowEnd: that time can no longer be booked today');
+      }
+      if ((await countWaitingOfUser(db, userId, today)) >= WAITLIST_MAX_WAITING) {
+        throw conflict(`You are already waiting for ${WAITLIST_MAX_WAITING} tables. Leave one waitlist before joining another.`);
+      }
+      const free = await findFreeSlotInWindow(db, {
+        restaurantId: restaurant.id,
+        date: input.date,
+        windowStart: input.windowStart,
+        windowEnd: input.windowEnd,
+        partySize: input.partySize,
+        now,
+        cutoffMinutes: config.bookingCutoffMinutes,
+      });
+      if (free) throw conflict(`A table for ${input.partySize} is free at ${formatTime12h(free.time)} on that date. Book it instead of waiting.`);
+      const id = await insertEntry(db, { userId, restaurantId: restaurant.id, date: input.date, partySize: input.partySize, windowStart: input.windowStart, windowEnd: input.windowEnd, now }).catch(
+        (error: unknown) => {
+          if (isUniqueViolation(error, 'waitlist_one_waiting_key')) throw conflict('You are already on the waitlist for that restaurant on that date');
+          throw error;
+        },
+      );
+      return toEntry((await findEntry(db, id))!, clock.now());
+    },
+
+    /** GET /api/waitlist: the diner's entries, newest first, and the live offers among them. */
+    async listMyWaitlist(principal: Principal): Promise<WaitlistResponse> {
+      requireDiner(principal);
+      const now = clock.now();
+      const entries = (await listEntriesOfUser(db, principal.userId, LIST_LIMIT)).map((row) => toEntry(row, now));
+      return { entries, offers: entries.filter((entry) => entry.state === 'offered'), serverTime: now.toISOString() };
+    },
+
+    /** DELETE /api/waitlist/{id}: leave the waitlist; a live offer is let go, so the next in line gets it. */
+    async leaveWaitlist(principal: Principal, id: string): Promise<WaitlistEntry> {
+      requireDiner(principal);
+      const offered = await db.transaction(async (tx) => {
+        const entry = await lockEntry(tx, id);
+        // Another diner's entry is not found, the same as one that does not exist.
+        if (!entry || entry.user_id !== principal.userId) throw notFound(WAITLIST_ENTRY_NOT_FOUND);
+        if (entry.status === 'removed') throw conflict('You have already left this waitlist');
+        await setEntryRemoved(tx, id, clock.now());
+        return entry.status === 'offered' ? entry.reservation_id : null;
+      });
+      if (offered) {
+        const row = await findEntry(db, id);
+        if (row && row.reservation_status === 'HELD' && row.hold_expires_at && asDate(row.hold_expires_at) > clock.now()) {
+          await reservations.cancelReservation(principal, offered);
+        }
+      }
+      return toEntry((await findEntry(db, id))!, clock.now());
+    },
+  };
+}
+
+export type WaitlistService = ReturnType<typeof createWaitlistService>;
