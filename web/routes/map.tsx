@@ -1,4 +1,92 @@
-/** Placeholder until its issue lands; replaced by the screen itself. */
-export default function Screen() {
-  return <div className="container page"><h1>Coming soon</h1></div>;
+import { useEffect, useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { BrandMark } from '#web/components/layout/SiteLayout.tsx';
+import { useRestaurants } from '#web/features/discovery/api.ts';
+import { MapCardList } from '#web/features/discovery/MapCardList.tsx';
+import { MapFilterBar } from '#web/features/discovery/MapFilterBar.tsx';
+import { applyMapFilter, categoryOptions, toMapRestaurants, type MapFilter } from '#web/features/discovery/map-filters.ts';
+import RestaurantMap from '#web/features/discovery/RestaurantMap.tsx';
+import '#web/features/discovery/map.css';
+
+const ALL: MapFilter = { kind: 'all' };
+
+/** The live map: a dark island inside the light product (DESIGN.md). */
+export default function MapScreen() {
+  const restaurants = useRestaurants();
+  const [filter, setFilter] = useState<MapFilter>(ALL);
+
+  useEffect(() => {
+    document.title = 'Find Tables on the Map · Tablefair';
+  }, []);
+
+  const failed = restaurants.isError;
+  const loading = restaurants.isPending;
+  // The spec: on a load failure the list stays empty.
+  const mappable = useMemo(() => (failed ? [] : toMapRestaurants(restaurants.data ?? [])), [failed, restaurants.data]);
+  const categories = useMemo(() => categoryOptions(mappable), [mappable]);
+  const visible = useMemo(() => applyMapFilter(mappable, filter), [mappable, filter]);
+
+  let subtitle;
+  if (failed) {
+    subtitle = (
+      <p className="map-hero__status map-hero__status--error" role="alert">
+        Failed to load restaurants from API
+        <button type="button" className="map-hero__retry" onClick={() => restaurants.refetch()}>
+          Try again
+        </button>
+      </p>
+    );
+  } else {
+    subtitle = (
+      <p className="map-hero__status" role="status">
+        {loading
+          ? 'Loading restaurants…'
+          : filter.kind === 'all'
+            ? `${mappable.length} restaurants on the map`
+            : `Showing ${visible.length} of ${mappable.length} restaurants`}
+      </p>
+    );
+  }
+
+  return (
+    <div className="map-page">
+      <a className="skip-link" href="#map">
+        Skip to the map
+      </a>
+      <header className="map-hero">
+        <div className="map-hero__inner">
+          <Link to="/" className="map-brand" aria-label="Tablefair home">
+            <BrandMark />
+            <span>Tablefair</span>
+          </Link>
+          <p className="map-hero__eyebrow">
+            <span className="map-hero__live" aria-hidden="true" /> Live map · Bengaluru
+          </p>
+          <h1 className="map-hero__title">Find Tables on the Map</h1>
+          <p className="map-hero__pitch">Real-time availability, no bots, fair access — with identity verification and queue fairness.</p>
+          {subtitle}
+          <div className="map-hero__actions">
+            <a href="#map" className="btn btn--primary">
+              View Map
+            </a>
+            <Link to="/" className="btn map-hero__home">
+              Back to Home
+            </Link>
+          </div>
+        </div>
+      </header>
+
+      <main className="map-main">
+        <section id="map" className="map-section" aria-label="Map" tabIndex={-1}>
+          <MapFilterBar categories={categories} value={filter} onChange={setFilter} />
+          <p className="map-legend">
+            <span className="map-legend__dot map-legend__dot--hot" aria-hidden="true" /> Hot spot
+            <span className="map-legend__dot" aria-hidden="true" /> Restaurant
+          </p>
+          <RestaurantMap restaurants={visible} loading={loading} />
+        </section>
+        <MapCardList restaurants={visible} loading={loading} failed={failed} onShowAll={filter.kind === 'all' ? undefined : () => setFilter(ALL)} />
+      </main>
+    </div>
+  );
 }

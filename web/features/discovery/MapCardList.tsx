@@ -1,0 +1,64 @@
+import { Link } from 'react-router';
+import { Skeleton } from '#web/components/ui/Feedback.tsx';
+import type { MapRestaurant } from './map-filters.ts';
+
+/** The small-screen list under the map: it follows the active filter. */
+export function MapCardList({ restaurants, loading, failed, onShowAll }: { restaurants: MapRestaurant[]; loading: boolean; failed: boolean; onShowAll?: () => void }) {
+  return (
+    <section className="map-list" aria-labelledby="map-list-title">
+      <div className="map-list__head">
+        <h2 id="map-list-title">Available Restaurants</h2>
+        {!loading && !failed ? <span className="map-list__count">{restaurants.length}</span> : null}
+      </div>
+      {loading ? (
+        <ul className="map-list__items" aria-hidden="true">
+          {Array.from({ length: 4 }, (_, index) => (
+            <li key={index} className="map-card map-card--skeleton">
+              <Skeleton width={44} height={44} radius="50%" className="skeleton--night" />
+              <div className="map-card__text">
+                <Skeleton width="60%" height={18} className="skeleton--night" />
+                <Skeleton width="35%" height={14} className="skeleton--night" />
+              </div>
+            </li>
+          ))}
+        </ul>
+      ) : failed ? null : restaurants.length === 0 ? (
+        <div className="map-list__empty">
+          <p>No restaurants match this filter.</p>
+          {onShowAll ? (
+            <button type="button" className="map-filter" onClick={onShowAll}>
+              Show all restaurants
+            </button>
+          ) : null}
+        </div>
+      ) : (
+        <ul className="map-list__items">
+          {restaurants.map((restaurant) => {
+            const href = `/r/${encodeURIComponent(restaurant.slug)}`;
+            return (
+              <li key={restaurant.id} className="map-card" data-testid="map-card" data-slug={restaurant.slug}>
+                <span className={`map-card__emoji${restaurant.hot ? ' map-card__emoji--hot' : ''}`} aria-hidden="true">
+                  <span className="emoji">{restaurant.emoji}</span>
+                </span>
+                <div className="map-card__text">
+                  <h3 className="map-card__name">
+                    <Link to={href} className="map-card__link">
+                      {restaurant.name}
+                    </Link>
+                  </h3>
+                  <p className="map-card__hood">
+                    {restaurant.neighborhood}
+                    {restaurant.hot ? <span className="map-card__hot"> · Hot spot</span> : null}
+                  </p>
+                </div>
+                <Link to={href} className="btn btn--primary btn--sm map-card__reserve" aria-label={`Reserve at ${restaurant.name}`}>
+                  Reserve
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
