@@ -86,8 +86,8 @@ async function waitUntilHealthy(server: RunningServer, path: string, timeoutMs: 
   throw new Error(`${server.name} did not start within ${timeoutMs / 1000} s:\n${server.output()}`);
 }
 
-function spawnServer(name: string, script: string, port: number, env: Record<string, string>): RunningServer {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+function spawnServer(name: string, script: string, port: number, env: Record<string, string>, nodeArgs: string[] = []): RunningServer {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -139,7 +139,9 @@ export async function startApp(target: BenchTarget, port: number, name = `app :$
   };
   if (target.databaseUrl) env.DATABASE_URL = target.databaseUrl;
   else env.DATABASE_URL = '';
-  const server = spawnServer(name, 'server/main.ts', port, env);
+  // BENCH_APP_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the app under load.
+  const nodeArgs = (process.env.BENCH_APP_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const server = spawnServer(name, 'server/main.ts', port, env, nodeArgs);
   await waitUntilHealthy(server, '/api/health', 120_000);
   return server;
 }
@@ -180,8 +182,8 @@ export async function load(options: {
   const instance = autocannon({
     url: options.url,
     connections: options.connections,
-    duration: options.durationSeconds,
-    amount: options.amount,
+    ...(options.durationSeconds !== undefined ? { duration: options.durationSeconds } : {}),
+    ...(options.amount !== undefined ? { amount: options.amount } : {}),
     timeout: options.timeoutSeconds ?? 30,
     headers: options.headers,
     requests: [

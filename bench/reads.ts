@@ -1,0 +1,131 @@
+/**
+ * The availability reads under load: 50 concurrent connections on each endpoint for a bounded
+ * time, against the bare Fastify baseline measured in the same run (before and after the app).
+ * Also a scripted check that the restaurant list and the today strip answer with an ETag,
+ * 304 on If-None-Match, and a compressed body.
+ */
+import { addDays, todayInKolkata } from '#common/domain/time.ts';
+import { load, type LoadResult } from './lib.ts';
+
+/** What a browser sends: the app compresses anything over 1 KiB for it. */
+export const BROWSER_ENCODINGS = process.env.BENCH_ACCEPT_ENCODING ?? 'gzip, deflate, br';
+const PARTY_SIZES = [2, 2, 2, 4, 4, 6, 8];
+
+export interface ReadOptions {
+  connections: number;
+  seconds: number;
+  restaurants: number;
+}
+
+/** A cheap deterministic random stream, so two runs ask for the same mix. */
+function randomStream(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+const citySlug = (i: number) => `city-${String(i).padStart(4, '0')}`;
+
+export async function measureBaseline(url: string, options: ReadOptions): Promise<LoadResult> {
+  await load({ url, connections: options.connections, durationSeconds: 2 });
+  return load({ url: `${url}/constant`, connections: options.connections, durationSeconds: options.seconds, headers: { 'accept-encoding': BROWSER_ENCODINGS } });
+}
+
+/** GET /api/restaurants/{slug}/availability for a random restaurant, date (30 days) and party size. */
+export async function measureAvailability(baseUrl: string, options: ReadOptions, now: Date): Promise<LoadResult> {
+  const today = todayInKolkata(now);
+  const random = randomStream(7);
+  const next = () => {
+    const slug = citySlug(1 + Math.floor(random() * options.restaurants));
+    const date = addDays(today, Math.floor(random() * 30));
+    const party = PARTY_SIZES[Math.floor(random() * PARTY_SIZES.length)];
+    return { path: `/api/restaurants/${slug}/availability?date=${date}&partySize=${party}` };
+  };
+  return run(baseUrl, options, next);
+}
+
+/** GET /api/restaurants/{slug}/calendar for a random restaurant. */
+export async function measureCalendar(baseUrl: string, options: ReadOptions): Promise<LoadResult> {
+  const random = randomStream(11);
+  return run(baseUrl, options, () => ({ path: `/api/restaurants/${citySlug(1 + Math.floor(random() * options.restaurants))}/calendar` }));
+}
+
+/**
+ * A whole-city answer (the restaurant list, the today strip), fetched whole (compressed) or
+ * conditionally (If-None-Match with its current ETag). These answers are large at city scale,
+ * so each is measured as one burst of `connections` concurrent requests (every one answered,
+ * none abandoned mid-flight), after a single warm-up request.
+ */
+export async function measureBurst(baseUrl: string, options: ReadOptions, path: string, conditional: boolean): Promise<LoadResult> {
+  const headers: Record<string, string> = { 'accept-encoding': BROWSER_ENCODINGS };
+  const first = await fetch(`${baseUrl}${path}`, { headers });
+  await first.arrayBuffer();
+  if (conditional) {
+    const etag = first.headers.get('etag');
+    if (!etag) throw new Error(`${path} answered without an ETag`);
+    headers['if-none-match'] = etag;
+  }
+  return load({ url: baseUrl, connections: options.connections, amount: options.connections, timeoutSeconds: 300, next: () => ({ path, headers }) });
+}
+
+async function run(baseUrl: string, options: ReadOptions, next: () => { path: string; headers?: Record<string, string> }): Promise<LoadResult> {
+  const withEncoding = () => {
+    const request = next();
+    return { ...request, headers: { 'accept-encoding': BROWSER_ENCODINGS, ...request.headers } };
+  };
+  // Warm-up: connections, the pool, the plan cache and the JIT; not counted.
+  await load({ url: baseUrl, connections: options.connections, durationSeconds: 2, next: withEncoding, timeoutSeconds: 60 });
+  return load({ url: baseUrl, connections: options.connections, durationSeconds: options.seconds, next: withEncoding, timeoutSeconds: 60 });
+}
+
+export interface HeaderCheck {
+  path: string;
+  etag: string | null;
+  encoding: string | null;
+  identityBytes: number;
+  compressedBytes: number;
+  conditionalStatus: number;
+  conditionalBytes: number;
+  ok: boolean;
+}
+
+/** ETag present, the body compressed for a browser, and 304 with no body on If-None-Match. */
+export async function checkCaching(baseUrl: string, path: string): Promise<HeaderCheck> {
+  const identity = await fetch(`${baseUrl}${path}`, { headers: { 'accept-encoding': 'identity' } });
+  const identityBytes = (await identity.arrayBuffer()).byteLength;
+  // fetch would decode the body, so the compressed size is read from a raw request.
+  const { request } = await import('node:http');
+  const compressed = await new Promise<{ encoding: string | null; bytes: number; etag: string | null }>((resolve, reject) => {
+    const req = request(`${baseUrl}${path}`, { headers: { 'accept-encoding': BROWSER_ENCODINGS } }, (res) => {
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      res.on('end', () => resolve({ encoding: (res.headers['content-encoding'] as string) ?? null, bytes, etag: (res.headers.etag as string) ?? null }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  const conditional = await fetch(`${baseUrl}${path}`, {
+    headers: { 'accept-encoding': BROWSER_ENCODINGS, 'if-none-match': compressed.etag ?? '"none"' },
+  });
+  const conditionalBytes = (await conditional.arrayBuffer()).byteLength;
+  const ok =
+    Boolean(compressed.etag) &&
+    Boolean(identity.headers.get('etag')) &&
+    (compressed.encoding === 'gzip' || compressed.encoding === 'br') &&
+    compressed.bytes < identityBytes &&
+    conditional.status === 304 &&
+    conditionalBytes === 0;
+  return {
+    path,
+    etag: compressed.etag,
+    encoding: compressed.encoding,
+    identityBytes,
+    compressedBytes: compressed.bytes,
+    conditionalStatus: conditional.status,
+    conditionalBytes,
+    ok,
+  };
+}

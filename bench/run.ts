@@ -1,0 +1,173 @@
+/**
+ * `npm run bench`: the availability reads and the drop, each beside a baseline measured in the
+ * same run on the same machine, with the ratio, the target and PASS/FAIL.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/tablefair_bench npm run bench   (2,000 restaurants)
+ *   npm run bench                                                                   (embedded PGlite, 200)
+ *
+ * The data set is generated first when missing or not for today (bench/generate-city.ts).
+ * Knobs: BENCH_SECONDS (10 per read run), BENCH_CONNECTIONS (50), BENCH_RESTAURANTS, BENCH_ONLY=reads|drop,
+ * BENCH_RESULTS=<file> to keep the figures as JSON. Exit code 1 when a correctness check fails
+ * (covers sold ≠ capacity, oversell, an unexpected status, ETag/304/compression); a missed speed
+ * target is printed as FAIL but is not an error.
+ */
+import { writeFileSync } from 'node:fs';
+import type { DatabaseHandle } from '#server/db/client.ts';
+import { countDrop, DROP_CAPACITY, prepareDrop, raceOverHttp, raceRawSql, type DropCount, type RaceResult } from './drop.ts';
+import { defaultRestaurantCount, DROP_DINERS, ensureCity } from './generate-city.ts';
+import { APP_POOL_SIZE, benchTarget, fmt, load, machineNote, openBenchDatabase, PORTS, startApp, startBaseline, table, type LoadResult } from './lib.ts';
+import { checkCaching, measureAvailability, measureBaseline, measureBurst, measureCalendar, type HeaderCheck } from './reads.ts';
+
+const target = benchTarget();
+const restaurants = defaultRestaurantCount(target);
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const only = process.env.BENCH_ONLY;
+const now = new Date();
+const rows: string[][] = [];
+let correctnessFailed = false;
+
+const verdict = (pass: boolean) => (pass ? 'PASS' : 'FAIL');
+function check(pass: boolean): string {
+  if (!pass) correctnessFailed = true;
+  return verdict(pass);
+}
+
+/** Opens the database for a step; the embedded engine is opened only while no server holds it. */
+async function withDatabase<T>(work: (handle: DatabaseHandle) => Promise<T>): Promise<T> {
+  const handle = await openBenchDatabase(target);
+  try {
+    return await work(handle);
+  } finally {
+    await handle.close();
+  }
+}
+
+console.log('Tablefair benchmarks');
+console.log(`  machine:  ${machineNote()} — shared with other work, so compare ratios, not absolute figures`);
+console.log(`  database: ${target.label}, app pool ${APP_POOL_SIZE} connections`);
+console.log(`  load:     autocannon in this process; app and baseline each in their own process; ${connections} connections, ${seconds} s per read run`);
+
+const city = await withDatabase(async (handle) => {
+  await handle.migrate();
+  return ensureCity(handle, target, restaurants, now);
+});
+
+const results: Record<string, unknown> = { at: now.toISOString(), target: target.kind, restaurants, connections, seconds, machine: machineNote(), city };
+
+if (only !== 'drop') {
+  console.log('\n== Availability reads');
+  const options = { connections, seconds, restaurants };
+  const baselineServer = await startBaseline(PORTS.baseline);
+  let reads: Record<string, LoadResult> = {};
+  let checks: HeaderCheck[] = [];
+  let baselines: LoadResult[] = [];
+  try {
+    const before = await measureBaseline(baselineServer.baseUrl, options);
+    console.log(`  baseline (before): ${fmt.rps(before.rps)}, p99 ${fmt.ms(before.p99)}`);
+    const app = await startApp(target, PORTS.appA);
+    try {
+      checks = [await checkCaching(app.baseUrl, '/api/restaurants'), await checkCaching(app.baseUrl, '/api/discover/available-today')];
+      const runs: [string, () => Promise<LoadResult>][] = [
+        ['availability', () => measureAvailability(app.baseUrl, options, now)],
+        ['calendar', () => measureCalendar(app.baseUrl, options)],
+        ['today-304', () => measureBurst(app.baseUrl, options, '/api/discover/available-today', true)],
+        ['today-full', () => measureBurst(app.baseUrl, options, '/api/discover/available-today', false)],
+        ['list-304', () => measureBurst(app.baseUrl, options, '/api/restaurants', true)],
+        ['list-full', () => measureBurst(app.baseUrl, options, '/api/restaurants', false)],
+      ];
+      for (const [name, measure] of runs) {
+        reads[name] = await measure();
+        const r = reads[name];
+        console.log(`  ${name.padEnd(12)} ${fmt.rps(r.rps).padStart(9)}, p50 ${fmt.ms(r.p50)}, p99 ${fmt.ms(r.p99)}, ${Math.round(r.bytesPerResponse).toLocaleString('en-IN')} B/response, statuses ${JSON.stringify(r.statuses)}${r.errors + r.timeouts ? `, ${r.errors} errors (${r.timeouts} timeouts)` : ''}`);
+      }
+    } finally {
+      await app.stop();
+    }
+    const after = await measureBaseline(baselineServer.baseUrl, options);
+    console.log(`  baseline (after):  ${fmt.rps(after.rps)}, p99 ${fmt.ms(after.p99)}`);
+    baselines = [before, after];
+  } finally {
+    await baselineServer.stop();
+  }
+  const baseRps = (baselines[0].rps + baselines[1].rps) / 2;
+  const baseP99 = Math.max(baselines[0].p99, baselines[1].p99);
+  const baseCell = `${fmt.rps(baseRps)} (bare Fastify, mean of before/after)`;
+  const okStatuses = (r: LoadResult, status: number) =>
+    r.requests > 0 && r.errors === 0 && r.timeouts === 0 && Object.keys(r.statuses).every((s) => Number(s) === status);
+  for (const [name, label] of [
+    ['availability', 'GET /api/restaurants/{slug}/availability'],
+    ['calendar', 'GET /api/restaurants/{slug}/calendar'],
+  ] as const) {
+    const r = reads[name];
+    rows.push([`${label}: requests/s`, fmt.rps(r.rps), baseCell, fmt.pct(r.rps / baseRps), '>= 40%', verdict(r.rps / baseRps >= 0.4 && okStatuses(r, 200))]);
+    rows.push([`${label}: p99`, fmt.ms(r.p99), fmt.ms(baseP99), '', '< 25 ms', verdict(r.p99 < 25)]);
+  }
+  for (const [name, label, status] of [
+    ['today-304', `GET /api/discover/available-today, If-None-Match (304), burst of ${connections}`, 304],
+    ['today-full', `GET /api/discover/available-today, full, compressed, burst of ${connections}`, 200],
+    ['list-304', `GET /api/restaurants, If-None-Match (304), burst of ${connections}`, 304],
+    ['list-full', `GET /api/restaurants, full, compressed, burst of ${connections}`, 200],
+  ] as const) {
+    const r = reads[name];
+    rows.push([
+      `${label}: requests/s, p99`,
+      `${fmt.rps(r.rps)}, p99 ${fmt.ms(r.p99)}`,
+      baseCell,
+      fmt.pct(r.rps / baseRps),
+      `all ${status}`,
+      check(okStatuses(r, status)),
+    ]);
+  }
+  for (const c of checks) {
+    rows.push([
+      `${c.path}: ETag, ${c.encoding ?? 'no'} compression, 304`,
+      `${c.identityBytes.toLocaleString('en-IN')} B → ${c.compressedBytes.toLocaleString('en-IN')} B ${c.encoding ?? ''}; If-None-Match → ${c.conditionalStatus}, ${c.conditionalBytes} B`,
+      '',
+      '',
+      'ETag + gzip/br + 304',
+      check(c.ok),
+    ]);
+  }
+  Object.assign(results, { reads, baselines, checks });
+}
+
+if (only !== 'reads') {
+  console.log(`\n== The drop: ${DROP_DINERS.toLocaleString('en-IN')} diners race for ${DROP_CAPACITY} covers`);
+  const plan = await withDatabase((handle) => prepareDrop(handle, now));
+  const app = await startApp(target, PORTS.appA);
+  let http: RaceResult;
+  try {
+    // Open the app's pool and warm its code paths before the race (not counted).
+    await load({ url: `${app.baseUrl}/api/restaurants/bench-drop/availability?date=${plan.date}&partySize=2`, connections: APP_POOL_SIZE * 2, durationSeconds: 2 });
+    http = await raceOverHttp([app.baseUrl], plan);
+  } finally {
+    await app.stop();
+  }
+  const { httpCount, raw, rawCount } = await withDatabase(async (handle) => {
+    const httpCount = await countDrop(handle, plan.restaurantId);
+    const rawPlan = await prepareDrop(handle, now);
+    const raw = await raceRawSql(target, handle, rawPlan);
+    const rawCount = await countDrop(handle, rawPlan.restaurantId);
+    return { httpCount, raw, rawCount };
+  });
+  const show = (name: string, r: RaceResult, c: DropCount) =>
+    console.log(
+      `  ${name.padEnd(8)} ${r.attempts} attempts in ${r.seconds.toFixed(2)} s: ${r.holds} holds, ${r.refused} refused, ${r.unexpected} unexpected; ` +
+        `covers sold ${c.sold}/${DROP_CAPACITY}, oversell ${c.oversell}; per slot ${c.perSlot.map((s) => `${s.time} ${s.taken}/${s.capacity}`).join(', ')}; p99 ${fmt.ms(r.p99)}`,
+    );
+  show('app', http, httpCount);
+  show('raw SQL', raw, rawCount);
+  rows.push(['Drop (app, HTTP): covers sold', String(httpCount.sold), `${rawCount.sold} (raw SQL)`, '', `= ${DROP_CAPACITY}`, check(httpCount.sold === DROP_CAPACITY && rawCount.sold === DROP_CAPACITY)]);
+  rows.push(['Drop (app, HTTP): oversell', String(httpCount.oversell), `${rawCount.oversell} (raw SQL)`, '', '= 0', check(httpCount.oversell === 0 && rawCount.oversell === 0)]);
+  rows.push(['Drop (app, HTTP): answers other than 201/409', String(http.unexpected), String(raw.unexpected), '', '= 0', check(http.unexpected === 0 && raw.unexpected === 0)]);
+  rows.push(['Drop (app, HTTP): successful holds/s', fmt.rps(http.holdsPerSecond), `${fmt.rps(raw.holdsPerSecond)} (raw SQL, pool ${APP_POOL_SIZE})`, fmt.pct(http.holdsPerSecond / raw.holdsPerSecond), '>= 50%', verdict(http.holdsPerSecond / raw.holdsPerSecond >= 0.5)]);
+  rows.push(['Drop (app, HTTP): attempts/s (201 + 409)', fmt.rps(http.attemptsPerSecond), fmt.rps(raw.attemptsPerSecond), fmt.pct(http.attemptsPerSecond / raw.attemptsPerSecond), '', '']);
+  rows.push(['Drop (app, HTTP): p99 latency of create', fmt.ms(http.p99), `${fmt.ms(raw.p99)} (raw SQL)`, '', '', '']);
+  Object.assign(results, { drop: { http, httpCount, raw, rawCount } });
+}
+
+console.log(`\n== Results (${target.kind === 'postgres' ? 'PostgreSQL' : 'embedded PGlite'}, ${restaurants.toLocaleString('en-IN')} restaurants; ${machineNote()})\n`);
+console.log(table(['figure', 'measured', 'baseline (same run)', 'ratio', 'target', 'verdict'], rows));
+if (process.env.BENCH_RESULTS) writeFileSync(process.env.BENCH_RESULTS, JSON.stringify(results, null, 2));
+process.exit(correctnessFailed ? 1 : 0);
