@@ -75,7 +75,7 @@ export default function ExploreTonightScreen() {
   } else {
     body = (
       <>
-        <p className="explore-summary" role="status">
+        <p className={results.length === 0 ? 'visually-hidden' : 'explore-summary'} role="status">
           {results.length === 0
             ? 'No tables match these filters.'
             : `${results.length} ${results.length === 1 ? 'restaurant has' : 'restaurants have'} a table for ${filters.partySize}`}

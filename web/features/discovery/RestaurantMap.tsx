@@ -34,11 +34,10 @@ export default function RestaurantMap({ restaurants, loading }: { restaurants: M
         <p className="restaurant-map__note" role="status">
           Loading restaurants…
         </p>
-      ) : tiles === 'failed' ? (
-        <p className="restaurant-map__note" role="status">
-          Map tiles can’t load right now. Restaurants are still shown.
-        </p>
       ) : null}
+      <p className="restaurant-map__offline" role="status">
+        {tiles === 'failed' ? 'The street map can’t load right now (no connection to the tile server). Restaurants are still placed.' : ''}
+      </p>
     </div>
   );
 }
@@ -107,7 +106,7 @@ function RestaurantMarker({ restaurant }: { restaurant: MapRestaurant }) {
   );
   return (
     <Marker position={[restaurant.lat, restaurant.lng]} icon={icon} title={title} keyboard riseOnHover eventHandlers={events}>
-      <Popup>
+      <Popup autoPanPadding={[60, 24]}>
         <div className="map-popup" data-slug={restaurant.slug}>
           <p className="map-popup__name">
             <span className="emoji" aria-hidden="true">
