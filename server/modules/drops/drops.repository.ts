@@ -268,16 +268,15 @@ export async function markOpenedToAll(db: Db, dropId: string, now: Date): Promis
 }
 
 /**
- * Drops with work due at `now`: released but not drawn, or drawn with people still in line,
- * slots not yet past, and the leftover tables not yet open to all.
+ * Drops with work due at `now`: released but not drawn, or drawn with slots not yet past and
+ * the leftover tables not yet open to all (someone may be in line, or the line just emptied).
  */
 export async function listDropsWithWorkDue(db: Db, now: Date): Promise<string[]> {
   const rows = await queryRows<{ id: string }>(
     db,
     sql`SELECT d.id FROM drops d
         WHERE d.release_at <= ${now.toISOString()} AND d.opened_to_all_at IS NULL
-          AND (d.drawn_at IS NULL OR (d.last_slot_at > ${now.toISOString()}
-               AND EXISTS (SELECT 1 FROM drop_entries e WHERE e.drop_id = d.id AND e.status = 'waiting')))
+          AND (d.drawn_at IS NULL OR d.last_slot_at > ${now.toISOString()})
         ORDER BY d.release_at LIMIT 100`,
   );
   return rows.map((row) => row.id);

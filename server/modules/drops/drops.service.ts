@@ -397,14 +397,17 @@ export function createDropsService(deps: AppDeps, reservations: ReservationsServ
       requireDiner(principal);
       const { userId } = principal;
       await loadDrop(id);
-      await db.transaction(async (tx) => {
+      const afterDraw = await db.transaction(async (tx) => {
         const drop = await lockDrop(tx, id, 'share');
         const entry = await findEntryOfUser(tx, id, userId);
         if (!drop || !entry || entry.status === 'withdrawn') throw notFound('You have not entered this drop');
         if (entry.status === 'offered') throw conflict('A table from this drop is already yours: cancel the reservation instead');
         if (drop.drawn_at) await withdrawEntry(tx, entry.id);
         else await deleteEntry(tx, entry.id);
+        return Boolean(drop.drawn_at);
       });
+      // The line moved up (or emptied, opening the leftover tables to everyone).
+      if (afterDraw) await scheduleAdvance(id);
       return detailFor(principal, id);
     },
 
