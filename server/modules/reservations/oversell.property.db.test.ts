@@ -246,7 +246,7 @@ describe('covers never exceed capacity', () => {
           holdsPlaced += world.reservations.length;
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 40 },
     );
     // The runs did book tables, not only get refused.
     expect(steps).toBeGreaterThan(200);
