@@ -336,7 +336,7 @@ describe('bookings', () => {
     t.clock.set('2026-11-23T06:25:00.000Z'); // 11:55 in Kolkata
     const early = await call('PATCH', `/api/admin/bookings/${id}`, staffX.token, { status: 'NO_SHOW' });
     expect(early.statusCode).toBe(409);
-    expect(early.json().error).toBe('A no-show can be marked only 15 minutes after the booked time');
+    expect(early.json().error).toBe('This reservation is CONFIRMED: a no-show can be marked only 15 minutes after the booked time');
     t.clock.set('2026-11-23T06:30:00.000Z'); // 12:00
     const marked = await call('PATCH', `/api/admin/bookings/${id}`, staffX.token, { status: 'NO_SHOW' });
     expect(marked.statusCode).toBe(200);
