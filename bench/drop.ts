@@ -38,7 +38,7 @@ export interface DropPlan {
 /**
  * Clears the last race, (re)creates tomorrow's four evening slots and gives every drop diner a
  * fresh session token (inserted set-based, stored hashed as the app stores them).
- * Diner i asks for slot i mod 4 with a party of 1 + (i mod 2)... shuffled so neighbours differ.
+ * Diner i asks for the slot (7i mod 4) with a party of 2 when 13i is a multiple of 3, else 1.
  */
 export async function prepareDrop(handle: DatabaseHandle, now: Date): Promise<DropPlan> {
   const date = addDays(todayInKolkata(now), 1);
