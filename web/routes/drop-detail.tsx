@@ -1,4 +1,14 @@
-/** Placeholder until its issue lands; replaced by the screen itself. */
-export default function Screen() {
-  return <div className="container page"><h1>Coming soon</h1></div>;
+import { useEffect } from 'react';
+import { ComingSoon } from '#web/components/layout/ComingSoon.tsx';
+
+/** /drops/{id}: placeholder until timed drops land (spec section 2). */
+export default function DropDetailScreen() {
+  useEffect(() => {
+    document.title = 'Drop · Tablefair';
+  }, []);
+  return (
+    <ComingSoon icon="🎟️" eyebrow="Drop" title="Join the queue in the drop window" back={{ to: '/drops', label: 'All drops' }}>
+      <p>When this drop opens, join the queue during its window. Everyone who joins in time has the same chance, and the tables are shared out fairly when the window closes.</p>
+    </ComingSoon>
+  );
 }

@@ -1,4 +1,283 @@
-/** Placeholder until its issue lands; replaced by the screen itself. */
-export default function Screen() {
-  return <div className="container page"><h1>Coming soon</h1></div>;
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import type { DinerReservation } from '#common/contract/reservations.ts';
+import { formatDateShort, formatTime12h } from '#common/domain/time.ts';
+import { ApiError, errorMessage } from '#web/api/client.ts';
+import { Button, ButtonLink } from '#web/components/ui/Button.tsx';
+import { ConfirmDialog } from '#web/components/ui/ConfirmDialog.tsx';
+import { EmptyState, Skeleton } from '#web/components/ui/Feedback.tsx';
+import { useToast } from '#web/components/ui/Toast.tsx';
+import { writeBookingParams } from '#web/features/restaurants/booking.ts';
+import { reservationKeys, useCancelReservation, useConfirmHold, useReservation } from '#web/features/reservations/api.ts';
+import { HoldCountdown } from '#web/features/reservations/HoldCountdown.tsx';
+import { CANCEL_HOLD_QUESTION, partyLabel, statusLabel } from '#web/features/reservations/rules.ts';
+import { useSecondsLeft } from '#web/features/reservations/useSecondsLeft.ts';
+import '#web/features/reservations/reservations.css';
+
+/** How long the "hold ended" state shows before the diner is taken back to the restaurant. */
+const EXPIRED_REDIRECT_MS = 2500;
+
+/** /r/{slug}/hold/{reservationId} and /hold/{id}: confirm the held table before the countdown ends. */
+export default function HoldScreen() {
+  const params = useParams();
+  const id = params.reservationId ?? params.id ?? '';
+  const reservation = useReservation(id);
+  // While confirming or cancelling, the screen stays as it is until we navigate away.
+  const [leaving, setLeaving] = useState(false);
+
+  useEffect(() => {
+    document.title = 'Confirm your table · Tablefair';
+  }, []);
+
+  if (reservation.isPending) return <HoldSkeleton />;
+  if (reservation.isError) {
+    const missing = reservation.error instanceof ApiError && reservation.error.status >= 400 && reservation.error.status < 500;
+    return (
+      <div className="container page">
+        <div className="hold-empty">
+          {missing ? (
+            <EmptyState icon="🧾" title="Reservation not found – This reservation may have expired or been cancelled.">
+              <p className="hold-empty__actions">
+                <ButtonLink to="/explore-tonight">Find a table today</ButtonLink>
+                <ButtonLink to="/me" variant="secondary">
+                  My reservations
+                </ButtonLink>
+              </p>
+            </EmptyState>
+          ) : (
+            <EmptyState icon="⚠️" title="This hold could not load">
+              <p>Check your connection and try again. Your hold keeps running meanwhile.</p>
+              <p className="hold-empty__actions">
+                <Button onClick={() => void reservation.refetch()}>Try again</Button>
+              </p>
+            </EmptyState>
+          )}
+        </div>
+      </div>
+    );
+  }
+  if (reservation.data.status !== 'HELD' && !leaving) return <HoldSettled reservation={reservation.data} />;
+  return <HoldLive reservation={reservation.data} onLeaving={setLeaving} />;
+}
+
+function restaurantPath(reservation: DinerReservation, withChoice = false): string {
+  const base = `/r/${encodeURIComponent(reservation.restaurant.slug)}`;
+  return withChoice ? `${base}${writeBookingParams({ date: reservation.slot.date, party: reservation.partySize })}` : base;
+}
+
+function HoldLive({ reservation, onLeaving }: { reservation: DinerReservation; onLeaving: (leaving: boolean) => void }) {
+  const secondsLeft = useSecondsLeft(reservation.holdExpiresAt);
+  const totalSeconds = reservation.holdExpiresAt ? Math.round((Date.parse(reservation.holdExpiresAt) - Date.parse(reservation.createdAt)) / 1000) : 0;
+  const isExpired = secondsLeft <= 0;
+  const confirm = useConfirmHold();
+  const cancel = useCancelReservation(false);
+  const [asking, setAsking] = useState(false);
+  const toast = useToast();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+
+  // At zero: Confirm is disabled at once, and shortly after the diner goes back to the restaurant page.
+  useEffect(() => {
+    if (!isExpired) return;
+    void queryClient.invalidateQueries({ queryKey: reservationKeys.mine });
+    void queryClient.invalidateQueries({ queryKey: ['restaurants'] });
+    const timer = window.setTimeout(() => {
+      onLeaving(true);
+      toast('Your hold ended and the table was released. Pick a time to try again.', 'info');
+      navigate(restaurantPath(reservation, true), { replace: true });
+    }, EXPIRED_REDIRECT_MS);
+    return () => window.clearTimeout(timer);
+  }, [isExpired]); // eslint-disable-line react-hooks/exhaustive-deps -- runs once, when the countdown reaches zero
+
+  async function onConfirm() {
+    onLeaving(true);
+    try {
+      await confirm.mutateAsync(reservation.id);
+      toast('Reservation confirmed! Check your email for details.', 'success');
+      navigate('/me');
+    } catch (error) {
+      onLeaving(false);
+      toast(errorMessage(error, { server: 'Confirmation failed', network: 'Failed to confirm reservation' }), 'error');
+    }
+  }
+
+  async function onCancelHold() {
+    onLeaving(true);
+    try {
+      await cancel.mutateAsync(reservation.id);
+      setAsking(false);
+      toast('Your hold was cancelled and the table released.', 'info');
+      navigate(restaurantPath(reservation), { replace: true });
+    } catch (error) {
+      // A failed cancel is only logged (spec section 8); the screen re-reads the hold to show where it stands.
+      console.error('Could not cancel the hold', error);
+      setAsking(false);
+      onLeaving(false);
+    }
+  }
+
+  const busy = confirm.isPending || cancel.isPending;
+  return (
+    <div className="hold container">
+      <div className="hold__card">
+        <header className="hold__header">
+          <p className="hold__eyebrow">{isExpired ? 'Hold ended' : 'Table held for you'}</p>
+          <h1 className="hold__title">{isExpired ? 'This hold has run out' : 'Confirm your table'}</h1>
+          <p className="hold__lede">
+            {isExpired
+              ? 'The table has gone back to others. Taking you back to pick another time…'
+              : `We’re keeping this table for you while you confirm. Once confirmed, ${reservation.restaurant.name} gets your booking.`}
+          </p>
+        </header>
+        <HoldCountdown secondsLeft={secondsLeft} totalSeconds={totalSeconds} />
+        <HoldSummary reservation={reservation} />
+        <div className="hold__payment">
+          <span className="hold__payment-icon emoji" aria-hidden="true">
+            💳
+          </span>
+          <div>
+            <strong>No deposit required</strong>
+            <span>Nothing to pay now. You pay at the restaurant.</span>
+          </div>
+        </div>
+        <div className="hold__actions">
+          <Button block className="hold__confirm" onClick={onConfirm} disabled={isExpired || busy}>
+            {confirm.isPending ? 'Confirming…' : 'Confirm'}
+          </Button>
+          <Button block variant="secondary" onClick={() => setAsking(true)} disabled={isExpired || busy}>
+            Cancel Hold
+          </Button>
+        </div>
+        <HoldTerms />
+      </div>
+      <ConfirmDialog
+        open={asking}
+        title="Cancel Hold"
+        confirmLabel={cancel.isPending ? 'Cancelling…' : 'Yes, cancel hold'}
+        cancelLabel="Keep my table"
+        busy={cancel.isPending}
+        onConfirm={onCancelHold}
+        onCancel={() => setAsking(false)}
+      >
+        <p>{CANCEL_HOLD_QUESTION}</p>
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+function HoldSummary({ reservation }: { reservation: DinerReservation }) {
+  const { restaurant, slot } = reservation;
+  return (
+    <section className="hold__summary" aria-label="Your booking">
+      <div className="hold__restaurant">
+        <span className="hold__emoji emoji" aria-hidden="true">
+          {restaurant.emoji}
+        </span>
+        <div>
+          <Link to={`/r/${encodeURIComponent(restaurant.slug)}`} className="hold__restaurant-name">
+            {restaurant.name}
+          </Link>
+          <span className="hold__restaurant-hood">{restaurant.neighborhood}</span>
+        </div>
+      </div>
+      <dl className="hold__facts">
+        <div>
+          <dt>Date</dt>
+          <dd>{formatDateShort(slot.date)}</dd>
+        </div>
+        <div>
+          <dt>Time</dt>
+          <dd>{formatTime12h(slot.time)}</dd>
+        </div>
+        <div>
+          <dt>Party size</dt>
+          <dd>{partyLabel(reservation.partySize)}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+function HoldTerms() {
+  return (
+    <section className="hold__terms" aria-labelledby="terms-title">
+      <h2 id="terms-title" className="hold__terms-title">
+        Reservation terms
+      </h2>
+      <ul>
+        <li>Please arrive within 15 minutes of your booking time, or the table may be given to someone else.</li>
+        <li>If your plans change, cancel at least 2 hours ahead.</li>
+        <li>No-show fees may apply.</li>
+      </ul>
+    </section>
+  );
+}
+
+/** A hold that is no longer HELD: where it stands, calmly, and where to go next. */
+function HoldSettled({ reservation }: { reservation: DinerReservation }) {
+  const ended = reservation.status === 'CANCELLED' || reservation.status === 'NO_SHOW';
+  const title = ended
+    ? 'This hold has ended'
+    : reservation.status === 'PENDING'
+      ? 'You’ve already confirmed this booking'
+      : `This booking is ${statusLabel(reservation).toLowerCase()}`;
+  const text = ended
+    ? 'It was cancelled or its time ran out, and the table went back to others. Pick another time, or see your reservations.'
+    : reservation.status === 'PENDING'
+      ? `${reservation.restaurant.name} has your booking and will accept it shortly. You can follow it in My Profile.`
+      : 'You can follow it in My Profile.';
+  return (
+    <div className="hold container">
+      <div className="hold__card">
+        <header className="hold__header">
+          <p className="hold__eyebrow">
+            Status: <span className={`badge badge--${reservation.status}`}>{statusLabel(reservation)}</span>
+          </p>
+          <h1 className="hold__title">{title}</h1>
+          <p className="hold__lede">{text}</p>
+        </header>
+        <HoldSummary reservation={reservation} />
+        <div className="hold__actions">
+          {ended ? (
+            <>
+              <ButtonLink to={restaurantPath(reservation, true)} block>
+                Pick another time
+              </ButtonLink>
+              <ButtonLink to="/me" variant="secondary" block>
+                My reservations
+              </ButtonLink>
+            </>
+          ) : (
+            <>
+              <ButtonLink to="/me" block>
+                See my reservations
+              </ButtonLink>
+              <ButtonLink to="/" variant="secondary" block>
+                Back to home
+              </ButtonLink>
+            </>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function HoldSkeleton() {
+  return (
+    <div className="hold container" aria-busy="true">
+      <p className="visually-hidden" role="status">
+        Loading your hold…
+      </p>
+      <div className="hold__card" aria-hidden="true">
+        <Skeleton width="40%" height={14} />
+        <Skeleton width="75%" height={34} />
+        <Skeleton width="90%" height={16} />
+        <Skeleton width={168} height={168} radius="50%" className="hold__skeleton-ring" />
+        <Skeleton height={120} radius="var(--radius-lg)" />
+        <Skeleton height={52} radius="var(--radius-pill)" />
+      </div>
+    </div>
+  );
 }

@@ -1,4 +1,170 @@
-/** Placeholder until its issue lands; replaced by the screen itself. */
-export default function Screen() {
-  return <div className="container page"><h1>Coming soon</h1></div>;
+import { useEffect } from 'react';
+import { Link, Navigate } from 'react-router';
+import type { DinerReservation } from '#common/contract/reservations.ts';
+import { errorMessage } from '#web/api/client.ts';
+import { Button } from '#web/components/ui/Button.tsx';
+import { Skeleton } from '#web/components/ui/Feedback.tsx';
+import { useToast } from '#web/components/ui/Toast.tsx';
+import { loginPath } from '#web/features/accounts/return-path.ts';
+import { useCurrentDiner, useIsSigningOut, useSignOut } from '#web/features/accounts/session.ts';
+import { useMyReservations } from '#web/features/reservations/api.ts';
+import { useCancelFromList } from '#web/features/reservations/CancelReservationDialog.tsx';
+import { ReservationCard, ReservationSkeletons } from '#web/features/reservations/ReservationCard.tsx';
+import { isUpcoming } from '#web/features/reservations/rules.ts';
+import '#web/features/accounts/profile.css';
+
+const TILES = [
+  { to: '/drops', icon: '⏱️', title: 'Drops', text: 'Timed releases of the hardest tables' },
+  { to: '/waitlist', icon: '🔔', title: 'Waitlist', text: 'Hear when a table frees up' },
+  { to: '/', icon: '🧭', title: 'Discover', text: 'Tables free today near you' },
+];
+
+/** /me and /profile: the diner's account, shortcuts, and every reservation. Signed-out visitors go to /login. */
+export default function ProfileScreen() {
+  const { diner, isSignedIn, isLoading } = useCurrentDiner();
+  const signOut = useSignOut();
+  const isSigningOut = useIsSigningOut();
+
+  useEffect(() => {
+    document.title = 'My Profile · Tablefair';
+  }, []);
+
+  if (!isSignedIn) return isSigningOut ? null : <Navigate to={loginPath('/me')} replace />;
+
+  const displayName = diner?.name?.trim() || diner?.username || '';
+  return (
+    <div className="profile container page">
+      <header className="profile__head">
+        <div className="profile__who">
+          <span className="profile__avatar" aria-hidden="true">
+            {displayName ? displayName.charAt(0) : ''}
+          </span>
+          <div>
+            <h1 className="profile__title">My Profile</h1>
+            {isLoading || !diner ? (
+              <Skeleton width={180} height={18} />
+            ) : (
+              <p className="profile__name">
+                <strong>{displayName}</strong> <span>@{diner.username}</span>
+              </p>
+            )}
+          </div>
+        </div>
+        <Button
+          variant="secondary"
+          onClick={() => void signOut()}
+          disabled={isSigningOut}
+        >
+          Sign Out
+        </Button>
+      </header>
+
+      {diner && (diner.email || diner.phone || diner.preferredHood) ? (
+        <dl className="profile__facts">
+          {diner.email ? (
+            <div>
+              <dt>Email</dt>
+              <dd>{diner.email}</dd>
+            </div>
+          ) : null}
+          {diner.phone ? (
+            <div>
+              <dt>Phone</dt>
+              <dd>{diner.phone}</dd>
+            </div>
+          ) : null}
+          {diner.preferredHood ? (
+            <div>
+              <dt>Neighbourhood</dt>
+              <dd>{diner.preferredHood}</dd>
+            </div>
+          ) : null}
+        </dl>
+      ) : null}
+
+      <nav className="profile__tiles" aria-label="Shortcuts">
+        {TILES.map((tile) => (
+          <Link key={tile.to} to={tile.to} className="profile-tile">
+            <span className="profile-tile__icon emoji" aria-hidden="true">
+              {tile.icon}
+            </span>
+            <span className="profile-tile__title">{tile.title}</span>
+            <span className="profile-tile__text">{tile.text}</span>
+          </Link>
+        ))}
+      </nav>
+
+      <MyReservations />
+    </div>
+  );
+}
+
+function MyReservations() {
+  const reservations = useMyReservations(true);
+  const toast = useToast();
+  // Here (not on home) a refused cancel says why, e.g. the 2-hour rule (decision 022).
+  const cancel = useCancelFromList({
+    onFailed: (error) => {
+      console.error('Could not cancel the reservation', error);
+      toast(errorMessage(error, { server: 'Could not cancel this reservation', network: 'Could not cancel this reservation. Please try again.' }), 'error');
+    },
+    onCancelled: () => toast('Reservation cancelled.', 'info'),
+  });
+  const now = new Date();
+
+  let body;
+  if (reservations.isPending) {
+    body = <ReservationSkeletons count={3} />;
+  } else if (reservations.isError) {
+    // List failures are only logged (spec section 8); offer a way forward without an error banner.
+    body = (
+      <div className="profile__quiet">
+        <p>Your reservations aren’t showing right now.</p>
+        <Button variant="secondary" size="sm" onClick={() => void reservations.refetch()}>
+          Refresh
+        </Button>
+      </div>
+    );
+  } else if (reservations.data.length === 0) {
+    body = (
+      <div className="profile__quiet">
+        <p>
+          <strong>No reservations yet.</strong> Find a table for tonight and it will show up here.
+        </p>
+        <Link to="/explore-tonight" className="btn btn--primary btn--sm">
+          Find a table today
+        </Link>
+      </div>
+    );
+  } else {
+    const upcoming = reservations.data.filter((reservation) => isUpcoming(reservation, now));
+    const past = reservations.data.filter((reservation) => !isUpcoming(reservation, now));
+    const list = (items: DinerReservation[]) => (
+      <ul className="res-list">
+        {items.map((reservation) => (
+          <ReservationCard key={reservation.id} reservation={reservation} now={now} onCancel={cancel.ask} busy={cancel.pendingId === reservation.id} />
+        ))}
+      </ul>
+    );
+    body = (
+      <>
+        <h3 className="profile__group">Upcoming</h3>
+        {upcoming.length ? list(upcoming) : <p className="profile__none">Nothing coming up. Time to book something?</p>}
+        {past.length ? (
+          <>
+            <h3 className="profile__group">Past and cancelled</h3>
+            {list(past)}
+          </>
+        ) : null}
+      </>
+    );
+  }
+
+  return (
+    <section className="profile__reservations" aria-labelledby="my-reservations-title" aria-busy={reservations.isPending}>
+      <h2 id="my-reservations-title">My reservations</h2>
+      {body}
+      {cancel.dialog}
+    </section>
+  );
 }

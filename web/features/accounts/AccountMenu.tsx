@@ -1,20 +1,91 @@
-import { Link } from 'react-router';
+import { useEffect, useId, useRef, useState } from 'react';
+import { Link, useLocation } from 'react-router';
 import { ButtonLink } from '#web/components/ui/Button.tsx';
-import { useCurrentDiner } from './session.ts';
+import { firstName, useCurrentDiner, useSignOut } from './session.ts';
 
-/** The header's account area: Log in when signed out, the diner's name and profile link when signed in. */
+/**
+ * The header's account area: Log in when signed out; when signed in, a menu with the
+ * diner's name, My Profile and Sign Out (a disclosure: a button that shows a list).
+ */
 export function AccountMenu() {
   const { diner, isSignedIn } = useCurrentDiner();
+  const signOut = useSignOut();
+  const location = useLocation();
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const listId = useId();
+
+  // Close on navigation, on a click elsewhere and on Escape (focus goes back to the button).
+  useEffect(() => setOpen(false), [location.pathname]);
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: PointerEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        setOpen(false);
+        trigger.current?.focus();
+      }
+    };
+    document.addEventListener('pointerdown', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
   if (!isSignedIn) {
+    if (location.pathname === '/login') return null;
     return (
-      <ButtonLink to="/login" variant="secondary" size="sm">
+      <ButtonLink to="/login" variant="secondary" size="sm" className="account-login">
         Log in
       </ButtonLink>
     );
   }
+
+  const name = firstName(diner);
   return (
-    <Link to="/me" className="btn btn--ghost btn--sm" aria-label="My Profile">
-      <span aria-hidden="true">👤</span> {diner?.name ?? 'Profile'}
-    </Link>
+    <div className="account-menu" ref={root}>
+      <button
+        ref={trigger}
+        type="button"
+        className="account-menu__trigger"
+        aria-expanded={open}
+        aria-controls={listId}
+        onClick={() => setOpen((value) => !value)}
+      >
+        <span className="account-menu__avatar" aria-hidden="true">
+          {name ? name.charAt(0) : '·'}
+        </span>
+        <span className="account-menu__name">{name || 'Account'}</span>
+        <span className="visually-hidden"> · account menu</span>
+        <svg className="account-menu__chevron" viewBox="0 0 12 12" aria-hidden="true">
+          <path d="M2 4.5 6 8.5 10 4.5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+      </button>
+      <div className="account-menu__list" id={listId} hidden={!open}>
+        {diner ? (
+          <div className="account-menu__who">
+            <strong>{diner.name || diner.username}</strong>@{diner.username}
+          </div>
+        ) : null}
+        <Link className="account-menu__item" to="/me">
+          <span className="emoji" aria-hidden="true">👤</span> My Profile
+        </Link>
+        <button
+          type="button"
+          className="account-menu__item"
+          onClick={() => {
+            setOpen(false);
+            void signOut();
+          }}
+        >
+          <span className="emoji" aria-hidden="true">↩</span> Sign Out
+        </button>
+      </div>
+    </div>
   );
 }

@@ -1,47 +1,107 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { useCallback, useSyncExternalStore } from 'react';
+import { useNavigate } from 'react-router';
 import type { DinerProfile } from '#common/contract/accounts.ts';
-import { ApiError, apiRequest, readToken, writeToken } from '#web/api/client.ts';
+import { ApiError, apiRequest, readToken, TOKEN_KEYS, writeToken } from '#web/api/client.ts';
 
 export const currentDinerKey = ['auth', 'me'] as const;
+
+/*
+ * The stored customer token as React state: signing in or out here, or in another tab,
+ * re-renders every screen that reads it (the header's menu, the home panel, /me).
+ */
+const listeners = new Set<() => void>();
+/** True while signing out, so screens for signed-in diners do not bounce to /login on the way home. */
+let signingOut = false;
+
+function notify(): void {
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === null || event.key === TOKEN_KEYS.customer) listener();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+/** Stores (or, with null, forgets) the customer token and tells every reader. */
+export function setCustomerToken(token: string | null): void {
+  writeToken('customer', token);
+  notify();
+}
+
+/** The stored customer token, kept current. */
+export function useCustomerToken(): string | null {
+  return useSyncExternalStore(subscribe, () => readToken('customer'), () => null);
+}
 
 /**
  * The signed-in diner, from the stored customer token. A failed identity check
  * (401) clears the token, as the spec asks.
  */
 export function useCurrentDiner() {
-  const token = readToken('customer');
+  const token = useCustomerToken();
   const query = useQuery({
     queryKey: currentDinerKey,
     enabled: Boolean(token),
     retry: false,
     staleTime: 60_000,
-    queryFn: async () => {
+    queryFn: async ({ signal }) => {
       try {
-        return await apiRequest<DinerProfile>('/api/auth/me', { auth: 'customer' });
+        return await apiRequest<DinerProfile>('/api/auth/me', { auth: 'customer', signal });
       } catch (error) {
-        if (error instanceof ApiError && error.status === 401) writeToken('customer', null);
+        if (error instanceof ApiError && error.status === 401) setCustomerToken(null);
         throw error;
       }
     },
   });
+  // A network failure keeps the diner signed in (the token may still be good); only a 401 ends it.
+  const isRejected = query.error instanceof ApiError && query.error.status === 401;
   return {
     diner: token ? query.data : undefined,
-    isSignedIn: Boolean(token) && !query.isError,
+    isSignedIn: Boolean(token) && !isRejected,
+    /** True until we know who the token belongs to. */
     isLoading: Boolean(token) && query.isPending,
   };
 }
 
-/** Signs the diner out: revokes the token on the server, forgets it here. */
+/** True during sign-out (see useSignOut). */
+export function useIsSigningOut(): boolean {
+  return useSyncExternalStore(subscribe, () => signingOut, () => false);
+}
+
+/** Signs the diner out: revokes the token on the server, forgets it here, and returns to / (spec section 4). */
 export function useSignOut() {
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   return useCallback(async () => {
+    signingOut = true;
+    notify();
     try {
       await apiRequest('/api/auth/logout', { method: 'POST', auth: 'customer' });
     } catch {
       // Signing out locally still works when the server cannot be reached.
     }
-    writeToken('customer', null);
+    setCustomerToken(null);
     queryClient.clear();
-  }, [queryClient]);
+    try {
+      await navigate('/');
+    } finally {
+      signingOut = false;
+      notify();
+    }
+  }, [queryClient, navigate]);
+}
+
+/** The first word of the diner's name, or their username. */
+export function firstName(diner: Pick<DinerProfile, 'name' | 'username'> | undefined): string {
+  const name = diner?.name?.trim();
+  if (name) return name.split(/\s+/)[0];
+  return diner?.username ?? '';
 }

@@ -1,0 +1,69 @@
+import { Link } from 'react-router';
+import type { DinerReservation } from '#common/contract/reservations.ts';
+import { formatDateShort, formatTime12h, toKolkata } from '#common/domain/time.ts';
+import { Button, ButtonLink } from '#web/components/ui/Button.tsx';
+import { Skeleton } from '#web/components/ui/Feedback.tsx';
+import { dinerActions, holdPath, partyLabel, statusLabel } from './rules.ts';
+import './reservations.css';
+
+/** One reservation in a list (home panel, /me): where, when, its status, and what the diner can do next. */
+export function ReservationCard({ reservation, now, onCancel, busy = false }: { reservation: DinerReservation; now: Date; onCancel?: (reservation: DinerReservation) => void; busy?: boolean }) {
+  const actions = dinerActions(reservation, now);
+  const { restaurant, slot } = reservation;
+  const holdEnds = reservation.status === 'HELD' && reservation.holdExpiresAt ? formatTime12h(toKolkata(new Date(reservation.holdExpiresAt)).time) : null;
+  return (
+    <li className={`res-card res-card--${reservation.status}`} data-testid="reservation" data-reservation-id={reservation.id} data-status={reservation.status}>
+      <span className="res-card__emoji emoji" aria-hidden="true">
+        {restaurant.emoji}
+      </span>
+      <div className="res-card__main">
+        <div className="res-card__top">
+          <Link className="res-card__name" to={`/r/${encodeURIComponent(restaurant.slug)}`}>
+            {restaurant.name}
+          </Link>
+          <span className={`badge badge--${reservation.status}`}>{statusLabel(reservation)}</span>
+        </div>
+        <p className="res-card__when">
+          <time dateTime={`${slot.date}T${slot.time}`}>
+            {formatDateShort(slot.date)} · {formatTime12h(slot.time)}
+          </time>{' '}
+          · {partyLabel(reservation.partySize)}
+        </p>
+        <p className="res-card__where">{restaurant.neighborhood}</p>
+        {actions.completeBooking && holdEnds ? <p className="res-card__note">Held for you until {holdEnds}. Confirm to send it to the restaurant.</p> : null}
+        {actions.completeBooking || (actions.cancel && onCancel) ? (
+          <div className="res-card__actions">
+            {actions.completeBooking ? (
+              <ButtonLink to={holdPath(reservation)} size="sm" className="res-card__action">
+                Complete Booking
+              </ButtonLink>
+            ) : null}
+            {actions.cancel && onCancel ? (
+              <Button variant="danger" size="sm" className="res-card__action" disabled={busy} onClick={() => onCancel(reservation)} aria-label={`Cancel reservation at ${restaurant.name}, ${formatDateShort(slot.date)} ${formatTime12h(slot.time)}`}>
+                {busy ? 'Cancelling…' : 'Cancel'}
+              </Button>
+            ) : null}
+          </div>
+        ) : null}
+      </div>
+    </li>
+  );
+}
+
+/** Rows shaped like reservations while the list loads. */
+export function ReservationSkeletons({ count = 3 }: { count?: number }) {
+  return (
+    <ul className="res-list" aria-hidden="true">
+      {Array.from({ length: count }, (_, index) => (
+        <li key={index} className="res-card res-card--skeleton">
+          <Skeleton width={44} height={44} radius="var(--radius-md)" />
+          <div className="res-card__main">
+            <Skeleton width="55%" height={18} />
+            <Skeleton width="70%" height={14} />
+            <Skeleton width="35%" height={14} />
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}

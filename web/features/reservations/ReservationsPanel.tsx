@@ -1,0 +1,57 @@
+import { Link } from 'react-router';
+import { useMyReservations } from './api.ts';
+import { useCancelFromList } from './CancelReservationDialog.tsx';
+import { ReservationCard, ReservationSkeletons } from './ReservationCard.tsx';
+import './reservations.css';
+
+/** The home panel shows the first 3 reservations (spec section 9). */
+const PANEL_SIZE = 3;
+
+/** 'Your Reservations' on home: the first three, Complete Booking for holds, Cancel after the dialog. */
+export function ReservationsPanel() {
+  const reservations = useMyReservations(true);
+  // A failed cancel is only logged (spec section 8); the list is re-read to show the truth.
+  const cancel = useCancelFromList({ onFailed: (error) => console.error('Could not cancel the reservation', error) });
+  const now = new Date();
+  const list = reservations.data ?? [];
+
+  let body;
+  if (reservations.isPending) {
+    body = <ReservationSkeletons count={2} />;
+  } else if (reservations.isError) {
+    // Only logged (spec section 8): the panel keeps its link to the full list.
+    body = null;
+  } else if (list.length === 0) {
+    body = (
+      <div className="panel__empty">
+        <p>
+          <strong>No reservations yet.</strong> Pick a time below and it will show up here.
+        </p>
+        <Link className="btn btn--primary btn--sm" to="/explore-tonight">
+          Find a table today
+        </Link>
+      </div>
+    );
+  } else {
+    body = (
+      <ul className="res-list">
+        {list.slice(0, PANEL_SIZE).map((reservation) => (
+          <ReservationCard key={reservation.id} reservation={reservation} now={now} onCancel={cancel.ask} busy={cancel.pendingId === reservation.id} />
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <section className="panel" aria-labelledby="your-reservations-title" aria-busy={reservations.isPending}>
+      <div className="panel__head">
+        <h2 id="your-reservations-title">Your Reservations</h2>
+        <Link to="/me" className="panel__all">
+          View all{list.length > PANEL_SIZE ? ` (${list.length})` : ''} <span aria-hidden="true">→</span>
+        </Link>
+      </div>
+      {body}
+      {cancel.dialog}
+    </section>
+  );
+}

@@ -1,0 +1,88 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CreateReservationBody, DinerReservation } from '#common/contract/reservations.ts';
+import { ApiError, apiRequest } from '#web/api/client.ts';
+import { setCustomerToken } from '#web/features/accounts/session.ts';
+
+export const reservationKeys = {
+  all: ['reservations'] as const,
+  mine: ['reservations', 'mine'] as const,
+  one: (id: string) => ['reservations', 'one', id] as const,
+};
+
+/**
+ * GET /api/reservations with the customer token. A failure is only logged (spec
+ * section 8); a rejected token is forgotten, so the screen falls back to signed out.
+ */
+export function useMyReservations(enabled: boolean) {
+  return useQuery<DinerReservation[]>({
+    queryKey: reservationKeys.mine,
+    enabled,
+    staleTime: 10_000,
+    // While a hold is running, re-read so it leaves the list's Complete Booking when it runs out.
+    refetchInterval: (query) => (query.state.data?.some((reservation) => reservation.status === 'HELD') ? 15_000 : false),
+    queryFn: async ({ signal }) => {
+      try {
+        return await apiRequest<DinerReservation[]>('/api/reservations', { auth: 'customer', signal });
+      } catch (error) {
+        if ((error as Error)?.name === 'AbortError') throw error;
+        console.error('Could not load your reservations', error);
+        if (error instanceof ApiError && error.status === 401) setCustomerToken(null);
+        throw error;
+      }
+    },
+  });
+}
+
+/** GET /api/reservations/{id} with no token (spec section 6): the hold screen works with the id alone. */
+export function useReservation(id: string) {
+  return useQuery({
+    queryKey: reservationKeys.one(id),
+    staleTime: 5_000,
+    retry: (count, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 1,
+    queryFn: ({ signal }) => apiRequest<DinerReservation>(`/api/reservations/${encodeURIComponent(id)}`, { signal }),
+  });
+}
+
+function useAfterChange() {
+  const queryClient = useQueryClient();
+  return (reservation?: DinerReservation) => {
+    if (reservation) queryClient.setQueryData(reservationKeys.one(reservation.id), reservation);
+    // Covers changed too: the times on the restaurant page and the today strip.
+    void queryClient.invalidateQueries({ queryKey: reservationKeys.all });
+    void queryClient.invalidateQueries({ queryKey: ['restaurants'] });
+  };
+}
+
+/** POST /api/reservations (bearer): a HELD reservation that must be confirmed before holdExpiresAt. */
+export function useCreateReservation() {
+  const afterChange = useAfterChange();
+  return useMutation({
+    mutationFn: (body: CreateReservationBody) => apiRequest<DinerReservation>('/api/reservations', { method: 'POST', body, auth: 'customer' }),
+    onSuccess: (reservation) => afterChange(reservation),
+  });
+}
+
+/** POST /api/reservations/{id}/confirm with {} and no token (the hold screen). */
+export function useConfirmHold() {
+  const afterChange = useAfterChange();
+  return useMutation({
+    mutationFn: (id: string) => apiRequest<DinerReservation>(`/api/reservations/${encodeURIComponent(id)}/confirm`, { method: 'POST', body: {} }),
+    onSuccess: (reservation) => afterChange(reservation),
+  });
+}
+
+/** POST /api/reservations/{id}/cancel: no token on the hold screen, the bearer from the home panel and /me. */
+export function useCancelReservation(withToken: boolean) {
+  const afterChange = useAfterChange();
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiRequest<DinerReservation>(`/api/reservations/${encodeURIComponent(id)}/cancel`, {
+        method: 'POST',
+        body: {},
+        auth: withToken ? 'customer' : undefined,
+      }),
+    onSuccess: (reservation) => afterChange(reservation),
+    // Whatever happened, show the list as the server has it now.
+    onError: () => afterChange(),
+  });
+}

@@ -1,0 +1,131 @@
+import { useEffect, useRef } from 'react';
+import type { AvailabilityCalendar, AvailabilityEntry } from '#common/contract/restaurants.ts';
+import { formatTime12h } from '#common/domain/time.ts';
+import { Skeleton } from '#web/components/ui/Feedback.tsx';
+
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+function dayParts(date: string) {
+  const d = new Date(`${date}T00:00:00Z`);
+  return { weekday: WEEKDAYS[d.getUTCDay()], day: d.getUTCDate(), month: MONTHS[d.getUTCMonth()] };
+}
+
+/** The next 30 days as a swipeable row; days with nothing free are shown but cannot be picked. */
+export function DatePicker({ calendar, value, onChange }: { calendar: AvailabilityCalendar; value: string; onChange: (date: string) => void }) {
+  const row = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // Bring the chosen day into view inside the row only (never scroll the page).
+    const list = row.current;
+    const chosen = list?.querySelector<HTMLElement>('[aria-pressed="true"]');
+    if (list && chosen) list.scrollLeft = Math.max(0, chosen.offsetLeft - list.offsetLeft - 12);
+  }, [value]);
+  return (
+    <fieldset className="picker">
+      <legend className="picker__legend">Date</legend>
+      <div className="date-row" ref={row}>
+        {calendar.days.map((day, index) => {
+          const { weekday, day: dayOfMonth, month } = dayParts(day.date);
+          const bookable = day.partySizes.length > 0;
+          const label = index === 0 ? 'Today' : weekday;
+          return (
+            <button
+              key={day.date}
+              type="button"
+              className="date-chip"
+              aria-pressed={day.date === value}
+              disabled={!bookable}
+              data-date={day.date}
+              onClick={() => onChange(day.date)}
+            >
+              <span className="date-chip__weekday">{label}</span>
+              <span className="date-chip__day">{dayOfMonth}</span>
+              <span className="date-chip__month">{bookable ? month : 'Full'}</span>
+              {bookable ? null : <span className="visually-hidden"> ({month}, fully booked)</span>}
+            </button>
+          );
+        })}
+      </div>
+    </fieldset>
+  );
+}
+
+/** Only the party sizes with a free time on the chosen date (spec section 5). */
+export function PartySizePicker({ sizes, value, onChange }: { sizes: readonly number[]; value: number; onChange: (size: number) => void }) {
+  return (
+    <fieldset className="picker">
+      <legend className="picker__legend">Party size</legend>
+      <div className="segmented">
+        {sizes.map((size) => (
+          <button key={size} type="button" className="segmented__option" aria-pressed={size === value} onClick={() => onChange(size)}>
+            {size}
+            <span className="visually-hidden"> guests</span>
+          </button>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** The day's times in 12-hour form; taken ones stay visible but disabled. */
+export function TimePicker({
+  entries,
+  isLoading,
+  isError,
+  value,
+  onChange,
+  onRetry,
+}: {
+  entries: AvailabilityEntry[] | undefined;
+  isLoading: boolean;
+  isError: boolean;
+  value: string | null;
+  onChange: (time: string) => void;
+  onRetry: () => void;
+}) {
+  let body;
+  if (isLoading) {
+    body = (
+      <div className="time-grid" aria-hidden="true">
+        {Array.from({ length: 8 }, (_, index) => (
+          <Skeleton key={index} height={44} radius="var(--radius-md)" />
+        ))}
+      </div>
+    );
+  } else if (isError) {
+    body = (
+      <div className="picker__note">
+        <p>We couldn’t load the times for this day.</p>
+        <button type="button" className="btn btn--secondary btn--sm" onClick={onRetry}>
+          Try again
+        </button>
+      </div>
+    );
+  } else if (!entries || entries.length === 0 || entries.every((entry) => !entry.available)) {
+    body = <p className="picker__note">Every table is taken on this day for your party. Try another date or party size.</p>;
+  } else {
+    body = (
+      <div className="time-grid">
+        {entries.map((entry) => (
+          <button
+            key={entry.id}
+            type="button"
+            className="time-chip"
+            aria-pressed={entry.time === value}
+            disabled={!entry.available}
+            aria-label={`${formatTime12h(entry.time)}${entry.available ? '' : ', taken'}`}
+            onClick={() => onChange(entry.time)}
+          >
+            {formatTime12h(entry.time)}
+          </button>
+        ))}
+      </div>
+    );
+  }
+  return (
+    <fieldset className="picker" aria-busy={isLoading}>
+      <legend className="picker__legend">Time</legend>
+      {body}
+    </fieldset>
+  );
+}

@@ -1,0 +1,64 @@
+import { useQuery } from '@tanstack/react-query';
+import type { AvailabilityCalendar, AvailabilityEntry, AvailableTodayEntry, AvailableTodayResponse, PublicRestaurant } from '#common/contract/restaurants.ts';
+import { apiRequest } from '#web/api/client.ts';
+
+export const restaurantKeys = {
+  one: (key: string) => ['restaurants', 'one', key] as const,
+  calendar: (key: string) => ['restaurants', 'calendar', key] as const,
+  availability: (key: string, date: string, partySize: number) => ['restaurants', 'availability', key, date, partySize] as const,
+  today: ['restaurants', 'available-today'] as const,
+};
+
+/** GET /api/restaurants/{slug or id}. A 404 is an answer, not a reason to retry. */
+export function useRestaurant(key: string) {
+  return useQuery({
+    queryKey: restaurantKeys.one(key),
+    staleTime: 60_000,
+    retry: (count, error) => (error as { status?: number }).status !== 404 && count < 1,
+    queryFn: ({ signal }) => apiRequest<PublicRestaurant>(`/api/restaurants/${encodeURIComponent(key)}`, { signal }),
+  });
+}
+
+/** GET /api/restaurants/{slug}/calendar: one call says which dates and party sizes have a free time. */
+export function useAvailabilityCalendar(key: string, enabled = true) {
+  return useQuery({
+    queryKey: restaurantKeys.calendar(key),
+    enabled,
+    staleTime: 30_000,
+    queryFn: ({ signal }) => apiRequest<AvailabilityCalendar>(`/api/restaurants/${encodeURIComponent(key)}/calendar`, { signal }),
+  });
+}
+
+/** GET /api/restaurants/{slug}/availability?date&partySize: the day's times, each free or not. */
+export function useAvailability(key: string, date: string | null, partySize: number | null) {
+  return useQuery({
+    queryKey: restaurantKeys.availability(key, date ?? '', partySize ?? 0),
+    enabled: Boolean(date && partySize),
+    staleTime: 15_000,
+    // Tables go while the diner hesitates: keep the times fresh while the page is open.
+    refetchInterval: 60_000,
+    queryFn: ({ signal }) =>
+      apiRequest<AvailabilityEntry[]>(
+        `/api/restaurants/${encodeURIComponent(key)}/availability?${new URLSearchParams({ date: date!, partySize: String(partySize) })}`,
+        { signal },
+      ),
+  });
+}
+
+/** GET /api/discover/available-today. A failure is only logged (spec section 8): the strip then shows no times. */
+export function useAvailableToday() {
+  return useQuery({
+    queryKey: restaurantKeys.today,
+    staleTime: 30_000,
+    refetchInterval: 60_000,
+    queryFn: async ({ signal }): Promise<AvailableTodayEntry[]> => {
+      try {
+        const body = await apiRequest<AvailableTodayResponse>('/api/discover/available-today', { signal });
+        return Array.isArray(body?.restaurants) ? body.restaurants : [];
+      } catch (error) {
+        if ((error as Error)?.name !== 'AbortError') console.error('Could not load today’s availability', error);
+        throw error;
+      }
+    },
+  });
+}
