@@ -240,7 +240,7 @@ export function table(headers: string[], rows: string[][]): string {
 }
 
 /** What the machine is doing, printed beside the figures (the CPUs are shared). */
-export function machineNote(): string {
+export function machineNote(when = 'at start'): string {
   const [one, five] = loadavg();
-  return `${cpus().length} CPU cores (${cpus()[0]?.model.trim() ?? 'unknown'}), load average ${one.toFixed(2)} / ${five.toFixed(2)} (1/5 min) at start, Node ${process.version}`;
+  return `${cpus().length} CPU cores (${cpus()[0]?.model.trim() ?? 'unknown'}), load average ${one.toFixed(2)} / ${five.toFixed(2)} (1/5 min) ${when}, Node ${process.version}`;
 }

@@ -167,7 +167,7 @@ if (only !== 'reads') {
   Object.assign(results, { drop: { http, httpCount, raw, rawCount } });
 }
 
-console.log(`\n== Results (${target.kind === 'postgres' ? 'PostgreSQL' : 'embedded PGlite'}, ${restaurants.toLocaleString('en-IN')} restaurants; ${machineNote()})\n`);
+console.log(`\n== Results (${target.kind === 'postgres' ? 'PostgreSQL' : 'embedded PGlite'}, ${restaurants.toLocaleString('en-IN')} restaurants; ${machineNote('at the end')})\n`);
 console.log(table(['figure', 'measured', 'baseline (same run)', 'ratio', 'target', 'verdict'], rows));
 if (process.env.BENCH_RESULTS) writeFileSync(process.env.BENCH_RESULTS, JSON.stringify(results, null, 2));
 process.exit(correctnessFailed ? 1 : 0);

@@ -97,6 +97,6 @@ try {
   await handle.close();
 }
 
-console.log(`\n== Results (PostgreSQL, two instances; ${machineNote()})\n`);
+console.log(`\n== Results (PostgreSQL, two instances; ${machineNote('at the end')})\n`);
 console.log(table(['check', 'measured', 'target', 'verdict'], rows));
 process.exit(failed ? 1 : 0);
