@@ -84,7 +84,7 @@ export async function generateCity(handle: DatabaseHandle, target: BenchTarget, 
   const secondWords = ['Kitchen', 'House', 'Table', 'Canteen', 'Bistro', 'Darshini', 'Tavern', 'Café', 'Mess', 'Grill'];
   const tags = ['South Indian', 'North Indian', 'Biryani', 'Coffee', 'Craft Beer', 'Seafood', 'Vegetarian', 'Tandoor', 'Desserts', 'Pizza', 'Sushi', 'Cocktails'];
 
-  log(`Generating ${n.toLocaleString('en-IN')} restaurants × ${AVAILABILITY_HORIZON_DAYS} days × ${SLOT_TIMES.length} slots (${from} … ${to}) into ${target.label}`);
+  log(`Generating ${n.toLocaleString('en-US')} restaurants × ${AVAILABILITY_HORIZON_DAYS} days × ${SLOT_TIMES.length} slots (${from} … ${to}) into ${target.label}`);
   step('emptying the bench tables', `TRUNCATE reservation_events, reservations, slots, sessions, staff_accounts, users, restaurants, rate_limit_counters CASCADE`);
   step('forgetting the last generation', `DELETE FROM app_settings WHERE key = ${sqlText(MARKER_KEY)}`);
   step('restaurants', `INSERT INTO restaurants (slug, name, emoji, neighborhood, hot, cuisine_tags, category, description, lat, lng)
@@ -147,7 +147,7 @@ export async function generateCity(handle: DatabaseHandle, target: BenchTarget, 
     MARKER_KEY,
     JSON.stringify(marker),
   ]);
-  log(`Done in ${((performance.now() - started) / 1000).toFixed(1)} s: ${counts.slots.toLocaleString('en-IN')} slots, ${counts.bookings.toLocaleString('en-IN')} bookings.`);
+  log(`Done in ${((performance.now() - started) / 1000).toFixed(1)} s: ${counts.slots.toLocaleString('en-US')} slots, ${counts.bookings.toLocaleString('en-US')} bookings.`);
   return marker;
 }
 
@@ -155,7 +155,7 @@ export async function generateCity(handle: DatabaseHandle, target: BenchTarget, 
 export async function ensureCity(handle: DatabaseHandle, target: BenchTarget, restaurants: number, now: Date): Promise<CityMarker> {
   const marker = await readCityMarker(handle).catch(() => undefined);
   if (marker && marker.restaurants === restaurants && marker.fromDate === todayInKolkata(now)) {
-    console.log(`Bench data present: ${restaurants.toLocaleString('en-IN')} restaurants, ${marker.slots.toLocaleString('en-IN')} slots, ${marker.bookings.toLocaleString('en-IN')} bookings (from ${marker.fromDate}).`);
+    console.log(`Bench data present: ${restaurants.toLocaleString('en-US')} restaurants, ${marker.slots.toLocaleString('en-US')} slots, ${marker.bookings.toLocaleString('en-US')} bookings (from ${marker.fromDate}).`);
     return marker;
   }
   return generateCity(handle, target, { restaurants, now });

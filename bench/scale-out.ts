@@ -47,7 +47,7 @@ try {
     apps.map((app) => load({ url: `${app.baseUrl}/api/restaurants/bench-drop/availability?date=${plan.date}&partySize=2`, connections: APP_POOL_SIZE * 2, durationSeconds: 2 })),
   );
 
-  console.log(`\n== The drop across A and B: ${DROP_DINERS.toLocaleString('en-IN')} diners, ${DROP_CAPACITY} covers`);
+  console.log(`\n== The drop across A and B: ${DROP_DINERS.toLocaleString('en-US')} diners, ${DROP_CAPACITY} covers`);
   const race = await raceOverHttp([a.baseUrl, b.baseUrl], plan);
   const count = await countDrop(handle, plan.restaurantId);
   const viaA = await countHoldsVia(plan.restaurantId);
