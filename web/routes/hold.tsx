@@ -37,7 +37,7 @@ export default function HoldScreen() {
       <div className="container page">
         <div className="hold-empty">
           {missing ? (
-            <EmptyState icon="🧾" title="Reservation not found – This reservation may have expired or been cancelled.">
+            <EmptyState icon="🧾" title={<h1>Reservation not found – This reservation may have expired or been cancelled.</h1>}>
               <p className="hold-empty__actions">
                 <ButtonLink to="/explore-tonight">Find a table today</ButtonLink>
                 <ButtonLink to="/me" variant="secondary">
@@ -46,7 +46,7 @@ export default function HoldScreen() {
               </p>
             </EmptyState>
           ) : (
-            <EmptyState icon="⚠️" title="This hold could not load">
+            <EmptyState icon="⚠️" title={<h1>This hold could not load</h1>}>
               <p>Check your connection and try again. Your hold keeps running meanwhile.</p>
               <p className="hold-empty__actions">
                 <Button onClick={() => void reservation.refetch()}>Try again</Button>

@@ -1,11 +1,24 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Link } from 'react-router';
 import { toKolkata } from '#common/domain/time.ts';
 import { ButtonLink } from '#web/components/ui/Button.tsx';
 import { firstName, useCurrentDiner } from '#web/features/accounts/session.ts';
 import { TodayStrip } from '#web/features/restaurants/TodayStrip.tsx';
-import { ReservationsPanel } from '#web/features/reservations/ReservationsPanel.tsx';
 import '#web/components/layout/home.css';
+
+/** Loaded only for signed-in diners, so the signed-out home stays light. */
+const ReservationsPanel = lazy(() => import('#web/features/reservations/ReservationsPanel.tsx').then((module) => ({ default: module.ReservationsPanel })));
+
+function PanelPlaceholder() {
+  return (
+    <section className="panel" aria-busy="true" aria-label="Your Reservations">
+      <div className="panel__head">
+        <span className="skeleton" style={{ display: 'block', width: 180, height: 24 }} />
+      </div>
+      <span className="skeleton" style={{ display: 'block', height: 96, borderRadius: 'var(--radius-lg)' }} />
+    </section>
+  );
+}
 
 const WHY = [
   { icon: '⏱️', title: 'Fair timed drops', text: 'The most wanted tables open at a set time for everyone at once, and a fair queue decides — not the fastest script.' },
@@ -67,7 +80,10 @@ export default function HomeScreen() {
             </div>
             {isSignedIn ? null : (
               <p className="home-hero__login">
-                Already booking with us? <Link to="/login">Log in</Link> · <Link to="/signup">Create an account</Link>
+                <span>Already booking with us?</span>
+                <Link to="/login">Log in</Link>
+                <span aria-hidden="true">·</span>
+                <Link to="/signup">Create an account</Link>
               </p>
             )}
           </div>
@@ -77,7 +93,9 @@ export default function HomeScreen() {
 
       {isSignedIn ? (
         <div className="container home-panel">
-          <ReservationsPanel />
+          <Suspense fallback={<PanelPlaceholder />}>
+            <ReservationsPanel />
+          </Suspense>
         </div>
       ) : null}
 

@@ -33,18 +33,18 @@ export default function ProfileScreen() {
 
   const displayName = diner?.name?.trim() || diner?.username || '';
   return (
-    <div className="profile container page">
-      <header className="profile__head">
-        <div className="profile__who">
-          <span className="profile__avatar" aria-hidden="true">
+    <div className="my-profile container page">
+      <header className="my-profile__head">
+        <div className="my-profile__who">
+          <span className="my-profile__avatar" aria-hidden="true">
             {displayName ? displayName.charAt(0) : ''}
           </span>
           <div>
-            <h1 className="profile__title">My Profile</h1>
+            <h1 className="my-profile__title">My Profile</h1>
             {isLoading || !diner ? (
               <Skeleton width={180} height={18} />
             ) : (
-              <p className="profile__name">
+              <p className="my-profile__name">
                 <strong>{displayName}</strong> <span>@{diner.username}</span>
               </p>
             )}
@@ -60,7 +60,7 @@ export default function ProfileScreen() {
       </header>
 
       {diner && (diner.email || diner.phone || diner.preferredHood) ? (
-        <dl className="profile__facts">
+        <dl className="my-profile__facts">
           {diner.email ? (
             <div>
               <dt>Email</dt>
@@ -82,14 +82,14 @@ export default function ProfileScreen() {
         </dl>
       ) : null}
 
-      <nav className="profile__tiles" aria-label="Shortcuts">
+      <nav className="my-profile__tiles" aria-label="Shortcuts">
         {TILES.map((tile) => (
-          <Link key={tile.to} to={tile.to} className="profile-tile">
-            <span className="profile-tile__icon emoji" aria-hidden="true">
+          <Link key={tile.to} to={tile.to} className="my-profile-tile">
+            <span className="my-profile-tile__icon emoji" aria-hidden="true">
               {tile.icon}
             </span>
-            <span className="profile-tile__title">{tile.title}</span>
-            <span className="profile-tile__text">{tile.text}</span>
+            <span className="my-profile-tile__title">{tile.title}</span>
+            <span className="my-profile-tile__text">{tile.text}</span>
           </Link>
         ))}
       </nav>
@@ -118,7 +118,7 @@ function MyReservations() {
   } else if (reservations.isError) {
     // List failures are only logged (spec section 8); offer a way forward without an error banner.
     body = (
-      <div className="profile__quiet">
+      <div className="my-profile__quiet">
         <p>Your reservations aren’t showing right now.</p>
         <Button variant="secondary" size="sm" onClick={() => void reservations.refetch()}>
           Refresh
@@ -127,7 +127,7 @@ function MyReservations() {
     );
   } else if (reservations.data.length === 0) {
     body = (
-      <div className="profile__quiet">
+      <div className="my-profile__quiet">
         <p>
           <strong>No reservations yet.</strong> Find a table for tonight and it will show up here.
         </p>
@@ -148,11 +148,11 @@ function MyReservations() {
     );
     body = (
       <>
-        <h3 className="profile__group">Upcoming</h3>
-        {upcoming.length ? list(upcoming) : <p className="profile__none">Nothing coming up. Time to book something?</p>}
+        <h3 className="my-profile__group">Upcoming</h3>
+        {upcoming.length ? list(upcoming) : <p className="my-profile__none">Nothing coming up. Time to book something?</p>}
         {past.length ? (
           <>
-            <h3 className="profile__group">Past and cancelled</h3>
+            <h3 className="my-profile__group">Past and cancelled</h3>
             {list(past)}
           </>
         ) : null}
@@ -161,7 +161,7 @@ function MyReservations() {
   }
 
   return (
-    <section className="profile__reservations" aria-labelledby="my-reservations-title" aria-busy={reservations.isPending}>
+    <section className="my-profile__reservations" aria-labelledby="my-reservations-title" aria-busy={reservations.isPending}>
       <h2 id="my-reservations-title">My reservations</h2>
       {body}
       {cancel.dialog}

@@ -32,7 +32,7 @@ export default function RestaurantScreen() {
     const missing = restaurant.error instanceof ApiError && (restaurant.error.status === 404 || restaurant.error.status === 400);
     return (
       <div className="container page">
-        <EmptyState icon={missing ? '🍽️' : '⚠️'} title={missing ? 'Restaurant not found' : 'This restaurant could not load'}>
+        <EmptyState icon={missing ? '🍽️' : '⚠️'} title={<h1>{missing ? 'Restaurant not found' : 'This restaurant could not load'}</h1>}>
           <p>{missing ? 'The link may be old, or the restaurant has left Tablefair.' : 'Check your connection and try again.'}</p>
           <p className="restaurant-empty__actions">
             {missing ? null : (

@@ -12,6 +12,34 @@ export function BrandMark() {
   );
 }
 
+const SECTIONS = [
+  { to: '/explore-tonight', label: 'Tonight' },
+  { to: '/map', label: 'Map' },
+  { to: '/drops', label: 'Drops' },
+  { to: '/dating', label: 'Dating' },
+];
+
+/** On phones the sections fold into a menu (a native disclosure; a tap on a link closes it). */
+function MobileNav() {
+  return (
+    <details className="mobile-nav">
+      <summary className="mobile-nav__toggle">
+        <svg viewBox="0 0 20 20" aria-hidden="true">
+          <path d="M3 5.5h14M3 10h14M3 14.5h14" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
+        </svg>
+        <span className="visually-hidden">Menu</span>
+      </summary>
+      <nav className="mobile-nav__panel" aria-label="Main" onClick={(event) => (event.target as HTMLElement).closest('a') && event.currentTarget.parentElement?.removeAttribute('open')}>
+        {SECTIONS.map((section) => (
+          <NavLink key={section.to} to={section.to}>
+            {section.label}
+          </NavLink>
+        ))}
+      </nav>
+    </details>
+  );
+}
+
 /** Header with the brand, the main sections, and a slot for the account area. */
 export function SiteHeader({ end }: { end?: ReactNode }) {
   return (
@@ -22,12 +50,16 @@ export function SiteHeader({ end }: { end?: ReactNode }) {
           <span>Tablefair</span>
         </Link>
         <nav className="site-nav" aria-label="Main">
-          <NavLink to="/explore-tonight">Tonight</NavLink>
-          <NavLink to="/map">Map</NavLink>
-          <NavLink to="/drops">Drops</NavLink>
-          <NavLink to="/dating">Dating</NavLink>
+          {SECTIONS.map((section) => (
+            <NavLink key={section.to} to={section.to}>
+              {section.label}
+            </NavLink>
+          ))}
         </nav>
-        <div className="site-header__end">{end}</div>
+        <div className="site-header__end">
+          {end}
+          <MobileNav />
+        </div>
       </div>
     </header>
   );

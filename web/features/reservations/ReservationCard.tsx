@@ -25,9 +25,9 @@ export function ReservationCard({ reservation, now, onCancel, busy = false }: { 
         </div>
         <p className="res-card__when">
           <time dateTime={`${slot.date}T${slot.time}`}>
-            {formatDateShort(slot.date)} · {formatTime12h(slot.time)}
+            <span>{formatDateShort(slot.date)}</span> · <span>{formatTime12h(slot.time)}</span>
           </time>{' '}
-          · {partyLabel(reservation.partySize)}
+          · <span>{partyLabel(reservation.partySize)}</span>
         </p>
         <p className="res-card__where">{restaurant.neighborhood}</p>
         {actions.completeBooking && holdEnds ? <p className="res-card__note">Held for you until {holdEnds}. Confirm to send it to the restaurant.</p> : null}
