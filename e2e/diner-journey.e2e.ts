@@ -75,6 +75,8 @@ describe('diner journey', () => {
     const timesPerCard = await page.getByTestId('today-card').evaluateAll((cards) => cards.map((card) => card.querySelectorAll('.today-card__time').length));
     expect(timesPerCard.length).toBeGreaterThan(0);
     expect(Math.max(...timesPerCard)).toBeLessThanOrEqual(2);
+    // Each time opens the restaurant page with that date and time chosen, for two.
+    expect(await page.locator('.today-card__time').first().getAttribute('href')).toMatch(/^\/r\/[a-z0-9-]+\?date=\d{4}-\d{2}-\d{2}&time=\d{2}%3A\d{2}&party=2$/);
     expect(await page.getByRole('heading', { name: 'Your Reservations' }).count()).toBe(0);
     await expectAccessible(page, 'home signed out');
 
@@ -95,6 +97,12 @@ describe('diner journey', () => {
     await page.getByText('Enter a valid email address').waitFor();
     await page.getByLabel('Email').fill(`${username}@example.com`);
     await page.getByLabel('Preferred Neighborhood').selectOption('Indiranagar');
+    // The server's refusal shows in the banner; editing a field clears it.
+    await page.getByLabel('Username').fill('demo');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await page.getByRole('alert').getByText('Username already taken').waitFor();
+    await page.getByLabel('Username').fill(username);
+    expect(await page.getByText('Username already taken').count()).toBe(0);
     await page.getByRole('button', { name: 'Create Account' }).click();
     await page.getByRole('heading', { name: 'Account Created!' }).waitFor();
     expect(await page.getByRole('link', { name: 'Back to the home page' }).getAttribute('href')).toBe('/');
@@ -231,6 +239,11 @@ describe('a hold that runs out', () => {
     await page.waitForURL(/\/login\?next=/);
     await page.getByLabel('Username').fill(username);
     await page.getByLabel('Password').fill('tablefair-2026');
+    // No answer at all: the spec's network message.
+    await page.route('**/api/auth/login', (route) => route.abort());
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByText('Login failed. Please try again.').waitFor();
+    await page.unroute('**/api/auth/login');
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL(`${base}/r/${RESTAURANT.slug}?date=${date}&time=20%3A00&party=2`);
     const slot = page.getByRole('button', { name: '8:00 PM', exact: true });
@@ -250,6 +263,14 @@ describe('a hold that runs out', () => {
     await page.getByRole('heading', { name: 'This hold has run out' }).waitFor();
     await page.waitForURL(`${base}/r/${RESTAURANT.slug}?date=${date}&party=2`, { timeout: 10_000 });
     await page.getByRole('heading', { name: RESTAURANT.name, level: 1 }).waitFor();
+
+    // The hero image falls back to a drawn placeholder when no picture loads; /restaurant/{id} is the same page.
+    const restaurant = await api<{ id: string }>(`/api/restaurants/${RESTAURANT.slug}`);
+    await page.route('**/hero-image', (route) => route.abort());
+    await page.goto(`${base}/restaurant/${restaurant.body.id}`);
+    await page.getByRole('heading', { name: RESTAURANT.name, level: 1 }).waitFor();
+    await page.locator('.hero-image--placeholder').waitFor();
+    await page.unroute('**/hero-image');
 
     // /me shows it Cancelled; its hold screen now says so calmly.
     await page.goto(`${base}/me`);
