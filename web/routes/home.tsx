@@ -80,10 +80,9 @@ export default function HomeScreen() {
             </div>
             {isSignedIn ? null : (
               <p className="home-hero__login">
-                <span>Already booking with us?</span>
                 <Link to="/login">Log in</Link>
-                <span aria-hidden="true">·</span>
-                <Link to="/signup">Create an account</Link>
+                <span>or</span>
+                <Link to="/signup">create an account</Link>
               </p>
             )}
           </div>

@@ -109,7 +109,6 @@ export default function LoginScreen() {
         </dl>
         <Button
           variant="secondary"
-          size="sm"
           onClick={() => {
             setUsername(DEMO.username);
             setPassword(DEMO.password);

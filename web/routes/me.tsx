@@ -120,7 +120,7 @@ function MyReservations() {
     body = (
       <div className="my-profile__quiet">
         <p>Your reservations aren’t showing right now.</p>
-        <Button variant="secondary" size="sm" onClick={() => void reservations.refetch()}>
+        <Button variant="secondary" onClick={() => void reservations.refetch()}>
           Refresh
         </Button>
       </div>

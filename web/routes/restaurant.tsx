@@ -69,7 +69,7 @@ function RestaurantPage({ restaurant, calendar }: { restaurant: PublicRestaurant
           ) : calendar.isError ? (
             <div className="picker__note">
               <p>We couldn’t load this restaurant’s availability.</p>
-              <Button variant="secondary" size="sm" onClick={() => void calendar.refetch()}>
+              <Button variant="secondary" onClick={() => void calendar.refetch()}>
                 Try again
               </Button>
             </div>

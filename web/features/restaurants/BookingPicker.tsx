@@ -96,7 +96,7 @@ export function TimePicker({
     body = (
       <div className="picker__note">
         <p>We couldn’t load the times for this day.</p>
-        <button type="button" className="btn btn--secondary btn--sm" onClick={onRetry}>
+        <button type="button" className="btn btn--secondary" onClick={onRetry}>
           Try again
         </button>
       </div>

@@ -51,7 +51,7 @@ export function TodayStrip({ preferredHood }: { preferredHood?: string | null })
       <div className="today__empty">
         <p className="today__empty-title">No availability today</p>
         <p>Tables free up through the evening. Look further ahead on the map, or pick a restaurant for another day.</p>
-        <Link className="btn btn--secondary btn--sm" to="/map">
+        <Link className="btn btn--secondary" to="/map">
           Browse the map
         </Link>
       </div>
