@@ -191,7 +191,7 @@ function HoldSummary({ reservation }: { reservation: DinerReservation }) {
           <dd>{formatTime12h(slot.time)}</dd>
         </div>
         <div>
-          <dt>Party size</dt>
+          <dt>Party</dt>
           <dd>{partyLabel(reservation.partySize)}</dd>
         </div>
       </dl>
