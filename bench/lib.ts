@@ -154,6 +154,8 @@ export async function startBaseline(port: number): Promise<RunningServer> {
 }
 
 export interface LoadResult {
+  /** performance.now() when the last answer arrived. */
+  finishedAt: number;
   requests: number;
   rps: number;
   p50: number;
@@ -180,6 +182,7 @@ export async function load(options: {
 }): Promise<LoadResult> {
   const statuses: Record<number, number> = {};
   const started = performance.now();
+  let finishedAt = started;
   const instance = autocannon({
     url: options.url,
     connections: options.connections,
@@ -192,6 +195,7 @@ export async function load(options: {
         setupRequest: (request: AutocannonRequest) => (options.next ? { ...request, ...options.next() } : request),
         onResponse: (status: number) => {
           statuses[status] = (statuses[status] ?? 0) + 1;
+          finishedAt = performance.now();
         },
       },
     ],
@@ -205,11 +209,13 @@ export async function load(options: {
     throughput: { total: number };
   };
   const completed = Object.values(statuses).reduce((a, b) => a + b, 0);
-  // autocannon reports whole seconds; a burst of a few seconds needs the real elapsed time.
-  const seconds = (performance.now() - started) / 1000;
+  // From start to the last answer: autocannon reports whole seconds and notices the end of a fixed
+  // amount only on its next one-second tick, which would skew a burst of a few seconds.
+  const seconds = (finishedAt - started) / 1000;
   return {
+    finishedAt,
     requests: completed,
-    rps: completed / seconds,
+    rps: seconds > 0 ? completed / seconds : 0,
     p50: result.latency.p50,
     p99: result.latency.p99,
     max: result.latency.max,
