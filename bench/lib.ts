@@ -70,6 +70,13 @@ const running = new Set<RunningServer>();
 process.on('exit', () => {
   for (const server of running) server.child.kill('SIGKILL');
 });
+// Interrupted (Ctrl-C, or a SIGTERM): take the servers down too, then stop.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    for (const server of running) server.child.kill('SIGKILL');
+    process.exit(130);
+  });
+}
 
 async function waitUntilHealthy(server: RunningServer, path: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
