@@ -70,13 +70,49 @@ export const authorizationTable: Row[] = [
   { method: 'POST', path: '/dating/uploads/presign', body: () => ({ count: 1, userHint: 'signup' }), expect: all(200) },
   { method: 'PUT', path: '/dating/uploads/put/{photoId}?grant=forged', body: () => ({}), expect: all(403) },
   { method: 'GET', path: '/dating/photos/{photoId}', expect: all(401) },
+  // Fair access: phone verification, drops, the waitlist and the diner's live events.
+  { method: 'GET', path: '/api/auth/phone', expect: dinerOnly(200) },
+  { method: 'POST', path: '/api/auth/phone/start', body: () => ({ phone: `+9198${String(Date.now()).slice(-8)}` }), expect: dinerOnly(202) },
+  // No code was sent to this phone: a diner is told so (409), others that they are not diners.
+  { method: 'POST', path: '/api/auth/phone/verify', body: () => ({ phone: '+919800000000', code: '000000' }), expect: dinerOnly(409) },
+  { method: 'GET', path: '/api/me/events', stream: true, expect: dinerOnly(200) },
+  { method: 'GET', path: '/api/dev/mailbox', expect: all(200) },
+  { method: 'GET', path: '/api/drops', expect: all(200) },
+  { method: 'GET', path: '/api/drops/{dropX}', expect: all(200) },
+  // The window is open, but these diners have no verified phone.
+  { method: 'POST', path: '/api/drops/{dropX}/entries', body: () => ({ partySize: 2 }), expect: dinerOnly(403) },
+  { method: 'DELETE', path: '/api/drops/{dropX}/entries', expect: dinerOnly(404) },
+  // The draw is public, once there is one.
+  { method: 'GET', path: '/api/drops/{dropX}/draw', expect: all(409) },
+  { method: 'GET', path: '/api/admin/drops', expect: staffOnly(200) },
+  { method: 'POST', path: '/api/admin/drops', body: () => dropBody('2026-11-27'), expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 201, staffY: 201 } },
+  { method: 'GET', path: '/api/admin/drops/{dropX}', expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 200, staffY: 404 } },
+  { method: 'POST', path: '/api/waitlist', body: (f) => ({ restaurantSlug: f.slugX, date: '2026-11-28', partySize: 2, windowStart: '12:00', windowEnd: '13:00' }), expect: dinerOnly(201) },
+  { method: 'GET', path: '/api/waitlist', expect: dinerOnly(200) },
+  { method: 'DELETE', path: '/api/waitlist/{waitlistA}', expect: { anonymous: 401, dinerA: 200, dinerB: 404, staffX: 401, staffY: 401 } },
 ];
+
+/** A drop of restaurant X whose entry window is open at the test clock's now. */
+function dropBody(date: string) {
+  return {
+    title: 'Friday tasting',
+    dateFrom: date,
+    dateTo: date,
+    times: ['19:00'],
+    capacity: 10,
+    entryOpensAt: '2026-11-23T04:00:00.000Z',
+    entryClosesAt: '2026-11-24T04:00:00.000Z',
+    releaseAt: '2026-11-24T04:00:00.000Z',
+  };
+}
 
 interface Fixture {
   slugX: string;
   restaurantX: string;
   reservationA: string;
   slotX: string;
+  dropX: string;
+  waitlistA: string;
   tokens: Record<Exclude<Caller, 'anonymous'>, string>;
 }
 
@@ -107,12 +143,24 @@ async function buildFixture(): Promise<Fixture> {
     payload: { restaurantSlug: x.slug, date: '2026-11-23', time: '19:00', partySize: 2 },
   });
   expect(held.statusCode).toBe(201);
+  const staffX = await buildStaff(db, x.id);
+  const drop = await t.app.inject({ method: 'POST', url: '/api/admin/drops', headers: bearer(staffX.token), payload: dropBody('2026-11-25') });
+  expect(drop.statusCode, drop.body).toBe(201);
+  const waiting = await t.app.inject({
+    method: 'POST',
+    url: '/api/waitlist',
+    headers: bearer(dinerA.token),
+    payload: { restaurantSlug: x.slug, date: '2026-11-26', partySize: 2, windowStart: '12:00', windowEnd: '13:00' },
+  });
+  expect(waiting.statusCode, waiting.body).toBe(201);
   return {
     slugX: x.slug,
+    dropX: drop.json().id,
+    waitlistA: waiting.json().id,
     restaurantX: x.id,
     reservationA: held.json().id,
     slotX: slotX.id,
-    tokens: { dinerA: dinerA.token, dinerB: dinerB.token, staffX: (await buildStaff(db, x.id)).token, staffY: (await buildStaff(db, y.id)).token },
+    tokens: { dinerA: dinerA.token, dinerB: dinerB.token, staffX: staffX.token, staffY: (await buildStaff(db, y.id)).token },
   };
 }
 
@@ -133,7 +181,9 @@ describe('authorisation matrix', () => {
           .replace('{slugX}', fixture.slugX)
           .replace('{restaurantX}', fixture.restaurantX)
           .replace('{reservationA}', fixture.reservationA)
-          .replace('{slotX}', fixture.slotX);
+          .replace('{slotX}', fixture.slotX)
+          .replace('{dropX}', fixture.dropX)
+          .replace('{waitlistA}', fixture.waitlistA);
         const headers = caller === 'anonymous' ? {} : bearer(fixture.tokens[caller]);
         if (row.stream) {
           const { status, body } = await streamStatus(url, headers);
