@@ -21,7 +21,7 @@ let env: Record<string, string>;
 let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
-  const common = { SEED_DEMO: '1', PASSWORD_HASH_COST: '10', HOLD_MINUTES: '0.1', HOLD_SWEEP_SECONDS: '1', RATE_LIMIT_SIGNUP_PER_IP: '100000', RATE_LIMIT_SIGNUP_PER_ACCOUNT: '100000', RATE_LIMIT_LOGIN_PER_IP: '100000', RATE_LIMIT_BOOKING_PER_DINER: '100000' };
+  const common = { SEED_DEMO: '1', PASSWORD_HASH_COST: '10', HOLD_MINUTES: '0.5', HOLD_SWEEP_SECONDS: '1', RATE_LIMIT_SIGNUP_PER_IP: '100000', RATE_LIMIT_SIGNUP_PER_ACCOUNT: '100000', RATE_LIMIT_LOGIN_PER_IP: '100000', RATE_LIMIT_BOOKING_PER_DINER: '100000' };
   if (databaseUrl) {
     const schema = `faults_${Date.now()}`;
     const admin = new pg.Client({ connectionString: databaseUrl });
@@ -50,7 +50,7 @@ async function json(response: Response) {
 }
 
 describe(`SIGKILL during a booking race (${engine})`, () => {
-  it('keeps every reservation that got a 2xx, never oversells, and releases expired holds after restart', async () => {
+  it('keeps every reservation that got a 2xx, never oversells, and releases expired holds after restart', { timeout: 120_000 }, async () => {
     const port = await freePort();
     let server: ServerProcess = await startServerProcess(env, port);
     const date = addDays(todayInKolkata(), 1);
@@ -104,9 +104,12 @@ describe(`SIGKILL during a booking race (${engine})`, () => {
       if (live < CAPACITY) expect(await fits(CAPACITY - live)).toBe(true);
       expect(await fits(CAPACITY - live + 1)).toBe(false);
 
-      // The 6-second holds expire: the sweeper writes them CANCELLED and the covers come back.
-      await new Promise((resolve) => setTimeout(resolve, 7_500));
+      // The 30-second holds (long enough to outlast a slow restart) expire: the sweeper writes
+      // them CANCELLED and the covers come back.
+      const releasedBy = Date.now() + 45_000;
+      while (!(await fits(CAPACITY)) && Date.now() < releasedBy) await new Promise((resolve) => setTimeout(resolve, 1_000));
       expect(await fits(CAPACITY)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 2_500)); // one sweep interval and a margin
       const statuses = await Promise.all(succeeded.map(async (id) => (await json(await fetch(`${server.baseUrl}/api/reservations/${id}`))).body.status));
       expect(new Set(statuses)).toEqual(new Set(['CANCELLED']));
     } finally {
