@@ -17,6 +17,7 @@ import { DROP_DAYS_MAX } from '#common/contract/drops.ts';
 import { bytesToHex, DRAW_ALGORITHM, DRAW_SEED_BYTES, drawOrder } from '#common/domain/draw.ts';
 import { addDays, daysBetween, formatDateShort, formatTime12h, kolkataInstant, todayInKolkata, toKolkata } from '#common/domain/time.ts';
 import { asDate, type Db } from '#server/db/client.ts';
+import { createCoalescingRunner } from '#server/coalescing-runner.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { badInput, conflict, forbidden, notFound, unauthenticated } from '#server/errors.ts';
 import { rejectInvalidCredential, requireDiner, requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
@@ -282,29 +283,7 @@ export function createDropsService(deps: AppDeps, reservations: ReservationsServ
   }
 
   /** One advance per drop at a time in this process; a request arriving meanwhile runs once more after it. */
-  const running = new Map<string, { again: boolean; done: Promise<void> }>();
-  function scheduleAdvance(dropId: string): Promise<void> {
-    const current = running.get(dropId);
-    if (current) {
-      current.again = true;
-      return current.done;
-    }
-    const state = { again: false, done: Promise.resolve() };
-    state.done = (async () => {
-      try {
-        do {
-          state.again = false;
-          await advanceDrop(dropId);
-        } while (state.again);
-      } catch (error) {
-        log.warn({ err: error, dropId }, 'drop advance failed; the sweep retries');
-      } finally {
-        running.delete(dropId);
-      }
-    })();
-    running.set(dropId, state);
-    return state.done;
-  }
+  const scheduleAdvance = createCoalescingRunner(advanceDrop, (error, dropId) => log.warn({ err: error, dropId }, 'drop advance failed; the sweep retries'));
 
   // A drop's freed table (a winner cancelled, or let the hold lapse) goes to the next in line.
   const stopListening = events.subscribe('slot.freed', ({ slotId }) => {

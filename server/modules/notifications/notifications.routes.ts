@@ -1,21 +1,14 @@
-import type { ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { standardErrors } from '#common/contract/common.ts';
+import { createEventStreams } from '#server/plugins/event-stream.ts';
 import { devMailboxQuery, devMailboxResponse, type DinerStreamEvent } from '#common/contract/waitlist.ts';
-
-/** Heartbeat comments keep proxies from closing an idle stream. */
-const HEARTBEAT_MS = 15_000;
 
 /** The diner's live events and the dev mailbox. */
 export const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { notifications } = app.services;
 
-  // Streams still open when the app closes are ended, so shutdown never waits on them.
-  const openStreams = new Set<ServerResponse>();
-  app.addHook('preClose', async () => {
-    for (const stream of openStreams) stream.end();
-  });
+  const openEventStream = createEventStreams(app);
   app.addHook('onClose', async () => notifications.close());
 
   app.get('/api/me/events', {
@@ -26,28 +19,9 @@ export const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: z.string().describe('text/event-stream'), ...standardErrors },
     },
   }, async (request, reply) => {
-    const raw = reply.raw;
-    const send = (event: DinerStreamEvent) => {
-      raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-    };
-    // The access check runs before any header is sent, so a refusal is an ordinary {error}.
-    const unsubscribe = notifications.subscribeToMyEvents(await request.principal(), send);
-    reply.hijack();
-    raw.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    openStreams.add(raw);
-    const heartbeat = setInterval(() => raw.write(': heartbeat\n\n'), HEARTBEAT_MS);
-    raw.on('close', () => {
-      unsubscribe();
-      clearInterval(heartbeat);
-      openStreams.delete(raw);
-    });
-    raw.write('retry: 3000\n\n');
-    send({ type: 'ready' });
+    // The access check runs in subscribe, before any header is sent.
+    const principal = await request.principal();
+    await openEventStream<DinerStreamEvent>(reply, (send) => notifications.subscribeToMyEvents(principal, send));
   });
 
   app.get('/api/dev/mailbox', {

@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http';
 import multipart from '@fastify/multipart';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -22,9 +21,7 @@ import {
   type PortalStreamEvent,
 } from '#common/contract/portal.ts';
 import { AppError } from '#server/errors.ts';
-
-/** Heartbeat comments keep proxies from closing an idle stream. */
-const HEARTBEAT_MS = 15_000;
+import { createEventStreams } from '#server/plugins/event-stream.ts';
 
 /** The restaurant portal's HTTP surface: /api/admin/*, the live stream and the hero-photo upload. */
 export const portalRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -80,10 +77,7 @@ export const portalRoutes: FastifyPluginAsyncZod = async (app) => {
   }, async (request) => portal.moveBooking(await request.principal(), request.params.id, request.body.status));
 
   // Streams that are still open when the app closes are ended, so shutdown never waits on them.
-  const openStreams = new Set<ServerResponse>();
-  app.addHook('preClose', async () => {
-    for (const stream of openStreams) stream.end();
-  });
+  const openEventStream = createEventStreams(app);
 
   app.get('/api/admin/events', {
     schema: {
@@ -93,30 +87,9 @@ export const portalRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: z.string().describe('text/event-stream'), ...standardErrors },
     },
   }, async (request, reply) => {
-    const raw = reply.raw;
-    let heartbeat: NodeJS.Timeout | undefined;
-    const send = (event: PortalStreamEvent) => {
-      raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-    };
-    // The access check happens here, before any header is sent, so a refusal is an ordinary {error}.
-    const unsubscribe = portal.subscribeToChanges(await request.principal(), send);
-    reply.hijack();
-    raw.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    openStreams.add(raw);
-    const cleanUp = () => {
-      unsubscribe();
-      if (heartbeat) clearInterval(heartbeat);
-      openStreams.delete(raw);
-    };
-    raw.on('close', cleanUp);
-    raw.write('retry: 3000\n\n');
-    send({ type: 'ready' });
-    heartbeat = setInterval(() => raw.write(': heartbeat\n\n'), HEARTBEAT_MS);
+    // The access check runs in subscribe, before any header is sent.
+    const principal = await request.principal();
+    await openEventStream<PortalStreamEvent>(reply, (send) => portal.subscribeToChanges(principal, send));
   });
 
   // The hero photo upload: multipart, one file of at most 5 MB, in this plugin's scope only.

@@ -3,6 +3,7 @@ import { WAITLIST_MAX_WAITING } from '#common/contract/waitlist.ts';
 import { AVAILABILITY_HORIZON_DAYS } from '#common/domain/restaurants.ts';
 import { addDays, formatDateShort, formatTime12h, kolkataInstant, todayInKolkata, toKolkata } from '#common/domain/time.ts';
 import { asDate } from '#server/db/client.ts';
+import { createCoalescingRunner } from '#server/coalescing-runner.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { badInput, conflict, notFound } from '#server/errors.ts';
 import { requireDiner, type Principal } from '#server/modules/accounts/principal.ts';
@@ -143,29 +144,7 @@ export function createWaitlistService(deps: AppDeps, restaurants: RestaurantsSer
   }
 
   /** One offer run per slot at a time in this process; a request arriving meanwhile runs once more after it. */
-  const running = new Map<string, { again: boolean; done: Promise<void> }>();
-  function scheduleOffers(slotId: string): Promise<void> {
-    const current = running.get(slotId);
-    if (current) {
-      current.again = true;
-      return current.done;
-    }
-    const state = { again: false, done: Promise.resolve() };
-    state.done = (async () => {
-      try {
-        do {
-          state.again = false;
-          await offerFreedCovers(slotId);
-        } while (state.again);
-      } catch (error) {
-        log.warn({ err: error, slotId }, 'waitlist offer failed; the sweep retries');
-      } finally {
-        running.delete(slotId);
-      }
-    })();
-    running.set(slotId, state);
-    return state.done;
-  }
+  const scheduleOffers = createCoalescingRunner(offerFreedCovers, (error, slotId) => log.warn({ err: error, slotId }, 'waitlist offer failed; the sweep retries'));
 
   // Covers freed by a cancellation, an expired hold (an unanswered offer too), or staff adding slots.
   const stopListening = events.subscribe('slot.freed', ({ slotId }) => {
