@@ -265,18 +265,7 @@ export function createDropsService(deps: AppDeps, reservations: ReservationsServ
       offers++;
       const { held } = result;
       reservations.announceOfferedHold(held);
-      notifications.publishToUser(result.userId, {
-        type: 'offer',
-        source: 'drop',
-        reservationId: held.id,
-        restaurantName: held.restaurant_name,
-        date: held.slot_date,
-        time: held.slot_time,
-        partySize: held.party_size,
-        holdExpiresAt: iso(held.hold_expires_at!),
-        dropId,
-        waitlistEntryId: null,
-      });
+      notifications.publishOffer(result.userId, held, { dropId });
       notifications.deliverSoon([result.messageId]);
     }
     return { drew, offers };

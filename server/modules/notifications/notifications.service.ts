@@ -89,6 +89,26 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
       service.deliverDue(present).catch((error) => log.warn({ err: error }, 'outbox delivery failed'));
     },
 
+    /** Tells a diner, live, that a table is held for them (from a drop or the waitlist). */
+    publishOffer(
+      userId: string,
+      held: { id: string; restaurant_name: string; slot_date: string; slot_time: string; party_size: number; hold_expires_at: Date | string | null },
+      origin: { dropId: string } | { waitlistEntryId: string },
+    ): void {
+      service.publishToUser(userId, {
+        type: 'offer',
+        source: 'dropId' in origin ? 'drop' : 'waitlist',
+        reservationId: held.id,
+        restaurantName: held.restaurant_name,
+        date: held.slot_date,
+        time: held.slot_time,
+        partySize: held.party_size,
+        holdExpiresAt: asDate(held.hold_expires_at!).toISOString(),
+        dropId: 'dropId' in origin ? origin.dropId : null,
+        waitlistEntryId: 'waitlistEntryId' in origin ? origin.waitlistEntryId : null,
+      });
+    },
+
     /** Sends a live event to every open stream of one diner. */
     publishToUser(userId: string, event: DinerStreamEvent): void {
       for (const listener of listeners.get(userId) ?? []) listener(event);

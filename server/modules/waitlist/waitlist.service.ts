@@ -126,18 +126,7 @@ export function createWaitlistService(deps: AppDeps, restaurants: RestaurantsSer
       offers++;
       const { held } = result;
       reservations.announceOfferedHold(held);
-      notifications.publishToUser(result.userId, {
-        type: 'offer',
-        source: 'waitlist',
-        reservationId: held.id,
-        restaurantName: held.restaurant_name,
-        date: held.slot_date,
-        time: held.slot_time,
-        partySize: held.party_size,
-        holdExpiresAt: iso(held.hold_expires_at!),
-        dropId: null,
-        waitlistEntryId: result.entryId,
-      });
+      notifications.publishOffer(result.userId, held, { waitlistEntryId: result.entryId });
       notifications.deliverSoon([result.messageId]);
     }
     return offers;
