@@ -72,6 +72,14 @@ export function formatTime12h(time: string): string {
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
+/** An instant as Bengaluru reads it: 'Sat, 28 Nov, 7:30 PM' (or '… at 7:30 PM'); '' when unreadable. */
+export function formatInstantKolkata(instant: Date | string, separator: ', ' | ' at ' = ', '): string {
+  const parsed = instant instanceof Date ? instant : new Date(instant);
+  if (Number.isNaN(parsed.getTime())) return '';
+  const { date, time } = toKolkata(parsed);
+  return `${formatDateShort(date)}${separator}${formatTime12h(time)}`;
+}
+
 /** '2026-11-28' → 'Sat, 28 Nov'. */
 export function formatDateShort(date: string): string {
   const d = new Date(`${date}T00:00:00Z`);

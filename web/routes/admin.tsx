@@ -3,16 +3,22 @@ import { useCallback, useEffect } from 'react';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ApiError, apiRequest, readToken, writeToken } from '#web/api/client.ts';
 import { Spinner } from '#web/components/ui/Feedback.tsx';
-import { AdminHeader, type AdminTab } from '#web/features/portal/AdminHeader.tsx';
+import { ADMIN_TABS, AdminHeader, type AdminTab } from '#web/features/portal/AdminHeader.tsx';
 import { adminKeys, useAdminRestaurant } from '#web/features/portal/api.ts';
 import { Dashboard } from '#web/features/portal/Dashboard.tsx';
+import { DropsPanel } from '#web/features/portal/DropsPanel.tsx';
 import { useLiveUpdates } from '#web/features/portal/live.ts';
 import { ProfilePanel } from '#web/features/portal/ProfilePanel.tsx';
 import '#web/features/portal/portal.css';
 
 const LOGIN_PATH = '/restaurant-login';
 
-/** /admin/{restaurantId}: the restaurant's live dashboard and profile (spec section 2, Restaurant admin). */
+/** The tab named in the address (?tab=drops, ?tab=profile); the Dashboard otherwise. */
+function tabOf(value: string | null): AdminTab {
+  return ADMIN_TABS.find((item) => item.id === value)?.id ?? 'dashboard';
+}
+
+/** /admin/{restaurantId}: the restaurant's live dashboard, drops and profile (spec section 2, Restaurant admin; drops: decision 045). */
 export default function AdminScreen() {
   const hasToken = Boolean(readToken('restaurant'));
   if (!hasToken) return <Navigate to={LOGIN_PATH} replace />;
@@ -24,7 +30,7 @@ function SignedInAdmin() {
   const queryClient = useQueryClient();
   const { restaurantId } = useParams();
   const [searchParams, setSearchParams] = useSearchParams();
-  const tab: AdminTab = searchParams.get('tab') === 'profile' ? 'profile' : 'dashboard';
+  const tab = tabOf(searchParams.get('tab'));
   const restaurant = useAdminRestaurant();
 
   const leave = useCallback(
@@ -50,16 +56,16 @@ function SignedInAdmin() {
   // The server decides which restaurant the token belongs to; the address follows it.
   useEffect(() => {
     if (restaurant.data && restaurantId !== restaurant.data.id) {
-      navigate(`/admin/${restaurant.data.id}${tab === 'profile' ? '?tab=profile' : ''}`, { replace: true });
+      navigate(`/admin/${restaurant.data.id}${window.location.search}`, { replace: true });
     }
-  }, [restaurant.data, restaurantId, navigate, tab]);
+  }, [restaurant.data, restaurantId, navigate]);
 
   useEffect(() => {
     document.title = restaurant.data ? `${restaurant.data.name} · Restaurant Admin · Tablefair` : 'Restaurant Admin · Tablefair';
   }, [restaurant.data]);
 
   const setTab = useCallback(
-    (next: AdminTab) => setSearchParams(next === 'profile' ? { tab: 'profile' } : {}, { replace: true }),
+    (next: AdminTab) => setSearchParams(next === 'dashboard' ? {} : { tab: next }, { replace: true }),
     [setSearchParams],
   );
 
@@ -80,6 +86,9 @@ function SignedInAdmin() {
       <main id="main" className="admin-main">
         <div id="admin-panel-dashboard" role="tabpanel" aria-labelledby="admin-tab-dashboard" hidden={tab !== 'dashboard'}>
           {tab === 'dashboard' ? <Dashboard /> : null}
+        </div>
+        <div id="admin-panel-drops" role="tabpanel" aria-labelledby="admin-tab-drops" hidden={tab !== 'drops'}>
+          {tab === 'drops' ? <DropsPanel /> : null}
         </div>
         <div id="admin-panel-profile" role="tabpanel" aria-labelledby="admin-tab-profile" hidden={tab !== 'profile'}>
           {tab === 'profile' ? <ProfilePanel key={restaurant.data.id} restaurant={restaurant.data} onSaved={() => setTab('dashboard')} /> : null}

@@ -11,7 +11,10 @@ import { useMyReservations } from '#web/features/reservations/api.ts';
 import { useCancelFromList } from '#web/features/reservations/CancelReservationDialog.tsx';
 import { ReservationCard, ReservationSkeletons } from '#web/features/reservations/ReservationCard.tsx';
 import { isUpcoming } from '#web/features/reservations/rules.ts';
+import { PhoneVerification } from '#web/features/drops/PhoneVerification.tsx';
+import { useDinerEvents } from '#web/features/live/diner-events.ts';
 import '#web/features/accounts/profile.css';
+import '#web/features/drops/drops.css';
 
 const TILES = [
   { to: '/drops', icon: '⏱️', title: 'Drops', text: 'Timed releases of the hardest tables' },
@@ -24,6 +27,8 @@ export default function ProfileScreen() {
   const { diner, isSignedIn, isLoading } = useCurrentDiner();
   const signOut = useSignOut();
   const isSigningOut = useIsSigningOut();
+  // A table offered from a drop or the waitlist shows up here at once.
+  useDinerEvents();
 
   useEffect(() => {
     document.title = 'My Profile · Tablefair';
@@ -93,6 +98,11 @@ export default function ProfileScreen() {
           </Link>
         ))}
       </nav>
+
+      <section className="my-profile__phone card card--padded" aria-labelledby="my-phone-title">
+        <h2 id="my-phone-title">Phone for drops</h2>
+        <PhoneVerification intro="Drops are for people, not scripts: a verified phone lets you enter them. One phone verifies one account." />
+      </section>
 
       <MyReservations />
     </div>

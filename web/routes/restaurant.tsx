@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { AvailabilityCalendar, PublicRestaurant } from '#common/contract/restaurants.ts';
 import { capitalise, emojiForCategory } from '#common/domain/restaurants.ts';
@@ -11,10 +11,11 @@ import { loginPath } from '#web/features/accounts/return-path.ts';
 import { setCustomerToken, useCustomerToken } from '#web/features/accounts/session.ts';
 import { useAvailability, useAvailabilityCalendar, useRestaurant } from '#web/features/restaurants/api.ts';
 import { DatePicker, PartySizePicker, TimePicker } from '#web/features/restaurants/BookingPicker.tsx';
-import { initialChoice, partySizeFor, partySizesOn, readBookingParams, writeBookingParams } from '#web/features/restaurants/booking.ts';
+import { initialChoice, partySizeFor, partySizesOn, pickerPartySizes, readBookingParams, writeBookingParams } from '#web/features/restaurants/booking.ts';
 import { HeroImage } from '#web/features/restaurants/HeroImage.tsx';
 import { useCreateReservation } from '#web/features/reservations/api.ts';
 import { holdPath, partyLabel } from '#web/features/reservations/rules.ts';
+import { JOIN_WAITLIST_FORM_ID, JoinWaitlist } from '#web/features/waitlist/JoinWaitlist.tsx';
 import '#web/features/restaurants/restaurant.css';
 
 /** /r/{slug} and /restaurant/{id}: the restaurant, and the date, party size and time picker. */
@@ -74,14 +75,17 @@ function RestaurantPage({ restaurant, calendar }: { restaurant: PublicRestaurant
               </Button>
             </div>
           ) : calendar.data.firstAvailableDate === null ? (
-            <div className="restaurant__none">
-              <EmptyState icon="🗓️" title="No availability">
-                <p>Nothing is free here in the next 30 days. Tables open up when plans change, so check back soon.</p>
-                <Link className="btn btn--secondary" to="/">
-                  ← Back
-                </Link>
-              </EmptyState>
-            </div>
+            <>
+              <div className="restaurant__none">
+                <EmptyState icon="🗓️" title="No availability">
+                  <p>Nothing is free here in the next 30 days. Pick a date below and join the waitlist: when a table frees up, we hold it for you.</p>
+                  <Link className="btn btn--secondary" to="/">
+                    ← Back
+                  </Link>
+                </EmptyState>
+              </div>
+              <Booking restaurant={restaurant} calendar={calendar.data} />
+            </>
           ) : (
             <Booking restaurant={restaurant} calendar={calendar.data} />
           )}
@@ -199,10 +203,16 @@ function Booking({ restaurant, calendar }: { restaurant: PublicRestaurant; calen
   const [params] = useSearchParams();
   const request = useMemo(() => readBookingParams(params), []); // eslint-disable-line react-hooks/exhaustive-deps -- the link's choice applies once, on arrival
   const first = useMemo(() => initialChoice(calendar, request), [calendar, request]);
-  const [date, setDate] = useState(first?.date ?? calendar.firstAvailableDate ?? '');
+  const [date, setDate] = useState(first?.date ?? calendar.firstAvailableDate ?? calendar.days[0]?.date ?? '');
   const [partySize, setPartySize] = useState(first?.partySize ?? 2);
   const [time, setTime] = useState<string | null>(first && first.date === request.date ? (request.time ?? null) : null);
-  const sizes = partySizesOn(calendar, date);
+  // Back from signing in to join the waitlist: the form opens again with the window kept.
+  const [waitlistOpen, setWaitlistOpen] = useState(Boolean(request.waitlist && first?.date === request.date));
+  const waitlistPanel = useRef<HTMLDivElement>(null);
+  // Which date and party size the diner has just joined the waitlist for (the bar then links to /waitlist).
+  const [joinedFor, setJoinedFor] = useState<string | null>(null);
+  const sizes = pickerPartySizes(calendar, date);
+  const isFullDay = partySizesOn(calendar, date).length === 0;
   const availability = useAvailability(restaurant.slug, date, partySize);
   const token = useCustomerToken();
   const create = useCreateReservation();
@@ -216,16 +226,36 @@ function Booking({ restaurant, calendar }: { restaurant: PublicRestaurant; calen
     if (!availability.data!.some((entry) => entry.time === time && entry.available)) setTime(null);
   }, [isCurrent, availability.data, time]);
 
+  // Nothing to book for this date and party: the waitlist is the way forward.
+  const noTimeFree = isFullDay || (availability.data !== undefined && !availability.data.some((entry) => entry.available));
+  const slotTimes = useMemo(() => (availability.data ?? []).map((entry) => entry.time), [availability.data]);
+
   function chooseDate(next: string) {
     setDate(next);
     // Changing the date resets the party size to the smallest offered that day, and clears the time.
-    setPartySize(partySizeFor(partySizesOn(calendar, next)) ?? 2);
+    // On a full day (waitlist only) the diner's party size is kept.
+    const free = partySizesOn(calendar, next);
+    setPartySize(free.length > 0 ? (partySizeFor(free) ?? 2) : (partySizeFor(pickerPartySizes(calendar, next), partySize) ?? 2));
     setTime(null);
   }
 
   function chooseParty(next: number) {
     setPartySize(next);
     setTime(null);
+  }
+
+  /** The thumb bar: opens the join form, or sends it when it is open. */
+  function onWaitlistBar() {
+    const form = document.getElementById(JOIN_WAITLIST_FORM_ID);
+    if (waitlistOpen && form instanceof HTMLFormElement) form.requestSubmit();
+    else openWaitlist();
+  }
+
+  function openWaitlist() {
+    setWaitlistOpen(true);
+    const panel = waitlistPanel.current;
+    panel?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    panel?.querySelector<HTMLElement>('select, button')?.focus({ preventScroll: true });
   }
 
   async function reserve() {
@@ -264,13 +294,30 @@ function Booking({ restaurant, calendar }: { restaurant: PublicRestaurant; calen
       <DatePicker calendar={calendar} value={date} onChange={chooseDate} />
       <PartySizePicker sizes={sizes} value={partySize} onChange={chooseParty} />
       <TimePicker
-        entries={availability.data}
-        isLoading={availability.isPending}
+        entries={isFullDay && availability.isPending ? [] : availability.data}
+        isLoading={availability.isPending && !isFullDay}
         isError={availability.isError && !availability.data}
         value={time}
         onChange={setTime}
         onRetry={() => void availability.refetch()}
       />
+      {availability.isError && !availability.data && !isFullDay ? null : (
+        <div ref={waitlistPanel}>
+          <JoinWaitlist
+            key={`${date} ${partySize}`}
+            restaurant={restaurant}
+            date={date}
+            partySize={partySize}
+            slotTimes={slotTimes}
+            prominent={noTimeFree}
+            open={waitlistOpen}
+            onOpenChange={setWaitlistOpen}
+            initialWindow={date === request.date ? request.waitlist : null}
+            returnPath={(window) => `/r/${encodeURIComponent(restaurant.slug)}${writeBookingParams({ date, party: partySize, waitlist: window })}`}
+            onJoined={() => setJoinedFor(`${date} ${partySize}`)}
+          />
+        </div>
+      )}
       <p className="booking__policy">
         <span className="emoji" aria-hidden="true">
           🛡️
@@ -280,13 +327,23 @@ function Booking({ restaurant, calendar }: { restaurant: PublicRestaurant; calen
       <div className="reserve-bar">
         <div className="reserve-bar__inner">
           <div className="reserve-bar__summary" aria-live="polite">
-            <span className="reserve-bar__label">{time ? 'Your table' : 'Pick a time'}</span>
+            <span className="reserve-bar__label">{time ? 'Your table' : noTimeFree && joinedFor === `${date} ${partySize}` ? 'On the waitlist' : noTimeFree ? 'Fully booked' : 'Pick a time'}</span>
             <span className="reserve-bar__value">{summaryDate}</span>
             <span className="reserve-bar__value reserve-bar__value--sub">{summaryParty}</span>
           </div>
-          <Button className="reserve-bar__button" onClick={reserve} disabled={create.isPending}>
-            {create.isPending ? 'Reserving…' : 'Reserve Now'}
-          </Button>
+          {noTimeFree && joinedFor === `${date} ${partySize}` ? (
+            <ButtonLink className="reserve-bar__button" variant="dark" to="/waitlist">
+              See waitlist
+            </ButtonLink>
+          ) : noTimeFree ? (
+            <Button className="reserve-bar__button" variant="dark" onClick={onWaitlistBar}>
+              Join waitlist
+            </Button>
+          ) : (
+            <Button className="reserve-bar__button" onClick={reserve} disabled={create.isPending}>
+              {create.isPending ? 'Reserving…' : 'Reserve Now'}
+            </Button>
+          )}
         </div>
       </div>
     </div>

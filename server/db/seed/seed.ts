@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { emojiForCategory, AVAILABILITY_HORIZON_DAYS } from '#common/domain/restaurants.ts';
-import { addDays, todayInKolkata } from '#common/domain/time.ts';
+import { addDays, kolkataInstant, todayInKolkata } from '#common/domain/time.ts';
 import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import { hashPassword } from '#server/modules/accounts/password.ts';
+import { insertDrop, insertDropSlots } from '#server/modules/drops/drops.repository.ts';
 import { seedRestaurants, slugify } from './restaurants.data.ts';
 
 export const DEMO_DINER = { username: 'demo', password: 'demo1234', name: 'Demo Diner' } as const;
@@ -48,7 +49,47 @@ export async function seedDemoData(db: Db, options: { now: Date; passwordHashCos
   }
 
   const slotsAdded = await topUpDemoSlots(db, options.now);
+  await seedDemoDrops(db, options.now);
   return { restaurants: seedRestaurants.length, slotsAdded };
+}
+
+/**
+ * Two drops to try on a fresh start, each made again once its predecessor's entries have closed:
+ * one taking entries now (closing in a day) and one announced (opening tomorrow). Their tables
+ * are at 17:30, before the restaurants' ordinary evening, so they never collide with it.
+ */
+const DEMO_DROPS = [
+  { slug: 'toit-tandoor', title: 'Tandoor tasting at the chef’s table', description: 'Eight courses from the clay oven, two seatings only.', opensInHours: -1, closesInHours: 24, inDays: 6 },
+  { slug: 'ember-oak', title: 'Ember & Oak fire dinner', description: 'One long table, everything cooked over wood.', opensInHours: 24, closesInHours: 48, inDays: 9 },
+] as const;
+const DEMO_DROP_TIME = '17:30';
+
+async function seedDemoDrops(db: Db, now: Date): Promise<void> {
+  for (const demo of DEMO_DROPS) {
+    const [restaurant] = await queryRows<{ id: string }>(db, sql`SELECT id FROM restaurants WHERE slug = ${demo.slug}`);
+    if (!restaurant) continue;
+    const current = await queryRows(db, sql`SELECT 1 FROM drops WHERE restaurant_id = ${restaurant.id} AND title = ${demo.title} AND entry_closes_at > ${now.toISOString()}`);
+    if (current.length > 0) continue;
+    const date = addDays(todayInKolkata(now), demo.inDays);
+    const taken = await queryRows(db, sql`SELECT 1 FROM slots WHERE restaurant_id = ${restaurant.id} AND slot_date = ${date} AND slot_time = ${DEMO_DROP_TIME}`);
+    if (taken.length > 0) continue;
+    const hours = (count: number) => new Date(now.getTime() + count * 3_600_000);
+    const startsAt = kolkataInstant(date, DEMO_DROP_TIME);
+    await db.transaction(async (tx) => {
+      const dropId = await insertDrop(tx, {
+        restaurantId: restaurant.id,
+        title: demo.title,
+        description: demo.description,
+        entryOpensAt: hours(demo.opensInHours),
+        entryClosesAt: hours(demo.closesInHours),
+        releaseAt: hours(demo.closesInHours),
+        capacity: 4,
+        lastSlotAt: startsAt,
+        now,
+      });
+      await insertDropSlots(tx, restaurant.id, dropId, { dates: [date], times: [DEMO_DROP_TIME], startsAt: [startsAt.toISOString()], capacity: 4 });
+    });
+  }
 }
 
 /** Adds the evening slots of the next 30 days to every demo restaurant that lacks them. */

@@ -3,13 +3,15 @@ import type { AdminRestaurant } from '#common/contract/portal.ts';
 import { BrandMark } from '#web/components/layout/SiteLayout.tsx';
 import { Button } from '#web/components/ui/Button.tsx';
 
-export type AdminTab = 'dashboard' | 'profile';
-const TABS: { id: AdminTab; label: string }[] = [
+export type AdminTab = 'dashboard' | 'drops' | 'profile';
+export const ADMIN_TABS: { id: AdminTab; label: string }[] = [
   { id: 'dashboard', label: 'Dashboard' },
+  { id: 'drops', label: 'Drops' },
   { id: 'profile', label: 'Profile' },
 ];
+const TABS = ADMIN_TABS;
 
-/** Restaurant name, 'Restaurant Admin', the Dashboard/Profile switch, the Live dot and Logout. */
+/** Restaurant name, 'Restaurant Admin', the Dashboard/Drops/Profile switch (Drops: decision 045), the Live dot and Logout. */
 export function AdminHeader({
   restaurant,
   tab,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { kolkataInstant } from '#common/domain/time.ts';
 import { bulkTimes, describeBulk, groupByDay, staffActions } from './bookings.ts';
-import { parseEventBlocks } from './live.ts';
+import { parseEventBlocks } from '#web/api/event-stream.ts';
 
 const startsAt = kolkataInstant('2026-11-23', '19:30').toISOString();
 const before = kolkataInstant('2026-11-23', '19:44');

@@ -11,7 +11,10 @@ function dayParts(date: string) {
   return { weekday: WEEKDAYS[d.getUTCDay()], day: d.getUTCDate(), month: MONTHS[d.getUTCMonth()] };
 }
 
-/** The next 30 days as a swipeable row; days with nothing free are shown but cannot be picked. */
+/**
+ * The next 30 days as a swipeable row. Days with nothing free are marked Full but can still be
+ * picked: that is where the diner joins the waitlist (decision 090).
+ */
 export function DatePicker({ calendar, value, onChange }: { calendar: AvailabilityCalendar; value: string; onChange: (date: string) => void }) {
   const row = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -32,16 +35,15 @@ export function DatePicker({ calendar, value, onChange }: { calendar: Availabili
             <button
               key={day.date}
               type="button"
-              className="date-chip"
+              className={bookable ? 'date-chip' : 'date-chip date-chip--full'}
               aria-pressed={day.date === value}
-              disabled={!bookable}
               data-date={day.date}
               onClick={() => onChange(day.date)}
             >
               <span className="date-chip__weekday">{label}</span>
               <span className="date-chip__day">{dayOfMonth}</span>
               <span className="date-chip__month">{bookable ? month : 'Full'}</span>
-              {bookable ? null : <span className="visually-hidden"> ({month}, fully booked)</span>}
+              {bookable ? null : <span className="visually-hidden"> ({month}, fully booked: join the waitlist)</span>}
             </button>
           );
         })}
@@ -50,7 +52,7 @@ export function DatePicker({ calendar, value, onChange }: { calendar: Availabili
   );
 }
 
-/** Only the party sizes with a free time on the chosen date (spec section 5). */
+/** The party sizes with a free time on the chosen date (spec section 5); on a full day, every probed size, for the waitlist. */
 export function PartySizePicker({ sizes, value, onChange }: { sizes: readonly number[]; value: number; onChange: (size: number) => void }) {
   return (
     <fieldset className="picker">
@@ -102,7 +104,7 @@ export function TimePicker({
       </div>
     );
   } else if (!entries || entries.length === 0 || entries.every((entry) => !entry.available)) {
-    body = <p className="picker__note">Every table is taken on this day for your party. Try another date or party size.</p>;
+    body = <p className="picker__note">Every table is taken on this day for your party. Try another date or party size, or wait for a table to free up.</p>;
   } else {
     body = (
       <div className="time-grid">

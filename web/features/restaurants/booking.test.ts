@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AvailabilityCalendar } from '#common/contract/restaurants.ts';
-import { initialChoice, isBookableDate, partySizeFor, partySizesOn, readBookingParams, writeBookingParams } from './booking.ts';
+import { initialChoice, isBookableDate, partySizeFor, partySizesOn, pickerPartySizes, readBookingParams, writeBookingParams } from './booking.ts';
 
 const calendar: AvailabilityCalendar = {
   from: '2026-11-22',
@@ -50,5 +50,26 @@ describe('restaurant page picker rules', () => {
     // A linked date with nothing free falls back to the first available date.
     expect(initialChoice(calendar, { date: '2026-11-22', party: 4 })).toEqual({ date: '2026-11-23', partySize: 4 });
     expect(initialChoice({ ...calendar, days: calendar.days.map((day) => ({ ...day, partySizes: [] })), firstAvailableDate: null }, {})).toBeNull();
+  });
+
+  it('offers every probed party size on a full day, for the waitlist', () => {
+    expect(pickerPartySizes(calendar, '2026-11-22')).toEqual([2, 4, 6, 8]);
+    expect(pickerPartySizes(calendar, '2026-11-25')).toEqual([6, 8]);
+  });
+
+  it('carries the waitlist window through the sign-in detour', () => {
+    const written = writeBookingParams({ date: '2026-11-22', party: 4, waitlist: { start: '19:00', end: '22:00' } });
+    expect(written).toBe('?date=2026-11-22&party=4&waitlist=19%3A00-22%3A00');
+    expect(readBookingParams(new URLSearchParams(written.slice(1)))).toEqual({ date: '2026-11-22', time: undefined, party: 4, waitlist: { start: '19:00', end: '22:00' } });
+    expect(readBookingParams(new URLSearchParams('waitlist=7pm-10pm')).waitlist).toBeUndefined();
+  });
+
+  it('keeps a full date and its party size when coming back to join its waitlist', () => {
+    expect(initialChoice(calendar, { date: '2026-11-22', party: 4, waitlist: { start: '19:00', end: '22:00' } })).toEqual({ date: '2026-11-22', partySize: 4 });
+    // A date outside the calendar still falls back.
+    expect(initialChoice(calendar, { date: '2027-01-01', party: 4, waitlist: { start: '19:00', end: '22:00' } })).toEqual({ date: '2026-11-23', partySize: 4 });
+    // Nothing free anywhere: a waitlist link still opens on its date.
+    const full = { ...calendar, days: calendar.days.map((day) => ({ ...day, partySizes: [] })), firstAvailableDate: null };
+    expect(initialChoice(full, { date: '2026-11-24', party: 6, waitlist: { start: '19:00', end: '22:00' } })).toEqual({ date: '2026-11-24', partySize: 6 });
   });
 });

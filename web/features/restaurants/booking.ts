@@ -1,4 +1,5 @@
 import type { AvailabilityCalendar } from '#common/contract/restaurants.ts';
+import { probedPartySizes } from '#common/domain/restaurants.ts';
 import { isClockTime, isIsoDate } from '#common/domain/time.ts';
 
 /**
@@ -11,18 +12,23 @@ export interface BookingRequest {
   date?: string;
   time?: string;
   party?: number;
+  /** ?waitlist=19:00-22:00: the join form open with that window (back from signing in). */
+  waitlist?: { start: string; end: string };
 }
 
-/** Reads ?date=YYYY-MM-DD&time=HH:MM&party=N, dropping anything malformed. */
+/** Reads ?date=YYYY-MM-DD&time=HH:MM&party=N(&waitlist=HH:MM-HH:MM), dropping anything malformed. */
 export function readBookingParams(params: URLSearchParams): BookingRequest {
   const date = params.get('date') ?? '';
   const time = params.get('time') ?? '';
   const party = Number(params.get('party'));
-  return {
+  const request: BookingRequest = {
     date: isIsoDate(date) ? date : undefined,
     time: isClockTime(time) ? time : undefined,
     party: Number.isInteger(party) && party > 0 ? party : undefined,
   };
+  const [start = '', end = ''] = (params.get('waitlist') ?? '').split('-');
+  if (isClockTime(start) && isClockTime(end)) request.waitlist = { start, end };
+  return request;
 }
 
 /** The query string that brings the diner back to the same choice (after signing in, say). */
@@ -31,6 +37,7 @@ export function writeBookingParams(choice: BookingRequest): string {
   if (choice.date) params.set('date', choice.date);
   if (choice.time) params.set('time', choice.time);
   if (choice.party) params.set('party', String(choice.party));
+  if (choice.waitlist) params.set('waitlist', `${choice.waitlist.start}-${choice.waitlist.end}`);
   const text = params.toString();
   return text ? `?${text}` : '';
 }
@@ -58,11 +65,24 @@ export function partySizeFor(sizes: readonly number[], wanted?: number): number 
 }
 
 /**
+ * The sizes the picker offers: those with a free time that day (spec section 5), or, on a day
+ * with nothing free, every probed size, for the waitlist (decision 090).
+ */
+export function pickerPartySizes(calendar: AvailabilityCalendar, date: string): number[] {
+  const free = partySizesOn(calendar, date);
+  return free.length > 0 ? free : [...probedPartySizes];
+}
+
+/**
  * The first choice on opening the page: the linked date when it can be booked, else
  * the first date with availability; the linked party size when offered that day,
  * else the smallest size. Null when nothing is free within the 30 days.
+ * A waitlist link (back from signing in to join) keeps its date and size even when full.
  */
 export function initialChoice(calendar: AvailabilityCalendar, request: BookingRequest): { date: string; partySize: number } | null {
+  if (request.waitlist && request.date && calendar.days.some((day) => day.date === request.date)) {
+    return { date: request.date, partySize: partySizeFor(pickerPartySizes(calendar, request.date), request.party)! };
+  }
   const date = request.date && isBookableDate(calendar, request.date) ? request.date : calendar.firstAvailableDate;
   if (!date) return null;
   const partySize = partySizeFor(partySizesOn(calendar, date), request.party);

@@ -1,0 +1,34 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { launchBrowser } from './browser.ts';
+import { apiClient } from './diner-helpers.ts';
+import { startE2eServer, type E2eServer } from './server.ts';
+
+export interface E2eEnvironment {
+  server: E2eServer;
+  browser: Browser;
+  api: ReturnType<typeof apiClient>;
+}
+
+/**
+ * For one e2e file: the real server on its own data directory and database, Chromium, and an
+ * API client, started before the file's tests and removed after them. `assign` receives them.
+ */
+export function useE2eEnvironment(name: string, assign: (environment: E2eEnvironment) => void, env: Record<string, string> = {}): void {
+  let dataDir: string | undefined;
+  let environment: Partial<E2eEnvironment> = {};
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), `tablefair-${name}-e2e-`));
+    const server = await startE2eServer({ DATA_DIR: dataDir, ...env });
+    environment = { server, browser: await launchBrowser(), api: apiClient(server.baseUrl) };
+    assign(environment as E2eEnvironment);
+  });
+  afterAll(async () => {
+    await environment.browser?.close();
+    await environment.server?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+}

@@ -1,0 +1,130 @@
+import { useState, type FormEvent } from 'react';
+import { startPhoneVerificationBody, verifyPhoneBody } from '#common/contract/accounts.ts';
+import { errorMessage } from '#web/api/client.ts';
+import { Button } from '#web/components/ui/Button.tsx';
+import { Alert, Skeleton } from '#web/components/ui/Feedback.tsx';
+import { TextField } from '#web/components/ui/Field.tsx';
+import { usePhoneStatus, useStartPhoneVerification, useVerifyPhone } from './api.ts';
+
+const FALLBACKS = { server: 'That did not work. Please try again.', network: 'We could not reach Tablefair. Check your connection and try again.' };
+
+/**
+ * Verify a phone with a one-time code (decision 084): one verified phone per account, needed
+ * to enter drops. The code arrives by SMS (in development: the log and /dev/mailbox).
+ */
+export function PhoneVerification({ intro, onVerified }: { intro?: string; onVerified?: () => void }) {
+  const status = usePhoneStatus(true);
+  const start = useStartPhoneVerification();
+  const verify = useVerifyPhone();
+  const [phone, setPhone] = useState('');
+  const [code, setCode] = useState('');
+  const [fieldError, setFieldError] = useState<{ phone?: string; code?: string }>({});
+  const [serverError, setServerError] = useState<string | null>(null);
+
+  if (status.isPending) return <Skeleton height={120} radius="var(--radius-lg)" />;
+  if (status.isError) {
+    return (
+      <Alert tone="error" title="Your phone status could not load">
+        <Button variant="secondary" size="sm" onClick={() => void status.refetch()}>
+          Try again
+        </Button>
+      </Alert>
+    );
+  }
+  if (status.data.verifiedPhone) {
+    return (
+      <p className="phone-verified" role="status">
+        <span aria-hidden="true">✅</span> Verified phone <strong>{status.data.verifiedPhone}</strong>
+      </p>
+    );
+  }
+
+  const pending = status.data.pending;
+  const sentTo = pending?.phone ?? null;
+
+  async function sendCode(event: FormEvent) {
+    event.preventDefault();
+    setServerError(null);
+    const parsed = startPhoneVerificationBody.safeParse({ phone });
+    if (!parsed.success) {
+      setFieldError({ phone: parsed.error.issues[0]?.message });
+      return;
+    }
+    setFieldError({});
+    try {
+      await start.mutateAsync(phone);
+      setCode('');
+    } catch (error) {
+      setServerError(errorMessage(error, FALLBACKS));
+    }
+  }
+
+  async function checkCode(event: FormEvent) {
+    event.preventDefault();
+    setServerError(null);
+    const parsed = verifyPhoneBody.safeParse({ phone: sentTo, code });
+    if (!parsed.success) {
+      setFieldError({ code: parsed.error.issues.find((issue) => issue.path[0] === 'code')?.message ?? 'Enter the 6-digit code' });
+      return;
+    }
+    setFieldError({});
+    try {
+      await verify.mutateAsync({ phone: sentTo!, code: parsed.data.code });
+      onVerified?.();
+    } catch (error) {
+      setServerError(errorMessage(error, FALLBACKS));
+    }
+  }
+
+  return (
+    <div className="phone-verify">
+      {intro ? <p className="phone-verify__intro">{intro}</p> : null}
+      {serverError ? <Alert tone="error">{serverError}</Alert> : null}
+      {sentTo ? (
+        <form className="phone-verify__form" onSubmit={checkCode} noValidate>
+          <p className="phone-verify__sent" role="status">
+            We sent a 6-digit code to <strong>{sentTo}</strong>. It works for 10 minutes.
+          </p>
+          <TextField
+            label="Code"
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
+            error={fieldError.code}
+          />
+          <div className="phone-verify__actions">
+            <Button type="submit" disabled={verify.isPending}>
+              {verify.isPending ? 'Checking…' : 'Verify phone'}
+            </Button>
+            <Button variant="ghost" onClick={() => void start.mutateAsync(sentTo).catch((error) => setServerError(errorMessage(error, FALLBACKS)))} disabled={start.isPending}>
+              Send a new code
+            </Button>
+          </div>
+        </form>
+      ) : (
+        <form className="phone-verify__form" onSubmit={sendCode} noValidate>
+          <TextField
+            label="Mobile number"
+            name="phone"
+            type="tel"
+            inputMode="tel"
+            autoComplete="tel"
+            placeholder="98765 43210"
+            hint="Ten digits are read as an Indian number (+91). One phone verifies one account."
+            value={phone}
+            onChange={(event) => setPhone(event.target.value)}
+            error={fieldError.phone}
+          />
+          <div className="phone-verify__actions">
+            <Button type="submit" disabled={start.isPending}>
+              {start.isPending ? 'Sending…' : 'Send code'}
+            </Button>
+          </div>
+        </form>
+      )}
+    </div>
+  );
+}

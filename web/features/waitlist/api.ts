@@ -1,0 +1,87 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { DevMailboxResponse, JoinWaitlistBody, WaitlistEntry, WaitlistResponse } from '#common/contract/waitlist.ts';
+import { ApiError, apiRequest } from '#web/api/client.ts';
+import { setCustomerToken } from '#web/features/accounts/session.ts';
+import { clockOffsetMs } from '#web/features/drops/clock.ts';
+import { refetchIntervalFor } from './rules.ts';
+
+/** Every waitlist query starts with ['waitlist'], so the live listener can re-read them all at once. */
+export const waitlistKeys = {
+  all: ['waitlist'] as const,
+  mine: ['waitlist', 'mine'] as const,
+};
+export const mailboxKeys = {
+  list: (recipient: string) => ['dev-mailbox', recipient] as const,
+};
+
+/** The answer with the device-to-server clock offset measured when it arrived. */
+export type TimedWaitlist = WaitlistResponse & { clockOffsetMs: number };
+
+/** GET /api/waitlist with the customer token; re-read while something is waiting or held. */
+export function useMyWaitlist(enabled: boolean) {
+  return useQuery<TimedWaitlist>({
+    queryKey: waitlistKeys.mine,
+    enabled,
+    staleTime: 5_000,
+    refetchInterval: (query) => refetchIntervalFor(query.state.data?.entries),
+    retry: (count, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 2,
+    queryFn: async ({ signal }) => {
+      try {
+        const body = await apiRequest<WaitlistResponse>('/api/waitlist', { auth: 'customer', signal });
+        return { ...body, clockOffsetMs: clockOffsetMs(body.serverTime, Date.now()) };
+      } catch (error) {
+        // A rejected token is forgotten, so the screen falls back to signed out.
+        if (error instanceof ApiError && error.status === 401) setCustomerToken(null);
+        throw error;
+      }
+    },
+  });
+}
+
+function useAfterWaitlistChange() {
+  const queryClient = useQueryClient();
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: waitlistKeys.all });
+    // A held table moves covers: the restaurant's times and the diner's reservations.
+    void queryClient.invalidateQueries({ queryKey: ['reservations'] });
+    void queryClient.invalidateQueries({ queryKey: ['restaurants'] });
+  };
+}
+
+/** POST /api/waitlist. */
+export function useJoinWaitlist() {
+  const afterChange = useAfterWaitlistChange();
+  return useMutation({
+    mutationFn: (body: JoinWaitlistBody) => apiRequest<WaitlistEntry>('/api/waitlist', { method: 'POST', body, auth: 'customer' }),
+    onSuccess: afterChange,
+  });
+}
+
+/** DELETE /api/waitlist/{id}: leave; a live offer is let go to the next in line. */
+export function useLeaveWaitlist() {
+  const afterChange = useAfterWaitlistChange();
+  return useMutation({
+    mutationFn: (id: string) => apiRequest<WaitlistEntry>(`/api/waitlist/${encodeURIComponent(id)}`, { method: 'DELETE', auth: 'customer' }),
+    onSuccess: afterChange,
+    onError: afterChange,
+  });
+}
+
+/** The dev mailbox answered 404: it is switched off on this server. */
+export function isMailboxOff(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
+}
+
+/** GET /api/dev/mailbox?recipient=…: recent email and SMS (not in production). */
+export function useDevMailbox(recipient: string) {
+  return useQuery({
+    queryKey: mailboxKeys.list(recipient),
+    staleTime: 0,
+    retry: (count, error) => !isMailboxOff(error) && count < 1,
+    queryFn: ({ signal }) => {
+      const query = new URLSearchParams({ limit: '100' });
+      if (recipient.trim()) query.set('recipient', recipient.trim());
+      return apiRequest<DevMailboxResponse>(`/api/dev/mailbox?${query}`, { signal });
+    },
+  });
+}

@@ -1,0 +1,141 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { OutboxMessage } from '#common/contract/waitlist.ts';
+import { errorMessage } from '#web/api/client.ts';
+import { Button, ButtonLink } from '#web/components/ui/Button.tsx';
+import { Alert, EmptyState, Skeleton } from '#web/components/ui/Feedback.tsx';
+import { TextField } from '#web/components/ui/Field.tsx';
+import { isMailboxOff, useDevMailbox } from '#web/features/waitlist/api.ts';
+import { formatInstantKolkata } from '#common/domain/time.ts';
+import { newestFirst } from '#web/features/waitlist/rules.ts';
+import '#web/features/waitlist/waitlist.css';
+
+/**
+ * /dev/mailbox: the email and text messages the app sent or would have sent (offers, phone codes),
+ * newest first, for development and demos. The server answers 404 in production (decision 087).
+ */
+export default function DevMailboxScreen() {
+  const [draft, setDraft] = useState('');
+  const [recipient, setRecipient] = useState('');
+  const mailbox = useDevMailbox(recipient);
+
+  useEffect(() => {
+    document.title = 'Dev mailbox · Tablefair';
+  }, []);
+
+  function onFilter(event: FormEvent) {
+    event.preventDefault();
+    setRecipient(draft.trim());
+  }
+
+  function onClear() {
+    setDraft('');
+    setRecipient('');
+  }
+
+  const off = mailbox.isError && isMailboxOff(mailbox.error);
+  return (
+    <div className="mailbox waitlist container page">
+      <header className="waitlist__head">
+        <p className="waitlist__eyebrow">Development</p>
+        <h1 className="waitlist__title">Dev mailbox</h1>
+        <p className="waitlist__lede">Email and text messages from Tablefair — waitlist offers, drop results, phone codes — as they left the outbox.</p>
+      </header>
+
+      {off ? (
+        <div className="waitlist__empty">
+          <EmptyState icon="📭" title={<h2>The dev mailbox is off on this server</h2>}>
+            <p>It is only served outside production (or with DEV_MAILBOX=1), because it shows one-time codes. Here, messages leave only through the configured email and SMS drivers.</p>
+            <p className="waitlist__empty-actions">
+              <ButtonLink to="/">Back to home</ButtonLink>
+            </p>
+          </EmptyState>
+        </div>
+      ) : (
+        <>
+          <Alert tone="warning">Never switch this on for a public site: anyone can read the codes here.</Alert>
+          <div className="mailbox__tools card">
+            <form className="mailbox__filter" onSubmit={onFilter} role="search" aria-label="Filter messages">
+              <TextField
+                label="Recipient"
+                placeholder="name@example.com or +91 98765 43210"
+                value={draft}
+                onChange={(event) => setDraft(event.target.value)}
+                autoComplete="off"
+                spellCheck={false}
+              />
+              <Button type="submit" variant="dark">
+                Filter
+              </Button>
+              {recipient ? (
+                <Button variant="ghost" onClick={onClear}>
+                  Show all
+                </Button>
+              ) : null}
+            </form>
+            <Button variant="secondary" onClick={() => void mailbox.refetch()} disabled={mailbox.isFetching}>
+              {mailbox.isFetching && !mailbox.isPending ? 'Refreshing…' : 'Refresh'}
+            </Button>
+          </div>
+
+          {mailbox.isPending ? (
+            <div className="mailbox__list" aria-busy="true">
+              <p className="visually-hidden" role="status">
+                Loading messages…
+              </p>
+              {[0, 1, 2].map((key) => (
+                <Skeleton key={key} height={132} radius="var(--radius-lg)" />
+              ))}
+            </div>
+          ) : mailbox.isError ? (
+            <Alert tone="error" title="The mailbox could not load">
+              <p>{errorMessage(mailbox.error, { server: 'Something went wrong on our side.', network: 'Check your connection and try again.' })}</p>
+              <Button variant="secondary" size="sm" onClick={() => void mailbox.refetch()}>
+                Try again
+              </Button>
+            </Alert>
+          ) : (
+            <Messages messages={newestFirst(mailbox.data.messages)} recipient={recipient} />
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
+function Messages({ messages, recipient }: { messages: OutboxMessage[]; recipient: string }) {
+  return (
+    <>
+      <p className="mailbox__status" role="status">
+        {messages.length === 0 ? '' : `${messages.length} ${messages.length === 1 ? 'message' : 'messages'}${recipient ? ` to ${recipient}` : ''}, newest first`}
+      </p>
+      {messages.length === 0 ? (
+        <div className="waitlist__empty">
+          <EmptyState icon="📭" title={<h2>{recipient ? `No messages to ${recipient}` : 'No messages yet'}</h2>}>
+            <p>
+              {recipient
+                ? 'Check the address or number, or show all messages.'
+                : 'Offers from the waitlist and drops, and phone codes, show up here as soon as they are sent.'}
+            </p>
+          </EmptyState>
+        </div>
+      ) : (
+        <ul className="mailbox__list">
+          {messages.map((message) => (
+            <li key={message.id} className="mail card" data-testid="mailbox-message">
+              <div className="mail__meta">
+                <span className={`mail-channel mail-channel--${message.channel}`}>{message.channel === 'email' ? 'Email' : 'SMS'}</span>
+                <span className="mail__recipient">{message.recipient}</span>
+                <span className="mail__sent">{message.sentAt ? 'Sent' : 'Kept here (not sent)'}</span>
+                <time className="mail__when" dateTime={message.createdAt}>
+                  {formatInstantKolkata(message.createdAt)}
+                </time>
+              </div>
+              {message.subject ? <h2 className="mail__subject">{message.subject}</h2> : null}
+              <pre className="mail__body">{message.body}</pre>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
