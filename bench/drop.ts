@@ -168,11 +168,20 @@ export async function raceOverHttp(baseUrls: string[], plan: DropPlan, entries =
 
 // The statements of createReservation (reservations.service.ts / reservations.repository.ts), verbatim in meaning.
 const SQL = {
+  /** readDinerBookingCounts: live holds, upcoming reservations, one at that instant. */
+  dinerCounts: `SELECT count(*) FILTER (WHERE status = 'HELD')::int AS active_holds,
+                       count(*) FILTER (WHERE starts_at > $2 AND status IN ('HELD', 'PENDING', 'CONFIRMED'))::int AS upcoming,
+                       count(*) FILTER (WHERE starts_at = $3)::int AS live_at_start
+                FROM reservations WHERE user_id = $1 AND status IN ('HELD', 'PENDING', 'CONFIRMED', 'SEATED')
+                  AND (status <> 'HELD' OR hold_expires_at > $2)`,
+  /** The pre-check's view of the slot, without locks (the app reads it from memory). */
+  freeCovers: `SELECT s.capacity - taken.covers AS free FROM slots s LEFT JOIN LATERAL (
+                 SELECT coalesce(sum(r.party_size), 0)::int AS covers FROM reservations r
+                 WHERE r.slot_id = s.id AND r.status IN ('HELD', 'PENDING', 'CONFIRMED', 'SEATED')
+                   AND (r.status <> 'HELD' OR r.hold_expires_at > $4)) taken ON true
+               WHERE s.restaurant_id = $1 AND s.slot_date = $2 AND s.slot_time = $3`,
   lockUser: 'SELECT id FROM users WHERE id = $1 FOR UPDATE',
-  countActiveHolds: "SELECT count(*)::int AS count FROM reservations WHERE user_id = $1 AND status = 'HELD' AND hold_expires_at > $2",
-  liveAt: `SELECT 1 FROM reservations WHERE user_id = $1 AND starts_at = $2
-           AND status IN ('HELD', 'PENDING', 'CONFIRMED', 'SEATED') AND (status <> 'HELD' OR hold_expires_at > $3) LIMIT 1`,
-  lockSlot: `SELECT id, restaurant_id, capacity, status, starts_at FROM slots
+  lockSlot: `SELECT id, restaurant_id, capacity, status, starts_at, drop_id FROM slots
              WHERE restaurant_id = $1 AND slot_date = $2 AND slot_time = $3 FOR UPDATE`,
   coversTaken: `SELECT taken.covers FROM slots s LEFT JOIN LATERAL (
                   SELECT coalesce(sum(r.party_size), 0)::int AS covers FROM reservations r
@@ -188,14 +197,28 @@ const SQL = {
 
 type Query = (text: string, params: unknown[]) => Promise<{ rows: any[] }>;
 
+const breaksDinerRule = (row: { active_holds: number; upcoming: number; live_at_start: number }) =>
+  row.active_holds >= 2 || row.upcoming >= 4 || row.live_at_start > 0;
+
+/**
+ * createReservation's pre-check, before any lock (decision 073): true when the diner's rules
+ * pass and the slot has no room, so the request is refused without a transaction.
+ */
+async function isRefusedWithoutLocks(q: Query, plan: DropPlan, entry: DropEntry): Promise<boolean> {
+  const at = new Date().toISOString();
+  const free = (await q(SQL.freeCovers, [plan.restaurantId, plan.date, entry.time, at])).rows[0].free as number;
+  if (free >= entry.partySize) return false;
+  const startsAt = kolkataInstant(plan.date, entry.time).toISOString();
+  return !breaksDinerRule((await q(SQL.dinerCounts, [entry.userId, at, startsAt])).rows[0]);
+}
+
 /** createReservation's transaction body: true when it took the covers, false when the slot was full. */
 async function holdTransaction(q: Query, plan: DropPlan, entry: DropEntry): Promise<boolean> {
   const now = new Date();
   const at = now.toISOString();
   const startsAt = kolkataInstant(plan.date, entry.time).toISOString();
   await q(SQL.lockUser, [entry.userId]);
-  await q(SQL.countActiveHolds, [entry.userId, at]);
-  await q(SQL.liveAt, [entry.userId, startsAt, at]);
+  if (breaksDinerRule((await q(SQL.dinerCounts, [entry.userId, at, startsAt])).rows[0])) return false;
   const slot = (await q(SQL.lockSlot, [plan.restaurantId, plan.date, entry.time])).rows[0];
   const taken = (await q(SQL.coversTaken, [slot.id, at])).rows[0].covers as number;
   if (slot.capacity - taken < entry.partySize) return false;
@@ -223,6 +246,7 @@ export async function raceRawSql(target: BenchTarget, handle: DatabaseHandle, pl
     // Open the connections first, as the app's pool is warm when the race starts.
     await Promise.all(Array.from({ length: APP_POOL_SIZE }, async () => (await pool!.connect()).release()));
     runOne = async (entry) => {
+      if (await isRefusedWithoutLocks((text, params) => pool!.query(text, params), plan, entry)) return false;
       const client = await pool!.connect();
       try {
         await client.query('BEGIN');
@@ -239,6 +263,7 @@ export async function raceRawSql(target: BenchTarget, handle: DatabaseHandle, pl
   } else {
     const pglite = handle.pglite!;
     runOne = async (entry) => {
+      if (await isRefusedWithoutLocks((text, params) => pglite.query(text, params), plan, entry)) return false;
       let held = false;
       await pglite.transaction(async (tx) => {
         held = await holdTransaction((text, params) => tx.query(text, params), plan, entry);

@@ -46,6 +46,22 @@ export async function measureAvailability(baseUrl: string, options: ReadOptions,
   return run(baseUrl, options, next);
 }
 
+/**
+ * The first read of every restaurant, one calendar call each at `connections` concurrency: the
+ * app then holds every restaurant's next 30 days in memory (decision 073), as a running server
+ * does after its first minutes. Measured, so the cost of a cold start is on record too.
+ */
+export async function warmEveryRestaurant(baseUrl: string, options: ReadOptions): Promise<LoadResult> {
+  let next = 0;
+  return load({
+    url: baseUrl,
+    connections: options.connections,
+    amount: options.restaurants,
+    timeoutSeconds: 300,
+    next: () => ({ path: `/api/restaurants/${citySlug(1 + (next++ % options.restaurants))}/calendar` }),
+  });
+}
+
 /** GET /api/restaurants/{slug}/calendar for a random restaurant. */
 export async function measureCalendar(baseUrl: string, options: ReadOptions): Promise<LoadResult> {
   const random = randomStream(11);

@@ -90,6 +90,12 @@ try {
       return `${key} ${score} (${score >= target ? 'PASS' : 'FAIL'} ≥ ${target})`;
     });
     console.log(`${name.padEnd(16)} ${scores.join(' · ')}`);
+    // The metrics behind the performance score, so a low one says where the time went.
+    const audits = result!.lhr.audits;
+    const metric = (id: string) => audits[id]?.displayValue ?? 'n/a';
+    console.log(
+      `${''.padEnd(16)} FCP ${metric('first-contentful-paint')} · LCP ${metric('largest-contentful-paint')} · TBT ${metric('total-blocking-time')} · CLS ${metric('cumulative-layout-shift')} · Speed Index ${metric('speed-index')}`,
+    );
   }
 } finally {
   await chrome.kill();

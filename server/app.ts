@@ -1,6 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
-import helmet from '@fastify/helmet';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { systemClock, type Clock } from './clock.ts';
 import type { AppConfig } from './config.ts';
@@ -11,6 +10,7 @@ import { answerFrameworkError, errorHandlerPlugin } from './plugins/error-handle
 import { etagPlugin } from './plugins/etag.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { sessionsPlugin } from './plugins/sessions.ts';
 import { staticWebPlugin } from './plugins/static-web.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
@@ -36,6 +36,9 @@ import { dropsRoutes } from './modules/drops/drops.routes.ts';
 import { createWaitlistService } from './modules/waitlist/waitlist.service.ts';
 import { waitlistRoutes } from './modules/waitlist/waitlist.routes.ts';
 
+/** Bodies smaller than this are sent uncompressed. */
+export const COMPRESSION_THRESHOLD_BYTES = 2048;
+
 export interface BuildAppOptions {
   config: AppConfig;
   database: DatabaseHandle;
@@ -50,7 +53,7 @@ function createServices(deps: AppDeps) {
   const accounts = createAccountsService(deps, sessions);
   const restaurants = createRestaurantsService(deps);
   const availability = createAvailabilityService(deps, restaurants);
-  const reservations = createReservationsService(deps, restaurants);
+  const reservations = createReservationsService(deps, restaurants, availability);
   const storage = createStorageService(deps);
   const portal = createPortalService(deps, reservations, storage);
   const dating = createDatingService(deps, sessions, storage);
@@ -78,31 +81,16 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const deps: AppDeps = { db: database.db, clock, config, events: new AppEvents(), log: app.log };
+  const deps: AppDeps = { db: database.db, clock, config, events: new AppEvents(database.eventRelay), log: app.log, availabilityChanges: database.availabilityChanges };
   app.decorate('deps', deps);
   app.decorate('services', createServices(deps));
+  app.addHook('onClose', async () => deps.events.close());
 
   await app.register(errorHandlerPlugin);
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        fontSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-  });
-  await app.register(compress, { threshold: 1024 });
+  await app.register(securityHeadersPlugin);
+  // Small answers (one date's availability, about 1.2 KB) go out as they are: compressing them
+  // costs more CPU than the bytes are worth (decision 074).
+  await app.register(compress, { threshold: COMPRESSION_THRESHOLD_BYTES });
   await app.register(sessionsPlugin);
   await app.register(etagPlugin);
   await app.register(rateLimitPlugin, { config, db: database.db });

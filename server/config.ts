@@ -40,6 +40,10 @@ const envSchema = z.object({
   SIGNING_SECRET: z.string().min(32).optional(),
   /** How often expired holds are swept to CANCELLED (they stop counting at expiry regardless). */
   HOLD_SWEEP_SECONDS: z.coerce.number().positive().default(15),
+  /** Availability in memory (decision 073): the most seconds an entry serves, whatever notifications say; 0 turns the cache off. */
+  AVAILABILITY_CACHE_SECONDS: z.coerce.number().min(0).max(3600).default(300),
+  /** How many restaurants' next 30 days the availability cache keeps (about 60 KB each). */
+  AVAILABILITY_CACHE_RESTAURANTS: z.coerce.number().int().min(1).default(5000),
   WEB_DIST_DIR: z.string().default('./dist/web'),
   /** Trust X-Forwarded-* from a proxy in front. */
   TRUST_PROXY: flag,
@@ -85,6 +89,7 @@ export type AppConfig = {
   passwordHashCost: number;
   signingSecret: string | undefined;
   holdSweepSeconds: number;
+  availabilityCache: { maxAgeSeconds: number; maxRestaurants: number };
   webDistDir: string;
   trustProxy: boolean;
   shutdownGraceSeconds: number;
@@ -142,6 +147,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     passwordHashCost: e.PASSWORD_HASH_COST,
     signingSecret: e.SIGNING_SECRET,
     holdSweepSeconds: e.HOLD_SWEEP_SECONDS,
+    availabilityCache: { maxAgeSeconds: e.AVAILABILITY_CACHE_SECONDS, maxRestaurants: e.AVAILABILITY_CACHE_RESTAURANTS },
     webDistDir: e.WEB_DIST_DIR,
     trustProxy: e.TRUST_PROXY,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,

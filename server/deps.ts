@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.ts';
 import type { AppConfig } from './config.ts';
-import type { Db } from './db/client.ts';
+import type { ChangeFeed, Db } from './db/client.ts';
 import type { AppEvents } from './events.ts';
 
 /** What every service is built from. Services never see a request. */
@@ -11,4 +11,6 @@ export interface AppDeps {
   config: AppConfig;
   events: AppEvents;
   log: FastifyBaseLogger;
+  /** Restaurants whose availability changed, from the database (any instance). */
+  availabilityChanges: ChangeFeed;
 }

@@ -16,6 +16,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Answer with an ETag and honour If-None-Match. */
     etag?: boolean;
+    /** With etag: the answer is the same for every caller; keep it built for at most this many seconds (decision 075). */
+    sharedAnswerSeconds?: number;
     /** Which rate-limit budget the route spends (login, signup, booking). */
     rateLimitGroup?: 'login' | 'signup' | 'booking' | 'upload';
   }

@@ -23,6 +23,51 @@ export interface DatabaseHandle {
   close(): Promise<void>;
   /** The embedded engine, when that is what runs (tests snapshot it). */
   pglite?: PGlite;
+  /** Restaurants whose availability changed, written by this or any other instance (decision 073). */
+  availabilityChanges: ChangeFeed;
+  /** Carries app events to the other instances on the same PostgreSQL (decision 076); none for PGlite, which has one. */
+  eventRelay?: EventRelay;
+}
+
+/** The NOTIFY channel that carries app events between instances. */
+export const EVENTS_CHANNEL = 'tablefair_events';
+
+/** Messages to and from every other instance on the same database (best effort: none while disconnected). */
+export interface EventRelay {
+  publish(message: string): Promise<void>;
+  subscribe(onMessage: (message: string) => void): () => void;
+}
+
+/** The NOTIFY channel of migration 0006: the payload is the id of a restaurant whose availability changed. */
+export const AVAILABILITY_CHANNEL = 'tablefair_availability';
+
+/**
+ * Change notifications from the database (LISTEN/NOTIFY). A change committed through this
+ * handle reaches the subscribers before the write's own promise resolves, so an instance
+ * always reads its own writes; changes from other instances arrive within milliseconds.
+ */
+export interface ChangeFeed {
+  subscribe(onChange: (payload: string) => void): () => void;
+  /**
+   * A number that stays the same while every committed change is sure to be delivered, and
+   * changes after any gap (a lost listening connection); null during a gap. A cache keyed
+   * by it never trusts what it read before a gap.
+   */
+  deliveryEpoch(): number | null;
+}
+
+/** The subscribers of a feed and how to tell them of a change; each engine decides when it is live. */
+class Subscribers {
+  private readonly listeners = new Set<(payload: string) => void>();
+
+  add(listener: (payload: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  deliver(payload: string): void {
+    for (const listener of this.listeners) listener(payload);
+  }
 }
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
@@ -58,6 +103,7 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
     db,
     kind: 'pglite',
     pglite: client,
+    availabilityChanges: pgliteChangeFeed(client),
     async migrate() {
       const migrations = await listMigrations();
       await client.transaction(async (tx) => {
@@ -79,12 +125,146 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
   };
 }
 
+/**
+ * PGlite has one connection, which both writes and listens: a notification is handled while
+ * the committing query is answered, and nothing is ever missed while the engine is open.
+ */
+function pgliteChangeFeed(client: PGlite): ChangeFeed {
+  const subscribers = new Subscribers();
+  let epoch: number | null = null;
+  let listening: Promise<unknown> | undefined;
+  return {
+    subscribe(onChange) {
+      listening ??= client.listen(AVAILABILITY_CHANNEL, (payload) => subscribers.deliver(payload)).then(() => {
+        epoch = 1;
+      });
+      return subscribers.add(onChange);
+    },
+    deliveryEpoch: () => (client.closed ? null : epoch),
+  };
+}
+
+/** The application_name of this process's listening connection, as pg_stat_activity shows it. */
+export function changeListenerName(): string {
+  return `tablefair availability listener ${process.pid}`;
+}
+
+/**
+ * On PostgreSQL, every pooled connection LISTENs and passes on its own transactions'
+ * notifications (they arrive on the connection that committed them, before the write's promise
+ * resolves); one dedicated connection, open all the time, passes on everything else (other
+ * instances' writes). That connection is what makes delivery sure: while it is down the epoch is
+ * null, and it reconnects with backoff.
+ */
+class PostgresChangeFeed implements ChangeFeed {
+  private readonly subscribers = new Subscribers();
+  /** App events from other instances, heard on the same dedicated connection. */
+  readonly relayed = new Subscribers();
+  private epoch: number | null = null;
+  private epochs = 0;
+  private listener: pg.Client | undefined;
+  private started = false;
+  private closed = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private failures = 0;
+
+  constructor(private readonly clientConfig: pg.ClientConfig) {}
+
+  /** Backends of this process's pooled connections: their notifications arrive on them, in band. */
+  private readonly ownBackends = new Set<number>();
+
+  /**
+   * For the pool's onConnect: this connection listens too, and passes on the notifications its
+   * own transactions sent (each notification reaches every listening connection; taking each
+   * from exactly one place keeps a late copy from dropping what was just read again).
+   */
+  readonly listenOn = async (client: pg.ClientBase): Promise<void> => {
+    const backend = (client as pg.ClientBase & { processID?: number }).processID;
+    if (backend !== undefined) {
+      this.ownBackends.add(backend);
+      client.on('end', () => this.ownBackends.delete(backend));
+    }
+    client.on('notification', (message) => {
+      if (message.channel === AVAILABILITY_CHANNEL && message.payload && message.processId === backend) this.subscribers.deliver(message.payload);
+    });
+    await client.query(`LISTEN ${AVAILABILITY_CHANNEL}`);
+  };
+
+  subscribe(onChange: (payload: string) => void): () => void {
+    this.start();
+    return this.subscribers.add(onChange);
+  }
+
+  /** Opens the dedicated listening connection on first use. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    void this.connect();
+  }
+
+  deliveryEpoch(): number | null {
+    return this.epoch;
+  }
+
+  private async connect(): Promise<void> {
+    if (this.closed) return;
+    const client = new pg.Client({ ...this.clientConfig, application_name: changeListenerName() });
+    this.listener = client;
+    const lost = () => {
+      if (this.listener !== client) return;
+      this.listener = undefined;
+      this.epoch = null;
+      client.end().catch(() => {});
+      this.scheduleReconnect();
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    // Everything but what this process's own pooled connections already passed on.
+    client.on('notification', (message) => {
+      if (!message.payload) return;
+      if (message.channel === EVENTS_CHANNEL) this.relayed.deliver(message.payload);
+      else if (message.channel === AVAILABILITY_CHANNEL && !this.ownBackends.has(message.processId)) this.subscribers.deliver(message.payload);
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${AVAILABILITY_CHANNEL}; LISTEN ${EVENTS_CHANNEL}`);
+      if (this.listener !== client) return;
+      this.failures = 0;
+      this.epoch = ++this.epochs;
+    } catch {
+      lost();
+    }
+  }
+
+  private scheduleReconnect(): void {
+    if (this.closed || this.retryTimer) return;
+    this.failures += 1;
+    const delay = Math.min(10_000, 250 * 2 ** Math.min(this.failures, 6));
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.connect();
+    }, delay);
+    this.retryTimer.unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.epoch = null;
+    clearTimeout(this.retryTimer);
+    const client = this.listener;
+    this.listener = undefined;
+    await client?.end().catch(() => {});
+  }
+}
+
 /** Connects to a PostgreSQL server. `searchPath` confines every query to one schema (tests). */
 export async function openPostgres(options: { url: string; poolSize?: number; searchPath?: string }): Promise<DatabaseHandle> {
+  const connection = { connectionString: options.url, options: options.searchPath ? `-c search_path=${options.searchPath}` : undefined };
+  const changes = new PostgresChangeFeed(connection);
   const pool = new pg.Pool({
-    connectionString: options.url,
+    ...connection,
     max: options.poolSize ?? 10,
-    options: options.searchPath ? `-c search_path=${options.searchPath}` : undefined,
+    onConnect: changes.listenOn,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === DATE_OID ? (value: string) => value : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
@@ -96,6 +276,16 @@ export async function openPostgres(options: { url: string; poolSize?: number; se
   return {
     db,
     kind: 'postgres',
+    availabilityChanges: changes,
+    eventRelay: {
+      async publish(message) {
+        await pool.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, message]);
+      },
+      subscribe(onMessage) {
+        changes.start();
+        return changes.relayed.add(onMessage);
+      },
+    },
     async migrate() {
       const migrations = await listMigrations();
       const client = await pool.connect();
@@ -121,6 +311,7 @@ export async function openPostgres(options: { url: string; poolSize?: number; se
       await pool.query('SELECT 1');
     },
     async close() {
+      await changes.close();
       await pool.end();
     },
   };

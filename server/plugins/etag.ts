@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import fp from 'fastify-plugin';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * If-None-Match uses the weak comparison (RFC 9110 §13.1.2): `W/"x"` matches `"x"`
@@ -11,18 +13,106 @@ function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
   return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === etag);
 }
 
+/** One whole-city answer as sent: its JSON, its ETag and, made on first demand, its compressed forms. */
+interface SharedAnswer {
+  body: string;
+  etag: string;
+  builtAtMs: number;
+  /** The change feed's delivery epoch it was built under: after a gap in delivery it is not trusted. */
+  epoch: number;
+  br?: Buffer;
+  gzip?: Buffer;
+}
+
+/** The encoding to send a shared answer in: brotli, else gzip, else none (q=0 refuses). */
+function preferredEncoding(request: FastifyRequest): 'br' | 'gzip' | undefined {
+  const header = request.headers['accept-encoding'];
+  if (typeof header !== 'string') return undefined;
+  const accepted = new Set(
+    header
+      .split(',')
+      .map((part) => part.trim().toLowerCase())
+      .filter((part) => !/;\s*q=0(\.0*)?$/.test(part))
+      .map((part) => part.split(';')[0].trim()),
+  );
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip') || accepted.has('*')) return 'gzip';
+  return undefined;
+}
+
+function compressed(answer: SharedAnswer, encoding: 'br' | 'gzip'): Buffer {
+  if (encoding === 'br') {
+    answer.br ??= brotliCompressSync(answer.body, {
+      params: { [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT, [zlibConstants.BROTLI_PARAM_QUALITY]: 5 },
+    });
+    return answer.br;
+  }
+  answer.gzip ??= gzipSync(answer.body);
+  return answer.gzip;
+}
+
+function sendEtag(reply: FastifyReply, etag: string): void {
+  reply.header('etag', etag);
+  if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-cache');
+}
+
 /**
  * Strong ETags for routes marked `config: { etag: true }`: the hash of the body sent.
  * A matching If-None-Match answers 304 with no body, so a phone re-reading the
  * restaurant list pays for a header, not the list.
+ *
+ * Routes also marked `sharedAnswerSeconds` give every caller the same answer (the restaurant
+ * list, the today strip): it is built once and kept, serialised, hashed and compressed, until
+ * anything that changes availability is announced (the database's change feed, decision 073) or
+ * the business clock moves on by that many seconds (the today strip's window moves with time).
+ * A 304 then costs a header comparison and a full answer a buffer write (decision 075). As with
+ * availability, nothing is kept while the feed cannot promise delivery.
  */
 export const etagPlugin = fp(async (app) => {
+  const shared = new Map<string, SharedAnswer>();
+  /** Changes announced so far; an answer whose building a change overtook is sent but not kept. */
+  let changesAnnounced = 0;
+  const changesWhenBuildStarted = new WeakMap<FastifyRequest, number>();
+  const unsubscribe = app.deps.availabilityChanges.subscribe(() => {
+    changesAnnounced += 1;
+    shared.clear();
+  });
+  app.addHook('onClose', async () => {
+    unsubscribe();
+    shared.clear();
+  });
+
+  app.addHook('preHandler', async (request, reply) => {
+    const maxAgeSeconds = request.routeOptions.config?.sharedAnswerSeconds;
+    if (!maxAgeSeconds) return;
+    const answer = shared.get(request.url);
+    const isFresh =
+      answer !== undefined &&
+      answer.epoch === app.deps.availabilityChanges.deliveryEpoch() &&
+      Math.abs(app.deps.clock.now().getTime() - answer.builtAtMs) < maxAgeSeconds * 1000;
+    if (!isFresh) {
+      shared.delete(request.url);
+      changesWhenBuildStarted.set(request, changesAnnounced);
+      return;
+    }
+    sendEtag(reply, answer.etag);
+    if (matchesIfNoneMatch(request.headers['if-none-match'], answer.etag)) return reply.code(304).send('');
+    reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
+    const encoding = preferredEncoding(request);
+    if (!encoding) return reply.send(answer.body);
+    return reply.header('content-encoding', encoding).send(compressed(answer, encoding));
+  });
+
   app.addHook('onSend', async (request, reply, payload) => {
-    if (!request.routeOptions.config?.etag || reply.statusCode !== 200) return payload;
+    const config = request.routeOptions.config;
+    if (!config?.etag || reply.statusCode !== 200 || reply.hasHeader('etag')) return payload;
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
     const etag = `"${createHash('sha1').update(payload).digest('base64url')}"`;
-    reply.header('etag', etag);
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-cache');
+    const epoch = app.deps.availabilityChanges.deliveryEpoch();
+    if (config.sharedAnswerSeconds && typeof payload === 'string' && epoch !== null && changesWhenBuildStarted.get(request) === changesAnnounced) {
+      shared.set(request.url, { body: payload, etag, builtAtMs: app.deps.clock.now().getTime(), epoch });
+    }
+    sendEtag(reply, etag);
     if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
       reply.code(304);
       return '';

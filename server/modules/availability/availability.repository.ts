@@ -21,19 +21,6 @@ export function listSlotAvailability(db: Db, restaurantId: string, date: string,
   );
 }
 
-/** For each date in [from, to]: the most covers free in any open slot. Dates with no open slot are absent. */
-export function listMaxFreeCoversByDate(db: Db, restaurantId: string, from: string, to: string, now: Date, cutoffMinutes: number) {
-  return queryRows<{ date: string; max_free: number }>(
-    db,
-    sql`SELECT to_char(s.slot_date, 'YYYY-MM-DD') AS date, max(s.capacity - taken.covers)::int AS max_free
-        FROM slots s ${coversTakenJoin(now)}
-        WHERE s.restaurant_id = ${restaurantId} AND s.slot_date BETWEEN ${from} AND ${to}
-          AND ${slotIsOpen(now, cutoffMinutes)}
-        GROUP BY s.slot_date
-        ORDER BY s.slot_date`,
-  );
-}
-
 export interface OpenSlotRow {
   restaurant_id: string;
   slug: string;
@@ -71,4 +58,49 @@ export function openSlotsBetweenQuery(now: Date, until: Date, cutoffMinutes: num
 /** Runs openSlotsBetweenQuery. */
 export function listOpenSlotsBetween(db: Db, now: Date, until: Date, cutoffMinutes: number, minCovers: number) {
   return queryRows<OpenSlotRow>(db, openSlotsBetweenQuery(now, until, cutoffMinutes, minCovers));
+}
+
+/** A slot as the availability cache keeps it: everything needed to answer for any instant. */
+export interface CachedSlotRow {
+  id: string;
+  date: string;
+  time: string;
+  capacity: number;
+  status: string;
+  starts_at: Date | string;
+  /** Part of a drop; null for an ordinary slot. */
+  drop_id: string | null;
+  /** When the drop's leftover tables joined normal availability (null: not yet). */
+  drop_opened_to_all_at: Date | string | null;
+  /** Covers of PENDING, CONFIRMED and SEATED reservations: taken until someone moves them. */
+  lasting_covers: number;
+  /** The live holds as [expiry epoch milliseconds, covers] pairs: each stops counting at its expiry. */
+  holds: [number, number][];
+}
+
+/**
+ * Every slot of one restaurant in [from, to], with what takes its covers, in one indexed query:
+ * holds that expire before `now` are left out, the rest are kept with their expiry so the
+ * cache can drop each at its own instant.
+ */
+export function listSlotsForCache(db: Db, restaurantId: string, from: string, to: string, now: Date) {
+  return queryRows<CachedSlotRow>(
+    db,
+    sql`SELECT s.id, to_char(s.slot_date, 'YYYY-MM-DD') AS date, s.slot_time AS time, s.capacity, s.status, s.starts_at,
+               s.drop_id, d.opened_to_all_at AS drop_opened_to_all_at,
+               coalesce(taken.lasting_covers, 0)::int AS lasting_covers, coalesce(taken.holds, '[]'::json) AS holds
+        FROM slots s
+        LEFT JOIN drops d ON d.id = s.drop_id
+        LEFT JOIN LATERAL (
+          SELECT sum(r.party_size) FILTER (WHERE r.status <> 'HELD') AS lasting_covers,
+                 json_agg(json_build_array((extract(epoch FROM r.hold_expires_at) * 1000)::bigint, r.party_size))
+                   FILTER (WHERE r.status = 'HELD') AS holds
+          FROM reservations r
+          WHERE r.slot_id = s.id
+            AND r.status IN ('HELD', 'PENDING', 'CONFIRMED', 'SEATED')
+            AND (r.status <> 'HELD' OR r.hold_expires_at > ${now.toISOString()})
+        ) taken ON true
+        WHERE s.restaurant_id = ${restaurantId} AND s.slot_date BETWEEN ${from} AND ${to}
+        ORDER BY s.slot_date, s.slot_time`,
+  );
 }

@@ -11,6 +11,8 @@ import {
 export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
   const { availability } = app.services;
 
+  app.addHook('onClose', async () => availability.close());
+
   app.get('/api/restaurants/:slug/availability', {
     schema: {
       tags: ['availability'],
@@ -37,6 +39,7 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Restaurants with a free time in the next 24 hours (Kolkata), with those times',
       response: { 200: availableTodayResponse, ...standardErrors },
     },
-    config: { etag: true },
+    // The 24-hour window moves with the clock, so a kept answer is rebuilt at least every 15 seconds.
+    config: { etag: true, sharedAnswerSeconds: 15 },
   }, async (request) => availability.listAvailableToday(await request.principal()));
 };

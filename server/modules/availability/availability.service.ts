@@ -2,37 +2,96 @@ import type { AvailabilityCalendar, AvailabilityEntry, AvailableTodayResponse } 
 import { AVAILABILITY_HORIZON_DAYS, probedPartySizes } from '#common/domain/restaurants.ts';
 import { addDays, todayInKolkata } from '#common/domain/time.ts';
 import type { AppDeps } from '#server/deps.ts';
-import type { Principal } from '#server/modules/accounts/principal.ts';
+import { anonymous, type Principal } from '#server/modules/accounts/principal.ts';
 import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
-import { listMaxFreeCoversByDate, listOpenSlotsBetween, listSlotAvailability } from './availability.repository.ts';
+import { createAvailabilityCache, derivedAnswer, freeCoversAt, isSlotOpenAt, toCachedSlot, type CachedRestaurant, type CachedSlot } from './availability-cache.ts';
+import { listOpenSlotsBetween, listSlotAvailability, listSlotsForCache } from './availability.repository.ts';
 
 /** The "today" strip and Explore Tonight promise the next 24 hours. */
 const TODAY_WINDOW_HOURS = 24;
 
 /** Availability is public: anyone may read it, so these take a principal only to keep the rule uniform. */
-export function createAvailabilityService({ db, clock, config }: AppDeps, restaurants: RestaurantsService) {
+export function createAvailabilityService({ db, clock, config, availabilityChanges }: AppDeps, restaurants: RestaurantsService) {
+  const cutoffMinutes = config.bookingCutoffMinutes;
+  const cache = createAvailabilityCache({
+    changes: availabilityChanges,
+    maxAgeMs: config.availabilityCache.maxAgeSeconds * 1000,
+    maxRestaurants: config.availabilityCache.maxRestaurants,
+    async load(key, from, to, now): Promise<CachedRestaurant> {
+      // The restaurants service owns the lookup (and its 404); public, so no principal is needed.
+      const restaurant = await restaurants.getRestaurant(anonymous, key);
+      const slotsByDate = new Map<string, CachedSlot[]>();
+      for (const row of await listSlotsForCache(db, restaurant.id, from, to, now)) {
+        const slot = toCachedSlot(row);
+        const ofDate = slotsByDate.get(slot.date);
+        if (ofDate) ofDate.push(slot);
+        else slotsByDate.set(slot.date, [slot]);
+      }
+      return { restaurantId: restaurant.id, from, to, slotsByDate };
+    },
+  });
+
   return {
     /** The slots of a date, each available or not for a party of `partySize`. */
     async getAvailability(principal: Principal, slugOrId: string, date: string, partySize: number): Promise<AvailabilityEntry[]> {
+      const now = clock.now();
+      const cached = await cache.getRestaurant(slugOrId, now);
+      if (date >= cached.from && date <= cached.to) {
+        const nowMs = now.getTime();
+        return (cached.slotsByDate.get(date) ?? []).map((slot) => ({
+          id: slot.id,
+          time: slot.time,
+          available: isSlotOpenAt(slot, nowMs, cutoffMinutes) && freeCoversAt(slot, nowMs) >= partySize,
+        }));
+      }
+      // Past dates and dates beyond the 30 days are rare: read them directly.
       const restaurant = await restaurants.getRestaurant(principal, slugOrId);
-      const rows = await listSlotAvailability(db, restaurant.id, date, clock.now(), config.bookingCutoffMinutes);
+      const rows = await listSlotAvailability(db, restaurant.id, date, now, cutoffMinutes);
       return rows.map((row) => ({ id: row.id, time: row.time, available: row.is_open && row.free_covers >= partySize }));
     },
 
     /** For each of the next 30 days, the probed party sizes (2/4/6/8) that fit some open time. */
-    async getCalendar(principal: Principal, slugOrId: string): Promise<AvailabilityCalendar> {
-      const restaurant = await restaurants.getRestaurant(principal, slugOrId);
+    async getCalendar(_principal: Principal, slugOrId: string): Promise<AvailabilityCalendar> {
       const now = clock.now();
-      const from = todayInKolkata(now);
-      const to = addDays(from, AVAILABILITY_HORIZON_DAYS - 1);
-      const rows = await listMaxFreeCoversByDate(db, restaurant.id, from, to, now, config.bookingCutoffMinutes);
-      const maxFreeByDate = new Map(rows.map((row) => [row.date, row.max_free]));
-      const days = Array.from({ length: AVAILABILITY_HORIZON_DAYS }, (_, index) => {
-        const date = addDays(from, index);
-        const maxFree = maxFreeByDate.get(date) ?? 0;
-        return { date, partySizes: probedPartySizes.filter((size) => size <= maxFree) };
+      const nowMs = now.getTime();
+      const cached = await cache.getRestaurant(slugOrId, now);
+      return derivedAnswer(cached, 'calendar', nowMs, cutoffMinutes, (): AvailabilityCalendar => {
+        const days = Array.from({ length: AVAILABILITY_HORIZON_DAYS }, (_, index) => {
+          const date = addDays(cached.from, index);
+          let maxFree = 0;
+          for (const slot of cached.slotsByDate.get(date) ?? []) {
+            if (isSlotOpenAt(slot, nowMs, cutoffMinutes)) maxFree = Math.max(maxFree, freeCoversAt(slot, nowMs));
+          }
+          return { date, partySizes: probedPartySizes.filter((size) => size <= maxFree) };
+        });
+        return { from: cached.from, days, firstAvailableDate: days.find((day) => day.partySizes.length > 0)?.date ?? null };
       });
-      return { from, days, firstAvailableDate: days.find((day) => day.partySizes.length > 0)?.date ?? null };
+    },
+
+    /**
+     * For the hold's pre-check (decision 073): true when, as of the latest committed change this
+     * instance has heard of, the slot exists, is open to anyone and has fewer than `partySize`
+     * covers free, so a hold would be refused anyway. False when it might succeed or is
+     * another case (unknown time, a drop's slot), which the locked path answers.
+     */
+    async isSlotClearlyFull(slugOrId: string, date: string, time: string, partySize: number): Promise<boolean> {
+      const now = clock.now();
+      const cached = await cache.getRestaurant(slugOrId, now);
+      const slot = cached?.slotsByDate.get(date)?.find((candidate) => candidate.time === time);
+      if (!slot) return false;
+      const nowMs = now.getTime();
+      if (slot.publicFromMs > nowMs) return false;
+      return !isSlotOpenAt(slot, nowMs, cutoffMinutes) || freeCoversAt(slot, nowMs) < partySize;
+    },
+
+    /** A restaurant's id from its slug or id, from memory when held (404 when there is no such restaurant). */
+    async findRestaurantId(slugOrId: string): Promise<string> {
+      return (await cache.getRestaurant(slugOrId, clock.now())).restaurantId;
+    },
+
+    /** Stops listening for changes (the app is closing). */
+    close(): void {
+      cache.close();
     },
 
     /** Every restaurant with a time a party of two can still book in the next 24 hours, with those times. */

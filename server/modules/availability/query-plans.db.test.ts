@@ -10,10 +10,11 @@ import {
   hasLiveReservationAt,
   listReservationsOfUser,
   lockSlot,
+  readDinerBookingCounts,
 } from '#server/modules/reservations/reservations.repository.ts';
 import { createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildSlot, type BuiltRestaurant } from '#server/test/factories.ts';
-import { listMaxFreeCoversByDate, listOpenSlotsBetween, listSlotAvailability } from './availability.repository.ts';
+import { listOpenSlotsBetween, listSlotAvailability, listSlotsForCache } from './availability.repository.ts';
 
 /**
  * Every list and availability read is one query that reaches slots and reservations through an
@@ -162,13 +163,16 @@ describe('availability reads', () => {
     ]);
   });
 
-  it('computes the 30-day calendar through the indexes', async () => {
-    const rows = await expectOneIndexedQuery((db) => listMaxFreeCoversByDate(db, target.id, '2026-11-23', '2026-12-22', now, CUTOFF));
-    // The expired hold on the 25th no longer counts; the 20th is outside the range.
-    expect(rows).toEqual([
-      { date: '2026-11-24', max_free: 5 },
-      { date: '2026-11-25', max_free: 8 },
+  it('reads a restaurant’s 30 days for the availability memory (and the calendar) through the indexes', async () => {
+    const rows = await expectOneIndexedQuery((db) => listSlotsForCache(db, target.id, '2026-11-23', '2026-12-22', now));
+    // The expired hold on the 25th is left out; the 20th is outside the range; live holds keep their expiry.
+    expect(rows.map((row) => ({ date: row.date, time: row.time, lasting: row.lasting_covers, holds: row.holds.length }))).toEqual([
+      { date: '2026-11-24', time: '12:00', lasting: 0, holds: 1 },
+      { date: '2026-11-24', time: '19:00', lasting: 3, holds: 0 },
+      { date: '2026-11-25', time: '19:00', lasting: 0, holds: 0 },
     ]);
+    const free = rows.map((row) => row.capacity - row.lasting_covers - row.holds.reduce((sum, [, covers]) => sum + covers, 0));
+    expect(free).toEqual([2, 5, 8]);
   });
 
   it('finds the next 24 hours’ open slots across every restaurant through the starts_at index', async () => {
@@ -191,6 +195,11 @@ describe('a diner’s reads', () => {
   });
 
   it('checks the hold limit and the same-time rule through the user index', async () => {
+    expect(await expectOneIndexedQuery((db) => readDinerBookingCounts(db, userId, kolkataInstant('2026-11-24', '19:00'), now))).toEqual({
+      activeHolds: 1,
+      upcoming: 2,
+      hasLiveAtStart: true,
+    });
     expect(await expectOneIndexedQuery((db) => countActiveHolds(db, userId, now))).toBe(1);
     expect(await expectOneIndexedQuery((db) => hasLiveReservationAt(db, userId, kolkataInstant('2026-11-24', '19:00'), now))).toBe(true);
     expect(await expectOneIndexedQuery((db) => hasLiveReservationAt(db, userId, kolkataInstant('2026-11-25', '19:00'), now))).toBe(false);

@@ -15,7 +15,7 @@ import type {
 } from '#common/contract/drops.ts';
 import { DROP_DAYS_MAX } from '#common/contract/drops.ts';
 import { bytesToHex, DRAW_ALGORITHM, DRAW_SEED_BYTES, drawOrder } from '#common/domain/draw.ts';
-import { addDays, daysBetween, formatDateShort, formatTime12h, kolkataInstant, todayInKolkata, toKolkata } from '#common/domain/time.ts';
+import { addDays, daysBetween, formatDateShort, formatInstantKolkata, formatTime12h, kolkataInstant, todayInKolkata, toKolkata } from '#common/domain/time.ts';
 import { asDate, type Db } from '#server/db/client.ts';
 import { createCoalescingRunner } from '#server/coalescing-runner.ts';
 import type { AppDeps } from '#server/deps.ts';
@@ -66,10 +66,7 @@ const MAX_OFFERS_PER_RUN = 5_000;
 const iso = (value: Date | string) => asDate(value).toISOString();
 
 /** "Mon, 30 Nov at 6:00 PM" in Kolkata. */
-function formatInstant(instant: Date | string): string {
-  const { date, time } = toKolkata(asDate(instant));
-  return `${formatDateShort(date)} at ${formatTime12h(time)}`;
-}
+const formatInstant = (instant: Date | string) => formatInstantKolkata(instant, ' at ');
 
 /** A hold past its expiry is CANCELLED whether or not the sweeper has written it yet. */
 function isLiveHold(entry: Pick<EntryRow, 'reservation_status' | 'hold_expires_at'>, now: Date): boolean {

@@ -35,11 +35,15 @@ function toOutboxMessage(row: OutboxRow): OutboxMessage {
  * commits, retried by the sweep), and live events to signed-in diners (decision 087).
  */
 export function createNotificationsService(deps: AppDeps, drivers: { mail?: MailDriver; sms?: SmsDriver } = {}) {
-  const { db, clock, config, log } = deps;
+  const { db, clock, config, log, events } = deps;
   const mail = drivers.mail ?? (config.notifications.smtpUrl ? createSmtpMailDriver(config.notifications.smtpUrl, config.notifications.mailFrom) : createDevMailboxMailDriver(log));
   const sms = drivers.sms ?? createLogSmsDriver(log, { isProduction: config.nodeEnv === 'production' });
-  /** Live listeners per diner (this process only; each instance serves its own streams). */
+  /** Live listeners per diner: the streams open on this instance. */
   const listeners = new Map<string, Set<(event: DinerStreamEvent) => void>>();
+  // Events reach the diner's streams on whichever instance they are connected to (decision 076).
+  const stopHearing = events.subscribe('diner.event', ({ userId, event }) => {
+    for (const listener of listeners.get(userId) ?? []) listener(event);
+  });
 
   async function send(row: OutboxRow): Promise<void> {
     if (row.channel === 'email') await mail.send({ to: row.recipient, subject: row.subject, text: row.body });
@@ -109,9 +113,9 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
       });
     },
 
-    /** Sends a live event to every open stream of one diner. */
+    /** Sends a live event to every open stream of one diner, on any instance. */
     publishToUser(userId: string, event: DinerStreamEvent): void {
-      for (const listener of listeners.get(userId) ?? []) listener(event);
+      events.publish('diner.event', { userId, event });
     },
 
     /** GET /api/me/events: the signed-in diner's live events. Returns the function that stops listening. */
@@ -136,6 +140,7 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
     },
 
     close(): void {
+      stopHearing();
       mail.close();
     },
   };

@@ -58,6 +58,27 @@ export async function hasLiveReservationAt(db: Db, userId: string, startsAt: Dat
   return rows.length > 0;
 }
 
+/** What the per-diner booking rules look at, in one statement: live holds, upcoming reservations, one at `startsAt`. */
+export async function readDinerBookingCounts(
+  db: Db,
+  userId: string,
+  startsAt: Date,
+  now: Date,
+): Promise<{ activeHolds: number; upcoming: number; hasLiveAtStart: boolean }> {
+  const at = now.toISOString();
+  const [row] = await queryRows<{ active_holds: number; upcoming: number; live_at_start: number }>(
+    db,
+    sql`SELECT count(*) FILTER (WHERE status = 'HELD')::int AS active_holds,
+               count(*) FILTER (WHERE starts_at > ${at} AND status IN ('HELD', 'PENDING', 'CONFIRMED'))::int AS upcoming,
+               count(*) FILTER (WHERE starts_at = ${startsAt.toISOString()})::int AS live_at_start
+        FROM reservations
+        WHERE user_id = ${userId}
+          AND status IN ('HELD', 'PENDING', 'CONFIRMED', 'SEATED')
+          AND (status <> 'HELD' OR hold_expires_at > ${at})`,
+  );
+  return { activeHolds: row.active_holds, upcoming: row.upcoming, hasLiveAtStart: row.live_at_start > 0 };
+}
+
 export interface LockedSlot {
   id: string;
   restaurant_id: string;

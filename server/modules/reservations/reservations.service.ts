@@ -13,6 +13,7 @@ import { asDate, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { conflict, forbidden, notFound, unauthenticated } from '#server/errors.ts';
 import { rejectInvalidCredential, requireDiner, requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
+import type { AvailabilityService } from '#server/modules/availability/availability.service.ts';
 import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
 import {
   countActiveHolds,
@@ -30,6 +31,7 @@ import {
   lockSlotById,
   lockSlotForHold,
   lockUser,
+  readDinerBookingCounts,
   updateReservationStatus,
   type ReservationRow,
 } from './reservations.repository.ts';
@@ -98,7 +100,7 @@ export function toDinerReservation(row: ReservationRow, now: Date): DinerReserva
 }
 
 /** Holds, confirmations and cancellations: the state machine of ARCHITECTURE.md, enforced here. */
-export function createReservationsService(deps: AppDeps, restaurants: RestaurantsService) {
+export function createReservationsService(deps: AppDeps, restaurants: RestaurantsService, availability: AvailabilityService) {
   const { db, clock, config, events, log } = deps;
 
   /** Who the actor is, in the state machine's terms, and their id for the history. */
@@ -116,6 +118,14 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     if (principal.kind === 'diner' && principal.userId !== row.user_id) {
       throw forbidden('That reservation belongs to another account');
     }
+  }
+
+  /** The first per-diner rule a new hold would break (MAX_ACTIVE_HOLDS, MAX_UPCOMING_RESERVATIONS, one per time), or null. */
+  function dinerRuleRefusal(counts: { activeHolds: number; upcoming: number; hasLiveAtStart: boolean }): string | null {
+    if (counts.activeHolds >= config.maxActiveHolds) return `You already have ${config.maxActiveHolds} holds waiting. Confirm or cancel one first.`;
+    if (counts.upcoming >= config.maxUpcomingReservations) return upcomingLimitMessage(config.maxUpcomingReservations);
+    if (counts.hasLiveAtStart) return 'You already have a reservation at that date and time';
+    return null;
   }
 
   /** Applies one move inside a transaction, after the state machine allows it. */
@@ -178,22 +188,25 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     /** Places a HELD reservation: the covers are taken at once, atomically, or not at all. */
     async createReservation(principal: Principal, input: CreateReservationBody): Promise<DinerReservation> {
       requireDiner(principal);
-      const restaurant = await restaurants.getRestaurant(principal, input.restaurantSlug);
       const startsAt = kolkataInstant(input.date, input.time);
+      // In a drop nearly every request is for a slot already full. When the slot is full as of
+      // the latest change this instance has heard of, and the diner's own rules pass (read
+      // without locks), answer as the locked path would, so only requests that may get covers
+      // queue for the locks (decision 073). The locked path below still decides every hold.
+      if (
+        (await availability.isSlotClearlyFull(input.restaurantSlug, input.date, input.time, input.partySize)) &&
+        !dinerRuleRefusal(await readDinerBookingCounts(db, principal.userId, startsAt, clock.now()))
+      ) {
+        throw conflict(NO_LONGER_AVAILABLE);
+      }
+      const restaurantId = await availability.findRestaurantId(input.restaurantSlug);
       const row = await db.transaction(async (tx) => {
         const now = clock.now();
         // Lock order: diner, then slot, everywhere.
         if (!(await lockUser(tx, principal.userId))) throw unauthenticated('Your session has expired. Please sign in again.');
-        if ((await countActiveHolds(tx, principal.userId, now)) >= config.maxActiveHolds) {
-          throw conflict(`You already have ${config.maxActiveHolds} holds waiting. Confirm or cancel one first.`);
-        }
-        if ((await countUpcomingReservations(tx, principal.userId, now)) >= config.maxUpcomingReservations) {
-          throw conflict(upcomingLimitMessage(config.maxUpcomingReservations));
-        }
-        if (await hasLiveReservationAt(tx, principal.userId, startsAt, now)) {
-          throw conflict('You already have a reservation at that date and time');
-        }
-        const slot = await lockSlot(tx, restaurant.id, input.date, input.time);
+        const refusal = dinerRuleRefusal(await readDinerBookingCounts(tx, principal.userId, startsAt, now));
+        if (refusal) throw conflict(refusal);
+        const slot = await lockSlot(tx, restaurantId, input.date, input.time);
         if (!slot) throw notFound('That time is not offered on that date');
         const cutoff = now.getTime() + config.bookingCutoffMinutes * 60_000;
         if (slot.status !== 'available' || asDate(slot.starts_at).getTime() <= cutoff) throw conflict(NO_LONGER_AVAILABLE);
@@ -203,7 +216,7 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
         const holdExpiresAt = new Date(now.getTime() + config.holdMinutes * 60_000);
         const id = await insertReservation(tx, {
           userId: principal.userId,
-          restaurantId: restaurant.id,
+          restaurantId,
           slotId: slot.id,
           partySize: input.partySize,
           holdExpiresAt,

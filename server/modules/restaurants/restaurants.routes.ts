@@ -9,7 +9,7 @@ export const restaurantsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/api/restaurants', {
     schema: { tags: ['restaurants'], summary: 'Every restaurant in the city', response: { 200: restaurantList } },
-    config: { etag: true },
+    config: { etag: true, sharedAnswerSeconds: 300 },
   }, async (request) => restaurants.listRestaurants(await request.principal()));
 
   app.get('/api/restaurants/:slug', {

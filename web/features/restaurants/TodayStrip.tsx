@@ -8,6 +8,8 @@ import './today.css';
 
 /** The strip shows at most this many times per restaurant, then a '+N' count (spec section 9). */
 const TIMES_SHOWN = 2;
+/** A strip, not a list: the nearest dozen (the diner's neighbourhood first); "See all" leads to every one (decision 077). */
+const CARDS_SHOWN = 12;
 /** The strip's times are checked for a party of two, the smallest size offered. */
 const STRIP_PARTY = 2;
 
@@ -59,7 +61,7 @@ export function TodayStrip({ preferredHood }: { preferredHood?: string | null })
   } else {
     body = (
       <ul className="today__row">
-        {orderFor(today.data, preferredHood).map((entry) => (
+        {orderFor(today.data, preferredHood).slice(0, CARDS_SHOWN).map((entry) => (
           <TodayCard key={entry.restaurant.id} entry={entry} />
         ))}
       </ul>

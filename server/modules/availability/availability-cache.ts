@@ -1,0 +1,209 @@
+import { addDays, todayInKolkata } from '#common/domain/time.ts';
+import { AVAILABILITY_HORIZON_DAYS } from '#common/domain/restaurants.ts';
+import { asDate, type ChangeFeed } from '#server/db/client.ts';
+import type { CachedSlotRow } from './availability.repository.ts';
+
+/**
+ * One slot, kept so that whether it is open and how many covers are free can be answered for
+ * any instant without the database: the cut-off, a hold's expiry and a drop's opening are
+ * instants, compared at read time.
+ */
+export interface CachedSlot {
+  id: string;
+  date: string;
+  time: string;
+  capacity: number;
+  isAvailableStatus: boolean;
+  startsAtMs: number;
+  /** Never for an ordinary slot; for a drop's slot, the instant its leftovers opened to all (Infinity: not yet). */
+  publicFromMs: number;
+  lastingCovers: number;
+  holds: [expiresAtMs: number, covers: number][];
+}
+
+/** A restaurant's next AVAILABILITY_HORIZON_DAYS days of slots, by date, as of one read. */
+export interface CachedRestaurant {
+  restaurantId: string;
+  /** The first date held (today in Kolkata when it was read). */
+  from: string;
+  to: string;
+  slotsByDate: Map<string, CachedSlot[]>;
+  /** Answers derived from the slots, each kept while `now` stays in [from, until) (see nextChangeWithoutWrite). */
+  derived?: Map<string, { value: unknown; fromMs: number; untilMs: number }>;
+}
+
+/**
+ * The first instant after `nowMs` at which some slot's open-ness or free covers change with no
+ * write: a cut-off passing, a hold expiring, a drop's tables opening to all.
+ */
+export function nextChangeWithoutWrite(restaurant: CachedRestaurant, nowMs: number, cutoffMinutes: number): number {
+  let next = Number.POSITIVE_INFINITY;
+  const consider = (instant: number) => {
+    if (instant > nowMs && instant < next) next = instant;
+  };
+  for (const slots of restaurant.slotsByDate.values()) {
+    for (const slot of slots) {
+      consider(slot.startsAtMs - cutoffMinutes * 60_000);
+      consider(slot.publicFromMs);
+      for (const [expiresAtMs] of slot.holds) consider(expiresAtMs);
+    }
+  }
+  return next;
+}
+
+/**
+ * An answer computed from a cached restaurant, kept on it until the next instant it could change
+ * on its own (the entry itself goes when a write is announced).
+ */
+export function derivedAnswer<T>(restaurant: CachedRestaurant, key: string, nowMs: number, cutoffMinutes: number, compute: () => T): T {
+  restaurant.derived ??= new Map();
+  const kept = restaurant.derived.get(key);
+  if (kept && nowMs >= kept.fromMs && nowMs < kept.untilMs) return kept.value as T;
+  const value = compute();
+  restaurant.derived.set(key, { value, fromMs: nowMs, untilMs: nextChangeWithoutWrite(restaurant, nowMs, cutoffMinutes) });
+  return value;
+}
+
+export function toCachedSlot(row: CachedSlotRow): CachedSlot {
+  const openedToAll = row.drop_opened_to_all_at ? asDate(row.drop_opened_to_all_at).getTime() : Number.POSITIVE_INFINITY;
+  return {
+    id: row.id,
+    date: row.date,
+    time: row.time,
+    capacity: row.capacity,
+    isAvailableStatus: row.status === 'available',
+    startsAtMs: asDate(row.starts_at).getTime(),
+    publicFromMs: row.drop_id ? openedToAll : Number.NEGATIVE_INFINITY,
+    lastingCovers: row.lasting_covers,
+    holds: row.holds.map(([expiresAt, covers]) => [Number(expiresAt), Number(covers)]),
+  };
+}
+
+/** The same rules as covers.ts (slotIsOpen, coversTakenJoin), for one instant, in memory. */
+export function isSlotOpenAt(slot: CachedSlot, nowMs: number, cutoffMinutes: number): boolean {
+  return slot.isAvailableStatus && slot.startsAtMs > nowMs + cutoffMinutes * 60_000 && slot.publicFromMs <= nowMs;
+}
+
+export function freeCoversAt(slot: CachedSlot, nowMs: number): number {
+  let taken = slot.lastingCovers;
+  for (const [expiresAtMs, covers] of slot.holds) if (expiresAtMs > nowMs) taken += covers;
+  return slot.capacity - taken;
+}
+
+export interface AvailabilityCacheOptions {
+  changes: ChangeFeed;
+  /** Reads a restaurant's id and slots from the database; rejects (404) when there is no such restaurant. */
+  load(key: string, from: string, to: string, now: Date): Promise<CachedRestaurant>;
+  /** How long an entry may serve at most, whatever the notifications say (a safety net). */
+  maxAgeMs: number;
+  /** How many restaurants are kept; the least recently loaded go first. */
+  maxRestaurants: number;
+  /** Real elapsed time for maxAgeMs (tests may move the business clock by days). */
+  monotonicNow?: () => number;
+}
+
+interface Entry {
+  restaurant: CachedRestaurant;
+  loadedAtMs: number;
+  /** The business instant it was read at: holds that had expired by then were left out. */
+  readAtMs: number;
+  epoch: number;
+}
+
+/**
+ * Per restaurant, its next 30 days of slots in memory, so the availability reads and the
+ * pre-check of a hold cost no database round trip (decision 073). An entry is dropped when the
+ * database says the restaurant changed (NOTIFY from a trigger, on this instance before the write
+ * returns, on others within milliseconds), when delivery had a gap, when "today" moves on, or
+ * after maxAgeMs. When delivery is not sure, nothing is cached and every read goes to the database.
+ */
+export function createAvailabilityCache(options: AvailabilityCacheOptions) {
+  const monotonicNow = options.monotonicNow ?? (() => performance.now());
+  /** By the key a caller used (slug or id, lower-cased). */
+  const entries = new Map<string, Entry>();
+  const keysByRestaurant = new Map<string, Set<string>>();
+  /** Loads in flight, shared by concurrent misses of the same key while no change is announced. */
+  const loading = new Map<string, { promise: Promise<CachedRestaurant>; changesAtStart: number }>();
+  /** Changes announced so far, and per restaurant the count at its latest one. */
+  let changeCount = 0;
+  const lastChangeOf = new Map<string, number>();
+
+  function forget(key: string): void {
+    const entry = entries.get(key);
+    if (!entry) return;
+    entries.delete(key);
+    keysByRestaurant.get(entry.restaurant.restaurantId)?.delete(key);
+  }
+
+  const unsubscribe = options.changes.subscribe((restaurantId) => {
+    changeCount += 1;
+    lastChangeOf.set(restaurantId, changeCount);
+    for (const key of keysByRestaurant.get(restaurantId) ?? []) entries.delete(key);
+    keysByRestaurant.delete(restaurantId);
+  });
+
+  function keep(key: string, restaurant: CachedRestaurant, epoch: number, readAt: Date): void {
+    if (entries.size >= options.maxRestaurants) {
+      const oldest = entries.keys().next();
+      if (!oldest.done) forget(oldest.value);
+    }
+    entries.set(key, { restaurant, loadedAtMs: monotonicNow(), readAtMs: readAt.getTime(), epoch });
+    let keys = keysByRestaurant.get(restaurant.restaurantId);
+    if (!keys) keysByRestaurant.set(restaurant.restaurantId, (keys = new Set()));
+    keys.add(key);
+  }
+
+  async function loadAndMaybeKeep(key: string, from: string, now: Date, epoch: number, changesAtStart: number): Promise<CachedRestaurant> {
+    const restaurant = await options.load(key, from, addDays(from, AVAILABILITY_HORIZON_DAYS - 1), now);
+    // Kept only if nothing about this restaurant was announced while it was read, and delivery
+    // had no gap: otherwise it may already be out of date (this caller still gets a fresh read).
+    const isUnchanged = (lastChangeOf.get(restaurant.restaurantId) ?? 0) <= changesAtStart;
+    if (isUnchanged && options.changes.deliveryEpoch() === epoch) keep(key, restaurant, epoch, now);
+    return restaurant;
+  }
+
+  return {
+    /**
+     * The restaurant's slots from today (Kolkata, at `now`) for AVAILABILITY_HORIZON_DAYS days,
+     * from memory when the entry is current, else read (and kept when delivery is sure).
+     */
+    async getRestaurant(slugOrId: string, now: Date): Promise<CachedRestaurant> {
+      const key = slugOrId.toLowerCase();
+      const from = todayInKolkata(now);
+      const epoch = options.changes.deliveryEpoch();
+      const entry = entries.get(key);
+      if (entry) {
+        // A clock set back (tests do) before the read could need holds the read left out.
+        const isCurrent =
+          entry.epoch === epoch &&
+          entry.restaurant.from === from &&
+          now.getTime() >= entry.readAtMs &&
+          monotonicNow() - entry.loadedAtMs < options.maxAgeMs;
+        if (isCurrent) return entry.restaurant;
+        forget(key);
+      }
+      if (epoch === null || options.maxAgeMs <= 0) return options.load(key, from, addDays(from, AVAILABILITY_HORIZON_DAYS - 1), now);
+      // A load that began before some change was announced may miss it: join only a load as new as the latest change.
+      const inFlightKey = `${key} ${from}`;
+      const pending = loading.get(inFlightKey);
+      if (pending && pending.changesAtStart === changeCount) return pending.promise;
+      const changesAtStart = changeCount;
+      const promise = loadAndMaybeKeep(key, from, now, epoch, changesAtStart).finally(() => {
+        if (loading.get(inFlightKey)?.promise === promise) loading.delete(inFlightKey);
+      });
+      loading.set(inFlightKey, { promise, changesAtStart });
+      return promise;
+    },
+
+    /** How many restaurants are held now (for tests and diagnostics). */
+    size: () => entries.size,
+
+    close(): void {
+      unsubscribe();
+      entries.clear();
+      keysByRestaurant.clear();
+    },
+  };
+}
+
+export type AvailabilityCache = ReturnType<typeof createAvailabilityCache>;
