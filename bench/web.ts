@@ -17,24 +17,16 @@ import { buildApp } from '#server/app.ts';
 import { loadConfig } from '#server/config.ts';
 import { openPglite } from '#server/db/client.ts';
 import { seedDemoData } from '#server/db/seed/seed.ts';
+import { chunkClosure, entryKey, readViteManifest } from '#server/plugins/web-build.ts';
+import { percentile } from './lib.ts';
 
 const outDir = mkdtempSync(join(tmpdir(), 'tablefair-bench-web-'));
 const build = spawnSync('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-type ManifestChunk = { file: string; imports?: string[]; css?: string[]; isEntry?: boolean };
-const manifest = JSON.parse(readFileSync(join(outDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+const manifest = readViteManifest(outDir)!;
 const gz = (file: string) => gzipSync(readFileSync(join(outDir, file))).length;
-
-/** A chunk and its static imports, transitively. */
-function closure(key: string, seen = new Set<string>()): Set<string> {
-  if (seen.has(key)) return seen;
-  seen.add(key);
-  for (const imported of manifest[key]?.imports ?? []) closure(imported, seen);
-  return seen;
-}
-
-const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry)!;
+const entry = entryKey(manifest);
 const routes: [string, string][] = [
   ['home (/)', 'routes/home.tsx'],
   ['restaurant (/r/:slug)', 'routes/restaurant.tsx'],
@@ -46,7 +38,7 @@ const routes: [string, string][] = [
 console.log('\nPer-route transfer, gzipped (app shell + route chunk + its static imports)');
 console.log('route'.padEnd(26), 'JS KB'.padStart(8), 'CSS KB'.padStart(8), '  Leaflet?');
 for (const [name, source] of routes) {
-  const keys = new Set([...closure(entryKey), ...closure(source)]);
+  const keys = new Set([...chunkClosure(manifest, entry), ...chunkClosure(manifest, source)]);
   const js = [...keys].map((key) => manifest[key]?.file).filter(Boolean) as string[];
   const css = [...keys].flatMap((key) => manifest[key]?.css ?? []);
   const jsKb = js.reduce((sum, file) => sum + gz(file), 0) / 1024;
@@ -71,31 +63,37 @@ const chrome = await chromeLauncher.launch({
   chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
 });
 const targets = { performance: 90, accessibility: 95, 'best-practices': 95 } as const;
+// Lighthouse's performance score moves by ten points between identical runs on a shared machine,
+// so each page is measured several times and judged on the median (BENCH_WEB_RUNS, default 5).
+const runs = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 5));
 let failed = false;
-console.log('\nLighthouse, mobile emulation (targets: performance 90, accessibility 95, best practices 95)');
+console.log(`\nLighthouse, mobile emulation, ${runs} runs per page, judged on the median (targets: performance 90, accessibility 95, best practices 95)`);
 try {
   for (const [name, path] of [['home', '/'], ['restaurant page', '/r/toit-tandoor']] as const) {
-    const result = await lighthouse(`${base}${path}`, {
-      port: chrome.port,
-      output: 'json',
-      logLevel: 'error',
-      onlyCategories: Object.keys(targets),
-      formFactor: 'mobile',
-      screenEmulation: { mobile: true, width: 412, height: 823, deviceScaleFactor: 1.75, disabled: false },
+    const scoresByCategory = new Map<string, number[]>(Object.keys(targets).map((key) => [key, []]));
+    for (let run = 1; run <= runs; run++) {
+      const result = await lighthouse(`${base}${path}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: Object.keys(targets),
+        formFactor: 'mobile',
+        screenEmulation: { mobile: true, width: 412, height: 823, deviceScaleFactor: 1.75, disabled: false },
+      });
+      const { categories, audits } = result!.lhr;
+      for (const key of Object.keys(targets)) scoresByCategory.get(key)!.push(Math.round((categories[key]?.score ?? 0) * 100));
+      // The metrics behind the performance score, so a low one says where the time went.
+      const metric = (id: string) => audits[id]?.displayValue ?? 'n/a';
+      console.log(
+        `${name.padEnd(16)} run ${run}: performance ${scoresByCategory.get('performance')!.at(-1)} · FCP ${metric('first-contentful-paint')} · LCP ${metric('largest-contentful-paint')} · TBT ${metric('total-blocking-time')} · CLS ${metric('cumulative-layout-shift')} · Speed Index ${metric('speed-index')}`,
+      );
+    }
+    const verdicts = Object.entries(targets).map(([key, target]) => {
+      const median = percentile(scoresByCategory.get(key)!, 50);
+      if (median < target) failed = true;
+      return `${key} ${median} (${median >= target ? 'PASS' : 'FAIL'} ≥ ${target}; runs ${scoresByCategory.get(key)!.join(', ')})`;
     });
-    const categories = result!.lhr.categories;
-    const scores = Object.entries(targets).map(([key, target]) => {
-      const score = Math.round((categories[key]?.score ?? 0) * 100);
-      if (score < target) failed = true;
-      return `${key} ${score} (${score >= target ? 'PASS' : 'FAIL'} ≥ ${target})`;
-    });
-    console.log(`${name.padEnd(16)} ${scores.join(' · ')}`);
-    // The metrics behind the performance score, so a low one says where the time went.
-    const audits = result!.lhr.audits;
-    const metric = (id: string) => audits[id]?.displayValue ?? 'n/a';
-    console.log(
-      `${''.padEnd(16)} FCP ${metric('first-contentful-paint')} · LCP ${metric('largest-contentful-paint')} · TBT ${metric('total-blocking-time')} · CLS ${metric('cumulative-layout-shift')} · Speed Index ${metric('speed-index')}`,
-    );
+    console.log(`${name.padEnd(16)} median: ${verdicts.join(' · ')}`);
   }
 } finally {
   await chrome.kill();

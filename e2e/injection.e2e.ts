@@ -47,6 +47,8 @@ describe('markup typed into restaurant fields', () => {
       const page = await context.newPage();
       const errors = collectPageErrors(page);
       await page.route(/basemaps|tile/, (route) => route.abort());
+      const apiCalls: string[] = [];
+      page.on('request', (request) => apiCalls.push(new URL(request.url()).pathname));
       await page.goto(`${server.baseUrl}${path.replace('evil-eats', slug)}`);
       await page.waitForLoadState('networkidle');
       expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
@@ -55,6 +57,9 @@ describe('markup typed into restaurant fields', () => {
       expect(await page.locator('script:has-text("__pwned")').count()).toBe(0);
       if (path === '/r/evil-eats') {
         await expect.poll(() => page.getByText('Evil Eats', { exact: false }).first().textContent()).toContain('<script>');
+        // The name reached the screen through the page's own data block (decision 078), not the API.
+        expect(apiCalls).not.toContain(`/api/restaurants/${slug}`);
+        expect(apiCalls).not.toContain(`/api/restaurants/${slug}/calendar`);
       }
       expect(errors).toEqual([]);
       await context.close();

@@ -81,3 +81,10 @@ export const availableTodayEntry = z.object({
 export type AvailableTodayEntry = z.infer<typeof availableTodayEntry>;
 export const availableTodayResponse = z.object({ restaurants: z.array(availableTodayEntry) });
 export type AvailableTodayResponse = z.infer<typeof availableTodayResponse>;
+
+/**
+ * The restaurant page's first screen, put into its HTML by the server (decision 078): the
+ * answers of GET /api/restaurants/{slug} and GET /api/restaurants/{slug}/calendar.
+ */
+export const restaurantPageData = z.object({ restaurant: publicRestaurant, calendar: availabilityCalendar });
+export type RestaurantPageData = z.infer<typeof restaurantPageData>;

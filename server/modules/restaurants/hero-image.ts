@@ -1,3 +1,5 @@
+import { escapeMarkup } from '#server/markup.ts';
+
 /**
  * A generated hero image (SVG) so every restaurant has a picture with no internet:
  * a warm gradient chosen from the restaurant's id, a soft table-top pattern, and its emoji.
@@ -22,13 +24,6 @@ function hashString(value: string): number {
   return hash >>> 0;
 }
 
-/** Text safe inside an SVG element: markup escaped, and characters XML 1.0 forbids dropped (they would break the whole image). */
-function escapeXml(text: string): string {
-  return text
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
-    .replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
-}
-
 export function renderHeroSvg(seed: string, emoji: string): string {
   const hash = hashString(seed);
   const [light, warm, deep] = PALETTES[hash % PALETTES.length];
@@ -43,6 +38,6 @@ export function renderHeroSvg(seed: string, emoji: string): string {
 <defs><linearGradient id="g" gradientTransform="rotate(${angle} .5 .5)"><stop offset="0" stop-color="${light}"/><stop offset=".55" stop-color="${warm}"/><stop offset="1" stop-color="${deep}"/></linearGradient>
 <radialGradient id="v" cx=".5" cy=".45" r=".75"><stop offset=".55" stop-color="#000" stop-opacity="0"/><stop offset="1" stop-color="#000" stop-opacity=".35"/></radialGradient></defs>
 <rect width="1200" height="630" fill="url(#g)"/>${plates}<rect width="1200" height="630" fill="url(#v)"/>
-<text x="600" y="360" font-size="220" text-anchor="middle" dominant-baseline="middle" font-family="Noto Color Emoji, Apple Color Emoji, Segoe UI Emoji, sans-serif">${escapeXml(emoji)}</text>
+<text x="600" y="360" font-size="220" text-anchor="middle" dominant-baseline="middle" font-family="Noto Color Emoji, Apple Color Emoji, Segoe UI Emoji, sans-serif">${escapeMarkup(emoji)}</text>
 </svg>`;
 }

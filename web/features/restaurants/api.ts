@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import type { AvailabilityCalendar, AvailabilityEntry, AvailableTodayEntry, AvailableTodayResponse, PublicRestaurant } from '#common/contract/restaurants.ts';
+import type { AvailabilityCalendar, AvailabilityEntry, AvailableTodayEntry, AvailableTodayResponse, PublicRestaurant, RestaurantPageData } from '#common/contract/restaurants.ts';
 import { apiRequest } from '#web/api/client.ts';
+import { PAGE_DATA_TIME, readPageData } from '#web/api/page-data.ts';
 
 export const restaurantKeys = {
   one: (key: string) => ['restaurants', 'one', key] as const,
@@ -9,11 +10,20 @@ export const restaurantKeys = {
   today: ['restaurants', 'available-today'] as const,
 };
 
+/** The restaurant page's first screen when the server put it into this document for that restaurant (decision 078). */
+function firstScreenOf(key: string): RestaurantPageData | undefined {
+  const data = readPageData() as RestaurantPageData | undefined;
+  const restaurant = data?.restaurant;
+  return restaurant && (restaurant.slug === key.toLowerCase() || restaurant.id === key.toLowerCase()) ? data : undefined;
+}
+
 /** GET /api/restaurants/{slug or id}. A 404 is an answer, not a reason to retry. */
 export function useRestaurant(key: string) {
   return useQuery({
     queryKey: restaurantKeys.one(key),
     staleTime: 60_000,
+    initialData: () => firstScreenOf(key)?.restaurant,
+    initialDataUpdatedAt: PAGE_DATA_TIME,
     retry: (count, error) => (error as { status?: number }).status !== 404 && count < 1,
     queryFn: ({ signal }) => apiRequest<PublicRestaurant>(`/api/restaurants/${encodeURIComponent(key)}`, { signal }),
   });
@@ -25,6 +35,8 @@ export function useAvailabilityCalendar(key: string, enabled = true) {
     queryKey: restaurantKeys.calendar(key),
     enabled,
     staleTime: 30_000,
+    initialData: () => firstScreenOf(key)?.calendar,
+    initialDataUpdatedAt: PAGE_DATA_TIME,
     queryFn: ({ signal }) => apiRequest<AvailabilityCalendar>(`/api/restaurants/${encodeURIComponent(key)}/calendar`, { signal }),
   });
 }

@@ -1,0 +1,95 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAGE_DATA_ELEMENT_ID } from '#common/domain/page-data.ts';
+import { addDays } from '#common/domain/time.ts';
+import { buildRestaurant, buildSlot } from '#server/test/factories.ts';
+import { createTestApp, type TestApp } from '#server/test/app.ts';
+
+/** A web build as Vite lays it out: the shell, and a manifest where the restaurant screen shares a chunk with the entry. */
+function writeWebBuild(dir: string) {
+  mkdirSync(join(dir, '.vite'));
+  writeFileSync(
+    join(dir, 'index.html'),
+    `<!doctype html>\n<html lang="en-IN">\n  <head>\n    <title>Tablefair · Bengaluru</title>\n    <script type="module" src="/assets/index-1.js"></script>\n  </head>\n  <body><div id="root"></div></body>\n</html>\n`,
+  );
+  writeFileSync(
+    join(dir, '.vite/manifest.json'),
+    JSON.stringify({
+      'main.tsx': { file: 'assets/index-1.js', isEntry: true, imports: ['_shared.js'] },
+      '_shared.js': { file: 'assets/shared-2.js' },
+      'routes/restaurant.tsx': { file: 'assets/restaurant-3.js', imports: ['_shared.js', '_booking.js'], css: ['assets/restaurant-4.css'] },
+      '_booking.js': { file: 'assets/booking-5.js', css: ['assets/booking-6.css'] },
+    }),
+  );
+}
+
+/** The JSON block the page carries, parsed, or null when it has none. */
+function pageData(html: string): unknown {
+  const match = new RegExp(`<script type="application/json" id="${PAGE_DATA_ELEMENT_ID}">([^<]*)</script>`).exec(html);
+  return match ? JSON.parse(match[1]) : null;
+}
+
+const HOSTILE_NAME = `</script><script>alert(1)</script> "Tiffin" & $& co`;
+
+let t: TestApp;
+let webDir: string;
+let restaurant: { id: string; slug: string };
+
+beforeAll(async () => {
+  webDir = mkdtempSync(join(tmpdir(), 'tablefair-web-'));
+  writeWebBuild(webDir);
+  t = await createTestApp({ env: { WEB_DIST_DIR: webDir } });
+  restaurant = await buildRestaurant(t.database.db, { name: HOSTILE_NAME });
+  const today = t.clock.now().toISOString().slice(0, 10);
+  await buildSlot(t.database.db, restaurant.id, { date: addDays(today, 1), time: '19:00', capacity: 4 });
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(webDir, { recursive: true, force: true });
+});
+
+describe('the restaurant page HTML (decision 078)', () => {
+  it('carries the same restaurant and calendar the API answers, by slug and by id', async () => {
+    const [apiRestaurant, apiCalendar] = await Promise.all([
+      t.app.inject({ method: 'GET', url: `/api/restaurants/${restaurant.slug}` }),
+      t.app.inject({ method: 'GET', url: `/api/restaurants/${restaurant.slug}/calendar` }),
+    ]);
+    expect(apiCalendar.json().firstAvailableDate).not.toBeNull();
+    for (const url of [`/r/${restaurant.slug}`, `/restaurant/${restaurant.id}`]) {
+      const page = await t.app.inject({ method: 'GET', url });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.headers['cache-control']).toBe('no-cache');
+      expect(pageData(page.body)).toEqual({ restaurant: apiRestaurant.json(), calendar: apiCalendar.json() });
+    }
+  });
+
+  it('announces the hero image and only the scripts and styles the screen adds to the entry', async () => {
+    const page = await t.app.inject({ method: 'GET', url: `/r/${restaurant.slug}` });
+    expect(page.body).toContain(`<link rel="preload" as="image" href="/api/restaurant/${restaurant.id}/hero-image" fetchpriority="high">`);
+    const preloads = [...page.body.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
+    expect(preloads).toEqual(['/assets/restaurant-3.js', '/assets/booking-5.js']);
+    const styles = [...page.body.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]);
+    expect(styles).toEqual(['/assets/restaurant-4.css', '/assets/booking-6.css']);
+  });
+
+  it('keeps markup in the name as text: escaped in the title, unable to close the data block', async () => {
+    const page = await t.app.inject({ method: 'GET', url: `/r/${restaurant.slug}` });
+    expect(page.body).toContain('<title>&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; &quot;Tiffin&quot; &amp; $&amp; co · Tablefair</title>');
+    // One script element opens the data and the entry's is the only other: the name added none.
+    expect(page.body.match(/<script/g)).toHaveLength(2);
+    expect((pageData(page.body) as { restaurant: { name: string } }).restaurant.name).toBe(HOSTILE_NAME);
+  });
+
+  it('serves the plain page for an unknown restaurant or a malformed key, and keeps other routes plain', async () => {
+    for (const url of ['/r/no-such-place', `/r/${'x'.repeat(200)}`, '/explore-tonight']) {
+      const page = await t.app.inject({ method: 'GET', url });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('<title>Tablefair · Bengaluru</title>');
+      expect(pageData(page.body)).toBeNull();
+      expect(page.body).not.toContain('modulepreload');
+    }
+  });
+});
