@@ -22,7 +22,7 @@ import { reservationsRoutes } from './modules/reservations/reservations.routes.t
 import { createReservationsService } from './modules/reservations/reservations.service.ts';
 import { restaurantsRoutes } from './modules/restaurants/restaurants.routes.ts';
 import { createRestaurantsService } from './modules/restaurants/restaurants.service.ts';
-import { createRestaurantPageService } from './modules/restaurants/restaurant-page.service.ts';
+import { createPagesService } from './modules/pages/pages.service.ts';
 import { createStorageService } from './modules/storage/storage.service.ts';
 import { portalRoutes } from './modules/portal/portal.routes.ts';
 import { createPortalService } from './modules/portal/portal.service.ts';
@@ -54,7 +54,7 @@ function createServices(deps: AppDeps) {
   const accounts = createAccountsService(deps, sessions);
   const restaurants = createRestaurantsService(deps);
   const availability = createAvailabilityService(deps, restaurants);
-  const restaurantPage = createRestaurantPageService(restaurants, availability);
+  const pages = createPagesService(restaurants, availability);
   const reservations = createReservationsService(deps, restaurants, availability);
   const storage = createStorageService(deps);
   const portal = createPortalService(deps, reservations, storage);
@@ -63,7 +63,7 @@ function createServices(deps: AppDeps) {
   const phoneVerification = createPhoneVerificationService(deps, notifications);
   const drops = createDropsService(deps, reservations, notifications);
   const waitlist = createWaitlistService(deps, restaurants, reservations, notifications);
-  return { sessions, accounts, restaurants, restaurantPage, availability, reservations, storage, portal, dating, notifications, phoneVerification, drops, waitlist };
+  return { sessions, accounts, restaurants, pages, availability, reservations, storage, portal, dating, notifications, phoneVerification, drops, waitlist };
 }
 
 export type AppServices = ReturnType<typeof createServices>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isoDate } from './common.ts';
-import { MAX_PARTY_SIZE } from '../domain/restaurants.ts';
+import { MAX_PARTY_SIZE, preferredHoods } from '../domain/restaurants.ts';
 
 export const restaurantPosition = z.object({ lat: z.number(), lng: z.number() });
 
@@ -82,9 +82,25 @@ export type AvailableTodayEntry = z.infer<typeof availableTodayEntry>;
 export const availableTodayResponse = z.object({ restaurants: z.array(availableTodayEntry) });
 export type AvailableTodayResponse = z.infer<typeof availableTodayResponse>;
 
+/** The most restaurants one `limit` may ask for: the home strip asks for a dozen (decision 079). */
+export const AVAILABLE_TODAY_MAX_LIMIT = 50;
+/**
+ * Optional: `hood` puts that neighbourhood's restaurants first (then the usual order: hot first),
+ * `limit` keeps only the first N. Without them: every restaurant, as the spec describes.
+ */
+export const availableTodayQuery = z.object({
+  hood: z.enum(preferredHoods).optional(),
+  limit: z.coerce.number().int().min(1).max(AVAILABLE_TODAY_MAX_LIMIT).optional(),
+});
+export type AvailableTodayQuery = z.infer<typeof availableTodayQuery>;
+
 /**
  * The restaurant page's first screen, put into its HTML by the server (decision 078): the
  * answers of GET /api/restaurants/{slug} and GET /api/restaurants/{slug}/calendar.
  */
 export const restaurantPageData = z.object({ restaurant: publicRestaurant, calendar: availabilityCalendar });
 export type RestaurantPageData = z.infer<typeof restaurantPageData>;
+
+/** The home page's first screen, put into its HTML by the server (decision 079): the strip's first dozen, for everyone. */
+export const homePageData = z.object({ availableToday: availableTodayResponse });
+export type HomePageData = z.infer<typeof homePageData>;

@@ -40,6 +40,9 @@ export const preferredHoods = [
   'BTM Layout',
 ] as const;
 
+/** How many restaurants the home page's 'Today Near You' strip shows; "See all" leads to every one (decisions 077, 079). */
+export const HOME_STRIP_CARDS = 12;
+
 /** The party sizes the restaurant page offers (the spec probes these). */
 export const probedPartySizes = [2, 4, 6, 8] as const;
 export const MAX_PARTY_SIZE = 20;

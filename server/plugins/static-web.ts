@@ -3,34 +3,41 @@ import { resolve } from 'node:path';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { restaurantKeyParams, type RestaurantPageData } from '#common/contract/restaurants.ts';
+import { restaurantKeyParams } from '#common/contract/restaurants.ts';
 import { PAGE_DATA_ELEMENT_ID } from '#common/domain/page-data.ts';
 import { escapeMarkup, jsonForScriptElement } from '#server/markup.ts';
-import { readViteManifest, routeAssets } from './web-build.ts';
+import type { Principal } from '#server/modules/accounts/principal.ts';
+import type { FirstScreen, PagesService } from '#server/modules/pages/pages.service.ts';
+import { readViteManifest, routeAssets, type ViteManifest } from './web-build.ts';
 
-/** The source module of the restaurant screen, as the build manifest names it (web/router.tsx). */
-const RESTAURANT_ROUTE_SOURCE = 'routes/restaurant.tsx';
+/**
+ * The pages whose HTML carries their first screen (decisions 078, 079): which paths, which
+ * screen module the build manifest names for them (web/router.tsx), and where the data comes
+ * from. A key the API would refuse gets the plain page, which then shows its own "not found".
+ */
+const FIRST_SCREEN_PAGES: {
+  path: RegExp;
+  screen: string;
+  load: (pages: PagesService, principal: Principal, key: string) => Promise<FirstScreen<unknown> | null>;
+}[] = [
+  { path: /^\/$/, screen: 'routes/home.tsx', load: (pages, principal) => pages.home(principal) },
+  {
+    path: /^\/(?:r|restaurant)\/([^/]+)\/?$/,
+    screen: 'routes/restaurant.tsx',
+    load: async (pages, principal, key) => (restaurantKeyParams.safeParse({ slug: key }).success ? pages.restaurant(principal, key) : null),
+  },
+];
 
-/** /r/{slug} and /restaurant/{id}: the restaurant screen (web/router.tsx). */
-const RESTAURANT_PAGE_PATH = /^\/(?:r|restaurant)\/([^/]+)\/?$/;
-
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
+type Assets = { scripts: string[]; styles: string[] };
 
 /**
  * Serves the built web app (dist/web) with long-lived caching for hashed assets,
  * and index.html for every other non-API path so client-side routes load directly.
- * The restaurant page's HTML also carries its first screen (decision 078).
  */
 export const staticWebPlugin = fp(async (app, options: { webDistDir: string }) => {
   const root = resolve(options.webDistDir);
   const hasBuild = existsSync(resolve(root, 'index.html'));
-  let restaurantPage: ((request: FastifyRequest, reply: FastifyReply, key: string) => Promise<FastifyReply>) | null = null;
+  let firstScreenPage: ((request: FastifyRequest, reply: FastifyReply, path: string) => Promise<FastifyReply> | null) | null = null;
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root,
@@ -40,23 +47,28 @@ export const staticWebPlugin = fp(async (app, options: { webDistDir: string }) =
         res.setHeader('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
-
     const shell = readFileSync(resolve(root, 'index.html'), 'utf8');
     const manifest = readViteManifest(root);
-    const restaurantAssets = manifest ? routeAssets(manifest, RESTAURANT_ROUTE_SOURCE) : { scripts: [], styles: [] };
+    const pages = FIRST_SCREEN_PAGES.map((page) => ({ ...page, assets: screenAssets(manifest, page.screen) }));
 
-    restaurantPage = async (request, reply, key) => {
-      let page: RestaurantPageData | null = null;
-      if (restaurantKeyParams.safeParse({ slug: key }).success) {
-        try {
-          page = await app.services.restaurantPage.firstScreen(await request.principal(), key);
-        } catch (error) {
-          // The page still loads without it and asks the API itself, which answers the error.
-          request.log.warn({ err: error }, 'restaurant page data unavailable; serving the plain page');
-        }
+    const sendFirstScreen = async (request: FastifyRequest, reply: FastifyReply, page: (typeof pages)[number], key: string) => {
+      let screen: FirstScreen<unknown> | null = null;
+      try {
+        screen = await page.load(app.services.pages, await request.principal(), key);
+      } catch (error) {
+        // The page still loads without it and asks the API itself, which answers the error.
+        request.log.warn({ err: error }, 'first screen unavailable; serving the plain page');
       }
-      const html = page ? withRestaurantFirstScreen(shell, page, restaurantAssets) : shell;
+      const html = screen ? withFirstScreen(shell, screen, page.assets) : shell;
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+    };
+
+    firstScreenPage = (request, reply, path) => {
+      for (const page of pages) {
+        const match = page.path.exec(path);
+        if (match) return sendFirstScreen(request, reply, page, safeDecode(match[1] ?? ''));
+      }
+      return null;
     };
   }
 
@@ -74,28 +86,36 @@ export const staticWebPlugin = fp(async (app, options: { webDistDir: string }) =
       return reply.code(503).type('text/plain').send('The web app is not built yet. Run `npm run build`.');
     }
     // Matched here rather than as routes, so a key longer than a route parameter may be still gets the page.
-    const restaurantKey = RESTAURANT_PAGE_PATH.exec(path)?.[1];
-    if (restaurantPage && restaurantKey) return restaurantPage(request, reply, safeDecode(restaurantKey));
-    return reply.header('cache-control', 'no-cache').sendFile('index.html', root);
+    return firstScreenPage?.(request, reply, path) ?? reply.header('cache-control', 'no-cache').sendFile('index.html', root);
   });
 });
 
+function screenAssets(manifest: ViteManifest | null, screen: string): Assets {
+  return manifest ? routeAssets(manifest, screen) : { scripts: [], styles: [] };
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /**
- * index.html with the restaurant's name as its title, and in its head: the hero image, the
- * screen's scripts and styles to fetch alongside the app's, and the data of the first screen.
- * Everything the restaurant's staff typed is escaped; replacements are functions so a `$&` in a
- * name stays text.
+ * index.html with, in its head: the page's title, its first image, the screen's scripts and
+ * styles to fetch alongside the app's, and the data of the first screen. Everything typed by
+ * people is escaped; replacements are functions so a `$&` in a name stays text.
  */
-export function withRestaurantFirstScreen(shell: string, page: RestaurantPageData, assets: { scripts: string[]; styles: string[] }): string {
+export function withFirstScreen(shell: string, screen: FirstScreen<unknown>, assets: Assets): string {
   const head = [
-    `<link rel="preload" as="image" href="${escapeMarkup(page.restaurant.heroImageUrl)}" fetchpriority="high">`,
+    ...(screen.image ? [`<link rel="preload" as="image" href="${escapeMarkup(screen.image)}" fetchpriority="high">`] : []),
     ...assets.styles.map((href) => `<link rel="stylesheet" href="${escapeMarkup(href)}">`),
     ...assets.scripts.map((href) => `<link rel="modulepreload" href="${escapeMarkup(href)}">`),
-    `<script type="application/json" id="${PAGE_DATA_ELEMENT_ID}">${jsonForScriptElement(page)}</script>`,
+    `<script type="application/json" id="${PAGE_DATA_ELEMENT_ID}">${jsonForScriptElement(screen.data)}</script>`,
   ]
     .map((line) => `    ${line}\n`)
     .join('');
-  return shell
-    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeMarkup(page.restaurant.name)} · Tablefair</title>`)
-    .replace('</head>', () => `${head}  </head>`);
+  const titled = screen.title ? shell.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeMarkup(screen.title!)}</title>`) : shell;
+  return titled.replace('</head>', () => `${head}  </head>`);
 }

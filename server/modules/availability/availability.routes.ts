@@ -4,9 +4,11 @@ import {
   availabilityCalendar,
   availabilityQuery,
   availabilityResponse,
+  availableTodayQuery,
   availableTodayResponse,
   restaurantKeyParams,
 } from '#common/contract/restaurants.ts';
+import { TODAY_ANSWER_SECONDS } from './availability.service.ts';
 
 export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
   const { availability } = app.services;
@@ -36,10 +38,11 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/api/discover/available-today', {
     schema: {
       tags: ['availability'],
-      summary: 'Restaurants with a free time in the next 24 hours (Kolkata), with those times',
+      summary: 'Restaurants with a free time in the next 24 hours (Kolkata), with those times; optionally a neighbourhood first and only the first N',
+      querystring: availableTodayQuery,
       response: { 200: availableTodayResponse, ...standardErrors },
     },
     // The 24-hour window moves with the clock, so a kept answer is rebuilt at least every 15 seconds.
-    config: { etag: true, sharedAnswerSeconds: 15 },
-  }, async (request) => availability.listAvailableToday(await request.principal()));
+    config: { etag: true, sharedAnswerSeconds: TODAY_ANSWER_SECONDS },
+  }, async (request) => availability.listAvailableToday(await request.principal(), request.query));
 };

@@ -1,14 +1,17 @@
-import type { AvailabilityCalendar, AvailabilityEntry, AvailableTodayResponse } from '#common/contract/restaurants.ts';
+import type { AvailabilityCalendar, AvailabilityEntry, AvailableTodayQuery, AvailableTodayResponse } from '#common/contract/restaurants.ts';
 import { AVAILABILITY_HORIZON_DAYS, probedPartySizes } from '#common/domain/restaurants.ts';
 import { addDays, todayInKolkata } from '#common/domain/time.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { anonymous, type Principal } from '#server/modules/accounts/principal.ts';
 import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
+import { keptUntilChange } from './kept-until-change.ts';
 import { createAvailabilityCache, derivedAnswer, freeCoversAt, isSlotOpenAt, toCachedSlot, type CachedRestaurant, type CachedSlot } from './availability-cache.ts';
 import { listOpenSlotsBetween, listSlotAvailability, listSlotsForCache } from './availability.repository.ts';
 
 /** The "today" strip and Explore Tonight promise the next 24 hours. */
 const TODAY_WINDOW_HOURS = 24;
+/** The today list moves with the clock, so a kept one is rebuilt at least this often (as its HTTP answer, decision 075). */
+export const TODAY_ANSWER_SECONDS = 15;
 
 /** Availability is public: anyone may read it, so these take a principal only to keep the rule uniform. */
 export function createAvailabilityService({ db, clock, config, availabilityChanges }: AppDeps, restaurants: RestaurantsService) {
@@ -30,6 +33,37 @@ export function createAvailabilityService({ db, clock, config, availabilityChang
       return { restaurantId: restaurant.id, from, to, slotsByDate };
     },
   });
+
+  const everyAvailableToday = keptUntilChange<AvailableTodayResponse>(availabilityChanges, clock, TODAY_ANSWER_SECONDS * 1000);
+
+  /** Every restaurant with a time a party of two can still book in the next 24 hours, in the server's order (hot first). */
+  async function readEveryAvailableToday(): Promise<AvailableTodayResponse> {
+    const now = clock.now();
+    const until = new Date(now.getTime() + TODAY_WINDOW_HOURS * 3_600_000);
+    const rows = await listOpenSlotsBetween(db, now, until, config.bookingCutoffMinutes, probedPartySizes[0]);
+    const byRestaurant = new Map<string, AvailableTodayResponse['restaurants'][number]>();
+    for (const row of rows) {
+      let entry = byRestaurant.get(row.restaurant_id);
+      if (!entry) {
+        entry = {
+          restaurant: {
+            id: row.restaurant_id,
+            slug: row.slug,
+            name: row.name,
+            emoji: row.emoji,
+            neighborhood: row.neighborhood,
+            category: row.category,
+            cuisineTags: row.cuisine_tags,
+            hot: row.hot,
+          },
+          slots: [],
+        };
+        byRestaurant.set(row.restaurant_id, entry);
+      }
+      entry.slots.push({ slot_id: row.slot_id, date: row.date, time: row.time, freeCovers: row.free_covers });
+    }
+    return { restaurants: [...byRestaurant.values()] };
+  }
 
   return {
     /** The slots of a date, each available or not for a party of `partySize`. */
@@ -92,37 +126,23 @@ export function createAvailabilityService({ db, clock, config, availabilityChang
     /** Stops listening for changes (the app is closing). */
     close(): void {
       cache.close();
+      everyAvailableToday.close();
     },
 
-    /** Every restaurant with a time a party of two can still book in the next 24 hours, with those times. */
-    async listAvailableToday(_principal: Principal): Promise<AvailableTodayResponse> {
-      const now = clock.now();
-      const until = new Date(now.getTime() + TODAY_WINDOW_HOURS * 3_600_000);
-      const rows = await listOpenSlotsBetween(db, now, until, config.bookingCutoffMinutes, probedPartySizes[0]);
-      const byRestaurant = new Map<string, AvailableTodayResponse['restaurants'][number]>();
-      for (const row of rows) {
-        let entry = byRestaurant.get(row.restaurant_id);
-        if (!entry) {
-          entry = {
-            restaurant: {
-              id: row.restaurant_id,
-              slug: row.slug,
-              name: row.name,
-              emoji: row.emoji,
-              neighborhood: row.neighborhood,
-              category: row.category,
-              cuisineTags: row.cuisine_tags,
-              hot: row.hot,
-            },
-            slots: [],
-          };
-          byRestaurant.set(row.restaurant_id, entry);
-        }
-        entry.slots.push({ slot_id: row.slot_id, date: row.date, time: row.time, freeCovers: row.free_covers });
-      }
-      return { restaurants: [...byRestaurant.values()] };
+    /**
+     * Every restaurant with a time a party of two can still book in the next 24 hours, with those
+     * times, hot first; with `hood`, that neighbourhood's first; with `limit`, only the first N.
+     */
+    async listAvailableToday(_principal: Principal, options: AvailableTodayQuery = {}): Promise<AvailableTodayResponse> {
+      // Built once for every neighbourhood and limit, until a change (the home page's HTML asks too).
+      const { restaurants } = await everyAvailableToday.get(readEveryAvailableToday);
+      const hood = options.hood?.toLowerCase();
+      const near = hood ? restaurants.filter((entry) => entry.restaurant.neighborhood.toLowerCase() === hood) : [];
+      const ordered = near.length > 0 ? [...near, ...restaurants.filter((entry) => !near.includes(entry))] : restaurants;
+      return { restaurants: options.limit === undefined ? ordered : ordered.slice(0, options.limit) };
     },
   };
+
 }
 
 export type AvailabilityService = ReturnType<typeof createAvailabilityService>;

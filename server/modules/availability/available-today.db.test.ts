@@ -145,6 +145,24 @@ describe('GET /api/discover/available-today', () => {
     expect(names).toEqual(['Zulu Hot Grill', 'Alpha Open Kitchen', 'Two Covers Left']);
   });
 
+  it('puts a chosen neighbourhood first and keeps only the first N when asked (the home strip, decision 079)', async () => {
+    const names = async (query: string) => {
+      const response = await t.app.inject({ method: 'GET', url: `/api/discover/available-today?${query}` });
+      expect(response.statusCode, response.body).toBe(200);
+      return (response.json() as AvailableTodayResponse).restaurants.map((entry) => entry.restaurant.name);
+    };
+    expect(await names('hood=Koramangala')).toEqual(['Alpha Open Kitchen', 'Zulu Hot Grill', 'Two Covers Left']);
+    expect(await names('hood=Koramangala&limit=2')).toEqual(['Alpha Open Kitchen', 'Zulu Hot Grill']);
+    expect(await names('limit=1')).toEqual(['Zulu Hot Grill']);
+    // A neighbourhood with nothing open today leaves the usual order.
+    expect(await names('hood=Whitefield')).toEqual(['Zulu Hot Grill', 'Alpha Open Kitchen', 'Two Covers Left']);
+    for (const query of ['hood=Atlantis', 'limit=0', 'limit=51', 'limit=two']) {
+      const response = await t.app.inject({ method: 'GET', url: `/api/discover/available-today?${query}` });
+      expect(response.statusCode, query).toBe(400);
+      expect(typeof response.json().error).toBe('string');
+    }
+  });
+
   it('brings a restaurant back when a hold on its last covers expires', async () => {
     expect(entryOf(await availableToday(), heldThenExpired)).toBeUndefined();
     t.clock.advance(t.config.holdMinutes * 60_000);

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import type { AvailableTodayEntry } from '#common/contract/restaurants.ts';
+import { HOME_STRIP_CARDS, preferredHoods } from '#common/domain/restaurants.ts';
 import { formatTime12h } from '#common/domain/time.ts';
 import { Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useAvailableToday } from './api.ts';
@@ -8,8 +9,6 @@ import './today.css';
 
 /** The strip shows at most this many times per restaurant, then a '+N' count (spec section 9). */
 const TIMES_SHOWN = 2;
-/** A strip, not a list: the nearest dozen (the diner's neighbourhood first); "See all" leads to every one (decision 077). */
-const CARDS_SHOWN = 12;
 /** The strip's times are checked for a party of two, the smallest size offered. */
 const STRIP_PARTY = 2;
 
@@ -19,17 +18,11 @@ function restaurantLink(entry: AvailableTodayEntry, slot?: { date: string; time:
   return `${base}${writeBookingParams({ date: first?.date, time: slot?.time, party: STRIP_PARTY })}`;
 }
 
-/** Diners in their preferred neighbourhood see its restaurants first; otherwise hot places lead (as the server orders). */
-function orderFor(entries: AvailableTodayEntry[], preferredHood?: string | null): AvailableTodayEntry[] {
-  if (!preferredHood) return entries;
-  const hood = preferredHood.toLowerCase();
-  const near = entries.filter((entry) => entry.restaurant.neighborhood.toLowerCase() === hood);
-  return near.length ? [...near, ...entries.filter((entry) => !near.includes(entry))] : entries;
-}
-
 /** 'Today Near You': a swipeable row of restaurants with a free table in the next 24 hours. */
 export function TodayStrip({ preferredHood }: { preferredHood?: string | null }) {
-  const today = useAvailableToday();
+  // Diners in their preferred neighbourhood see its restaurants first; otherwise hot places lead.
+  const hood = preferredHoods.find((known) => known === preferredHood);
+  const today = useAvailableToday({ hood, limit: HOME_STRIP_CARDS });
   let body;
   if (today.isPending) {
     body = (
@@ -61,7 +54,7 @@ export function TodayStrip({ preferredHood }: { preferredHood?: string | null })
   } else {
     body = (
       <ul className="today__row">
-        {orderFor(today.data, preferredHood).slice(0, CARDS_SHOWN).map((entry) => (
+        {today.data.map((entry) => (
           <TodayCard key={entry.restaurant.id} entry={entry} />
         ))}
       </ul>

@@ -1,5 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
-import type { AvailabilityCalendar, AvailabilityEntry, AvailableTodayEntry, AvailableTodayResponse, PublicRestaurant, RestaurantPageData } from '#common/contract/restaurants.ts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { AvailabilityCalendar, AvailabilityEntry, AvailableTodayEntry, AvailableTodayQuery, AvailableTodayResponse, HomePageData, PublicRestaurant, RestaurantPageData } from '#common/contract/restaurants.ts';
+import { HOME_STRIP_CARDS } from '#common/domain/restaurants.ts';
 import { apiRequest } from '#web/api/client.ts';
 import { PAGE_DATA_TIME, readPageData } from '#web/api/page-data.ts';
 
@@ -57,15 +58,31 @@ export function useAvailability(key: string, date: string | null, partySize: num
   });
 }
 
-/** GET /api/discover/available-today. A failure is only logged (spec section 8): the strip then shows no times. */
-export function useAvailableToday() {
+/** The home page's strip as the server put it into the document (decision 079): the first dozen, in the server's order. */
+function homeFirstScreen(options: AvailableTodayQuery): AvailableTodayEntry[] | undefined {
+  if (options.hood !== undefined || options.limit !== HOME_STRIP_CARDS) return undefined;
+  const data = readPageData() as HomePageData | undefined;
+  return Array.isArray(data?.availableToday?.restaurants) ? data.availableToday.restaurants : undefined;
+}
+
+/**
+ * GET /api/discover/available-today?hood&limit. A failure is only logged (spec section 8): the
+ * strip then shows no times. While another neighbourhood's answer loads, the last one stays.
+ */
+export function useAvailableToday(options: AvailableTodayQuery = {}) {
   return useQuery({
-    queryKey: restaurantKeys.today,
+    queryKey: [...restaurantKeys.today, options.hood ?? null, options.limit ?? null],
     staleTime: 30_000,
     refetchInterval: 60_000,
+    placeholderData: keepPreviousData,
+    initialData: () => homeFirstScreen(options),
+    initialDataUpdatedAt: PAGE_DATA_TIME,
     queryFn: async ({ signal }): Promise<AvailableTodayEntry[]> => {
+      const query = new URLSearchParams();
+      if (options.hood) query.set('hood', options.hood);
+      if (options.limit) query.set('limit', String(options.limit));
       try {
-        const body = await apiRequest<AvailableTodayResponse>('/api/discover/available-today', { signal });
+        const body = await apiRequest<AvailableTodayResponse>(`/api/discover/available-today${query.size ? `?${query}` : ''}`, { signal });
         return Array.isArray(body?.restaurants) ? body.restaurants : [];
       } catch (error) {
         if ((error as Error)?.name !== 'AbortError') console.error('Could not load today’s availability', error);

@@ -21,6 +21,7 @@ function writeWebBuild(dir: string) {
       '_shared.js': { file: 'assets/shared-2.js' },
       'routes/restaurant.tsx': { file: 'assets/restaurant-3.js', imports: ['_shared.js', '_booking.js'], css: ['assets/restaurant-4.css'] },
       '_booking.js': { file: 'assets/booking-5.js', css: ['assets/booking-6.css'] },
+      'routes/home.tsx': { file: 'assets/home-7.js', imports: ['_shared.js'], css: ['assets/home-8.css'] },
     }),
   );
 }
@@ -44,13 +45,14 @@ beforeAll(async () => {
   restaurant = await buildRestaurant(t.database.db, { name: HOSTILE_NAME });
   const today = t.clock.now().toISOString().slice(0, 10);
   await buildSlot(t.database.db, restaurant.id, { date: addDays(today, 1), time: '19:00', capacity: 4 });
+  await buildSlot(t.database.db, restaurant.id, { date: today, time: '20:00', capacity: 4 }); // within the home strip's 24 hours
 });
 afterAll(async () => {
   await t.close();
   rmSync(webDir, { recursive: true, force: true });
 });
 
-describe('the restaurant page HTML (decision 078)', () => {
+describe('first screens in the HTML (decisions 078, 079)', () => {
   it('carries the same restaurant and calendar the API answers, by slug and by id', async () => {
     const [apiRestaurant, apiCalendar] = await Promise.all([
       t.app.inject({ method: 'GET', url: `/api/restaurants/${restaurant.slug}` }),
@@ -81,6 +83,17 @@ describe('the restaurant page HTML (decision 078)', () => {
     // One script element opens the data and the entry's is the only other: the name added none.
     expect(page.body.match(/<script/g)).toHaveLength(2);
     expect((pageData(page.body) as { restaurant: { name: string } }).restaurant.name).toBe(HOSTILE_NAME);
+  });
+
+  it('gives the home page the strip\'s first dozen as the API answers them, and the home screen\'s own chunk', async () => {
+    const api = await t.app.inject({ method: 'GET', url: '/api/discover/available-today?limit=12' });
+    expect(api.json().restaurants.map((entry: { restaurant: { slug: string } }) => entry.restaurant.slug)).toContain(restaurant.slug);
+    const page = await t.app.inject({ method: 'GET', url: '/' });
+    expect(page.statusCode).toBe(200);
+    expect(pageData(page.body)).toEqual({ availableToday: api.json() });
+    expect(page.body).toContain('<title>Tablefair · Bengaluru</title>');
+    expect([...page.body.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1])).toEqual(['/assets/home-7.js']);
+    expect(page.body).not.toContain('rel="preload" as="image"');
   });
 
   it('serves the plain page for an unknown restaurant or a malformed key, and keeps other routes plain', async () => {
