@@ -60,6 +60,7 @@ describe('markup typed into restaurant fields', () => {
         // The name reached the screen through the page's own data block (decision 078), not the API.
         expect(apiCalls).not.toContain(`/api/restaurants/${slug}`);
         expect(apiCalls).not.toContain(`/api/restaurants/${slug}/calendar`);
+        expect(apiCalls).not.toContain(`/api/restaurants/${slug}/availability`);
       }
       expect(errors).toEqual([]);
       await context.close();

@@ -96,9 +96,14 @@ export type AvailableTodayQuery = z.infer<typeof availableTodayQuery>;
 
 /**
  * The restaurant page's first screen, put into its HTML by the server (decision 078): the
- * answers of GET /api/restaurants/{slug} and GET /api/restaurants/{slug}/calendar.
+ * answers of GET /api/restaurants/{slug}, …/calendar and …/availability for the opening day.
  */
-export const restaurantPageData = z.object({ restaurant: publicRestaurant, calendar: availabilityCalendar });
+export const restaurantPageData = z.object({
+  restaurant: publicRestaurant,
+  calendar: availabilityCalendar,
+  /** The times of the day and party size the page opens on (openingChoice), as GET …/availability answers them. */
+  availability: z.object({ date: z.string(), partySize: z.number(), entries: availabilityResponse }).nullable(),
+});
 export type RestaurantPageData = z.infer<typeof restaurantPageData>;
 
 /** The home page's first screen, put into its HTML by the server (decision 079): the strip's first dozen, for everyone. */

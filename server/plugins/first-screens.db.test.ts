@@ -54,18 +54,27 @@ afterAll(async () => {
 
 describe('first screens in the HTML (decisions 078, 079)', () => {
   it('carries the same restaurant and calendar the API answers, by slug and by id', async () => {
-    const [apiRestaurant, apiCalendar] = await Promise.all([
-      t.app.inject({ method: 'GET', url: `/api/restaurants/${restaurant.slug}` }),
-      t.app.inject({ method: 'GET', url: `/api/restaurants/${restaurant.slug}/calendar` }),
-    ]);
-    expect(apiCalendar.json().firstAvailableDate).not.toBeNull();
+    const today = t.clock.now().toISOString().slice(0, 10);
+    const api = async (path: string) => (await t.app.inject({ method: 'GET', url: `/api/restaurants/${restaurant.slug}${path}` })).json();
+    const [apiRestaurant, apiCalendar] = [await api(''), await api('/calendar')];
+    expect(apiCalendar.firstAvailableDate).toBe(today);
     for (const url of [`/r/${restaurant.slug}`, `/restaurant/${restaurant.id}`]) {
       const page = await t.app.inject({ method: 'GET', url });
       expect(page.statusCode).toBe(200);
       expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(page.headers['cache-control']).toBe('no-cache');
-      expect(pageData(page.body)).toEqual({ restaurant: apiRestaurant.json(), calendar: apiCalendar.json() });
+      // The page opens on the first day with a free time, for two.
+      const availability = { date: today, partySize: 2, entries: await api(`/availability?date=${today}&partySize=2`) };
+      expect(pageData(page.body)).toEqual({ restaurant: apiRestaurant, calendar: apiCalendar, availability });
     }
+    // A link's ?date=&party= chooses the day the page opens on, as on the phone.
+    const tomorrow = addDays(today, 1);
+    const linked = await t.app.inject({ method: 'GET', url: `/r/${restaurant.slug}?date=${tomorrow}&party=4` });
+    expect((pageData(linked.body) as { availability: unknown }).availability).toEqual({
+      date: tomorrow,
+      partySize: 4,
+      entries: await api(`/availability?date=${tomorrow}&partySize=4`),
+    });
   });
 
   it('announces the hero image and only the scripts and styles the screen adds to the entry', async () => {

@@ -18,13 +18,13 @@ import { readViteManifest, routeAssets, type ViteManifest } from './web-build.ts
 const FIRST_SCREEN_PAGES: {
   path: RegExp;
   screen: string;
-  load: (pages: PagesService, principal: Principal, key: string) => Promise<FirstScreen<unknown> | null>;
+  load: (pages: PagesService, principal: Principal, key: string, search: URLSearchParams) => Promise<FirstScreen<unknown> | null>;
 }[] = [
   { path: /^\/$/, screen: 'routes/home.tsx', load: (pages, principal) => pages.home(principal) },
   {
     path: /^\/(?:r|restaurant)\/([^/]+)\/?$/,
     screen: 'routes/restaurant.tsx',
-    load: async (pages, principal, key) => (restaurantKeyParams.safeParse({ slug: key }).success ? pages.restaurant(principal, key) : null),
+    load: async (pages, principal, key, search) => (restaurantKeyParams.safeParse({ slug: key }).success ? pages.restaurant(principal, key, search) : null),
   },
 ];
 
@@ -54,7 +54,7 @@ export const staticWebPlugin = fp(async (app, options: { webDistDir: string }) =
     const sendFirstScreen = async (request: FastifyRequest, reply: FastifyReply, page: (typeof pages)[number], key: string) => {
       let screen: FirstScreen<unknown> | null = null;
       try {
-        screen = await page.load(app.services.pages, await request.principal(), key);
+        screen = await page.load(app.services.pages, await request.principal(), key, new URLSearchParams(request.url.split('?')[1] ?? ''));
       } catch (error) {
         // The page still loads without it and asks the API itself, which answers the error.
         request.log.warn({ err: error }, 'first screen unavailable; serving the plain page');

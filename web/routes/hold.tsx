@@ -8,7 +8,7 @@ import { Button, ButtonLink } from '#web/components/ui/Button.tsx';
 import { ConfirmDialog } from '#web/components/ui/ConfirmDialog.tsx';
 import { EmptyState, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
-import { writeBookingParams } from '#web/features/restaurants/booking.ts';
+import { writeBookingParams } from '#common/domain/booking-choice.ts';
 import { reservationKeys, useCancelReservation, useConfirmHold, useReservation } from '#web/features/reservations/api.ts';
 import { HoldCountdown } from '#web/features/reservations/HoldCountdown.tsx';
 import { CANCEL_HOLD_QUESTION, partyLabel, statusLabel } from '#web/features/reservations/rules.ts';

@@ -11,7 +11,7 @@ import { loginPath } from '#web/features/accounts/return-path.ts';
 import { setCustomerToken, useCustomerToken } from '#web/features/accounts/session.ts';
 import { useAvailability, useAvailabilityCalendar, useRestaurant } from '#web/features/restaurants/api.ts';
 import { DatePicker, PartySizePicker, TimePicker } from '#web/features/restaurants/BookingPicker.tsx';
-import { initialChoice, partySizeFor, partySizesOn, pickerPartySizes, readBookingParams, writeBookingParams } from '#web/features/restaurants/booking.ts';
+import { initialChoice, openingChoice, partySizeFor, partySizesOn, pickerPartySizes, readBookingParams, writeBookingParams } from '#common/domain/booking-choice.ts';
 import { HeroImage } from '#web/features/restaurants/HeroImage.tsx';
 import { useCreateReservation } from '#web/features/reservations/api.ts';
 import { holdPath, partyLabel } from '#web/features/reservations/rules.ts';
@@ -203,8 +203,9 @@ function Booking({ restaurant, calendar }: { restaurant: PublicRestaurant; calen
   const [params] = useSearchParams();
   const request = useMemo(() => readBookingParams(params), []); // eslint-disable-line react-hooks/exhaustive-deps -- the link's choice applies once, on arrival
   const first = useMemo(() => initialChoice(calendar, request), [calendar, request]);
-  const [date, setDate] = useState(first?.date ?? calendar.firstAvailableDate ?? calendar.days[0]?.date ?? '');
-  const [partySize, setPartySize] = useState(first?.partySize ?? 2);
+  const opening = useMemo(() => openingChoice(calendar, request), [calendar, request]);
+  const [date, setDate] = useState(opening.date);
+  const [partySize, setPartySize] = useState(opening.partySize);
   const [time, setTime] = useState<string | null>(first && first.date === request.date ? (request.time ?? null) : null);
   // Back from signing in to join the waitlist: the form opens again with the window kept.
   const [waitlistOpen, setWaitlistOpen] = useState(Boolean(request.waitlist && first?.date === request.date));

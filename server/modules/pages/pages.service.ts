@@ -1,4 +1,5 @@
 import type { HomePageData, RestaurantPageData } from '#common/contract/restaurants.ts';
+import { openingChoice, readBookingParams } from '#common/domain/booking-choice.ts';
 import { HOME_STRIP_CARDS } from '#common/domain/restaurants.ts';
 import type { Principal } from '#server/modules/accounts/principal.ts';
 import type { AvailabilityService } from '#server/modules/availability/availability.service.ts';
@@ -26,12 +27,21 @@ export function createPagesService(restaurants: RestaurantsService, availability
       return { data: { availableToday: await availability.listAvailableToday(principal, { limit: HOME_STRIP_CARDS }) } };
     },
 
-    /** A restaurant's page: the restaurant and its calendar; null when no restaurant has that slug or id. */
-    async restaurant(principal: Principal, key: string): Promise<FirstScreen<RestaurantPageData> | null> {
+    /**
+     * A restaurant's page: the restaurant, its calendar and the times of the day the page opens on
+     * (which the link's ?date=&party= may choose); null when no restaurant has that slug or id.
+     */
+    async restaurant(principal: Principal, key: string, search: URLSearchParams): Promise<FirstScreen<RestaurantPageData> | null> {
       try {
         const restaurant = await restaurants.getRestaurant(principal, key);
         const calendar = await availability.getCalendar(principal, restaurant.slug);
-        return { title: `${restaurant.name} · Tablefair`, image: restaurant.heroImageUrl, data: { restaurant, calendar } };
+        const { date, partySize } = openingChoice(calendar, readBookingParams(search));
+        const entries = date ? await availability.getAvailability(principal, restaurant.slug, date, partySize) : null;
+        return {
+          title: `${restaurant.name} · Tablefair`,
+          image: restaurant.heroImageUrl,
+          data: { restaurant, calendar, availability: entries ? { date, partySize, entries } : null },
+        };
       } catch (error) {
         if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
         throw error;

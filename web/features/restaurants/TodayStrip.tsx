@@ -4,7 +4,7 @@ import { HOME_STRIP_CARDS, preferredHoods } from '#common/domain/restaurants.ts'
 import { formatTime12h } from '#common/domain/time.ts';
 import { Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useAvailableToday } from './api.ts';
-import { writeBookingParams } from './booking.ts';
+import { writeBookingParams } from '#common/domain/booking-choice.ts';
 import './today.css';
 
 /** The strip shows at most this many times per restaurant, then a '+N' count (spec section 9). */

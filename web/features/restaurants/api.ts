@@ -48,6 +48,11 @@ export function useAvailability(key: string, date: string | null, partySize: num
     queryKey: restaurantKeys.availability(key, date ?? '', partySize ?? 0),
     enabled: Boolean(date && partySize),
     staleTime: 15_000,
+    initialData: () => {
+      const opening = firstScreenOf(key)?.availability;
+      return opening && opening.date === date && opening.partySize === partySize ? opening.entries : undefined;
+    },
+    initialDataUpdatedAt: PAGE_DATA_TIME,
     // Tables go while the diner hesitates: keep the times fresh while the page is open.
     refetchInterval: 60_000,
     queryFn: ({ signal }) =>

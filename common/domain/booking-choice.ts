@@ -1,6 +1,6 @@
-import type { AvailabilityCalendar } from '#common/contract/restaurants.ts';
-import { probedPartySizes } from '#common/domain/restaurants.ts';
-import { isClockTime, isIsoDate } from '#common/domain/time.ts';
+import type { AvailabilityCalendar } from '../contract/restaurants.ts';
+import { probedPartySizes } from './restaurants.ts';
+import { isClockTime, isIsoDate } from './time.ts';
 
 /**
  * The restaurant page's picker rules (spec section 5), kept pure so they are tested
@@ -87,4 +87,14 @@ export function initialChoice(calendar: AvailabilityCalendar, request: BookingRe
   if (!date) return null;
   const partySize = partySizeFor(partySizesOn(calendar, date), request.party);
   return partySize === null ? null : { date, partySize };
+}
+
+/**
+ * What the restaurant page opens on, whatever the calendar says: the initial choice, else the
+ * first day shown, for two. The server uses it too, to put that day's times into the page's
+ * HTML (decision 078).
+ */
+export function openingChoice(calendar: AvailabilityCalendar, request: BookingRequest): { date: string; partySize: number } {
+  const first = initialChoice(calendar, request);
+  return { date: first?.date ?? calendar.firstAvailableDate ?? calendar.days[0]?.date ?? '', partySize: first?.partySize ?? 2 };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AvailabilityCalendar } from '#common/contract/restaurants.ts';
-import { initialChoice, isBookableDate, partySizeFor, partySizesOn, pickerPartySizes, readBookingParams, writeBookingParams } from './booking.ts';
+import { initialChoice, isBookableDate, partySizeFor, partySizesOn, pickerPartySizes, readBookingParams, writeBookingParams } from './booking-choice.ts';
 
 const calendar: AvailabilityCalendar = {
   from: '2026-11-22',
