@@ -219,6 +219,8 @@ async function holdTransaction(q: Query, plan: DropPlan, entry: DropEntry): Prom
   const startsAt = kolkataInstant(plan.date, entry.time).toISOString();
   await q(SQL.lockUser, [entry.userId]);
   if (breaksDinerRule((await q(SQL.dinerCounts, [entry.userId, at, startsAt])).rows[0])) return false;
+  // The app's second look before the slot's lock (from memory there, an unlocked read here).
+  if ((await q(SQL.freeCovers, [plan.restaurantId, plan.date, entry.time, at])).rows[0].free < entry.partySize) return false;
   const slot = (await q(SQL.lockSlot, [plan.restaurantId, plan.date, entry.time])).rows[0];
   const taken = (await q(SQL.coversTaken, [slot.id, at])).rows[0].covers as number;
   if (slot.capacity - taken < entry.partySize) return false;

@@ -153,6 +153,14 @@ export function createAvailabilityCache(options: AvailabilityCacheOptions) {
     keys.add(key);
   }
 
+  /** The entry's restaurant when it can still be trusted at `now`, else null. */
+  function currentRestaurant(entry: Entry, epoch: number | null, from: string, now: Date): CachedRestaurant | null {
+    // A clock set back (tests do) before the read could need holds the read left out.
+    const isCurrent =
+      entry.epoch === epoch && entry.restaurant.from === from && now.getTime() >= entry.readAtMs && monotonicNow() - entry.loadedAtMs < options.maxAgeMs;
+    return isCurrent ? entry.restaurant : null;
+  }
+
   async function loadAndMaybeKeep(key: string, from: string, now: Date, epoch: number, changesAtStart: number): Promise<CachedRestaurant> {
     const restaurant = await options.load(key, from, addDays(from, AVAILABILITY_HORIZON_DAYS - 1), now);
     // Kept only if nothing about this restaurant was announced while it was read, and delivery
@@ -173,13 +181,8 @@ export function createAvailabilityCache(options: AvailabilityCacheOptions) {
       const epoch = options.changes.deliveryEpoch();
       const entry = entries.get(key);
       if (entry) {
-        // A clock set back (tests do) before the read could need holds the read left out.
-        const isCurrent =
-          entry.epoch === epoch &&
-          entry.restaurant.from === from &&
-          now.getTime() >= entry.readAtMs &&
-          monotonicNow() - entry.loadedAtMs < options.maxAgeMs;
-        if (isCurrent) return entry.restaurant;
+        const current = currentRestaurant(entry, epoch, from, now);
+        if (current) return current;
         forget(key);
       }
       if (epoch === null || options.maxAgeMs <= 0) return options.load(key, from, addDays(from, AVAILABILITY_HORIZON_DAYS - 1), now);
@@ -193,6 +196,15 @@ export function createAvailabilityCache(options: AvailabilityCacheOptions) {
       });
       loading.set(inFlightKey, { promise, changesAtStart });
       return promise;
+    },
+
+    /**
+     * The restaurant from memory when its entry is current, else null, never reading the database:
+     * for callers inside a transaction, where a read on another connection could wait on the pool.
+     */
+    peekRestaurant(slugOrId: string, now: Date): CachedRestaurant | null {
+      const entry = entries.get(slugOrId.toLowerCase());
+      return entry ? currentRestaurant(entry, options.changes.deliveryEpoch(), todayInKolkata(now), now) : null;
     },
 
     /** How many restaurants are held now (for tests and diagnostics). */

@@ -34,6 +34,15 @@ export function createAvailabilityService({ db, clock, config, availabilityChang
     },
   });
 
+  /** Closed, past its cut-off or without room for the party, as of `now`; false for a slot not (yet) public. */
+  function isFullIn(cached: CachedRestaurant, date: string, time: string, partySize: number, now: Date): boolean {
+    const slot = cached.slotsByDate.get(date)?.find((candidate) => candidate.time === time);
+    if (!slot) return false;
+    const nowMs = now.getTime();
+    if (slot.publicFromMs > nowMs) return false;
+    return !isSlotOpenAt(slot, nowMs, cutoffMinutes) || freeCoversAt(slot, nowMs) < partySize;
+  }
+
   const everyAvailableToday = keptUntilChange<AvailableTodayResponse>(availabilityChanges, clock, TODAY_ANSWER_SECONDS * 1000);
 
   /** Every restaurant with a time a party of two can still book in the next 24 hours, in the server's order (hot first). */
@@ -110,12 +119,17 @@ export function createAvailabilityService({ db, clock, config, availabilityChang
      */
     async isSlotClearlyFull(slugOrId: string, date: string, time: string, partySize: number): Promise<boolean> {
       const now = clock.now();
-      const cached = await cache.getRestaurant(slugOrId, now);
-      const slot = cached?.slotsByDate.get(date)?.find((candidate) => candidate.time === time);
-      if (!slot) return false;
-      const nowMs = now.getTime();
-      if (slot.publicFromMs > nowMs) return false;
-      return !isSlotOpenAt(slot, nowMs, cutoffMinutes) || freeCoversAt(slot, nowMs) < partySize;
+      return isFullIn(await cache.getRestaurant(slugOrId, now), date, time, partySize, now);
+    },
+
+    /**
+     * The same answer from memory only (false when the restaurant is not held): for a transaction
+     * that has waited for its connection, so holds committed meanwhile have been heard.
+     */
+    isSlotKnownFull(slugOrId: string, date: string, time: string, partySize: number): boolean {
+      const now = clock.now();
+      const cached = cache.peekRestaurant(slugOrId, now);
+      return cached !== null && isFullIn(cached, date, time, partySize, now);
     },
 
     /** A restaurant's id from its slug or id, from memory when held (404 when there is no such restaurant). */

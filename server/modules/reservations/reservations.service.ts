@@ -206,6 +206,10 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
         if (!(await lockUser(tx, principal.userId))) throw unauthenticated('Your session has expired. Please sign in again.');
         const refusal = dinerRuleRefusal(await readDinerBookingCounts(tx, principal.userId, startsAt, now));
         if (refusal) throw conflict(refusal);
+        // Waiting for a connection may have outlasted the covers: holds committed meanwhile have been
+        // heard, so a slot full in memory is refused before queueing for its lock (decision 073).
+        // Memory only: a read on another connection here could wait on the pool this holds a place in.
+        if (availability.isSlotKnownFull(input.restaurantSlug, input.date, input.time, input.partySize)) throw conflict(NO_LONGER_AVAILABLE);
         const slot = await lockSlot(tx, restaurantId, input.date, input.time);
         if (!slot) throw notFound('That time is not offered on that date');
         const cutoff = now.getTime() + config.bookingCutoffMinutes * 60_000;
