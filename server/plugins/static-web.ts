@@ -85,7 +85,8 @@ export const staticWebPlugin = fp(async (app, options: { webDistDir: string }) =
     if (!hasBuild) {
       return reply.code(503).type('text/plain').send('The web app is not built yet. Run `npm run build`.');
     }
-    // Matched here rather than as routes, so a key longer than a route parameter may be still gets the page.
+    // Matched here, not as routes: route parameters have a length limit, and an overlong key must
+    // still get the page (which then says the restaurant was not found), not a 414.
     return firstScreenPage?.(request, reply, path) ?? reply.header('cache-control', 'no-cache').sendFile('index.html', root);
   });
 });

@@ -87,7 +87,8 @@ export function useAvailableToday(options: AvailableTodayQuery = {}) {
       if (options.hood) query.set('hood', options.hood);
       if (options.limit) query.set('limit', String(options.limit));
       try {
-        const body = await apiRequest<AvailableTodayResponse>(`/api/discover/available-today${query.size ? `?${query}` : ''}`, { signal });
+        const search = query.toString();
+        const body = await apiRequest<AvailableTodayResponse>(`/api/discover/available-today${search ? `?${search}` : ''}`, { signal });
         return Array.isArray(body?.restaurants) ? body.restaurants : [];
       } catch (error) {
         if ((error as Error)?.name !== 'AbortError') console.error('Could not load today’s availability', error);
