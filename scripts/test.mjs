@@ -1,5 +1,6 @@
-// `npm test`: every suite. Builds the web app (the end-to-end journeys use the
-// production build), then runs the unit, database and end-to-end projects.
+// `npm test`: every suite. First the static checks (ESLint, Prettier's check, tsc: all three
+// run, then any failure stops the run), then builds the web app (the end-to-end journeys use
+// the production build) and runs the unit, database and end-to-end projects.
 // Without a Chromium the end-to-end project is skipped locally, but under CI=true
 // a missing browser is a failure.
 import { spawnSync } from 'node:child_process';
@@ -13,11 +14,20 @@ const run = (command, args, env = {}) => {
 const chromium = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => path && existsSync(path));
 const isCi = process.env.CI === 'true';
 if (!chromium && isCi) {
-  console.error('CI=true and no Chromium was found (install Debian\'s chromium or set CHROMIUM_PATH).');
+  console.error("CI=true and no Chromium was found (install Debian's chromium or set CHROMIUM_PATH).");
   process.exit(1);
 }
 
-run('npx', ['tsc', '--noEmit', '-p', '.']);
+const checks = [
+  ['lint', 'npx', ['eslint', '.', '--max-warnings', '0']],
+  ['format:check', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']],
+  ['tsc', 'npx', ['tsc', '--noEmit', '-p', '.']],
+];
+const failed = checks.filter(([, command, args]) => spawnSync(command, args, { stdio: 'inherit' }).status !== 0).map(([name]) => name);
+if (failed.length) {
+  console.error(`Static checks failed: ${failed.join(', ')} (\`npm run format\` fixes formatting).`);
+  process.exit(1);
+}
 run('npx', ['vite', 'build', '--logLevel', 'warn']);
 run('node', ['scripts/check-bundle-budget.mjs']);
 const projects = ['--project', 'unit', '--project', 'db'];
