@@ -1,9 +1,13 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, date, doublePrecision, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, date, doublePrecision, integer, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
- * Drizzle's view of the tables, for typed queries. The DDL itself lives in
- * server/db/migrations/*.sql (decision 003): keep the two in step.
+ * Drizzle's view of every table, for typed queries (db.select().from(users) …) and the
+ * Db type. The DDL itself lives in server/db/migrations/*.sql (decision 003); this file
+ * declares what those migrations produce: every table, column, type, nullability, default
+ * and primary key. schema.db.test.ts compares it with the migrated database, so a migration
+ * that adds a column without a line here fails the tests. CHECK constraints, indexes and
+ * foreign keys live only in the SQL.
  */
 export const users = pgTable('users', {
   id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
@@ -14,17 +18,20 @@ export const users = pgTable('users', {
   phone: text('phone'),
   preferredHood: text('preferred_hood'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Migration 0004: the phone this account proved it holds (one account per verified phone). */
+  verifiedPhone: text('verified_phone'),
+  phoneVerifiedAt: timestamp('phone_verified_at', { withTimezone: true }),
 });
 
 export const restaurants = pgTable('restaurants', {
   id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
   slug: text('slug').notNull(),
   name: text('name').notNull(),
-  emoji: text('emoji').notNull(),
-  neighborhood: text('neighborhood').notNull(),
-  hot: boolean('hot').notNull(),
-  cuisineTags: text('cuisine_tags').array().notNull(),
-  category: text('category').notNull(),
+  emoji: text('emoji').notNull().default('🍴'),
+  neighborhood: text('neighborhood').notNull().default('Bengaluru'),
+  hot: boolean('hot').notNull().default(false),
+  cuisineTags: text('cuisine_tags').array().notNull().default(sql`'{}'`),
+  category: text('category').notNull().default('dinner'),
   description: text('description'),
   website: text('website'),
   instagramUrl: text('instagram_url'),
@@ -61,8 +68,10 @@ export const slots = pgTable('slots', {
   slotTime: text('slot_time').notNull(),
   startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
   capacity: integer('capacity').notNull(),
-  status: text('status').notNull().$type<'available' | 'full'>(),
+  status: text('status').notNull().default('available').$type<'available' | 'full'>(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Migration 0004: set for a drop's hidden slots. */
+  dropId: uuid('drop_id'),
 });
 
 export const reservations = pgTable('reservations', {
@@ -107,28 +116,32 @@ export const datingUsers = pgTable('dating_users', {
   fiveYearGoal: text('five_year_goal').notNull().default(''),
   whatIWantInPartner: text('what_i_want_in_partner').notNull().default(''),
   whyPartnerWouldLikeMe: text('why_partner_would_like_me').notNull().default(''),
-  physicalActivity: text('physical_activity').notNull(),
+  physicalActivity: text('physical_activity').notNull().default('SOMETIMES'),
   dateBudget: text('date_budget').notNull(),
   instagramHandle: text('instagram_handle'),
   diet: text('diet'),
   drinking: text('drinking'),
   smoking: text('smoking'),
   cuisines: text('cuisines').array().notNull(),
-  interests: text('interests').array().notNull(),
+  interests: text('interests').array().notNull().default(sql`'{}'`),
   firstDateTypes: text('first_date_types').array().notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
 /** A dating account's three photos (object keys in storage), sort orders 0-2. */
-export const datingPhotos = pgTable('dating_photos', {
-  datingUserId: uuid('dating_user_id').notNull(),
-  sortOrder: integer('sort_order').notNull(),
-  objectKey: text('object_key').notNull(),
-  contentType: text('content_type').notNull(),
-  sizeBytes: integer('size_bytes').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const datingPhotos = pgTable(
+  'dating_photos',
+  {
+    datingUserId: uuid('dating_user_id').notNull(),
+    sortOrder: smallint('sort_order').notNull(),
+    objectKey: text('object_key').notNull(),
+    contentType: text('content_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.datingUserId, table.sortOrder] })],
+);
 
 /** Presigned dating photo uploads, bound to the browser that asked for them. */
 export const datingUploads = pgTable('dating_uploads', {
@@ -143,7 +156,7 @@ export const datingUploads = pgTable('dating_uploads', {
   claimedAt: timestamp('claimed_at', { withTimezone: true }),
 });
 
-/** Fair access (migration 0004): users also gain verified_phone and phone_verified_at; slots gain drop_id. */
+/** Fair access (migration 0004): one-time phone codes (users gain verified_phone and phone_verified_at; slots gain drop_id). */
 export const phoneVerifications = pgTable('phone_verifications', {
   id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
   userId: uuid('user_id').notNull(),
@@ -179,7 +192,7 @@ export const dropEntries = pgTable('drop_entries', {
   userId: uuid('user_id').notNull(),
   phone: text('phone').notNull(),
   partySize: integer('party_size').notNull(),
-  status: text('status').notNull().$type<'waiting' | 'offered' | 'withdrawn'>(),
+  status: text('status').notNull().default('waiting').$type<'waiting' | 'offered' | 'withdrawn'>(),
   position: integer('position'),
   reservationId: uuid('reservation_id'),
   offeredAt: timestamp('offered_at', { withTimezone: true }),
@@ -194,7 +207,7 @@ export const waitlistEntries = pgTable('waitlist_entries', {
   partySize: integer('party_size').notNull(),
   windowStart: text('window_start').notNull(),
   windowEnd: text('window_end').notNull(),
-  status: text('status').notNull().$type<'waiting' | 'offered' | 'removed'>(),
+  status: text('status').notNull().default('waiting').$type<'waiting' | 'offered' | 'removed'>(),
   reservationId: uuid('reservation_id'),
   offeredAt: timestamp('offered_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
@@ -213,4 +226,21 @@ export const outboxMessages = pgTable('outbox_messages', {
   attempts: integer('attempts').notNull().default(0),
   nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
   lastError: text('last_error'),
+});
+
+/** Fixed-window request counters shared by every instance, for RATE_LIMIT_STORE=postgres (migration 0005). */
+export const rateLimitCounters = pgTable(
+  'rate_limit_counters',
+  {
+    key: text('key').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    hits: integer('hits').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.key, table.windowStart] })],
+);
+
+/** The migration runner's own record (server/db/client.ts creates it): one row per applied file. */
+export const schemaMigrations = pgTable('schema_migrations', {
+  name: text('name').primaryKey(),
+  appliedAt: timestamp('applied_at', { withTimezone: true }).notNull().defaultNow(),
 });
