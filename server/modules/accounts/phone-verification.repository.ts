@@ -68,9 +68,3 @@ export async function setVerifiedPhone(db: Db, userId: string, phone: string, no
   );
   return rows.length > 0;
 }
-
-export function isUniqueViolation(error: unknown, constraint: string): boolean {
-  const candidate = (error as { cause?: unknown })?.cause ?? error;
-  const pgError = candidate as { code?: string; constraint?: string; message?: string };
-  return pgError?.code === '23505' && (pgError.constraint === constraint || Boolean(pgError.message?.includes(constraint)));
-}

@@ -2,7 +2,7 @@ import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import type { PhoneCodeSent, PhoneVerificationStatus, StartPhoneVerificationBody, VerifyPhoneBody } from '#common/contract/accounts.ts';
 import { asDate } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { AppError, badInput, conflict, unauthenticated } from '#server/errors.ts';
+import { AppError, badInput, conflict, isUniqueViolation, sessionExpired } from '#server/errors.ts';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
 import { requireDiner, type Principal } from './principal.ts';
 import {
@@ -11,7 +11,6 @@ import {
   findLatestOpenVerification,
   findUserPhone,
   isPhoneVerifiedByAnother,
-  isUniqueViolation,
   replaceOpenVerification,
   setVerifiedPhone,
   type PhoneVerificationRow,
@@ -57,7 +56,7 @@ export function createPhoneVerificationService(deps: AppDeps, notifications: Not
 
   async function loadUserPhone(userId: string) {
     const user = await findUserPhone(db, userId);
-    if (!user) throw unauthenticated('Your session has expired. Please sign in again.');
+    if (!user) throw sessionExpired();
     return user;
   }
 

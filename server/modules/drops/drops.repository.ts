@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { ReservationStatus } from '#common/domain/reservation-status.ts';
 import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
-import { coversTakenJoin } from '#server/modules/availability/covers.ts';
+import { coversTakenJoin } from '#server/modules/reservations/reservation-sql.ts';
 
 /** The drops' SQL: drops, their slots, entries and the draw. No rules here. */
 
@@ -289,10 +289,4 @@ export async function listUndrawnReleasedDrops(db: Db, now: Date): Promise<strin
     sql`SELECT id FROM drops WHERE release_at <= ${now.toISOString()} AND drawn_at IS NULL ORDER BY release_at LIMIT 100`,
   );
   return rows.map((row) => row.id);
-}
-
-export function isUniqueViolation(error: unknown, constraint: string): boolean {
-  const candidate = (error as { cause?: unknown })?.cause ?? error;
-  const pgError = candidate as { code?: string; constraint?: string; message?: string };
-  return pgError?.code === '23505' && (pgError.constraint === constraint || Boolean(pgError.message?.includes(constraint)));
 }

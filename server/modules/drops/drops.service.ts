@@ -15,11 +15,12 @@ import type {
 } from '#common/contract/drops.ts';
 import { DROP_DAYS_MAX } from '#common/contract/drops.ts';
 import { bytesToHex, DRAW_ALGORITHM, DRAW_SEED_BYTES, drawOrder } from '#common/domain/draw.ts';
-import { addDays, daysBetween, formatDateShort, formatInstantKolkata, formatTime12h, kolkataInstant, todayInKolkata, toKolkata } from '#common/domain/time.ts';
+import { isLiveHold } from '#common/domain/reservation-status.ts';
+import { addDays, bookingCutoffInstant, daysBetween, isPastBookingCutoff, formatDateShort, formatInstantKolkata, formatTime12h, kolkataInstant, todayInKolkata, toKolkata } from '#common/domain/time.ts';
 import { asDate, type Db } from '#server/db/client.ts';
 import { createCoalescingRunner } from '#server/coalescing-runner.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { badInput, conflict, forbidden, notFound, unauthenticated } from '#server/errors.ts';
+import { badInput, conflict, forbidden, isUniqueViolation, notFound, sessionExpired } from '#server/errors.ts';
 import { rejectInvalidCredential, requireDiner, requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
 import type { ReservationsService } from '#server/modules/reservations/reservations.service.ts';
@@ -35,7 +36,6 @@ import {
   insertDrop,
   insertDropSlots,
   insertEntry,
-  isUniqueViolation,
   listDrops,
   listDropSlots,
   listDropsWithWorkDue,
@@ -68,10 +68,6 @@ const iso = (value: Date | string) => asDate(value).toISOString();
 /** "Mon, 30 Nov at 6:00 PM" in Kolkata. */
 const formatInstant = (instant: Date | string) => formatInstantKolkata(instant, ' at ');
 
-/** A hold past its expiry is CANCELLED whether or not the sweeper has written it yet. */
-function isLiveHold(entry: Pick<EntryRow, 'reservation_status' | 'hold_expires_at'>, now: Date): boolean {
-  return entry.reservation_status === 'HELD' && entry.hold_expires_at !== null && asDate(entry.hold_expires_at) > now;
-}
 
 /**
  * Drops (decisions 080-083): staff create hidden slots with an entry window and a release
@@ -90,7 +86,7 @@ export function createDropsService(deps: AppDeps, reservations: ReservationsServ
 
   /** Every slot of the drop is past its booking cut-off: no table can be offered any more. */
   function isOver(drop: Pick<DropRow, 'last_slot_at'>, now: Date): boolean {
-    return asDate(drop.last_slot_at).getTime() <= now.getTime() + config.bookingCutoffMinutes * 60_000;
+    return isPastBookingCutoff(drop.last_slot_at, now, config.bookingCutoffMinutes);
   }
 
   function toSummary(row: DropRow, now: Date): DropSummary {
@@ -119,7 +115,7 @@ export function createDropsService(deps: AppDeps, reservations: ReservationsServ
     if (entry.status === 'offered') {
       if (!entry.reservation_id || !entry.reservation_status) return { state: 'not_this_time' };
       const slot = { date: entry.slot_date ?? '', time: entry.slot_time ?? '' };
-      if (isLiveHold(entry, now)) return { state: 'won', reservationId: entry.reservation_id, holdExpiresAt: iso(entry.hold_expires_at!), slot };
+      if (isLiveHold(entry.reservation_status, entry.hold_expires_at, now)) return { state: 'won', reservationId: entry.reservation_id, holdExpiresAt: iso(entry.hold_expires_at!), slot };
       if (entry.reservation_status === 'HELD' || entry.reservation_status === 'CANCELLED') return { state: 'lapsed', reservationId: entry.reservation_id };
       return { state: 'booked', reservationId: entry.reservation_id, status: entry.reservation_status, slot };
     }
@@ -197,9 +193,8 @@ export function createDropsService(deps: AppDeps, reservations: ReservationsServ
       const drop = await lockDrop(tx, dropId);
       const now = clock.now();
       if (!drop || !drop.drawn_at || drop.opened_to_all_at || isOver(drop, now)) return { kind: 'done' };
-      const cutoff = now.getTime() + config.bookingCutoffMinutes * 60_000;
       const open = (await listDropSlots(tx, dropId, now))
-        .filter((slot) => slot.status === 'available' && asDate(slot.starts_at).getTime() > cutoff)
+        .filter((slot) => slot.status === 'available' && !isPastBookingCutoff(slot.starts_at, now, config.bookingCutoffMinutes))
         .map((slot) => ({ ...slot, free: slot.capacity - slot.covers_taken }))
         .filter((slot) => slot.free > 0);
       if (!(await hasWaitingEntries(tx, dropId))) {
@@ -345,7 +340,7 @@ export function createDropsService(deps: AppDeps, reservations: ReservationsServ
           const at = clock.now();
           if (!locked || at >= asDate(locked.entry_closes_at) || locked.drawn_at) throw conflict('Entries for this drop have closed');
           const user = await lockUserVerifiedPhone(tx, userId);
-          if (!user) throw unauthenticated('Your session has expired. Please sign in again.');
+          if (!user) throw sessionExpired();
           if (!user.verified_phone) throw forbidden(VERIFY_PHONE_FIRST);
           await insertEntry(tx, { dropId: id, userId, phone: user.verified_phone, partySize: input.partySize, now: at });
         })
@@ -417,7 +412,7 @@ export function createDropsService(deps: AppDeps, reservations: ReservationsServ
       const pairs = dates.flatMap((date) => times.map((time) => ({ date, time, startsAt: kolkataInstant(date, time) })));
       const first = pairs[0].startsAt;
       const last = pairs[pairs.length - 1].startsAt;
-      if (first.getTime() - releaseAt.getTime() < config.bookingCutoffMinutes * 60_000) {
+      if (first < bookingCutoffInstant(releaseAt, config.bookingCutoffMinutes)) {
         throw badInput(`releaseAt must be at least ${config.bookingCutoffMinutes} minutes before the drop's first slot (${formatInstant(first)})`);
       }
       const id = await db
@@ -447,7 +442,7 @@ export function createDropsService(deps: AppDeps, reservations: ReservationsServ
         })
         .catch((error: unknown) => {
           // A slot added at the same moment by another call: the unique index decides.
-          if ((error as { cause?: { code?: string } })?.cause?.code === '23505' || (error as { code?: string })?.code === '23505') {
+          if (isUniqueViolation(error)) {
             throw conflict('A slot at one of those dates and times was added meanwhile: choose other dates or times');
           }
           throw error;

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import type { ReservationStatus } from '#common/domain/reservation-status.ts';
-import { coversTakenJoin } from '#server/modules/availability/covers.ts';
+import { coversTakenJoin, effectiveStatusSql, isLapsedHold } from '#server/modules/reservations/reservation-sql.ts';
 
 /** The portal's SQL: a restaurant's profile, slots and bookings. Every query is scoped by restaurant id. */
 
@@ -147,7 +147,7 @@ export function listBookingsFrom(db: Db, restaurantId: string, fromDate: string,
         JOIN users u ON u.id = r.user_id
         WHERE r.restaurant_id = ${restaurantId}
           AND s.slot_date >= ${fromDate}::date AND s.slot_date < ${fromDate}::date + ${days}::int
-          AND NOT (r.status = 'HELD' AND r.hold_expires_at <= ${now.toISOString()})
+          AND NOT ${isLapsedHold(now, 'r')}
           AND NOT (r.status = 'CANCELLED' AND r.cancel_reason = 'HOLD_EXPIRED')
         ORDER BY r.starts_at, r.created_at
         LIMIT ${limit}`,
@@ -158,8 +158,7 @@ export function listBookingsFrom(db: Db, restaurantId: string, fromDate: string,
 export async function countBookingsOfDate(db: Db, restaurantId: string, date: string, now: Date): Promise<Map<string, number>> {
   const rows = await queryRows<{ status: string; count: number }>(
     db,
-    sql`SELECT CASE WHEN r.status = 'HELD' AND r.hold_expires_at <= ${now.toISOString()} THEN 'CANCELLED' ELSE r.status END AS status,
-               count(*)::int AS count
+    sql`SELECT ${effectiveStatusSql(now, 'r')} AS status, count(*)::int AS count
         FROM reservations r JOIN slots s ON s.id = r.slot_id
         WHERE r.restaurant_id = ${restaurantId} AND s.slot_date = ${date}::date
         GROUP BY 1`,

@@ -11,12 +11,12 @@ import {
   type UpdateAdminRestaurantInput,
   type UploadResponse,
 } from '#common/contract/portal.ts';
-import { summaryBuckets, type ReservationStatus } from '#common/domain/reservation-status.ts';
+import { effectiveStatus, summaryBuckets, type ReservationStatus } from '#common/domain/reservation-status.ts';
 import { DEFAULT_NEIGHBORHOOD, AVAILABILITY_HORIZON_DAYS } from '#common/domain/restaurants.ts';
-import { clockTimeOf, kolkataInstant, minutesOfDay, todayInKolkata } from '#common/domain/time.ts';
+import { clockTimeOf, isPastBookingCutoff, kolkataInstant, minutesOfDay, todayInKolkata } from '#common/domain/time.ts';
 import { asDate } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { badInput, forbidden, notFound, unauthenticated } from '#server/errors.ts';
+import { badInput, forbidden, notFound, sessionExpired } from '#server/errors.ts';
 import { requireStaff, type Principal, type StaffPrincipal } from '#server/modules/accounts/principal.ts';
 import type { ReservationsService } from '#server/modules/reservations/reservations.service.ts';
 import { heroImagePath } from '#server/modules/restaurants/restaurants.service.ts';
@@ -60,10 +60,9 @@ function toAdminRestaurant(row: AdminRestaurantRow): AdminRestaurant {
 }
 
 function toAdminBooking(row: AdminBookingRow, now: Date): AdminBooking {
-  const expired = row.status === 'HELD' && row.hold_expires_at !== null && asDate(row.hold_expires_at) <= now;
   return {
     id: row.id,
-    status: expired ? 'CANCELLED' : row.status,
+    status: effectiveStatus(row.status, row.hold_expires_at, now),
     partySize: row.party_size,
     createdAt: asDate(row.created_at).toISOString(),
     startsAt: asDate(row.starts_at).toISOString(),
@@ -78,13 +77,12 @@ export function createPortalService(deps: AppDeps, reservations: ReservationsSer
   const { db, clock, config, events } = deps;
 
   function toAdminSlot(row: AdminSlotRow, now: Date): AdminSlot {
-    const cutoff = now.getTime() + config.bookingCutoffMinutes * 60_000;
     return {
       id: row.id,
       date: row.date,
       time: row.time,
       capacity: row.capacity,
-      status: asDate(row.starts_at).getTime() <= cutoff ? 'cutoff' : row.status,
+      status: isPastBookingCutoff(row.starts_at, now, config.bookingCutoffMinutes) ? 'cutoff' : row.status,
       staffStatus: row.status,
       coversBooked: row.covers_booked,
     };
@@ -93,7 +91,7 @@ export function createPortalService(deps: AppDeps, reservations: ReservationsSer
   async function loadOwnRestaurant(principal: StaffPrincipal): Promise<AdminRestaurantRow> {
     const row = await findAdminRestaurant(db, principal.restaurantId);
     // The restaurant was removed under a live session: the session no longer means anything.
-    if (!row) throw unauthenticated('Your session has expired. Please sign in again.');
+    if (!row) throw sessionExpired();
     return row;
   }
 
@@ -115,7 +113,7 @@ export function createPortalService(deps: AppDeps, reservations: ReservationsSer
         heroImageUrl: input.heroImageUrl,
         now: clock.now(),
       });
-      if (!row) throw unauthenticated('Your session has expired. Please sign in again.');
+      if (!row) throw sessionExpired();
       return toAdminRestaurant(row);
     },
 

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import type { ReservationActor, ReservationStatus } from '#common/domain/reservation-status.ts';
-import { coversTakenJoin, slotIsPublic } from '#server/modules/availability/covers.ts';
+import { slotIsPublic } from '#server/modules/slots/slot-sql.ts';
+import { coversTakenJoin, effectiveStatusSql, holdsCovers } from './reservation-sql.ts';
 
 /** A reservation with what its screens show: restaurant and slot. */
 export interface ReservationRow {
@@ -51,8 +52,7 @@ export async function hasLiveReservationAt(db: Db, userId: string, startsAt: Dat
     db,
     sql`SELECT 1 FROM reservations
         WHERE user_id = ${userId} AND starts_at = ${startsAt.toISOString()}
-          AND status IN ('HELD', 'PENDING', 'CONFIRMED', 'SEATED')
-          AND (status <> 'HELD' OR hold_expires_at > ${now.toISOString()})
+          AND ${holdsCovers(now, '')}
         LIMIT 1`,
   );
   return rows.length > 0;
@@ -73,8 +73,7 @@ export async function readDinerBookingCounts(
                count(*) FILTER (WHERE starts_at = ${startsAt.toISOString()})::int AS live_at_start
         FROM reservations
         WHERE user_id = ${userId}
-          AND status IN ('HELD', 'PENDING', 'CONFIRMED', 'SEATED')
-          AND (status <> 'HELD' OR hold_expires_at > ${at})`,
+          AND ${holdsCovers(now, '')}`,
   );
   return { activeHolds: row.active_holds, upcoming: row.upcoming, hasLiveAtStart: row.live_at_start > 0 };
 }
@@ -194,8 +193,7 @@ export async function updateReservationStatus(
 export function listReservationsOfUser(db: Db, userId: string, now: Date): Promise<ReservationRow[]> {
   const at = now.toISOString();
   // Live: active, upcoming, and (for a hold) not yet expired; an expired hold sorts with the ended ones.
-  const isLive = sql`(r.status IN ('PENDING', 'CONFIRMED', 'SEATED') OR (r.status = 'HELD' AND r.hold_expires_at > ${at}))
-                     AND r.starts_at > ${at}`;
+  const isLive = sql`${holdsCovers(now, 'r')} AND r.starts_at > ${at}`;
   return queryRows<ReservationRow>(
     db,
     sql`SELECT ${reservationColumns} ${reservationJoins}
@@ -209,8 +207,7 @@ export function listReservationsOfUser(db: Db, userId: string, now: Date): Promi
 export async function countReservationsByStatus(db: Db, userId: string, now: Date): Promise<Map<string, number>> {
   const rows = await queryRows<{ status: string; count: number }>(
     db,
-    sql`SELECT CASE WHEN status = 'HELD' AND hold_expires_at <= ${now.toISOString()} THEN 'CANCELLED' ELSE status END AS status,
-               count(*)::int AS count
+    sql`SELECT ${effectiveStatusSql(now, '')} AS status, count(*)::int AS count
         FROM reservations WHERE user_id = ${userId} GROUP BY 1`,
   );
   return new Map(rows.map((row) => [row.status, row.count]));
