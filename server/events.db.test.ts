@@ -77,7 +77,7 @@ describe.runIf(process.env.DATABASE_URL)('live events across instances (PostgreS
     const staff = await buildStaff(a.database.db, restaurant.id);
     const staffPrincipal = await b.app.services.sessions.resolvePrincipal(staff.token);
     const changes: unknown[] = [];
-    const stop = b.app.services.portal.subscribeToChanges(staffPrincipal, (event) => changes.push(event));
+    const stop = b.app.services.reservationsAdmin.subscribeToChanges(staffPrincipal, (event) => changes.push(event));
     const diner = await buildDiner(a.database.db);
     const hold = await a.app.inject({
       method: 'POST',

@@ -68,3 +68,9 @@ export async function setVerifiedPhone(db: Db, userId: string, phone: string, no
   );
   return rows.length > 0;
 }
+
+/** The diner's verified phone, locked with the account (one entry per phone is then decided by the unique index). */
+export async function lockVerifiedPhone(db: Db, userId: string): Promise<{ verified_phone: string | null } | undefined> {
+  const [row] = await queryRows<{ verified_phone: string | null }>(db, sql`SELECT verified_phone FROM users WHERE id = ${userId} FOR UPDATE`);
+  return row;
+}

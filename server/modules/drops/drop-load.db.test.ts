@@ -93,7 +93,7 @@ describe('a drop of 1,000 entries for 20 tables', () => {
   it('offers exactly 20 holds at release, to positions 1-20, however many callers race to release it', async () => {
     t.clock.set(RELEASE);
     const started = Date.now();
-    const { drops } = t.app.services;
+    const { dropOffers: drops } = t.app.services;
     await Promise.all([
       drops.runDueWork(),
       drops.advanceDrop(dropId),
@@ -138,7 +138,7 @@ describe('a drop of 1,000 entries for 20 tables', () => {
     // Everyone holding lets the hold lapse; the sweeper (timer) expires them and the drop's sweep re-offers.
     t.clock.advance(10 * 60_000 + 1_000);
     await t.app.services.reservations.expireDueHolds();
-    await t.app.services.drops.runDueWork();
+    await t.app.services.dropOffers.runDueWork();
     const holds = await dropReservations(t.database.db, dropId, t.clock.now());
     expect(holds.map((hold) => hold.position)).toEqual(Array.from({ length: TABLES }, (_, i) => TABLES + 2 + i));
     expect(await oversoldSlots()).toEqual([]);

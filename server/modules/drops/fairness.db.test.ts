@@ -108,7 +108,7 @@ describe('the draw', () => {
       get(`/api/drops/${dropId}`, diners[0].token),
       get(`/api/drops/${dropId}`),
       get('/api/drops'),
-      t.app.services.drops.runDueWork(),
+      t.app.services.dropOffers.runDueWork(),
       get(`/api/drops/${dropId}/draw`),
     ]);
     expect(reads[0].statusCode).toBe(200);
@@ -128,7 +128,7 @@ describe('the draw', () => {
     expect(audit.json().algorithm).toContain('HMAC-SHA256');
 
     // Reading again, or running the sweep again, changes nothing.
-    await t.app.services.drops.runDueWork();
+    await t.app.services.dropOffers.runDueWork();
     await get(`/api/drops/${dropId}`, diners[1].token);
     const [after] = await queryRows<{ seed: string }>(t.database.db, sql`SELECT seed FROM drops WHERE id = ${dropId}`);
     expect(after.seed).toBe(drop.seed);
@@ -212,7 +212,7 @@ describe('the draw', () => {
         expect((await enterDrop(t, diners[i].token, id, 2)).statusCode).toBe(201);
       }
       t.clock.set(release);
-      expect(await t.app.services.drops.advanceDrop(id)).toEqual({ drew: true, offers: 1 });
+      expect(await t.app.services.dropOffers.advanceDrop(id)).toEqual({ drew: true, offers: 1 });
       const [drop] = await queryRows<{ seed: string }>(t.database.db, sql`SELECT seed FROM drops WHERE id = ${id}`);
       seeds.add(drop.seed);
       const entries = await entriesOf(t.database.db, id);

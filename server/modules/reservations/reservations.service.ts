@@ -39,6 +39,8 @@ import {
 
 export const NO_LONGER_AVAILABLE = 'That time is no longer available';
 export const RESERVATION_NOT_FOUND = 'Reservation not found';
+/** Staff asking for another restaurant's booking are told it is not found. */
+export const BOOKING_NOT_FOUND = 'Booking not found';
 /** A drop's slot before its line has had its turn (decision 082). */
 export const HELD_FOR_DROP = 'That time is given out through a drop. Enter the drop for a fair chance at a table.';
 /** MAX_UPCOMING_RESERVATIONS reached (decision 086). */
@@ -310,7 +312,7 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
         id,
         to,
         (row) => {
-          if (row.restaurant_id !== principal.restaurantId) throw notFound('Booking not found');
+          if (row.restaurant_id !== principal.restaurantId) throw notFound(BOOKING_NOT_FOUND);
         },
         to === 'CANCELLED' ? { cancelReason: 'RESTAURANT_CANCELLED' } : {},
       );
