@@ -120,7 +120,7 @@ describe('the draw', () => {
     const positions = entries.map((entry) => entry.position).sort((a, b) => a! - b!);
     expect(positions).toEqual(Array.from({ length: N }, (_, i) => i + 1));
     const stored = [...entries].sort((a, b) => a.position! - b.position!).map((entry) => entry.id);
-    expect(drawOrder(drop.seed, entries.map((entry) => entry.id))).toEqual(stored);
+    expect(await drawOrder(drop.seed, entries.map((entry) => entry.id))).toEqual(stored);
 
     const audit = await get(`/api/drops/${dropId}/draw`);
     expect(audit.statusCode).toBe(200);
@@ -173,7 +173,7 @@ describe('the draw', () => {
     const timesWinning = new Map<string, number>();
     for (let k = 0; k < draws; k++) {
       const seed = createHash('sha256').update(`fairness-${k}`).digest();
-      const order = drawOrder(seed, ids);
+      const order = await drawOrder(seed, ids);
       const arrival = order.map((id) => arrivalRank.get(id)!);
       const position = order.map((_, index) => index + 1);
       const rho = spearman(arrival, position);
@@ -217,7 +217,7 @@ describe('the draw', () => {
       seeds.add(drop.seed);
       const entries = await entriesOf(t.database.db, id);
       const stored = [...entries].sort((a, b) => a.position! - b.position!).map((entry) => entry.id);
-      expect(drawOrder(drop.seed, entries.map((entry) => entry.id).reverse())).toEqual(stored);
+      expect(await drawOrder(drop.seed, entries.map((entry) => entry.id).reverse())).toEqual(stored);
       sumRho += spearman(entries.map((_, index) => index + 1), entries.map((entry) => entry.position!));
       // One table of two: exactly the first in line holds it.
       expect((await dropReservations(t.database.db, id, t.clock.now())).map((r) => r.position)).toEqual([1]);
