@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows } from '#server/db/client.ts';
 import { bearer, createTestApp, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildStaff } from '#server/test/factories.ts';
-import { createDrop, dropReservations, waitFor } from './drops.test-support.ts';
+import { createDrop, dropReservations, ENTRY_CLOSES, ENTRY_OPENS, waitFor } from './drops.test-support.ts';
 
 /**
  * A drop under load (run it on PostgreSQL: DATABASE_URL=…): 1,000 verified entries for 20
@@ -13,8 +13,8 @@ import { createDrop, dropReservations, waitFor } from './drops.test-support.ts';
  */
 const ENTRIES = 1_000;
 const TABLES = 20;
-const OPENS = '2026-11-23T05:00:00.000Z';
-const CLOSES = '2026-11-24T05:00:00.000Z';
+const OPENS = ENTRY_OPENS;
+const CLOSES = ENTRY_CLOSES;
 const RELEASE = '2026-11-24T05:00:00.000Z';
 
 let t: TestApp;

@@ -6,6 +6,10 @@ import { buildDiner, type BuiltAccount } from '#server/test/factories.ts';
 
 /** Helpers shared by the drop tests. */
 
+/** The entry window the drop tests use: from 10:30 Kolkata on TEST_NOW's date for a day. */
+export const ENTRY_OPENS = '2026-11-23T05:00:00.000Z';
+export const ENTRY_CLOSES = '2026-11-24T05:00:00.000Z';
+
 let phoneCounter = 0;
 
 /** A diner whose phone is already verified (the verification itself has its own tests). */

@@ -5,7 +5,7 @@ import { drawOrder } from '#common/domain/draw.ts';
 import { asDate, queryRows } from '#server/db/client.ts';
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildStaff, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
-import { buildVerifiedDiner, createDrop, dropReservations, enterDrop, entriesOf, spearman } from './drops.test-support.ts';
+import { buildVerifiedDiner, createDrop, dropReservations, enterDrop, ENTRY_CLOSES, ENTRY_OPENS, entriesOf, spearman } from './drops.test-support.ts';
 
 /**
  * Fairness of the draw, on the real API and database: N diners enter at spread-out times;
@@ -13,8 +13,8 @@ import { buildVerifiedDiner, createDrop, dropReservations, enterDrop, entriesOf,
  */
 const N = 40;
 const HOUR = 3_600_000;
-const OPENS = '2026-11-23T05:00:00.000Z';
-const CLOSES = '2026-11-24T05:00:00.000Z';
+const OPENS = ENTRY_OPENS;
+const CLOSES = ENTRY_CLOSES;
 const RELEASE = '2026-11-24T06:00:00.000Z';
 
 let t: TestApp;
