@@ -13,8 +13,6 @@ import { buildVerifiedDiner, createDrop, dropReservations, enterDrop, ENTRY_CLOS
  */
 const N = 40;
 const HOUR = 3_600_000;
-const OPENS = ENTRY_OPENS;
-const CLOSES = ENTRY_CLOSES;
 const RELEASE = '2026-11-24T06:00:00.000Z';
 
 let t: TestApp;
@@ -35,7 +33,7 @@ beforeAll(async () => {
   diners = [];
   for (let i = 0; i < N; i++) diners.push(await buildVerifiedDiner(t.database.db));
   // 2 slots × 10 covers: 10 tables for parties of two.
-  dropId = await createDrop(t, staffToken, { dateFrom: '2026-11-26', dateTo: '2026-11-26', times: ['19:00', '21:00'], capacity: 10, entryOpensAt: OPENS, entryClosesAt: CLOSES, releaseAt: RELEASE });
+  dropId = await createDrop(t, staffToken, { dateFrom: '2026-11-26', dateTo: '2026-11-26', times: ['19:00', '21:00'], capacity: 10, entryOpensAt: ENTRY_OPENS, entryClosesAt: ENTRY_CLOSES, releaseAt: RELEASE });
 });
 afterAll(() => t.close());
 
@@ -50,7 +48,7 @@ describe('entering a drop', () => {
   it('takes N entries at spread-out times, in the window, once per account', async () => {
     // Arrivals 30 minutes apart across the window, in the order diners were created.
     for (let i = 0; i < N; i++) {
-      t.clock.set(new Date(Date.parse(OPENS) + i * 30 * 60_000));
+      t.clock.set(new Date(Date.parse(ENTRY_OPENS) + i * 30 * 60_000));
       const response = await enterDrop(t, diners[i].token, dropId, 2);
       expect(response.statusCode, response.body).toBe(201);
       expect(response.json().myEntry).toMatchObject({ partySize: 2, position: null, result: { state: 'entered' } });
@@ -89,7 +87,7 @@ describe('entering a drop', () => {
     expect(big.json()).toEqual({ error: "partySize: This drop's tables seat at most 10" });
     expect((await enterDrop(t, staffToken, dropId)).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'POST', url: `/api/drops/${dropId}/entries`, payload: { partySize: 2 } })).statusCode).toBe(401);
-    t.clock.set(CLOSES);
+    t.clock.set(ENTRY_CLOSES);
     const closed = await enterDrop(t, late.token, dropId, 2);
     expect(closed.statusCode).toBe(409);
     expect(closed.json()).toEqual({ error: 'Entries for this drop have closed' });
