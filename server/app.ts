@@ -15,25 +15,31 @@ import { sessionsPlugin } from './plugins/sessions.ts';
 import { staticWebPlugin } from './plugins/static-web.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { createAccountsService } from './modules/accounts/accounts.service.ts';
+import { createPhoneVerificationService } from './modules/accounts/phone-verification.service.ts';
+import { phoneVerificationRoutes } from './modules/accounts/phone-verification.routes.ts';
 import { createSessionsService } from './modules/accounts/sessions.service.ts';
 import { availabilityRoutes } from './modules/availability/availability.routes.ts';
 import { createAvailabilityService } from './modules/availability/availability.service.ts';
-import { reservationsRoutes } from './modules/reservations/reservations.routes.ts';
-import { createReservationsService } from './modules/reservations/reservations.service.ts';
-import { restaurantsRoutes } from './modules/restaurants/restaurants.routes.ts';
-import { createRestaurantsService } from './modules/restaurants/restaurants.service.ts';
-import { createPagesService } from './modules/pages/pages.service.ts';
-import { createStorageService } from './modules/storage/storage.service.ts';
-import { portalRoutes } from './modules/portal/portal.routes.ts';
-import { createPortalService } from './modules/portal/portal.service.ts';
 import { datingRoutes } from './modules/dating/dating.routes.ts';
 import { createDatingService } from './modules/dating/dating.service.ts';
-import { createNotificationsService } from './modules/notifications/notifications.service.ts';
-import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
-import { createPhoneVerificationService } from './modules/accounts/phone-verification.service.ts';
-import { phoneVerificationRoutes } from './modules/accounts/phone-verification.routes.ts';
-import { createDropsService } from './modules/drops/drops.service.ts';
+import { createDropOffers } from './modules/drops/drop-offers.ts';
+import { dropsAdminRoutes } from './modules/drops/drops.admin.routes.ts';
+import { createDropsAdminService } from './modules/drops/drops.admin.service.ts';
 import { dropsRoutes } from './modules/drops/drops.routes.ts';
+import { createDropsService } from './modules/drops/drops.service.ts';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
+import { createNotificationsService } from './modules/notifications/notifications.service.ts';
+import { createPagesService } from './modules/pages/pages.service.ts';
+import { reservationsAdminRoutes } from './modules/reservations/reservations.admin.routes.ts';
+import { createReservationsAdminService } from './modules/reservations/reservations.admin.service.ts';
+import { reservationsRoutes } from './modules/reservations/reservations.routes.ts';
+import { createReservationsService } from './modules/reservations/reservations.service.ts';
+import { restaurantsAdminRoutes } from './modules/restaurants/restaurants.admin.routes.ts';
+import { restaurantsRoutes } from './modules/restaurants/restaurants.routes.ts';
+import { createRestaurantsService } from './modules/restaurants/restaurants.service.ts';
+import { slotsAdminRoutes } from './modules/slots/slots.admin.routes.ts';
+import { createSlotsService } from './modules/slots/slots.service.ts';
+import { createStorageService } from './modules/storage/storage.service.ts';
 import { createWaitlistService } from './modules/waitlist/waitlist.service.ts';
 import { waitlistRoutes } from './modules/waitlist/waitlist.routes.ts';
 
@@ -48,22 +54,53 @@ export interface BuildAppOptions {
   runBackgroundJobs?: boolean;
 }
 
-/** Wires every service from the shared dependencies. Services call each other, never each other's SQL. */
+/**
+ * Wires every service from the shared dependencies: the one place services are constructed
+ * (decision 091). Services call each other, never each other's SQL.
+ */
 function createServices(deps: AppDeps) {
   const sessions = createSessionsService(deps);
   const accounts = createAccountsService(deps, sessions);
-  const restaurants = createRestaurantsService(deps);
+  const storage = createStorageService(deps);
+  const restaurants = createRestaurantsService(deps, storage);
+  const slots = createSlotsService(deps);
   const availability = createAvailabilityService(deps, restaurants);
   const pages = createPagesService(restaurants, availability);
   const reservations = createReservationsService(deps, restaurants, availability);
-  const storage = createStorageService(deps);
-  const portal = createPortalService(deps, reservations, storage);
+  const reservationsAdmin = createReservationsAdminService(deps, reservations);
   const dating = createDatingService(deps, sessions, storage);
   const notifications = createNotificationsService(deps);
   const phoneVerification = createPhoneVerificationService(deps, notifications);
-  const drops = createDropsService(deps, reservations, notifications);
+  const dropOffers = createDropOffers(deps, reservations, notifications, slots);
+  const drops = createDropsService(deps, dropOffers, phoneVerification);
+  const dropsAdmin = createDropsAdminService(deps, dropOffers, slots);
   const waitlist = createWaitlistService(deps, restaurants, reservations, notifications);
-  return { sessions, accounts, restaurants, pages, availability, reservations, storage, portal, dating, notifications, phoneVerification, drops, waitlist };
+  return {
+    sessions,
+    accounts,
+    storage,
+    restaurants,
+    slots,
+    availability,
+    pages,
+    reservations,
+    reservationsAdmin,
+    dating,
+    notifications,
+    phoneVerification,
+    dropOffers,
+    drops,
+    dropsAdmin,
+    waitlist,
+  };
+}
+
+/** Stops what services run in the background (listeners, caches, mail transports), when the app closes. */
+function stopServices(services: ReturnType<typeof createServices>): void {
+  services.dropOffers.stop();
+  services.waitlist.stop();
+  services.availability.close();
+  services.notifications.close();
 }
 
 export type AppServices = ReturnType<typeof createServices>;
@@ -85,8 +122,12 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
 
   const deps: AppDeps = { db: database.db, clock, config, events: new AppEvents(database.eventRelay), log: app.log, availabilityChanges: database.availabilityChanges };
   app.decorate('deps', deps);
-  app.decorate('services', createServices(deps));
-  app.addHook('onClose', async () => deps.events.close());
+  const services = createServices(deps);
+  app.decorate('services', services);
+  app.addHook('onClose', async () => {
+    stopServices(services);
+    await deps.events.close();
+  });
 
   await app.register(errorHandlerPlugin);
   await app.register(securityHeadersPlugin);
@@ -98,15 +139,19 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   await app.register(rateLimitPlugin, { config, db: database.db });
   await app.register(openApiPlugin);
 
+  // Routes only translate HTTP; each concept registers its public and its staff (admin) routes.
   await app.register(accountsRoutes);
+  await app.register(phoneVerificationRoutes);
   await app.register(restaurantsRoutes);
+  await app.register(restaurantsAdminRoutes);
+  await app.register(slotsAdminRoutes);
   await app.register(availabilityRoutes);
   await app.register(reservationsRoutes);
-  await app.register(portalRoutes);
+  await app.register(reservationsAdminRoutes);
   await app.register(datingRoutes);
   await app.register(notificationsRoutes);
-  await app.register(phoneVerificationRoutes);
   await app.register(dropsRoutes);
+  await app.register(dropsAdminRoutes);
   await app.register(waitlistRoutes);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true }));
@@ -127,8 +172,8 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
       // Fair access: draws due, tables freed for a drop's line or a waitlist, email and SMS to retry.
       // Each step is idempotent, so after a restart nothing an event would have done is lost.
       void (async () => {
-        const { drops, waitlist, notifications } = app.services;
-        for (const step of [drops.runDueWork, waitlist.runDueWork, () => notifications.deliverDue()]) {
+        const { dropOffers, waitlist, notifications } = app.services;
+        for (const step of [dropOffers.runDueWork, waitlist.runDueWork, () => notifications.deliverDue()]) {
           await step().catch((error: unknown) => app.log.warn({ err: error }, 'fair-access sweep step failed'));
         }
       })();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, type TestApp } from '#server/test/app.ts';
+import { bearer, createTestApp, type TestApp, requestHold } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildSlot, buildStaff, type BuiltAccount } from '#server/test/factories.ts';
 
 /**
@@ -136,12 +136,7 @@ async function buildFixture(): Promise<Fixture> {
   await buildSlot(db, x.id, { date: '2026-11-23', time: '20:00', capacity: 20 });
   const dinerA: BuiltAccount = await buildDiner(db);
   const dinerB = await buildDiner(db);
-  const held = await t.app.inject({
-    method: 'POST',
-    url: '/api/reservations',
-    headers: bearer(dinerA.token),
-    payload: { restaurantSlug: x.slug, date: '2026-11-23', time: '19:00', partySize: 2 },
-  });
+  const held = await requestHold(t.app, dinerA.token, { restaurantSlug: x.slug, date: '2026-11-23', time: '19:00', partySize: 2 });
   expect(held.statusCode).toBe(201);
   const staffX = await buildStaff(db, x.id);
   const drop = await t.app.inject({ method: 'POST', url: '/api/admin/drops', headers: bearer(staffX.token), payload: dropBody('2026-11-25') });

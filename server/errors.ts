@@ -37,3 +37,17 @@ export const unauthenticated = (message = 'Please sign in to continue') => new A
 export const forbidden = (message = 'That is not yours') => new AppError('FORBIDDEN', message);
 export const notFound = (message: string) => new AppError('NOT_FOUND', message);
 export const conflict = (message: string, details?: unknown) => new AppError('CONFLICT', message, details);
+
+/** The credential was valid but what it stood for (account, restaurant) is gone: sign in again. */
+export const sessionExpired = () => unauthenticated('Your session has expired. Please sign in again.');
+
+/**
+ * True when `error` (or the driver error it wraps) is PostgreSQL's unique violation (SQLSTATE
+ * 23505), of the constraint or unique index named `constraint` when one is given. Both drivers
+ * (pg and PGlite) are covered: Drizzle wraps their error in `cause`.
+ */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  const candidate = ((error as { cause?: unknown })?.cause ?? error) as { code?: string; constraint?: string; message?: string } | undefined;
+  if (candidate?.code !== '23505') return false;
+  return constraint === undefined || candidate.constraint === constraint || Boolean(candidate.message?.includes(constraint));
+}

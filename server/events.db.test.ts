@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DinerStreamEvent } from '#common/contract/waitlist.ts';
 import { openPostgres, queryRows, type DatabaseHandle } from '#server/db/client.ts';
-import { bearer, createTestApp, type TestApp } from '#server/test/app.ts';
+import { createTestApp, type TestApp, requestHold } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildSlot, buildStaff } from '#server/test/factories.ts';
 
 /** Live events reach listeners on this instance once, and on every other instance too (decision 076). */
@@ -77,14 +77,9 @@ describe.runIf(process.env.DATABASE_URL)('live events across instances (PostgreS
     const staff = await buildStaff(a.database.db, restaurant.id);
     const staffPrincipal = await b.app.services.sessions.resolvePrincipal(staff.token);
     const changes: unknown[] = [];
-    const stop = b.app.services.portal.subscribeToChanges(staffPrincipal, (event) => changes.push(event));
+    const stop = b.app.services.reservationsAdmin.subscribeToChanges(staffPrincipal, (event) => changes.push(event));
     const diner = await buildDiner(a.database.db);
-    const hold = await a.app.inject({
-      method: 'POST',
-      url: '/api/reservations',
-      headers: bearer(diner.token),
-      payload: { restaurantSlug: restaurant.slug, date: '2026-11-24', time: '19:00', partySize: 2 },
-    });
+    const hold = await requestHold(a.app, diner.token, { restaurantSlug: restaurant.slug, date: '2026-11-24', time: '19:00', partySize: 2 });
     expect(hold.statusCode, hold.body).toBe(201);
     await vi.waitFor(() => expect(changes.length).toBeGreaterThan(0), { timeout: 1_000, interval: 10 });
     stop();

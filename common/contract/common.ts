@@ -34,3 +34,7 @@ export const standardErrors = {
   409: errorResponse,
   429: errorResponse,
 } as const;
+
+/** A slot as answers name it: its Kolkata date (YYYY-MM-DD) and time (HH:MM). */
+export const slotRef = z.object({ date: z.string(), time: z.string() });
+export type SlotRef = z.infer<typeof slotRef>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clockTime, isoDate, uuid } from './common.ts';
+import { clockTime, isoDate, slotRef, uuid } from './common.ts';
 import { partySize } from './restaurants.ts';
 import { reservationStatus } from './reservations.ts';
 
@@ -79,8 +79,8 @@ export type DropList = z.infer<typeof dropList>;
  */
 export const dropEntryResult = z.discriminatedUnion('state', [
   z.object({ state: z.literal('entered') }),
-  z.object({ state: z.literal('won'), reservationId: z.string(), holdExpiresAt: z.string(), slot: z.object({ date: z.string(), time: z.string() }) }),
-  z.object({ state: z.literal('booked'), reservationId: z.string(), status: reservationStatus, slot: z.object({ date: z.string(), time: z.string() }) }),
+  z.object({ state: z.literal('won'), reservationId: z.string(), holdExpiresAt: z.string(), slot: slotRef }),
+  z.object({ state: z.literal('booked'), reservationId: z.string(), status: reservationStatus, slot: slotRef }),
   z.object({ state: z.literal('waiting'), placeInLine: z.number() }),
   z.object({ state: z.literal('lapsed'), reservationId: z.string() }),
   z.object({ state: z.literal('not_this_time') }),
@@ -100,7 +100,7 @@ export type MyDropEntry = z.infer<typeof myDropEntry>;
 
 /** GET /api/drops/{id}: the drop, its slots and (for a signed-in diner) their entry. */
 export const dropDetail = dropSummary.extend({
-  slots: z.array(z.object({ date: z.string(), time: z.string() })),
+  slots: z.array(slotRef),
   /** null when signed out or not entered. */
   myEntry: myDropEntry.nullable(),
   /** For a signed-in diner: whether their phone is verified (entering needs it); null when signed out. */

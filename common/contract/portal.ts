@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clockTime, isoDate, uuid } from './common.ts';
+import { clockTime, isoDate, slotRef, uuid } from './common.ts';
 import { reservationStatus } from './reservations.ts';
 
 /** The restaurant portal's shapes (spec sections 3 and 7, Admin). */
@@ -129,7 +129,7 @@ export const adminBooking = z.object({
   createdAt: z.string(),
   startsAt: z.string(),
   user: z.object({ name: z.string(), email: z.string().nullable(), phone: z.string().nullable().optional() }),
-  slot: z.object({ date: z.string(), time: z.string() }),
+  slot: slotRef,
 });
 export type AdminBooking = z.infer<typeof adminBooking>;
 

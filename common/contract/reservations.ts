@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clockTime, isoDate, uuid } from './common.ts';
+import { clockTime, isoDate, slotRef, uuid } from './common.ts';
 import { partySize } from './restaurants.ts';
 import { reservationStatuses } from '../domain/reservation-status.ts';
 
@@ -19,7 +19,7 @@ export const dinerReservation = z.object({
   status: reservationStatus,
   partySize: z.number(),
   restaurant: z.object({ id: z.string(), name: z.string(), slug: z.string(), emoji: z.string(), neighborhood: z.string() }),
-  slot: z.object({ date: z.string(), time: z.string() }),
+  slot: slotRef,
   holdExpiresAt: z.string().nullable(),
   startsAt: z.string(),
   createdAt: z.string(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clockTime, isoDate, uuid } from './common.ts';
+import { clockTime, isoDate, slotRef, uuid } from './common.ts';
 import { partySize } from './restaurants.ts';
 
 /**
@@ -37,7 +37,7 @@ export const waitlistOffer = z.object({
   reservationId: z.string(),
   /** Set while the hold is live (state offered). */
   holdExpiresAt: z.string().nullable(),
-  slot: z.object({ date: z.string(), time: z.string() }),
+  slot: slotRef,
   partySize: z.number(),
 });
 export type WaitlistOffer = z.infer<typeof waitlistOffer>;

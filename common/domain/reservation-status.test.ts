@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   checkTransition,
   coverHoldingStatuses,
+  effectiveStatus,
+  isLiveHold,
   DINER_CANCEL_NOTICE_MINUTES,
   isHoldingCovers,
   movesFrom,
@@ -207,5 +209,20 @@ describe('covers and summaries', () => {
     expect(movesFrom('CONFIRMED', 'staff').map((t) => t.to).sort()).toEqual(['CANCELLED', 'NO_SHOW', 'SEATED']);
     expect(movesFrom('PENDING', 'staff').map((t) => t.to).sort()).toEqual(['CANCELLED', 'CONFIRMED']);
     expect(movesFrom('SEATED', 'diner')).toEqual([]);
+  });
+});
+
+describe('effectiveStatus and isLiveHold', () => {
+  const now = new Date('2026-11-23T10:00:00Z');
+  const later = new Date('2026-11-23T10:05:00Z');
+  it('reads a hold past its expiry as CANCELLED, and nothing else differently', () => {
+    expect(effectiveStatus('HELD', later, now)).toBe('HELD');
+    expect(effectiveStatus('HELD', now, now)).toBe('CANCELLED');
+    expect(effectiveStatus('HELD', now.toISOString(), later)).toBe('CANCELLED');
+    for (const status of reservationStatuses.filter((s) => s !== 'HELD')) expect(effectiveStatus(status, now, later)).toBe(status);
+    expect(isLiveHold('HELD', later, now)).toBe(true);
+    expect(isLiveHold('HELD', now, now)).toBe(false);
+    expect(isLiveHold('PENDING', later, now)).toBe(false);
+    expect(isLiveHold(null, later, now)).toBe(false);
   });
 });

@@ -117,3 +117,17 @@ export function isHoldingCovers(status: ReservationStatus, holdExpiresAt: Date |
   if (status === 'HELD') return holdExpiresAt !== null && now < holdExpiresAt;
   return coverHoldingStatuses.includes(status);
 }
+
+/**
+ * The status a reservation has at `now`: a hold past its expiry is CANCELLED whether or not
+ * the sweeper has written it yet. Every read that shows or counts a status goes through this.
+ */
+export function effectiveStatus(status: ReservationStatus, holdExpiresAt: Date | string | null, now: Date): ReservationStatus {
+  if (status === 'HELD' && holdExpiresAt !== null && new Date(holdExpiresAt).getTime() <= now.getTime()) return 'CANCELLED';
+  return status;
+}
+
+/** True for a hold that is still running at `now` (HELD, not yet expired). */
+export function isLiveHold(status: ReservationStatus | null, holdExpiresAt: Date | string | null, now: Date): boolean {
+  return status === 'HELD' && holdExpiresAt !== null && new Date(holdExpiresAt).getTime() > now.getTime();
+}

@@ -2,6 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   addDays,
+  bookingClosesAt,
+  bookingCutoffInstant,
+  isPastBookingCutoff,
   clockTimeOf,
   daysBetween,
   formatCountdown,
@@ -165,5 +168,16 @@ describe('parsing and small helpers', () => {
     expect(formatCountdown(581)).toBe('9:41');
     expect(formatCountdown(5)).toBe('0:05');
     expect(formatCountdown(0)).toBe('0:00');
+  });
+});
+
+describe('the booking cut-off', () => {
+  const now = new Date('2026-11-23T10:00:00Z');
+  it('is now + the cut-off minutes; a slot at or before it is past the cut-off', () => {
+    expect(bookingCutoffInstant(now, 30).toISOString()).toBe('2026-11-23T10:30:00.000Z');
+    expect(isPastBookingCutoff('2026-11-23T10:30:00Z', now, 30)).toBe(true);
+    expect(isPastBookingCutoff(new Date('2026-11-23T10:30:01Z'), now, 30)).toBe(false);
+    expect(isPastBookingCutoff(Date.parse('2026-11-23T10:00:00Z'), now.getTime(), 0)).toBe(true);
+    expect(bookingClosesAt(new Date('2026-11-23T10:30:00Z'), 30).toISOString()).toBe(now.toISOString());
   });
 });

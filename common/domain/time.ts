@@ -38,6 +38,25 @@ export function kolkataInstant(date: string, time: string): Date {
   return new Date(Date.parse(`${date}T${time}:00Z`) - KOLKATA_OFFSET_MINUTES * MINUTE_MS);
 }
 
+/**
+ * The booking cut-off at `now`: a slot starting at or before this instant can no longer be
+ * booked (BOOKING_CUTOFF_MINUTES ahead of now). The one place the cut-off is computed.
+ */
+export function bookingCutoffInstant(now: Date | number, cutoffMinutes: number): Date {
+  return new Date((typeof now === 'number' ? now : now.getTime()) + cutoffMinutes * MINUTE_MS);
+}
+
+/** The instant a slot starting at `startsAt` stops taking bookings (the inverse of bookingCutoffInstant). */
+export function bookingClosesAt(startsAt: Date | number, cutoffMinutes: number): Date {
+  return bookingCutoffInstant(startsAt, -cutoffMinutes);
+}
+
+/** True when a slot starting at `startsAt` is past the booking cut-off at `now`. */
+export function isPastBookingCutoff(startsAt: Date | string | number, now: Date | number, cutoffMinutes: number): boolean {
+  const startsAtMs = typeof startsAt === 'number' ? startsAt : new Date(startsAt).getTime();
+  return startsAtMs <= bookingCutoffInstant(now, cutoffMinutes).getTime();
+}
+
 /** date + days, as YYYY-MM-DD (calendar arithmetic, no zone involved). */
 export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);

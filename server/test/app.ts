@@ -49,3 +49,8 @@ export async function createTestApp(options: { env?: Record<string, string>; now
 export function bearer(token: string): { authorization: string } {
   return { authorization: `Bearer ${token}` };
 }
+
+/** POST /api/reservations as the diner holding `token`: the hold most tests start from. */
+export function requestHold(app: FastifyInstance, token: string, hold: { restaurantSlug: string; date: string; time: string; partySize: number }) {
+  return app.inject({ method: 'POST', url: '/api/reservations', headers: bearer(token), payload: hold });
+}

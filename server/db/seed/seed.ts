@@ -3,7 +3,8 @@ import { emojiForCategory, AVAILABILITY_HORIZON_DAYS } from '#common/domain/rest
 import { addDays, kolkataInstant, todayInKolkata } from '#common/domain/time.ts';
 import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import { hashPassword } from '#server/modules/accounts/password.ts';
-import { insertDrop, insertDropSlots } from '#server/modules/drops/drops.repository.ts';
+import { insertDrop } from '#server/modules/drops/drops.repository.ts';
+import { insertDropSlots } from '#server/modules/slots/slots.repository.ts';
 import { seedRestaurants, slugify } from './restaurants.data.ts';
 
 export const DEMO_DINER = { username: 'demo', password: 'demo1234', name: 'Demo Diner' } as const;

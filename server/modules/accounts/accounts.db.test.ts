@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { preferredHoods } from '#common/domain/restaurants.ts';
 import { queryRows } from '#server/db/client.ts';
-import { bearer, createTestApp, type TestApp } from '#server/test/app.ts';
+import { bearer, createTestApp, type TestApp, requestHold } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildSlot, buildStaff } from '#server/test/factories.ts';
 
 let t: TestApp;
@@ -265,12 +265,7 @@ describe('POST /api/auth/restaurant-login', () => {
     const staff = await buildStaff(t.database.db, restaurant.id);
     const { token } = (await login(staff.username, staff.password, '/api/auth/restaurant-login')).json();
     const diner = await buildDiner(t.database.db);
-    const held = await t.app.inject({
-      method: 'POST',
-      url: '/api/reservations',
-      headers: bearer(diner.token),
-      payload: { restaurantSlug: restaurant.slug, date: '2026-11-23', time: '19:00', partySize: 2 },
-    });
+    const held = await requestHold(t.app, diner.token, { restaurantSlug: restaurant.slug, date: '2026-11-23', time: '19:00', partySize: 2 });
     expect(held.statusCode).toBe(201);
     const id = held.json().id;
     const calls = [

@@ -38,10 +38,3 @@ export async function findStaffByUsername(
   const row = rows[0];
   return row && { id: row.id, restaurantId: row.restaurant_id, passwordHash: row.password_hash };
 }
-
-/** Postgres reports a broken unique index with SQLSTATE 23505. */
-export function isUniqueViolation(error: unknown, constraint: string): boolean {
-  const candidate = (error as { cause?: unknown })?.cause ?? error;
-  const pgError = candidate as { code?: string; constraint?: string; message?: string };
-  return pgError?.code === '23505' && (pgError.constraint === constraint || Boolean(pgError.message?.includes(constraint)));
-}

@@ -1,7 +1,7 @@
 import type { DinerProfile, LoginBody, StaffLoginResponse } from '#common/contract/accounts.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { conflict, unauthenticated } from '#server/errors.ts';
-import { findStaffByUsername, findUserById, findUserByUsername, insertUser, isUniqueViolation } from './accounts.repository.ts';
+import { conflict, isUniqueViolation, sessionExpired, unauthenticated } from '#server/errors.ts';
+import { findStaffByUsername, findUserById, findUserByUsername, insertUser } from './accounts.repository.ts';
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from './password.ts';
 import { requireDiner, type Principal } from './principal.ts';
 import type { SessionsService } from './sessions.service.ts';
@@ -77,7 +77,7 @@ export function createAccountsService(deps: AppDeps, sessions: SessionsService) 
     async getCurrentDiner(principal: Principal): Promise<DinerProfile> {
       requireDiner(principal);
       const user = await findUserById(db, principal.userId);
-      if (!user) throw unauthenticated('Your session has expired. Please sign in again.');
+      if (!user) throw sessionExpired();
       return toProfile(user);
     },
 

@@ -69,8 +69,8 @@ export async function setVerifiedPhone(db: Db, userId: string, phone: string, no
   return rows.length > 0;
 }
 
-export function isUniqueViolation(error: unknown, constraint: string): boolean {
-  const candidate = (error as { cause?: unknown })?.cause ?? error;
-  const pgError = candidate as { code?: string; constraint?: string; message?: string };
-  return pgError?.code === '23505' && (pgError.constraint === constraint || Boolean(pgError.message?.includes(constraint)));
+/** The diner's verified phone, locked with the account (one entry per phone is then decided by the unique index). */
+export async function lockVerifiedPhone(db: Db, userId: string): Promise<{ verified_phone: string | null } | undefined> {
+  const [row] = await queryRows<{ verified_phone: string | null }>(db, sql`SELECT verified_phone FROM users WHERE id = ${userId} FOR UPDATE`);
+  return row;
 }

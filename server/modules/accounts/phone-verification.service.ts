@@ -1,8 +1,8 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { PhoneCodeSent, PhoneVerificationStatus, StartPhoneVerificationBody, VerifyPhoneBody } from '#common/contract/accounts.ts';
-import { asDate } from '#server/db/client.ts';
+import { asDate, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { AppError, badInput, conflict, unauthenticated } from '#server/errors.ts';
+import { AppError, badInput, conflict, isUniqueViolation, sessionExpired } from '#server/errors.ts';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
 import { requireDiner, type Principal } from './principal.ts';
 import {
@@ -11,7 +11,7 @@ import {
   findLatestOpenVerification,
   findUserPhone,
   isPhoneVerifiedByAnother,
-  isUniqueViolation,
+  lockVerifiedPhone,
   replaceOpenVerification,
   setVerifiedPhone,
   type PhoneVerificationRow,
@@ -57,11 +57,24 @@ export function createPhoneVerificationService(deps: AppDeps, notifications: Not
 
   async function loadUserPhone(userId: string) {
     const user = await findUserPhone(db, userId);
-    if (!user) throw unauthenticated('Your session has expired. Please sign in again.');
+    if (!user) throw sessionExpired();
     return user;
   }
 
   return {
+    /** The diner's verified phone, or null (for drops: one entry per person). */
+    async findVerifiedPhone(userId: string): Promise<string | null> {
+      return (await findUserPhone(db, userId))?.verified_phone ?? null;
+    },
+
+    /**
+     * Inside the caller's transaction: locks the diner's account row and answers their verified
+     * phone (undefined when the account is gone), so a unique index can then decide per phone.
+     */
+    lockVerifiedPhone(tx: Db, userId: string): Promise<{ verified_phone: string | null } | undefined> {
+      return lockVerifiedPhone(tx, userId);
+    },
+
     /** GET /api/auth/phone: the verified phone, and any code waiting to be entered. */
     async getPhoneStatus(principal: Principal): Promise<PhoneVerificationStatus> {
       requireDiner(principal);

@@ -1,4 +1,4 @@
-import { AppError, unauthenticated } from '#server/errors.ts';
+import { AppError, sessionExpired, unauthenticated } from '#server/errors.ts';
 
 /** Who is calling, as resolved from the request's credential. Services check it first. */
 export type Principal =
@@ -15,7 +15,7 @@ export const anonymous: Principal = { kind: 'anonymous', hadInvalidCredential: f
 
 function refuse(principal: Principal, needed: string): AppError {
   if (principal.kind === 'anonymous' && principal.hadInvalidCredential) {
-    return unauthenticated('Your session has expired. Please sign in again.');
+    return sessionExpired();
   }
   if (principal.kind === 'anonymous') return unauthenticated('Please sign in to continue');
   // A credential of another kind (a staff token on a diner call, and the reverse) is not a credential here.

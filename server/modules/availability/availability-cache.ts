@@ -1,4 +1,4 @@
-import { addDays, todayInKolkata } from '#common/domain/time.ts';
+import { addDays, bookingClosesAt, isPastBookingCutoff, todayInKolkata } from '#common/domain/time.ts';
 import { AVAILABILITY_HORIZON_DAYS } from '#common/domain/restaurants.ts';
 import { asDate, type ChangeFeed } from '#server/db/client.ts';
 import type { CachedSlotRow } from './availability.repository.ts';
@@ -43,7 +43,7 @@ export function nextChangeWithoutWrite(restaurant: CachedRestaurant, nowMs: numb
   };
   for (const slots of restaurant.slotsByDate.values()) {
     for (const slot of slots) {
-      consider(slot.startsAtMs - cutoffMinutes * 60_000);
+      consider(bookingClosesAt(slot.startsAtMs, cutoffMinutes).getTime());
       consider(slot.publicFromMs);
       for (const [expiresAtMs] of slot.holds) consider(expiresAtMs);
     }
@@ -79,9 +79,9 @@ export function toCachedSlot(row: CachedSlotRow): CachedSlot {
   };
 }
 
-/** The same rules as covers.ts (slotIsOpen, coversTakenJoin), for one instant, in memory. */
+/** The same rules as slot-sql.ts (slotIsOpen) and reservation-sql.ts (coversTakenJoin), for one instant, in memory. */
 export function isSlotOpenAt(slot: CachedSlot, nowMs: number, cutoffMinutes: number): boolean {
-  return slot.isAvailableStatus && slot.startsAtMs > nowMs + cutoffMinutes * 60_000 && slot.publicFromMs <= nowMs;
+  return slot.isAvailableStatus && !isPastBookingCutoff(slot.startsAtMs, nowMs, cutoffMinutes) && slot.publicFromMs <= nowMs;
 }
 
 export function freeCoversAt(slot: CachedSlot, nowMs: number): number {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { createTestApp, TEST_NOW, type TestApp, requestHold } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildSlot, type BuiltRestaurant } from '#server/test/factories.ts';
 
 let t: TestApp;
@@ -20,12 +20,7 @@ async function available(key: string, date: string, partySize: number): Promise<
 }
 async function hold(restaurant: BuiltRestaurant, date: string, time: string, partySize: number) {
   const diner = await buildDiner(t.database.db);
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/reservations',
-    headers: bearer(diner.token),
-    payload: { restaurantSlug: restaurant.slug, date, time, partySize },
-  });
+  const response = await requestHold(t.app, diner.token, { restaurantSlug: restaurant.slug, date, time, partySize });
   expect(response.statusCode, response.body).toBe(201);
   return response.json() as { id: string };
 }

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '#server/db/client.ts';
-import { coversTakenJoin, slotIsOpen } from './covers.ts';
+import { coversTakenJoin, holdsCovers } from '#server/modules/reservations/reservation-sql.ts';
+import { slotIsOpen } from '#server/modules/slots/slot-sql.ts';
 
 export interface SlotAvailabilityRow {
   id: string;
@@ -97,8 +98,7 @@ export function listSlotsForCache(db: Db, restaurantId: string, from: string, to
                    FILTER (WHERE r.status = 'HELD') AS holds
           FROM reservations r
           WHERE r.slot_id = s.id
-            AND r.status IN ('HELD', 'PENDING', 'CONFIRMED', 'SEATED')
-            AND (r.status <> 'HELD' OR r.hold_expires_at > ${now.toISOString()})
+            AND ${holdsCovers(now, 'r')}
         ) taken ON true
         WHERE s.restaurant_id = ${restaurantId} AND s.slot_date BETWEEN ${from} AND ${to}
         ORDER BY s.slot_date, s.slot_time`,

@@ -13,8 +13,6 @@ import { TODAY_ANSWER_SECONDS } from './availability.service.ts';
 export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
   const { availability } = app.services;
 
-  app.addHook('onClose', async () => availability.close());
-
   app.get('/api/restaurants/:slug/availability', {
     schema: {
       tags: ['availability'],

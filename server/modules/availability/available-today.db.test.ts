@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AvailableTodayResponse } from '#common/contract/restaurants.ts';
 import { queryRows } from '#server/db/client.ts';
-import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { bearer, createTestApp, TEST_NOW, type TestApp, requestHold } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildSlot, buildStaff, type BuiltRestaurant } from '#server/test/factories.ts';
 import { openSlotsBetweenQuery } from './availability.repository.ts';
 
@@ -31,12 +31,7 @@ function timesOf(body: AvailableTodayResponse, restaurant: BuiltRestaurant): str
 }
 async function hold(restaurant: BuiltRestaurant, date: string, time: string, partySize: number) {
   const diner = await buildDiner(t.database.db);
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/reservations',
-    headers: bearer(diner.token),
-    payload: { restaurantSlug: restaurant.slug, date, time, partySize },
-  });
+  const response = await requestHold(t.app, diner.token, { restaurantSlug: restaurant.slug, date, time, partySize });
   expect(response.statusCode, response.body).toBe(201);
 }
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatingSignupBody } from '#common/contract/dating.ts';
-import { makePng } from '#server/modules/portal/test-images.ts';
+import { makePng } from '#server/test/test-images.ts';
 import { createTestApp, type TestApp } from '#server/test/app.ts';
 import { DUPLICATE_PHONE, LOGIN_REFUSED, NOT_THIS_BROWSER, NOT_UPLOADED } from './dating.service.ts';
 

@@ -104,12 +104,6 @@ export async function insertDatingUser(db: Db, user: NewDatingUser): Promise<Dat
   return toUser(row);
 }
 
-/** True for the unique-phone violation (two signups racing for one number). */
-export function isDuplicatePhone(error: unknown): boolean {
-  const candidate = ((error as { cause?: unknown })?.cause ?? error) as { code?: string; constraint?: string; message?: string };
-  return candidate?.code === '23505' && Boolean(candidate.constraint?.includes('phone') || candidate.message?.includes('phone'));
-}
-
 export interface DatingPhotoRow {
   sortOrder: number;
   objectKey: string;

@@ -15,7 +15,7 @@ import {
 } from '#common/domain/dating-profile.ts';
 import { todayInKolkata } from '#common/domain/time.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { AppError, badInput, conflict, forbidden, notFound, unauthenticated } from '#server/errors.ts';
+import { AppError, badInput, conflict, forbidden, isUniqueViolation, notFound, sessionExpired, unauthenticated } from '#server/errors.ts';
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from '#server/modules/accounts/password.ts';
 import { requireDating, type Principal } from '#server/modules/accounts/principal.ts';
 import type { SessionsService } from '#server/modules/accounts/sessions.service.ts';
@@ -30,7 +30,6 @@ import {
   insertDatingPhotos,
   insertDatingUploads,
   insertDatingUser,
-  isDuplicatePhone,
   listDatingPhotos,
   markDatingUploadReceived,
   type DatingPhotoRow,
@@ -224,7 +223,7 @@ export function createDatingService(deps: AppDeps, sessions: SessionsService, st
           return created;
         });
       } catch (error) {
-        if (isDuplicatePhone(error)) throw conflict(DUPLICATE_PHONE);
+        if (isUniqueViolation(error, 'dating_users_phone_key')) throw conflict(DUPLICATE_PHONE);
         throw error;
       }
       const token = await sessions.issueSession('dating', user.id);
@@ -245,7 +244,7 @@ export function createDatingService(deps: AppDeps, sessions: SessionsService, st
     async getCurrentDatingUser(principal: Principal): Promise<DatingProfile> {
       requireDating(principal);
       const user = await findDatingUserById(db, principal.datingUserId);
-      if (!user) throw unauthenticated('Your session has expired. Please sign in again.');
+      if (!user) throw sessionExpired();
       return profileOf(user);
     },
 

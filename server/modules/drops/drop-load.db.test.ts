@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows } from '#server/db/client.ts';
 import { bearer, createTestApp, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildStaff } from '#server/test/factories.ts';
-import { createDrop, dropReservations, waitFor } from './drops.test-support.ts';
+import { createDrop, dropReservations, ENTRY_CLOSES, ENTRY_OPENS, waitFor } from './drops.test-support.ts';
 
 /**
  * A drop under load (run it on PostgreSQL: DATABASE_URL=…): 1,000 verified entries for 20
@@ -13,8 +13,6 @@ import { createDrop, dropReservations, waitFor } from './drops.test-support.ts';
  */
 const ENTRIES = 1_000;
 const TABLES = 20;
-const OPENS = '2026-11-23T05:00:00.000Z';
-const CLOSES = '2026-11-24T05:00:00.000Z';
 const RELEASE = '2026-11-24T05:00:00.000Z';
 
 let t: TestApp;
@@ -30,20 +28,20 @@ beforeAll(async () => {
     dateTo: '2026-12-04',
     times: ['19:00', '21:00'],
     capacity: 2,
-    entryOpensAt: OPENS,
-    entryClosesAt: CLOSES,
+    entryOpensAt: ENTRY_OPENS,
+    entryClosesAt: ENTRY_CLOSES,
     releaseAt: RELEASE,
   });
   // Set-based: 1,000 diners with verified phones, each entered once, a second apart.
   await t.database.db.execute(
     sql`INSERT INTO users (username, password_hash, name, email, verified_phone, phone, phone_verified_at)
         SELECT 'load_' || g, 'not-a-real-hash', 'Load Diner ' || g, 'load_' || g || '@example.com',
-               '+9170' || lpad(g::text, 8, '0'), '+9170' || lpad(g::text, 8, '0'), ${OPENS}::timestamptz
+               '+9170' || lpad(g::text, 8, '0'), '+9170' || lpad(g::text, 8, '0'), ${ENTRY_OPENS}::timestamptz
         FROM generate_series(1, ${ENTRIES}) AS g`,
   );
   await t.database.db.execute(
     sql`INSERT INTO drop_entries (drop_id, user_id, phone, party_size, created_at)
-        SELECT ${dropId}, u.id, u.verified_phone, 2, ${OPENS}::timestamptz + (row_number() OVER (ORDER BY u.username)) * interval '1 second'
+        SELECT ${dropId}, u.id, u.verified_phone, 2, ${ENTRY_OPENS}::timestamptz + (row_number() OVER (ORDER BY u.username)) * interval '1 second'
         FROM users u WHERE u.username LIKE 'load\\_%'`,
   );
 }, 180_000);
@@ -71,7 +69,7 @@ describe('a drop of 1,000 entries for 20 tables', () => {
   it('has every entry in before the release, and its tables hidden from normal booking', async () => {
     const [count] = await queryRows<{ count: number }>(t.database.db, sql`SELECT count(*)::int AS count FROM drop_entries WHERE drop_id = ${dropId}`);
     expect(count.count).toBe(ENTRIES);
-    t.clock.set(new Date(Date.parse(OPENS) + 3_600_000));
+    t.clock.set(new Date(Date.parse(ENTRY_OPENS) + 3_600_000));
     const drop = (await t.app.inject({ method: 'GET', url: `/api/drops/${dropId}` })).json();
     expect(drop).toMatchObject({ phase: 'open', entryCount: ENTRIES, slotCount: TABLES });
     const diner = await buildDiner(t.database.db);
@@ -93,7 +91,7 @@ describe('a drop of 1,000 entries for 20 tables', () => {
   it('offers exactly 20 holds at release, to positions 1-20, however many callers race to release it', async () => {
     t.clock.set(RELEASE);
     const started = Date.now();
-    const { drops } = t.app.services;
+    const { dropOffers: drops } = t.app.services;
     await Promise.all([
       drops.runDueWork(),
       drops.advanceDrop(dropId),
@@ -138,7 +136,7 @@ describe('a drop of 1,000 entries for 20 tables', () => {
     // Everyone holding lets the hold lapse; the sweeper (timer) expires them and the drop's sweep re-offers.
     t.clock.advance(10 * 60_000 + 1_000);
     await t.app.services.reservations.expireDueHolds();
-    await t.app.services.drops.runDueWork();
+    await t.app.services.dropOffers.runDueWork();
     const holds = await dropReservations(t.database.db, dropId, t.clock.now());
     expect(holds.map((hold) => hold.position)).toEqual(Array.from({ length: TABLES }, (_, i) => TABLES + 2 + i));
     expect(await oversoldSlots()).toEqual([]);

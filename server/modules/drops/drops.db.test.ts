@@ -144,7 +144,7 @@ describe('the drop around its draw', () => {
     expect((await call('POST', `/api/reservations/${won.reservationId}/confirm`, winner.token, {})).statusCode).toBe(200);
     expect((await call('GET', `/api/drops/${id}`, winner.token)).json().myEntry.result).toMatchObject({ state: 'booked', status: 'PENDING', slot: { date: '2026-12-03', time: '19:00' } });
     // No one is left in line: the drop's tables join normal availability.
-    await t.app.services.drops.runDueWork();
+    await t.app.services.dropOffers.runDueWork();
     const [drop] = await queryRows<{ opened_to_all_at: unknown }>(t.database.db, sql`SELECT opened_to_all_at FROM drops WHERE id = ${id}`);
     expect(drop.opened_to_all_at).not.toBeNull();
   });
@@ -158,7 +158,7 @@ describe('the drop around its draw', () => {
     const early = await call('POST', '/api/reservations', walkIn.token, { restaurantSlug: restaurant.slug, date: '2026-12-04', time: '20:00', partySize: 2 });
     expect(early.statusCode).toBe(409);
     t.clock.set(at(2));
-    expect(await t.app.services.drops.advanceDrop(id)).toEqual({ drew: true, offers: 1 });
+    expect(await t.app.services.dropOffers.advanceDrop(id)).toEqual({ drew: true, offers: 1 });
     // The entrant's table is the earliest; the 20:00 one is anyone's now.
     expect((await dropReservations(t.database.db, id, t.clock.now())).map((r) => r.user_id)).toEqual([entrant.id]);
     const late = await call('POST', '/api/reservations', walkIn.token, { restaurantSlug: restaurant.slug, date: '2026-12-04', time: '20:00', partySize: 2 });
@@ -182,7 +182,7 @@ describe('the drop around its draw', () => {
       }
     }
     t.clock.set(at(2));
-    expect(await t.app.services.drops.advanceDrop(id)).toEqual({ drew: true, offers: 0 });
+    expect(await t.app.services.dropOffers.advanceDrop(id)).toEqual({ drew: true, offers: 0 });
     const [firstInLine] = await queryRows<{ user_id: string }>(t.database.db, sql`SELECT user_id FROM drop_entries WHERE drop_id = ${id} AND position = 1`);
     const first = firstInLine.user_id === a.id ? a : b;
     const second = first === a ? b : a;
@@ -191,7 +191,7 @@ describe('the drop around its draw', () => {
     for (const diner of [second, first]) {
       expect((await call('POST', `/api/reservations/${holds.get(diner.id)![0]}/cancel`, diner.token, {})).statusCode).toBe(200);
     }
-    await t.app.services.drops.runDueWork();
+    await t.app.services.dropOffers.runDueWork();
     expect((await dropReservations(t.database.db, id, t.clock.now())).map((r) => r.user_id)).toEqual([first.id]);
     expect((await call('GET', `/api/drops/${id}`, second.token)).json().myEntry.result).toEqual({ state: 'waiting', placeInLine: 1 });
   });

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { ReservationStatus } from '#common/domain/reservation-status.ts';
 import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
-import { coversTakenJoin } from '#server/modules/availability/covers.ts';
+import { coversTakenJoin } from '#server/modules/reservations/reservation-sql.ts';
 
 /** The drops' SQL: drops, their slots, entries and the draw. No rules here. */
 
@@ -100,30 +100,6 @@ export async function insertDrop(
   return row.id;
 }
 
-/** Which of these (date, time) pairs the restaurant already has a slot at. */
-export function findTakenSlotTimes(db: Db, restaurantId: string, dates: string[], times: string[]): Promise<{ date: string; time: string }[]> {
-  return queryRows<{ date: string; time: string }>(
-    db,
-    sql`SELECT to_char(slot_date, 'YYYY-MM-DD') AS date, slot_time AS time FROM slots
-        WHERE restaurant_id = ${restaurantId} AND slot_date = ANY(${toPgArray(dates)}::date[]) AND slot_time = ANY(${toPgArray(times)}::text[])
-        ORDER BY slot_date, slot_time`,
-  );
-}
-
-export async function insertDropSlots(
-  db: Db,
-  restaurantId: string,
-  dropId: string,
-  slots: { dates: string[]; times: string[]; startsAt: string[]; capacity: number },
-): Promise<void> {
-  await db.execute(
-    sql`INSERT INTO slots (restaurant_id, slot_date, slot_time, starts_at, capacity, drop_id)
-        SELECT ${restaurantId}, t.slot_date::date, t.slot_time, t.starts_at::timestamptz, ${slots.capacity}, ${dropId}
-        FROM unnest(${toPgArray(slots.dates)}::text[], ${toPgArray(slots.times)}::text[], ${toPgArray(slots.startsAt)}::text[])
-          AS t(slot_date, slot_time, starts_at)`,
-  );
-}
-
 export interface DropSlotRow {
   id: string;
   date: string;
@@ -144,22 +120,6 @@ export function listDropSlots(db: Db, dropId: string, now: Date): Promise<DropSl
         WHERE s.drop_id = ${dropId}
         ORDER BY s.starts_at, s.id`,
   );
-}
-
-export async function findDropIdOfSlot(db: Db, slotId: string): Promise<string | null> {
-  const [row] = await queryRows<{ drop_id: string | null }>(db, sql`SELECT drop_id FROM slots WHERE id = ${slotId}`);
-  return row?.drop_id ?? null;
-}
-
-/** The diner's verified phone, locked with the account (one entry per phone is then decided by the unique index). */
-export async function lockUserVerifiedPhone(db: Db, userId: string): Promise<{ verified_phone: string | null } | undefined> {
-  const [row] = await queryRows<{ verified_phone: string | null }>(db, sql`SELECT verified_phone FROM users WHERE id = ${userId} FOR UPDATE`);
-  return row;
-}
-
-export async function findUserVerifiedPhone(db: Db, userId: string): Promise<string | null> {
-  const [row] = await queryRows<{ verified_phone: string | null }>(db, sql`SELECT verified_phone FROM users WHERE id = ${userId}`);
-  return row?.verified_phone ?? null;
 }
 
 export async function insertEntry(db: Db, entry: { dropId: string; userId: string; phone: string; partySize: number; now: Date }): Promise<string> {
@@ -289,10 +249,4 @@ export async function listUndrawnReleasedDrops(db: Db, now: Date): Promise<strin
     sql`SELECT id FROM drops WHERE release_at <= ${now.toISOString()} AND drawn_at IS NULL ORDER BY release_at LIMIT 100`,
   );
   return rows.map((row) => row.id);
-}
-
-export function isUniqueViolation(error: unknown, constraint: string): boolean {
-  const candidate = (error as { cause?: unknown })?.cause ?? error;
-  const pgError = candidate as { code?: string; constraint?: string; message?: string };
-  return pgError?.code === '23505' && (pgError.constraint === constraint || Boolean(pgError.message?.includes(constraint)));
 }

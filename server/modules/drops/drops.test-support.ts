@@ -1,9 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '#server/db/client.ts';
+import { holdsCovers } from '#server/modules/reservations/reservation-sql.ts';
 import { bearer, type TestApp } from '#server/test/app.ts';
 import { buildDiner, type BuiltAccount } from '#server/test/factories.ts';
 
 /** Helpers shared by the drop tests. */
+
+/** The entry window the drop tests use: from 10:30 Kolkata on TEST_NOW's date for a day. */
+export const ENTRY_OPENS = '2026-11-23T05:00:00.000Z';
+export const ENTRY_CLOSES = '2026-11-24T05:00:00.000Z';
 
 let phoneCounter = 0;
 
@@ -51,8 +56,7 @@ export function dropReservations(db: Db, dropId: string, now: Date) {
     sql`SELECT r.id, r.user_id, r.status, r.slot_id, r.party_size, e.position
         FROM reservations r JOIN slots s ON s.id = r.slot_id
         LEFT JOIN drop_entries e ON e.drop_id = s.drop_id AND e.user_id = r.user_id
-        WHERE s.drop_id = ${dropId} AND r.status IN ('HELD', 'PENDING', 'CONFIRMED', 'SEATED')
-          AND (r.status <> 'HELD' OR r.hold_expires_at > ${now.toISOString()})
+        WHERE s.drop_id = ${dropId} AND ${holdsCovers(now, 'r')}
         ORDER BY e.position`,
   );
 }

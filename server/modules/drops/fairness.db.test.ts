@@ -5,7 +5,7 @@ import { drawOrder } from '#common/domain/draw.ts';
 import { asDate, queryRows } from '#server/db/client.ts';
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildStaff, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
-import { buildVerifiedDiner, createDrop, dropReservations, enterDrop, entriesOf, spearman } from './drops.test-support.ts';
+import { buildVerifiedDiner, createDrop, dropReservations, enterDrop, ENTRY_CLOSES, ENTRY_OPENS, entriesOf, spearman } from './drops.test-support.ts';
 
 /**
  * Fairness of the draw, on the real API and database: N diners enter at spread-out times;
@@ -13,8 +13,6 @@ import { buildVerifiedDiner, createDrop, dropReservations, enterDrop, entriesOf,
  */
 const N = 40;
 const HOUR = 3_600_000;
-const OPENS = '2026-11-23T05:00:00.000Z';
-const CLOSES = '2026-11-24T05:00:00.000Z';
 const RELEASE = '2026-11-24T06:00:00.000Z';
 
 let t: TestApp;
@@ -35,7 +33,7 @@ beforeAll(async () => {
   diners = [];
   for (let i = 0; i < N; i++) diners.push(await buildVerifiedDiner(t.database.db));
   // 2 slots × 10 covers: 10 tables for parties of two.
-  dropId = await createDrop(t, staffToken, { dateFrom: '2026-11-26', dateTo: '2026-11-26', times: ['19:00', '21:00'], capacity: 10, entryOpensAt: OPENS, entryClosesAt: CLOSES, releaseAt: RELEASE });
+  dropId = await createDrop(t, staffToken, { dateFrom: '2026-11-26', dateTo: '2026-11-26', times: ['19:00', '21:00'], capacity: 10, entryOpensAt: ENTRY_OPENS, entryClosesAt: ENTRY_CLOSES, releaseAt: RELEASE });
 });
 afterAll(() => t.close());
 
@@ -50,7 +48,7 @@ describe('entering a drop', () => {
   it('takes N entries at spread-out times, in the window, once per account', async () => {
     // Arrivals 30 minutes apart across the window, in the order diners were created.
     for (let i = 0; i < N; i++) {
-      t.clock.set(new Date(Date.parse(OPENS) + i * 30 * 60_000));
+      t.clock.set(new Date(Date.parse(ENTRY_OPENS) + i * 30 * 60_000));
       const response = await enterDrop(t, diners[i].token, dropId, 2);
       expect(response.statusCode, response.body).toBe(201);
       expect(response.json().myEntry).toMatchObject({ partySize: 2, position: null, result: { state: 'entered' } });
@@ -89,7 +87,7 @@ describe('entering a drop', () => {
     expect(big.json()).toEqual({ error: "partySize: This drop's tables seat at most 10" });
     expect((await enterDrop(t, staffToken, dropId)).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'POST', url: `/api/drops/${dropId}/entries`, payload: { partySize: 2 } })).statusCode).toBe(401);
-    t.clock.set(CLOSES);
+    t.clock.set(ENTRY_CLOSES);
     const closed = await enterDrop(t, late.token, dropId, 2);
     expect(closed.statusCode).toBe(409);
     expect(closed.json()).toEqual({ error: 'Entries for this drop have closed' });
@@ -108,7 +106,7 @@ describe('the draw', () => {
       get(`/api/drops/${dropId}`, diners[0].token),
       get(`/api/drops/${dropId}`),
       get('/api/drops'),
-      t.app.services.drops.runDueWork(),
+      t.app.services.dropOffers.runDueWork(),
       get(`/api/drops/${dropId}/draw`),
     ]);
     expect(reads[0].statusCode).toBe(200);
@@ -120,7 +118,7 @@ describe('the draw', () => {
     const positions = entries.map((entry) => entry.position).sort((a, b) => a! - b!);
     expect(positions).toEqual(Array.from({ length: N }, (_, i) => i + 1));
     const stored = [...entries].sort((a, b) => a.position! - b.position!).map((entry) => entry.id);
-    expect(drawOrder(drop.seed, entries.map((entry) => entry.id))).toEqual(stored);
+    expect(await drawOrder(drop.seed, entries.map((entry) => entry.id))).toEqual(stored);
 
     const audit = await get(`/api/drops/${dropId}/draw`);
     expect(audit.statusCode).toBe(200);
@@ -128,7 +126,7 @@ describe('the draw', () => {
     expect(audit.json().algorithm).toContain('HMAC-SHA256');
 
     // Reading again, or running the sweep again, changes nothing.
-    await t.app.services.drops.runDueWork();
+    await t.app.services.dropOffers.runDueWork();
     await get(`/api/drops/${dropId}`, diners[1].token);
     const [after] = await queryRows<{ seed: string }>(t.database.db, sql`SELECT seed FROM drops WHERE id = ${dropId}`);
     expect(after.seed).toBe(drop.seed);
@@ -173,7 +171,7 @@ describe('the draw', () => {
     const timesWinning = new Map<string, number>();
     for (let k = 0; k < draws; k++) {
       const seed = createHash('sha256').update(`fairness-${k}`).digest();
-      const order = drawOrder(seed, ids);
+      const order = await drawOrder(seed, ids);
       const arrival = order.map((id) => arrivalRank.get(id)!);
       const position = order.map((_, index) => index + 1);
       const rho = spearman(arrival, position);
@@ -212,12 +210,12 @@ describe('the draw', () => {
         expect((await enterDrop(t, diners[i].token, id, 2)).statusCode).toBe(201);
       }
       t.clock.set(release);
-      expect(await t.app.services.drops.advanceDrop(id)).toEqual({ drew: true, offers: 1 });
+      expect(await t.app.services.dropOffers.advanceDrop(id)).toEqual({ drew: true, offers: 1 });
       const [drop] = await queryRows<{ seed: string }>(t.database.db, sql`SELECT seed FROM drops WHERE id = ${id}`);
       seeds.add(drop.seed);
       const entries = await entriesOf(t.database.db, id);
       const stored = [...entries].sort((a, b) => a.position! - b.position!).map((entry) => entry.id);
-      expect(drawOrder(drop.seed, entries.map((entry) => entry.id).reverse())).toEqual(stored);
+      expect(await drawOrder(drop.seed, entries.map((entry) => entry.id).reverse())).toEqual(stored);
       sumRho += spearman(entries.map((_, index) => index + 1), entries.map((entry) => entry.position!));
       // One table of two: exactly the first in line holds it.
       expect((await dropReservations(t.database.db, id, t.clock.now())).map((r) => r.position)).toEqual([1]);

@@ -9,7 +9,6 @@ export const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { notifications } = app.services;
 
   const openEventStream = createEventStreams(app);
-  app.addHook('onClose', async () => notifications.close());
 
   app.get('/api/me/events', {
     schema: {

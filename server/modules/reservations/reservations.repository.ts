@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import type { ReservationActor, ReservationStatus } from '#common/domain/reservation-status.ts';
-import { coversTakenJoin, slotIsPublic } from '#server/modules/availability/covers.ts';
+import { slotIsPublic } from '#server/modules/slots/slot-sql.ts';
+import { coversTakenJoin, effectiveStatusSql, holdsCovers, isLapsedHold } from './reservation-sql.ts';
 
 /** A reservation with what its screens show: restaurant and slot. */
 export interface ReservationRow {
@@ -51,8 +52,7 @@ export async function hasLiveReservationAt(db: Db, userId: string, startsAt: Dat
     db,
     sql`SELECT 1 FROM reservations
         WHERE user_id = ${userId} AND starts_at = ${startsAt.toISOString()}
-          AND status IN ('HELD', 'PENDING', 'CONFIRMED', 'SEATED')
-          AND (status <> 'HELD' OR hold_expires_at > ${now.toISOString()})
+          AND ${holdsCovers(now, '')}
         LIMIT 1`,
   );
   return rows.length > 0;
@@ -73,8 +73,7 @@ export async function readDinerBookingCounts(
                count(*) FILTER (WHERE starts_at = ${startsAt.toISOString()})::int AS live_at_start
         FROM reservations
         WHERE user_id = ${userId}
-          AND status IN ('HELD', 'PENDING', 'CONFIRMED', 'SEATED')
-          AND (status <> 'HELD' OR hold_expires_at > ${at})`,
+          AND ${holdsCovers(now, '')}`,
   );
   return { activeHolds: row.active_holds, upcoming: row.upcoming, hasLiveAtStart: row.live_at_start > 0 };
 }
@@ -194,8 +193,7 @@ export async function updateReservationStatus(
 export function listReservationsOfUser(db: Db, userId: string, now: Date): Promise<ReservationRow[]> {
   const at = now.toISOString();
   // Live: active, upcoming, and (for a hold) not yet expired; an expired hold sorts with the ended ones.
-  const isLive = sql`(r.status IN ('PENDING', 'CONFIRMED', 'SEATED') OR (r.status = 'HELD' AND r.hold_expires_at > ${at}))
-                     AND r.starts_at > ${at}`;
+  const isLive = sql`${holdsCovers(now, 'r')} AND r.starts_at > ${at}`;
   return queryRows<ReservationRow>(
     db,
     sql`SELECT ${reservationColumns} ${reservationJoins}
@@ -209,8 +207,7 @@ export function listReservationsOfUser(db: Db, userId: string, now: Date): Promi
 export async function countReservationsByStatus(db: Db, userId: string, now: Date): Promise<Map<string, number>> {
   const rows = await queryRows<{ status: string; count: number }>(
     db,
-    sql`SELECT CASE WHEN status = 'HELD' AND hold_expires_at <= ${now.toISOString()} THEN 'CANCELLED' ELSE status END AS status,
-               count(*)::int AS count
+    sql`SELECT ${effectiveStatusSql(now, '')} AS status, count(*)::int AS count
         FROM reservations WHERE user_id = ${userId} GROUP BY 1`,
   );
   return new Map(rows.map((row) => [row.status, row.count]));
@@ -234,4 +231,68 @@ export async function expireDueHolds(db: Db, now: Date): Promise<{ id: string; r
     );
   }
   return expired;
+}
+
+// ---- The staff's bookings list (GET /api/admin/bookings) ----
+
+export interface AdminBookingRow {
+  id: string;
+  status: ReservationStatus;
+  hold_expires_at: Date | string | null;
+  party_size: number;
+  created_at: Date | string;
+  starts_at: Date | string;
+  slot_date: string;
+  slot_time: string;
+  user_name: string;
+  username: string;
+  user_email: string | null;
+  user_phone: string | null;
+}
+
+/** A booking as staff see it: the reservation, its slot and the diner's contact details. */
+const bookingSelect = sql`SELECT r.id, r.status, r.hold_expires_at, r.party_size, r.created_at, r.starts_at,
+    to_char(s.slot_date, 'YYYY-MM-DD') AS slot_date, s.slot_time,
+    u.name AS user_name, u.username, u.email AS user_email, u.phone AS user_phone
+  FROM reservations r
+  JOIN slots s ON s.id = r.slot_id
+  JOIN users u ON u.id = r.user_id`;
+
+/**
+ * The restaurant's bookings from `fromDate` (a Kolkata date) for `days` days, soonest first.
+ * Holds that lapsed (expired, whether or not swept yet) are left out: they were never bookings.
+ */
+export function listBookingsFrom(db: Db, restaurantId: string, fromDate: string, days: number, now: Date, limit: number): Promise<AdminBookingRow[]> {
+  return queryRows<AdminBookingRow>(
+    db,
+    sql`${bookingSelect}
+        WHERE r.restaurant_id = ${restaurantId}
+          AND s.slot_date >= ${fromDate}::date AND s.slot_date < ${fromDate}::date + ${days}::int
+          AND NOT ${isLapsedHold(now, 'r')}
+          AND NOT (r.status = 'CANCELLED' AND r.cancel_reason = 'HOLD_EXPIRED')
+        ORDER BY r.starts_at, r.created_at
+        LIMIT ${limit}`,
+  );
+}
+
+/** Today's counts per effective status (an expired hold counts as the CANCELLED it has become). */
+export async function countBookingsOfDate(db: Db, restaurantId: string, date: string, now: Date): Promise<Map<string, number>> {
+  const rows = await queryRows<{ status: string; count: number }>(
+    db,
+    sql`SELECT ${effectiveStatusSql(now, 'r')} AS status, count(*)::int AS count
+        FROM reservations r JOIN slots s ON s.id = r.slot_id
+        WHERE r.restaurant_id = ${restaurantId} AND s.slot_date = ${date}::date
+        GROUP BY 1`,
+  );
+  return new Map(rows.map((row) => [row.status, row.count]));
+}
+
+/** A booking of this restaurant, or undefined (another restaurant's booking is not found). */
+export async function findBookingOfRestaurant(db: Db, restaurantId: string, id: string): Promise<AdminBookingRow | undefined> {
+  const [row] = await queryRows<AdminBookingRow>(
+    db,
+    sql`${bookingSelect}
+        WHERE r.id = ${id} AND r.restaurant_id = ${restaurantId}`,
+  );
+  return row;
 }

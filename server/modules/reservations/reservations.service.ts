@@ -2,16 +2,17 @@ import type { CreateReservationBody, DinerReservation, ReservationSummary } from
 import {
   checkTransition,
   DINER_CANCEL_NOTICE_MINUTES,
+  effectiveStatus,
   NO_SHOW_GRACE_MINUTES,
   summaryBuckets,
   type ReservationActor,
   type ReservationStatus,
   type TransitionCheck,
 } from '#common/domain/reservation-status.ts';
-import { kolkataInstant } from '#common/domain/time.ts';
+import { isPastBookingCutoff, kolkataInstant } from '#common/domain/time.ts';
 import { asDate, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { conflict, forbidden, notFound, unauthenticated } from '#server/errors.ts';
+import { conflict, forbidden, notFound, sessionExpired, unauthenticated } from '#server/errors.ts';
 import { rejectInvalidCredential, requireDiner, requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
 import type { AvailabilityService } from '#server/modules/availability/availability.service.ts';
 import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
@@ -38,6 +39,8 @@ import {
 
 export const NO_LONGER_AVAILABLE = 'That time is no longer available';
 export const RESERVATION_NOT_FOUND = 'Reservation not found';
+/** Staff asking for another restaurant's booking are told it is not found. */
+export const BOOKING_NOT_FOUND = 'Booking not found';
 /** A drop's slot before its line has had its turn (decision 082). */
 export const HELD_FOR_DROP = 'That time is given out through a drop. Enter the drop for a fair chance at a table.';
 /** MAX_UPCOMING_RESERVATIONS reached (decision 086). */
@@ -73,14 +76,8 @@ function refusalMessage(check: Exclude<TransitionCheck, { allowed: true }>, from
   }
 }
 
-/** A hold past its expiry is CANCELLED whether or not the sweeper has written it yet. */
-function effectiveStatus(row: Pick<ReservationRow, 'status' | 'hold_expires_at'>, now: Date): ReservationStatus {
-  if (row.status === 'HELD' && row.hold_expires_at && asDate(row.hold_expires_at) <= now) return 'CANCELLED';
-  return row.status;
-}
-
 export function toDinerReservation(row: ReservationRow, now: Date): DinerReservation {
-  const status = effectiveStatus(row, now);
+  const status = effectiveStatus(row.status, row.hold_expires_at, now);
   return {
     id: row.id,
     status,
@@ -141,7 +138,7 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     const isConfirmingHold = row.status === 'HELD' && to === 'PENDING';
     const slot = isConfirmingHold ? await lockSlotById(tx, row.slot_id) : undefined;
     const now = clock.now();
-    const from = effectiveStatus(row, now);
+    const from = effectiveStatus(row.status, row.hold_expires_at, now);
     const { actor, actorId } = asActor(principal);
     const check = checkTransition(from, to, actor, {
       now,
@@ -203,7 +200,7 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
       const row = await db.transaction(async (tx) => {
         const now = clock.now();
         // Lock order: diner, then slot, everywhere.
-        if (!(await lockUser(tx, principal.userId))) throw unauthenticated('Your session has expired. Please sign in again.');
+        if (!(await lockUser(tx, principal.userId))) throw sessionExpired();
         const refusal = dinerRuleRefusal(await readDinerBookingCounts(tx, principal.userId, startsAt, now));
         if (refusal) throw conflict(refusal);
         // Waiting for a connection may have outlasted the covers: holds committed meanwhile have been
@@ -212,8 +209,7 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
         if (availability.isSlotKnownFull(input.restaurantSlug, input.date, input.time, input.partySize)) throw conflict(NO_LONGER_AVAILABLE);
         const slot = await lockSlot(tx, restaurantId, input.date, input.time);
         if (!slot) throw notFound('That time is not offered on that date');
-        const cutoff = now.getTime() + config.bookingCutoffMinutes * 60_000;
-        if (slot.status !== 'available' || asDate(slot.starts_at).getTime() <= cutoff) throw conflict(NO_LONGER_AVAILABLE);
+        if (slot.status !== 'available' || isPastBookingCutoff(slot.starts_at, now, config.bookingCutoffMinutes)) throw conflict(NO_LONGER_AVAILABLE);
         if (slot.drop_id && !(await isSlotPublic(tx, slot.id, now))) throw conflict(HELD_FOR_DROP);
         const taken = await countCoversTaken(tx, slot.id, now);
         if (slot.capacity - taken < input.partySize) throw conflict(NO_LONGER_AVAILABLE);
@@ -254,8 +250,7 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
       if (!slot) return { refused: 'slot_closed' };
       const startsAt = asDate(slot.starts_at);
       if (await hasLiveReservationAt(tx, offer.userId, startsAt, now)) return { refused: 'same_time' };
-      const cutoff = now.getTime() + config.bookingCutoffMinutes * 60_000;
-      if (slot.status !== 'available' || startsAt.getTime() <= cutoff) return { refused: 'slot_closed' };
+      if (slot.status !== 'available' || isPastBookingCutoff(startsAt, now, config.bookingCutoffMinutes)) return { refused: 'slot_closed' };
       if (offer.gate === 'drop' ? slot.drop_id === null : !(await isSlotPublic(tx, slot.id, now))) return { refused: 'slot_closed' };
       if (slot.capacity - (await countCoversTaken(tx, slot.id, now)) < offer.partySize) return { refused: 'no_room' };
       const id = await insertReservation(tx, {
@@ -317,7 +312,7 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
         id,
         to,
         (row) => {
-          if (row.restaurant_id !== principal.restaurantId) throw notFound('Booking not found');
+          if (row.restaurant_id !== principal.restaurantId) throw notFound(BOOKING_NOT_FOUND);
         },
         to === 'CANCELLED' ? { cancelReason: 'RESTAURANT_CANCELLED' } : {},
       );

@@ -1,5 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
-import type { Db } from '#server/db/client.ts';
+import { sql } from 'drizzle-orm';
+import { queryRows, type Db } from '#server/db/client.ts';
 import { restaurants } from '#server/db/schema.ts';
 
 export type RestaurantRow = typeof restaurants.$inferSelect;
@@ -15,4 +16,52 @@ export async function findRestaurant(db: Db, slugOrId: string): Promise<Restaura
   const condition = UUID_PATTERN.test(slugOrId) ? eq(restaurants.id, slugOrId.toLowerCase()) : eq(restaurants.slug, slugOrId.toLowerCase());
   const [row] = await db.select().from(restaurants).where(condition);
   return row;
+}
+
+/** The staff's view of their restaurant: the public profile and the uploaded hero photo. */
+export interface AdminRestaurantRow {
+  id: string;
+  slug: string;
+  name: string;
+  emoji: string;
+  category: string;
+  neighborhood: string;
+  instagram_url: string | null;
+  website: string | null;
+  hero_image_url: string | null;
+  hero_image_key: string | null;
+}
+
+const restaurantColumns = sql`id, slug, name, emoji, category, neighborhood, instagram_url, website, hero_image_url, hero_image_key`;
+
+export async function findAdminRestaurant(db: Db, restaurantId: string): Promise<AdminRestaurantRow | undefined> {
+  const [row] = await queryRows<AdminRestaurantRow>(db, sql`SELECT ${restaurantColumns} FROM restaurants WHERE id = ${restaurantId}`);
+  return row;
+}
+
+export async function updateRestaurantProfile(
+  db: Db,
+  restaurantId: string,
+  profile: { name: string; neighborhood: string; instagramUrl: string | null; website: string | null; heroImageUrl: string | null; now: Date },
+): Promise<AdminRestaurantRow | undefined> {
+  const [row] = await queryRows<AdminRestaurantRow>(
+    db,
+    sql`UPDATE restaurants SET name = ${profile.name}, neighborhood = ${profile.neighborhood}, instagram_url = ${profile.instagramUrl},
+          website = ${profile.website}, hero_image_url = ${profile.heroImageUrl}, updated_at = ${profile.now.toISOString()}
+        WHERE id = ${restaurantId}
+        RETURNING ${restaurantColumns}`,
+  );
+  return row;
+}
+
+export async function setHeroImage(db: Db, restaurantId: string, image: { key: string; url: string; now: Date }): Promise<void> {
+  await db.execute(
+    sql`UPDATE restaurants SET hero_image_key = ${image.key}, hero_image_url = ${image.url}, updated_at = ${image.now.toISOString()}
+        WHERE id = ${restaurantId}`,
+  );
+}
+
+export async function findHeroImageKey(db: Db, restaurantId: string): Promise<string | null | undefined> {
+  const [row] = await queryRows<{ hero_image_key: string | null }>(db, sql`SELECT hero_image_key FROM restaurants WHERE id = ${restaurantId}`);
+  return row ? row.hero_image_key : undefined;
 }

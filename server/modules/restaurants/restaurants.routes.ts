@@ -31,7 +31,7 @@ export const restaurantsRoutes: FastifyPluginAsyncZod = async (app) => {
   }, async (request, reply) => {
     const principal = await request.principal();
     const restaurant = await restaurants.getRestaurant(principal, request.params.id);
-    const photo = await app.services.portal.readHeroImage(principal, restaurant.id);
+    const photo = await restaurants.readHeroImage(principal, restaurant.id);
     if (photo) {
       // Short-lived: a new upload must show soon even at this address (uploads also get a new ?v= address).
       return reply.type(photo.contentType).header('cache-control', 'public, max-age=300').send(photo.body);

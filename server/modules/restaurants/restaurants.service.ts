@@ -1,9 +1,20 @@
+import { HERO_IMAGE_MAX_BYTES, type AdminRestaurant, type UpdateAdminRestaurantInput, type UploadResponse } from '#common/contract/portal.ts';
 import type { PublicRestaurant } from '#common/contract/restaurants.ts';
 import { DEFAULT_NEIGHBORHOOD, emojiForCategory } from '#common/domain/restaurants.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { notFound } from '#server/errors.ts';
-import type { Principal } from '#server/modules/accounts/principal.ts';
-import { findRestaurant, listRestaurants, type RestaurantRow } from './restaurants.repository.ts';
+import { badInput, forbidden, notFound, sessionExpired } from '#server/errors.ts';
+import { requireStaff, type Principal, type StaffPrincipal } from '#server/modules/accounts/principal.ts';
+import type { StorageService } from '#server/modules/storage/storage.service.ts';
+import {
+  findAdminRestaurant,
+  findHeroImageKey,
+  findRestaurant,
+  listRestaurants,
+  setHeroImage,
+  updateRestaurantProfile,
+  type AdminRestaurantRow,
+  type RestaurantRow,
+} from './restaurants.repository.ts';
 
 /** The app's own hero image for a restaurant: the uploaded photo, or a generated one. */
 export function heroImagePath(restaurantId: string): string {
@@ -28,8 +39,30 @@ export function toPublicRestaurant(row: RestaurantRow): PublicRestaurant {
   };
 }
 
-/** Public restaurant reads: open to everyone. */
-export function createRestaurantsService({ db }: AppDeps) {
+function toAdminRestaurant(row: AdminRestaurantRow): AdminRestaurant {
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    emoji: row.emoji,
+    neighborhood: row.neighborhood || DEFAULT_NEIGHBORHOOD,
+    instagramUrl: row.instagram_url,
+    website: row.website,
+    heroImageUrl: row.hero_image_url,
+    heroImageSrc: row.hero_image_url || heroImagePath(row.id),
+    hasUploadedHero: row.hero_image_key !== null,
+  };
+}
+
+/** Restaurants: public reads open to everyone, and the staff's own profile and hero photo. */
+export function createRestaurantsService({ db, clock }: AppDeps, storage: StorageService) {
+  async function loadOwnRestaurant(principal: StaffPrincipal): Promise<AdminRestaurantRow> {
+    const row = await findAdminRestaurant(db, principal.restaurantId);
+    // The restaurant was removed under a live session: the session no longer means anything.
+    if (!row) throw sessionExpired();
+    return row;
+  }
+
   return {
     async listRestaurants(_principal: Principal): Promise<PublicRestaurant[]> {
       return (await listRestaurants(db)).map(toPublicRestaurant);
@@ -40,6 +73,56 @@ export function createRestaurantsService({ db }: AppDeps) {
       const row = await findRestaurant(db, slugOrId);
       if (!row) throw notFound('Restaurant not found');
       return toPublicRestaurant(row);
+    },
+
+    /** The uploaded hero photo of a restaurant, if any (public: it is on the public page). */
+    async readHeroImage(_principal: Principal, restaurantId: string): Promise<{ body: Buffer; contentType: string } | undefined> {
+      const key = await findHeroImageKey(db, restaurantId);
+      if (!key) return undefined;
+      return storage.readImage(key);
+    },
+
+    // ---- The staff's own restaurant (/api/admin/restaurant, /api/upload) ----
+
+    /** GET /api/admin/restaurant: the signed-in staff's own restaurant (the server decides which). */
+    async getOwnRestaurant(principal: Principal): Promise<AdminRestaurant> {
+      requireStaff(principal);
+      return toAdminRestaurant(await loadOwnRestaurant(principal));
+    },
+
+    /** PUT /api/admin/restaurant: the public profile; the change shows on the public page at once. */
+    async updateOwnRestaurant(principal: Principal, input: UpdateAdminRestaurantInput): Promise<AdminRestaurant> {
+      requireStaff(principal);
+      const row = await updateRestaurantProfile(db, principal.restaurantId, {
+        name: input.name,
+        neighborhood: input.neighborhood ?? DEFAULT_NEIGHBORHOOD,
+        instagramUrl: input.instagramUrl,
+        website: input.website,
+        heroImageUrl: input.heroImageUrl,
+        now: clock.now(),
+      });
+      if (!row) throw sessionExpired();
+      return toAdminRestaurant(row);
+    },
+
+    /** Checked before an upload's body is read: only restaurant staff may send a file. */
+    assertMayUpload(principal: Principal): void {
+      requireStaff(principal);
+    },
+
+    /** POST /api/upload: a new hero photo for the staff's own restaurant, checked by its bytes. */
+    async uploadHeroImage(principal: Principal, upload: { restaurantId?: string; bytes?: Uint8Array }): Promise<UploadResponse> {
+      requireStaff(principal);
+      if (upload.restaurantId && upload.restaurantId !== principal.restaurantId) {
+        throw forbidden('You can change only your own restaurant');
+      }
+      if (!upload.bytes) throw badInput('image: choose an image file to upload');
+      const stored = await storage.saveImage('hero', upload.bytes, HERO_IMAGE_MAX_BYTES);
+      // A new address per photo, so no browser keeps showing the old one.
+      const version = stored.key.slice('hero/'.length, 'hero/'.length + 8);
+      const url = `${heroImagePath(principal.restaurantId)}?v=${version}`;
+      await setHeroImage(db, principal.restaurantId, { key: stored.key, url, now: clock.now() });
+      return { url, heroImageUrl: url };
     },
   };
 }

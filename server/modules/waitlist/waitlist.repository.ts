@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { ReservationStatus } from '#common/domain/reservation-status.ts';
 import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
-import { coversTakenJoin, slotIsOpen } from '#server/modules/availability/covers.ts';
+import { coversTakenJoin } from '#server/modules/reservations/reservation-sql.ts';
+import { slotIsOpen } from '#server/modules/slots/slot-sql.ts';
 
 /** The waitlist's SQL. No rules here. */
 
@@ -166,10 +167,4 @@ export async function listSlotsWithWaitingMatches(db: Db, now: Date, today: stri
         LIMIT 200`,
   );
   return rows.map((row) => row.id);
-}
-
-export function isUniqueViolation(error: unknown, constraint: string): boolean {
-  const candidate = (error as { cause?: unknown })?.cause ?? error;
-  const pgError = candidate as { code?: string; constraint?: string; message?: string };
-  return pgError?.code === '23505' && (pgError.constraint === constraint || Boolean(pgError.message?.includes(constraint)));
 }

@@ -8,8 +8,6 @@ export const waitlistRoutes: FastifyPluginAsyncZod = async (app) => {
   const security = [{ bearer: [] }];
   const tags = ['waitlist'];
 
-  app.addHook('onClose', async () => waitlist.stop());
-
   app.post('/api/waitlist', {
     schema: {
       tags,

@@ -1,11 +1,12 @@
 import type { JoinWaitlistBody, WaitlistEntry, WaitlistResponse, WaitlistState } from '#common/contract/waitlist.ts';
 import { WAITLIST_MAX_WAITING } from '#common/contract/waitlist.ts';
 import { AVAILABILITY_HORIZON_DAYS } from '#common/domain/restaurants.ts';
-import { addDays, formatDateShort, formatTime12h, kolkataInstant, todayInKolkata, toKolkata } from '#common/domain/time.ts';
+import { isLiveHold } from '#common/domain/reservation-status.ts';
+import { addDays, formatDateShort, formatTime12h, isPastBookingCutoff, kolkataInstant, todayInKolkata, toKolkata } from '#common/domain/time.ts';
 import { asDate } from '#server/db/client.ts';
 import { createCoalescingRunner } from '#server/coalescing-runner.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { badInput, conflict, notFound } from '#server/errors.ts';
+import { badInput, conflict, isUniqueViolation, notFound } from '#server/errors.ts';
 import { requireDiner, type Principal } from '#server/modules/accounts/principal.ts';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
 import type { ReservationsService } from '#server/modules/reservations/reservations.service.ts';
@@ -16,7 +17,6 @@ import {
   findFreeSlotInWindow,
   findSlotState,
   insertEntry,
-  isUniqueViolation,
   listEntriesOfUser,
   listSlotsWithWaitingMatches,
   lockEntry,
@@ -46,12 +46,11 @@ export function createWaitlistService(deps: AppDeps, restaurants: RestaurantsSer
     if (row.status === 'offered') {
       const status = row.reservation_status;
       if (!status) return 'lapsed';
-      if (status === 'HELD') return row.hold_expires_at && asDate(row.hold_expires_at) > now ? 'offered' : 'lapsed';
+      if (status === 'HELD') return isLiveHold(status, row.hold_expires_at, now) ? 'offered' : 'lapsed';
       if (status === 'CANCELLED') return row.cancel_reason === 'DINER_CANCELLED' ? 'declined' : 'lapsed';
       return 'booked';
     }
-    const windowEnds = kolkataInstant(row.wait_date, row.window_end).getTime();
-    return windowEnds <= now.getTime() + config.bookingCutoffMinutes * 60_000 ? 'ended' : 'waiting';
+    return isPastBookingCutoff(kolkataInstant(row.wait_date, row.window_end), now, config.bookingCutoffMinutes) ? 'ended' : 'waiting';
   }
 
   function toEntry(row: WaitlistRow, now: Date): WaitlistEntry {
@@ -165,7 +164,7 @@ export function createWaitlistService(deps: AppDeps, restaurants: RestaurantsSer
       if (input.date < today) throw badInput('date must not be in the past');
       if (input.date > addDays(today, AVAILABILITY_HORIZON_DAYS - 1)) throw badInput(`date must be within the next ${AVAILABILITY_HORIZON_DAYS} days`);
       if (input.windowEnd < input.windowStart) throw badInput('windowEnd must be at or after windowStart');
-      if (kolkataInstant(input.date, input.windowEnd).getTime() <= now.getTime() + config.bookingCutoffMinutes * 60_000) {
+      if (isPastBookingCutoff(kolkataInstant(input.date, input.windowEnd), now, config.bookingCutoffMinutes)) {
         throw badInput('windowEnd: that time can no longer be booked today');
       }
       if ((await countWaitingOfUser(db, userId, today)) >= WAITLIST_MAX_WAITING) {
@@ -211,7 +210,7 @@ export function createWaitlistService(deps: AppDeps, restaurants: RestaurantsSer
       });
       if (offered) {
         const row = await findEntry(db, id);
-        if (row && row.reservation_status === 'HELD' && row.hold_expires_at && asDate(row.hold_expires_at) > clock.now()) {
+        if (row && isLiveHold(row.reservation_status, row.hold_expires_at, clock.now())) {
           await reservations.cancelReservation(principal, offered);
         }
       }

@@ -1,0 +1,81 @@
+import type { AdminBooking, AdminBookingsResponse, PortalStreamEvent } from '#common/contract/portal.ts';
+import { effectiveStatus, summaryBuckets, type ReservationStatus } from '#common/domain/reservation-status.ts';
+import { AVAILABILITY_HORIZON_DAYS } from '#common/domain/restaurants.ts';
+import { todayInKolkata } from '#common/domain/time.ts';
+import { asDate } from '#server/db/client.ts';
+import type { AppDeps } from '#server/deps.ts';
+import { notFound } from '#server/errors.ts';
+import { requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
+import { countBookingsOfDate, findBookingOfRestaurant, listBookingsFrom, type AdminBookingRow } from './reservations.repository.ts';
+import { BOOKING_NOT_FOUND, type ReservationsService } from './reservations.service.ts';
+
+/** How far ahead the Upcoming Bookings list reaches (the diner's booking horizon). */
+const BOOKINGS_HORIZON_DAYS = AVAILABILITY_HORIZON_DAYS;
+const BOOKINGS_LIMIT = 500;
+
+function toAdminBooking(row: AdminBookingRow, now: Date): AdminBooking {
+  return {
+    id: row.id,
+    status: effectiveStatus(row.status, row.hold_expires_at, now),
+    partySize: row.party_size,
+    createdAt: asDate(row.created_at).toISOString(),
+    startsAt: asDate(row.starts_at).toISOString(),
+    // Reservations are in the diner's name; an account without one shows its username.
+    user: { name: row.user_name || row.username, email: row.user_email, phone: row.user_phone },
+    slot: { date: row.slot_date, time: row.slot_time },
+  };
+}
+
+/** The staff's side of reservations: their restaurant's bookings, the staff moves and the live stream. */
+export function createReservationsAdminService(deps: AppDeps, reservations: ReservationsService) {
+  const { db, clock, events } = deps;
+
+  return {
+    /** GET /api/admin/bookings: upcoming bookings (today onwards) and today's live counts. */
+    async listBookings(principal: Principal): Promise<AdminBookingsResponse> {
+      requireStaff(principal);
+      const now = clock.now();
+      const today = todayInKolkata(now);
+      const [rows, counts] = await Promise.all([
+        listBookingsFrom(db, principal.restaurantId, today, BOOKINGS_HORIZON_DAYS, now, BOOKINGS_LIMIT),
+        countBookingsOfDate(db, principal.restaurantId, today, now),
+      ]);
+      const total = (statuses: readonly string[]) => statuses.reduce((sum, status) => sum + (counts.get(status) ?? 0), 0);
+      return {
+        bookings: rows.map((row) => toAdminBooking(row, now)),
+        liveStatus: { pending: total(summaryBuckets.pending), confirmed: total(summaryBuckets.ongoing), completed: total(summaryBuckets.completed) },
+        today,
+      };
+    },
+
+    /** PATCH /api/admin/bookings/{id}: one staff move of the state machine (enforced by the reservations service). */
+    async moveBooking(principal: Principal, id: string, to: ReservationStatus): Promise<AdminBooking> {
+      requireStaff(principal);
+      await reservations.moveReservationAsStaff(principal, id, to);
+      const row = await findBookingOfRestaurant(db, principal.restaurantId, id);
+      if (!row) throw notFound(BOOKING_NOT_FOUND);
+      return toAdminBooking(row, clock.now());
+    },
+
+    /**
+     * Live changes for the staff's own restaurant: bookings created or moved, slots freed.
+     * Returns the function that stops listening.
+     */
+    subscribeToChanges(principal: Principal, listener: (event: PortalStreamEvent) => void): () => void {
+      requireStaff(principal);
+      const { restaurantId } = principal;
+      const stopBookings = events.subscribe('reservation.changed', (change) => {
+        if (change.restaurantId === restaurantId) listener({ type: 'booking', reservationId: change.reservationId, status: change.status });
+      });
+      const stopSlots = events.subscribe('slot.freed', (change) => {
+        if (change.restaurantId === restaurantId) listener({ type: 'slots', date: null });
+      });
+      return () => {
+        stopBookings();
+        stopSlots();
+      };
+    },
+  };
+}
+
+export type ReservationsAdminService = ReturnType<typeof createReservationsAdminService>;

@@ -1,0 +1,99 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
+import { coversTakenJoin } from '#server/modules/reservations/reservation-sql.ts';
+
+/** The slots' SQL: the only place that writes the slots table (decision 091). Every staff query is scoped by restaurant id. */
+
+export interface AdminSlotRow {
+  id: string;
+  date: string;
+  time: string;
+  capacity: number;
+  status: 'available' | 'full';
+  starts_at: Date | string;
+  covers_booked: number;
+}
+
+export function listSlotsOfDate(db: Db, restaurantId: string, date: string, now: Date): Promise<AdminSlotRow[]> {
+  return queryRows<AdminSlotRow>(
+    db,
+    sql`SELECT s.id, to_char(s.slot_date, 'YYYY-MM-DD') AS date, s.slot_time AS time, s.capacity, s.status, s.starts_at,
+               taken.covers AS covers_booked
+        FROM slots s ${coversTakenJoin(now)}
+        WHERE s.restaurant_id = ${restaurantId} AND s.slot_date = ${date}
+        ORDER BY s.slot_time`,
+  );
+}
+
+/** Inserts the times not already present; returns the ids of the rows created. */
+export async function insertSlots(
+  db: Db,
+  restaurantId: string,
+  slots: { date: string; times: string[]; startsAt: string[]; capacity: number },
+): Promise<string[]> {
+  if (slots.times.length === 0) return [];
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`INSERT INTO slots (restaurant_id, slot_date, slot_time, starts_at, capacity)
+        SELECT ${restaurantId}, ${slots.date}::date, t.time, t.starts_at::timestamptz, ${slots.capacity}
+        FROM unnest(${toPgArray(slots.times)}::text[], ${toPgArray(slots.startsAt)}::text[]) AS t(time, starts_at)
+        ON CONFLICT (restaurant_id, slot_date, slot_time) DO NOTHING
+        RETURNING id`,
+  );
+  return rows.map((row) => row.id);
+}
+
+/** Sets a slot's status; undefined when the slot is not this restaurant's. */
+export async function updateSlotStatus(
+  db: Db,
+  restaurantId: string,
+  slotId: string,
+  status: 'available' | 'full',
+): Promise<{ id: string; date: string } | undefined> {
+  const [row] = await queryRows<{ id: string; date: string }>(
+    db,
+    sql`UPDATE slots SET status = ${status} WHERE id = ${slotId} AND restaurant_id = ${restaurantId}
+        RETURNING id, to_char(slot_date, 'YYYY-MM-DD') AS date`,
+  );
+  return row;
+}
+
+export async function findSlotOfRestaurant(db: Db, restaurantId: string, slotId: string, now: Date): Promise<AdminSlotRow | undefined> {
+  const [row] = await queryRows<AdminSlotRow>(
+    db,
+    sql`SELECT s.id, to_char(s.slot_date, 'YYYY-MM-DD') AS date, s.slot_time AS time, s.capacity, s.status, s.starts_at,
+               taken.covers AS covers_booked
+        FROM slots s ${coversTakenJoin(now)}
+        WHERE s.id = ${slotId} AND s.restaurant_id = ${restaurantId}`,
+  );
+  return row;
+}
+
+/** Which of these (date, time) pairs the restaurant already has a slot at. */
+export function findTakenSlotTimes(db: Db, restaurantId: string, dates: string[], times: string[]): Promise<{ date: string; time: string }[]> {
+  return queryRows<{ date: string; time: string }>(
+    db,
+    sql`SELECT to_char(slot_date, 'YYYY-MM-DD') AS date, slot_time AS time FROM slots
+        WHERE restaurant_id = ${restaurantId} AND slot_date = ANY(${toPgArray(dates)}::date[]) AND slot_time = ANY(${toPgArray(times)}::text[])
+        ORDER BY slot_date, slot_time`,
+  );
+}
+
+export async function insertDropSlots(
+  db: Db,
+  restaurantId: string,
+  dropId: string,
+  slots: { dates: string[]; times: string[]; startsAt: string[]; capacity: number },
+): Promise<void> {
+  await db.execute(
+    sql`INSERT INTO slots (restaurant_id, slot_date, slot_time, starts_at, capacity, drop_id)
+        SELECT ${restaurantId}, t.slot_date::date, t.slot_time, t.starts_at::timestamptz, ${slots.capacity}, ${dropId}
+        FROM unnest(${toPgArray(slots.dates)}::text[], ${toPgArray(slots.times)}::text[], ${toPgArray(slots.startsAt)}::text[])
+          AS t(slot_date, slot_time, starts_at)`,
+  );
+}
+
+export async function findDropIdOfSlot(db: Db, slotId: string): Promise<string | null> {
+  const [row] = await queryRows<{ drop_id: string | null }>(db, sql`SELECT drop_id FROM slots WHERE id = ${slotId}`);
+  return row?.drop_id ?? null;
+}

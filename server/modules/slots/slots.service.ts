@@ -1,0 +1,101 @@
+import type { AdminSlot, BulkSlotsInput, BulkSlotsResponse, StaffSlotStatus } from '#common/contract/portal.ts';
+import { clockTimeOf, isPastBookingCutoff, kolkataInstant, minutesOfDay, todayInKolkata } from '#common/domain/time.ts';
+import type { Db } from '#server/db/client.ts';
+import type { AppDeps } from '#server/deps.ts';
+import { badInput, notFound } from '#server/errors.ts';
+import { requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
+import {
+  findDropIdOfSlot,
+  findSlotOfRestaurant,
+  findTakenSlotTimes,
+  insertDropSlots,
+  insertSlots,
+  listSlotsOfDate,
+  updateSlotStatus,
+  type AdminSlotRow,
+} from './slots.repository.ts';
+
+export const SLOT_NOT_FOUND = 'Slot not found';
+
+/**
+ * The slots a restaurant offers (decision 091: this module alone writes the slots table). Staff
+ * add and close their own; drops add theirs through addDropSlots inside the drop's transaction.
+ */
+export function createSlotsService(deps: AppDeps) {
+  const { db, clock, config, events } = deps;
+
+  function toAdminSlot(row: AdminSlotRow, now: Date): AdminSlot {
+    return {
+      id: row.id,
+      date: row.date,
+      time: row.time,
+      capacity: row.capacity,
+      status: isPastBookingCutoff(row.starts_at, now, config.bookingCutoffMinutes) ? 'cutoff' : row.status,
+      staffStatus: row.status,
+      coversBooked: row.covers_booked,
+    };
+  }
+
+  return {
+    /** GET /api/admin/slots?date: the date's slots with covers booked and display status. */
+    async listSlots(principal: Principal, date: string): Promise<AdminSlot[]> {
+      requireStaff(principal);
+      const now = clock.now();
+      return (await listSlotsOfDate(db, principal.restaurantId, date, now)).map((row) => toAdminSlot(row, now));
+    },
+
+    /**
+     * POST /api/admin/slots/bulk: a time every `interval` minutes from start up to and including end.
+     * Times already on that date are skipped (never duplicated or changed); times of today that
+     * have already started are not created.
+     */
+    async addSlots(principal: Principal, input: BulkSlotsInput): Promise<BulkSlotsResponse> {
+      requireStaff(principal);
+      const now = clock.now();
+      if (input.date < todayInKolkata(now)) throw badInput('date must not be in the past');
+      const times: string[] = [];
+      for (let minute = minutesOfDay(input.start); minute <= minutesOfDay(input.end); minute += input.interval) {
+        times.push(clockTimeOf(minute));
+      }
+      const future = times.filter((time) => kolkataInstant(input.date, time) > now);
+      const created = await insertSlots(db, principal.restaurantId, {
+        date: input.date,
+        times: future,
+        startsAt: future.map((time) => kolkataInstant(input.date, time).toISOString()),
+        capacity: input.capacity,
+      });
+      if (created.length > 0) {
+        // New capacity: waitlists and open dashboards hear of it.
+        for (const slotId of created) events.publish('slot.freed', { slotId, restaurantId: principal.restaurantId });
+      }
+      return { created: created.length, skipped: future.length - created.length, past: times.length - future.length };
+    },
+
+    /** PATCH /api/admin/slots/{id}: available or full. Another restaurant's slot is not found. */
+    async setSlotStatus(principal: Principal, slotId: string, status: StaffSlotStatus): Promise<AdminSlot> {
+      requireStaff(principal);
+      const updated = await updateSlotStatus(db, principal.restaurantId, slotId, status);
+      if (!updated) throw notFound(SLOT_NOT_FOUND);
+      if (status === 'available') events.publish('slot.freed', { slotId, restaurantId: principal.restaurantId });
+      const now = clock.now();
+      return toAdminSlot((await findSlotOfRestaurant(db, principal.restaurantId, slotId, now))!, now);
+    },
+
+    /** Inside the caller's transaction: which of these (date, time) pairs the restaurant already has a slot at. */
+    findTakenTimes(tx: Db, restaurantId: string, dates: string[], times: string[]): Promise<{ date: string; time: string }[]> {
+      return findTakenSlotTimes(tx, restaurantId, dates, times);
+    },
+
+    /** Inside the drop's transaction: the drop's slots, one per (date, time) pair, hidden until its line has had its turn. */
+    addDropSlots(tx: Db, restaurantId: string, dropId: string, slots: { dates: string[]; times: string[]; startsAt: string[]; capacity: number }): Promise<void> {
+      return insertDropSlots(tx, restaurantId, dropId, slots);
+    },
+
+    /** The drop a slot belongs to, or null (a freed table of a drop goes down its line). */
+    findDropIdOfSlot(slotId: string): Promise<string | null> {
+      return findDropIdOfSlot(db, slotId);
+    },
+  };
+}
+
+export type SlotsService = ReturnType<typeof createSlotsService>;
