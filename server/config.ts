@@ -29,8 +29,12 @@ const envSchema = z.object({
   /** Outgoing email: smtp(s)://user:pass@host:port; unset means the dev mailbox and the log only. */
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Tablefair <no-reply@tablefair.in>'),
-  /** Show GET /api/dev/mailbox even in production (it is on whenever NODE_ENV is not production). */
-  DEV_MAILBOX: flag,
+  /**
+   * The dev mailbox (decision 093): `own` (default outside production) shows a signed-in diner only the
+   * messages addressed to their account; `all` shows the whole outbox to anyone and is refused in
+   * production; `off` (default in production) answers 404. `1`/`true` mean `own`, `0`/`false` mean `off`.
+   */
+  DEV_MAILBOX: z.enum(['', 'own', 'all', 'off', '1', 'true', '0', 'false']).optional(),
   /** How text messages leave: log (the log and the dev mailbox; the only driver so far). */
   SMS_DRIVER: z.enum(['log']).default('log'),
   SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 365).default(24 * 30),
@@ -69,6 +73,18 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: flag,
 });
 
+/** Who may read the dev mailbox: nobody, each diner their own messages, or anyone everything (decision 093). */
+export type DevMailboxMode = 'off' | 'own' | 'all';
+
+/** DEV_MAILBOX as a mode; `all` is refused in production because it hands every one-time code to anyone. */
+function devMailboxMode(value: string | undefined, nodeEnv: string): DevMailboxMode {
+  const mode: DevMailboxMode = !value ? (nodeEnv === 'production' ? 'off' : 'own') : value === '1' || value === 'true' ? 'own' : value === '0' || value === 'false' ? 'off' : (value as DevMailboxMode);
+  if (mode === 'all' && nodeEnv === 'production') {
+    throw new Error('Invalid configuration: DEV_MAILBOX=all shows every code and email in the outbox to anyone and is refused when NODE_ENV=production (use DEV_MAILBOX=own or leave it unset)');
+  }
+  return mode;
+}
+
 export type AppConfig = {
   nodeEnv: string;
   port: number;
@@ -84,7 +100,7 @@ export type AppConfig = {
   maxUpcomingReservations: number;
   waitlistOfferMinutes: number;
   /** Outgoing email and SMS (the outbox's drivers) and whether the dev mailbox is served. */
-  notifications: { smtpUrl: string | undefined; mailFrom: string; devMailbox: boolean; smsDriver: 'log' };
+  notifications: { smtpUrl: string | undefined; mailFrom: string; devMailbox: DevMailboxMode; smsDriver: 'log' };
   sessionTtlHours: number;
   passwordHashCost: number;
   signingSecret: string | undefined;
@@ -140,7 +156,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     notifications: {
       smtpUrl: e.SMTP_URL || undefined,
       mailFrom: e.MAIL_FROM,
-      devMailbox: e.NODE_ENV !== 'production' || e.DEV_MAILBOX,
+      devMailbox: devMailboxMode(e.DEV_MAILBOX, e.NODE_ENV),
       smsDriver: e.SMS_DRIVER,
     },
     sessionTtlHours: e.SESSION_TTL_HOURS,

@@ -1,7 +1,7 @@
 import type { DevMailboxResponse, DinerStreamEvent, OutboxMessage } from '#common/contract/waitlist.ts';
 import { asDate, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { notFound } from '#server/errors.ts';
+import { notFound, unauthenticated } from '#server/errors.ts';
 import { rejectInvalidCredential, requireDiner, type Principal } from '#server/modules/accounts/principal.ts';
 import { createDevMailboxMailDriver, createLogSmsDriver, createSmtpMailDriver, type MailDriver, type SmsDriver } from './drivers.ts';
 import {
@@ -131,11 +131,19 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
       };
     },
 
-    /** GET /api/dev/mailbox: recent email and SMS, only where the dev mailbox is on (never in production unless DEV_MAILBOX=1). */
+    /**
+     * GET /api/dev/mailbox: recent email and SMS (decision 093). By default (`own`) a signed-in diner sees
+     * only the messages addressed to their account (their email, their verified or pending phone);
+     * the whole outbox only with DEV_MAILBOX=all, which production refuses; `off` answers 404.
+     */
     async listDevMailbox(principal: Principal, query: { recipient?: string; limit: number }): Promise<DevMailboxResponse> {
-      rejectInvalidCredential(principal);
-      if (!config.notifications.devMailbox) throw notFound('Not found');
-      const rows = await listRecentMessages(db, { limit: query.limit, recipient: query.recipient?.trim() || undefined });
+      const mode = config.notifications.devMailbox;
+      if (mode === 'off') throw notFound('Not found');
+      if (mode === 'own') {
+        if (principal.kind !== 'diner') throw unauthenticated('Sign in as a diner to see the messages sent to you');
+      } else rejectInvalidCredential(principal);
+      const userId = mode === 'own' && principal.kind === 'diner' ? principal.userId : undefined;
+      const rows = await listRecentMessages(db, { limit: query.limit, recipient: query.recipient?.trim() || undefined, userId });
       return { messages: rows.map(toOutboxMessage) };
     },
 

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '#server/config.ts';
+import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { buildDiner } from '#server/test/factories.ts';
+
+/**
+ * Holes in fairness and trust, one suite a reader can find in one place: each `describe` names a
+ * hole by its number and title, and each test failed on the code before its fix
+ * (decisions 093–095). Holes that need a real process (5) or real sockets (6) are here too.
+ */
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+beforeEach(() => t.clock.set(TEST_NOW));
+
+let phoneCounter = 0;
+/** A fresh Indian mobile number per test. */
+const freshPhone = () => `+9197${String(20_000_000 + phoneCounter++).padStart(8, '0')}`;
+
+function call(app: TestApp['app'], method: 'GET' | 'POST', url: string, options: { token?: string; payload?: object; headers?: Record<string, string> } = {}) {
+  return app.inject({ method, url, headers: { ...(options.token ? bearer(options.token) : {}), ...options.headers }, payload: options.payload });
+}
+
+describe('1. anyone can read anyone’s codes (the dev mailbox)', () => {
+  it('shows a signed-in diner the code sent to the phone they are verifying, and nobody else sees it', async () => {
+    const owner = await buildDiner(t.database.db);
+    const stranger = await buildDiner(t.database.db);
+    const phone = freshPhone();
+    expect((await call(t.app, 'POST', '/api/auth/phone/start', { token: owner.token, payload: { phone } })).statusCode).toBe(202);
+
+    const own = await call(t.app, 'GET', `/api/dev/mailbox?recipient=${encodeURIComponent(phone)}`, { token: owner.token });
+    expect(own.statusCode).toBe(200);
+    expect(own.json().messages).toHaveLength(1);
+    expect(own.json().messages[0].body).toMatch(/\b\d{6}\b/);
+
+    // Another diner asking for that phone by name, or for everything, sees nothing of it.
+    for (const url of [`/api/dev/mailbox?recipient=${encodeURIComponent(phone)}`, '/api/dev/mailbox']) {
+      const other = await call(t.app, 'GET', url, { token: stranger.token });
+      expect(other.statusCode).toBe(200);
+      expect(JSON.stringify(other.json().messages)).not.toContain(phone);
+    }
+    // Signed out: nothing at all.
+    const anonymous = await call(t.app, 'GET', `/api/dev/mailbox?recipient=${encodeURIComponent(phone)}`);
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toEqual({ error: 'Sign in as a diner to see the messages sent to you' });
+  });
+
+  it('shows the whole outbox only with DEV_MAILBOX=all, which production refuses at start', async () => {
+    const owner = await buildDiner(t.database.db);
+    const phone = freshPhone();
+    expect((await call(t.app, 'POST', '/api/auth/phone/start', { token: owner.token, payload: { phone } })).statusCode).toBe(202);
+    const all = await createTestApp({ env: { DEV_MAILBOX: 'all' }, database: t.database });
+    try {
+      const everything = await call(all.app, 'GET', `/api/dev/mailbox?recipient=${encodeURIComponent(phone)}`);
+      expect(everything.statusCode).toBe(200);
+      expect(everything.json().messages).toHaveLength(1);
+    } finally {
+      await all.app.close();
+    }
+    expect(() => loadConfig({ NODE_ENV: 'production', DEV_MAILBOX: 'all' })).toThrow(/DEV_MAILBOX=all .* refused when NODE_ENV=production/);
+    expect(loadConfig({ NODE_ENV: 'production' }).notifications.devMailbox).toBe('off');
+    expect(loadConfig({}).notifications.devMailbox).toBe('own');
+  });
+});
