@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /** Every environment variable the server reads, parsed and typed once. */
@@ -49,8 +50,11 @@ const envSchema = z.object({
   /** How many restaurants' next 30 days the availability cache keeps (about 60 KB each). */
   AVAILABILITY_CACHE_RESTAURANTS: z.coerce.number().int().min(1).default(5000),
   WEB_DIST_DIR: z.string().default('./dist/web'),
-  /** Trust X-Forwarded-* from a proxy in front. */
-  TRUST_PROXY: flag,
+  /**
+   * Which proxies in front may set X-Forwarded-For (decision 094): a hop count (`1` = the nearest
+   * proxy only; `true` means 1, never "trust everything") or a comma-separated list of proxy addresses/CIDRs.
+   */
+  TRUST_PROXY: z.string().optional(),
   /** On SIGTERM, how long requests in flight may take to finish before connections are cut. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().positive().max(600).default(10),
   /** Where rate-limit counters live: memory (one process), postgres or redis (shared by N instances). */
@@ -72,6 +76,27 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: flag,
 });
+
+/** TRUST_PROXY as Fastify's trustProxy: off, a hop count, or a list of addresses/CIDRs (decision 094). */
+function trustProxyOf(value: string | undefined): false | number | string[] {
+  const text = (value ?? '').trim().toLowerCase();
+  if (text === '' || text === '0' || text === 'false') return false;
+  // Legacy `true`/`1` meant "trust every X-Forwarded-For entry", which any client can forge: now one hop.
+  if (text === 'true') return 1;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops > 10) throw new Error('Invalid configuration: TRUST_PROXY: a hop count must be between 0 and 10');
+    return hops;
+  }
+  const entries = text.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const bad = entries.filter((entry) => {
+    const [address, bits, ...rest] = entry.split('/');
+    const family = isIP(address);
+    return family === 0 || rest.length > 0 || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128)));
+  });
+  if (bad.length) throw new Error(`Invalid configuration: TRUST_PROXY: ${bad.join(', ')} is not a hop count, an IP address or a CIDR`);
+  return entries;
+}
 
 /** Who may read the dev mailbox: nobody, each diner their own messages, or anyone everything (decision 093). */
 export type DevMailboxMode = 'off' | 'own' | 'all';
@@ -107,7 +132,8 @@ export type AppConfig = {
   holdSweepSeconds: number;
   availabilityCache: { maxAgeSeconds: number; maxRestaurants: number };
   webDistDir: string;
-  trustProxy: boolean;
+  /** Fastify's trustProxy: false, a hop count, or the proxies' addresses/CIDRs. */
+  trustProxy: false | number | string[];
   shutdownGraceSeconds: number;
   rateLimits: {
     store: 'memory' | 'postgres' | 'redis';
@@ -165,7 +191,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     holdSweepSeconds: e.HOLD_SWEEP_SECONDS,
     availabilityCache: { maxAgeSeconds: e.AVAILABILITY_CACHE_SECONDS, maxRestaurants: e.AVAILABILITY_CACHE_RESTAURANTS },
     webDistDir: e.WEB_DIST_DIR,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: trustProxyOf(e.TRUST_PROXY),
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     rateLimits: {
       store: e.RATE_LIMIT_STORE,

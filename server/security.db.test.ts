@@ -65,3 +65,52 @@ describe('1. anyone can read anyone’s codes (the dev mailbox)', () => {
     expect(loadConfig({}).notifications.devMailbox).toBe('own');
   });
 });
+
+describe('2. forged X-Forwarded-For beats every per-IP limit', () => {
+  /** Login attempts for rotating account names, each with a new forged address before the one the proxy saw. */
+  async function loginsThroughProxy(env: Record<string, string>, count: number, request: (i: number) => { remoteAddress?: string; forwardedFor: string }) {
+    const proxied = await createTestApp({ env: { RATE_LIMIT_LOGIN_PER_IP: '30', ...env }, database: t.database });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < count; i++) {
+        const { remoteAddress, forwardedFor } = request(i);
+        const response = await proxied.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          remoteAddress,
+          headers: { 'x-forwarded-for': forwardedFor },
+          payload: { username: `sprayed_${i}`, password: 'wrong-password' },
+        });
+        statuses.push(response.statusCode);
+      }
+      return statuses;
+    } finally {
+      await proxied.app.close();
+    }
+  }
+  const forged = (i: number) => `203.0.113.${i % 250}, 192.0.2.${(i * 7) % 250}`;
+
+  it('TRUST_PROXY=1 (nginx appending with $proxy_add_x_forwarded_for): 40 logins from one client with rotating forged chains meet the per-IP limit', async () => {
+    const statuses = await loginsThroughProxy({ TRUST_PROXY: '1' }, 40, (i) => ({ forwardedFor: `${forged(i)}, 198.51.100.7` }));
+    expect(statuses.slice(0, 30).every((status) => status === 401)).toBe(true);
+    expect(statuses.slice(30)).toEqual(Array(10).fill(429));
+  });
+
+  it('TRUST_PROXY=true is one hop, never "trust everything"', async () => {
+    const statuses = await loginsThroughProxy({ TRUST_PROXY: 'true' }, 40, (i) => ({ forwardedFor: `${forged(i)}, 198.51.100.8` }));
+    expect(statuses.slice(30)).toEqual(Array(10).fill(429));
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+  });
+
+  it('TRUST_PROXY as a list of proxy addresses: only entries added by those proxies are believed', async () => {
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.5' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.5']);
+    expect(() => loadConfig({ TRUST_PROXY: 'everything' })).toThrow(/TRUST_PROXY: everything is not a hop count, an IP address or a CIDR/);
+    // Two proxies of ours (10.0.0.9 appended by the outer one); the client is 198.51.100.9 whatever it forged.
+    const statuses = await loginsThroughProxy({ TRUST_PROXY: '10.0.0.0/8' }, 40, (i) => ({ remoteAddress: '10.0.0.5', forwardedFor: `${forged(i)}, 198.51.100.9, 10.0.0.9` }));
+    expect(statuses.slice(30)).toEqual(Array(10).fill(429));
+    // A caller that is not one of our proxies is itself the client: its header counts for nothing.
+    const direct = await loginsThroughProxy({ TRUST_PROXY: '10.0.0.0/8' }, 40, (i) => ({ remoteAddress: '198.51.100.10', forwardedFor: forged(i) }));
+    expect(direct.slice(30)).toEqual(Array(10).fill(429));
+  });
+});
