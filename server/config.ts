@@ -98,6 +98,15 @@ function trustProxyOf(value: string | undefined): false | number | string[] {
   return entries;
 }
 
+/**
+ * The value for Fastify's `trustProxy` option: a hop count becomes proxy-addr's own rule for one
+ * (the first `hops` addresses from the socket are proxies), because Fastify's types omit numbers.
+ */
+export function fastifyTrustProxy(trustProxy: AppConfig['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy !== 'number') return trustProxy;
+  return trustProxy === 0 ? false : (_address, hop) => hop < trustProxy;
+}
+
 /** Who may read the dev mailbox: nobody, each diner their own messages, or anyone everything (decision 093). */
 export type DevMailboxMode = 'off' | 'own' | 'all';
 
