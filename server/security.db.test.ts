@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { loadConfig } from '#server/config.ts';
+import { queryRows } from '#server/db/client.ts';
+import { hashPassword } from '#server/modules/accounts/password.ts';
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
-import { buildDiner } from '#server/test/factories.ts';
+import { buildDiner, TEST_PASSWORD } from '#server/test/factories.ts';
 
 /**
  * Holes in fairness and trust, one suite a reader can find in one place: each `describe` names a
@@ -112,5 +115,65 @@ describe('2. forged X-Forwarded-For beats every per-IP limit', () => {
     // A caller that is not one of our proxies is itself the client: its header counts for nothing.
     const direct = await loginsThroughProxy({ TRUST_PROXY: '10.0.0.0/8' }, 40, (i) => ({ remoteAddress: '198.51.100.10', forwardedFor: forged(i) }));
     expect(direct.slice(30)).toEqual(Array(10).fill(429));
+  });
+});
+
+describe('3. anyone can lock another person out', () => {
+  /** A dating account, whose login names it by phone (the name phone/start also carries). */
+  async function buildDatingUser(phone: string): Promise<void> {
+    await queryRows(
+      t.database.db,
+      sql`INSERT INTO dating_users (phone, password_hash, name, dob, date_budget, cuisines, first_date_types)
+          VALUES (${phone}, ${await hashPassword(TEST_PASSWORD, 10)}, 'Meera', '1995-05-05', 'INR_1000_2500', '{NORTH_INDIAN}', '{COFFEE}') RETURNING id`,
+    );
+  }
+  const limited = { RATE_LIMIT_LOGIN_PER_ACCOUNT: '10', RATE_LIMIT_LOGIN_PER_IP: '1000' };
+
+  it('eleven anonymous phone/start calls naming a stranger’s phone leave that person’s correct login working', async () => {
+    const app = await createTestApp({ env: limited, database: t.database });
+    try {
+      const phone = freshPhone();
+      await buildDatingUser(phone);
+      for (let i = 0; i < 11; i++) {
+        const started = await call(app.app, 'POST', '/api/auth/phone/start', { payload: { phone } });
+        // Refused (the caller's own budget may run out first); never a code sent.
+        expect([401, 429]).toContain(started.statusCode);
+      }
+      const login = await call(app.app, 'POST', '/dating/auth/login', { payload: { phone, password: TEST_PASSWORD } });
+      expect(login.statusCode, login.body).toBe(200);
+    } finally {
+      await app.app.close();
+    }
+  });
+
+  it('other diners asking for codes to a stranger’s phone do not spend that person’s login budget', async () => {
+    const app = await createTestApp({ env: limited, database: t.database });
+    try {
+      const phone = freshPhone();
+      await buildDatingUser(phone);
+      for (let i = 0; i < 11; i++) {
+        const other = await buildDiner(t.database.db);
+        await call(app.app, 'POST', '/api/auth/phone/start', { token: other.token, payload: { phone } });
+      }
+      expect((await call(app.app, 'POST', '/dating/auth/login', { payload: { phone, password: TEST_PASSWORD } })).statusCode).toBe(200);
+    } finally {
+      await app.app.close();
+    }
+  });
+
+  it('only failed attempts spend an account’s login budget: the owner’s own successful logins never lock them out', async () => {
+    const app = await createTestApp({ env: limited, database: t.database });
+    try {
+      const owner = await buildDiner(t.database.db);
+      for (let i = 0; i < 15; i++) {
+        const login = await call(app.app, 'POST', '/api/auth/login', { payload: { username: owner.username, password: TEST_PASSWORD } });
+        expect(login.statusCode, `login ${i + 1}`).toBe(200);
+      }
+      // Ten wrong passwords still close the account's budget for the window, the right one included.
+      for (let i = 0; i < 10; i++) expect((await call(app.app, 'POST', '/api/auth/login', { payload: { username: owner.username, password: 'wrong-password' } })).statusCode).toBe(401);
+      expect((await call(app.app, 'POST', '/api/auth/login', { payload: { username: owner.username, password: TEST_PASSWORD } })).statusCode).toBe(429);
+    } finally {
+      await app.app.close();
+    }
   });
 });
