@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { loadConfig } from '#server/config.ts';
@@ -5,6 +8,7 @@ import { queryRows } from '#server/db/client.ts';
 import { hashPassword } from '#server/modules/accounts/password.ts';
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
 import { buildDiner, TEST_PASSWORD } from '#server/test/factories.ts';
+import { freePort, startServerProcess, type ServerProcess } from '#server/test/server-process.ts';
 
 /**
  * Holes in fairness and trust, one suite a reader can find in one place: each `describe` names a
@@ -174,6 +178,58 @@ describe('3. anyone can lock another person out', () => {
       expect((await call(app.app, 'POST', '/api/auth/login', { payload: { username: owner.username, password: TEST_PASSWORD } })).statusCode).toBe(429);
     } finally {
       await app.app.close();
+    }
+  });
+});
+
+describe('5. two servers on one data folder', () => {
+  it('refuses a second server on the same DATA_DIR, and after a SIGKILL a restart takes over the lock and keeps every write', { timeout: 240_000 }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tablefair-lock-'));
+    // Always the embedded database (the lock is about it), whatever engine this pass uses.
+    const env = { DATA_DIR: dataDir, DATABASE_URL: '', SEED_DEMO: '0', PASSWORD_HASH_COST: '10' };
+    let first: ServerProcess | undefined;
+    try {
+      first = await startServerProcess(env, await freePort());
+      expect(readFileSync(join(dataDir, 'tablefair.lock'), 'utf8').trim()).toBe(String(first.child.pid));
+      const signup = await fetch(`${first.baseUrl}/api/auth/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'before_the_crash', password: TEST_PASSWORD }),
+      });
+      expect(signup.status).toBe(201);
+
+      // A second `npm start` on the same folder says why and exits instead of serving.
+      await expect(startServerProcess(env, await freePort())).rejects.toThrow(/Another Tablefair \(PID \d+\) is already using DATA_DIR/);
+
+      // Private: the folders owner-only, the files the app wrote not readable by others.
+      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+      expect(statSync(join(dataDir, 'pglite')).mode & 0o777).toBe(0o700);
+      expect(statSync(join(dataDir, 'tablefair.lock')).mode & 0o777).toBe(0o600);
+      expect(statSync(join(dataDir, 'pglite', 'PG_VERSION')).mode & 0o077).toBe(0);
+
+      first.child.kill('SIGKILL');
+      await first.exited;
+      first = undefined;
+      // The lock is left behind naming a dead process: the restart takes it over.
+      expect(existsSync(join(dataDir, 'tablefair.lock'))).toBe(true);
+      first = await startServerProcess(env, await freePort());
+      const login = await fetch(`${first.baseUrl}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'before_the_crash', password: TEST_PASSWORD }),
+      });
+      expect(login.status).toBe(200);
+      first.child.kill('SIGTERM');
+      await first.exited;
+      first = undefined;
+      // A clean stop removes its lock.
+      expect(existsSync(join(dataDir, 'tablefair.lock'))).toBe(false);
+    } finally {
+      if (first) {
+        first.child.kill('SIGKILL');
+        await first.exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
