@@ -12,6 +12,7 @@ import { openApiPlugin } from './plugins/openapi.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { sessionsPlugin } from './plugins/sessions.ts';
+import { slowClientsPlugin } from './plugins/slow-clients.ts';
 import { staticWebPlugin } from './plugins/static-web.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { createAccountsService } from './modules/accounts/accounts.service.ts';
@@ -77,6 +78,8 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
       redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
     },
     trustProxy: fastifyTrustProxy(config.trustProxy),
+    // Node's own backstop for slow clients; slowClientsPlugin answers them on time (decision 096).
+    requestTimeout: Math.ceil(config.requestTimeouts.requestSeconds * 1000),
     bodyLimit: 256 * 1024,
     frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
@@ -89,6 +92,7 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   app.addHook('onClose', async () => deps.events.close());
 
   await app.register(errorHandlerPlugin);
+  await app.register(slowClientsPlugin, { config });
   await app.register(securityHeadersPlugin);
   // Small answers (one date's availability, about 1.2 KB) go out as they are: compressing them
   // costs more CPU than the bytes are worth (decision 074).

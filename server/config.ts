@@ -55,6 +55,13 @@ const envSchema = z.object({
    * proxy only; `true` means 1, never "trust everything") or a comma-separated list of proxy addresses/CIDRs.
    */
   TRUST_PROXY: z.string().optional(),
+  /** A request's headers must arrive within this many seconds. */
+  REQUEST_HEADERS_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(10),
+  /** A whole request, body included, must arrive within this many seconds, or 408 and the connection is closed. Fractions allowed. */
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(60),
+  /** Live-event streams (a diner's /api/me/events, the portal's /api/admin/events) open at once per account and per address, per instance. */
+  EVENT_STREAMS_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+  EVENT_STREAMS_PER_IP: z.coerce.number().int().min(1).default(20),
   /** On SIGTERM, how long requests in flight may take to finish before connections are cut. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().positive().max(600).default(10),
   /** Where rate-limit counters live: memory (one process), postgres or redis (shared by N instances). */
@@ -144,6 +151,10 @@ export type AppConfig = {
   /** Fastify's trustProxy: false, a hop count, or the proxies' addresses/CIDRs. */
   trustProxy: false | number | string[];
   shutdownGraceSeconds: number;
+  /** Slow clients: headers, and the whole request, must arrive in time. */
+  requestTimeouts: { headersSeconds: number; requestSeconds: number };
+  /** Open live-event streams allowed per account and per address. */
+  eventStreams: { perAccount: number; perIp: number };
   rateLimits: {
     store: 'memory' | 'postgres' | 'redis';
     redisUrl: string;
@@ -202,6 +213,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDistDir: e.WEB_DIST_DIR,
     trustProxy: trustProxyOf(e.TRUST_PROXY),
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+    requestTimeouts: { headersSeconds: e.REQUEST_HEADERS_TIMEOUT_SECONDS, requestSeconds: e.REQUEST_TIMEOUT_SECONDS },
+    eventStreams: { perAccount: e.EVENT_STREAMS_PER_ACCOUNT, perIp: e.EVENT_STREAMS_PER_IP },
     rateLimits: {
       store: e.RATE_LIMIT_STORE,
       redisUrl: e.REDIS_URL,

@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createConnection, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -7,7 +8,7 @@ import { loadConfig } from '#server/config.ts';
 import { queryRows } from '#server/db/client.ts';
 import { hashPassword } from '#server/modules/accounts/password.ts';
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
-import { buildDiner, TEST_PASSWORD } from '#server/test/factories.ts';
+import { buildDiner, buildRestaurant, buildStaff, TEST_PASSWORD } from '#server/test/factories.ts';
 import { freePort, startServerProcess, type ServerProcess } from '#server/test/server-process.ts';
 
 /**
@@ -230,6 +231,92 @@ describe('5. two servers on one data folder', () => {
         await first.exited;
       }
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('6. slow clients', () => {
+  it('answers a trickled body 408 and closes the connection within the request timeout', { timeout: 30_000 }, async () => {
+    const slow = await createTestApp({ env: { REQUEST_TIMEOUT_SECONDS: '1.5' }, database: t.database });
+    try {
+      await slow.app.listen({ host: '127.0.0.1', port: 0 });
+      const { port } = slow.app.server.address() as AddressInfo;
+      const socket = createConnection({ host: '127.0.0.1', port });
+      await new Promise((resolve) => socket.once('connect', resolve));
+      const startedAt = Date.now();
+      socket.write('POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{');
+      // One byte every 100 ms: 200 bytes would take 20 s.
+      const trickle = setInterval(() => !socket.destroyed && socket.write(' '), 100);
+      let answer = '';
+      socket.on('data', (chunk) => (answer += chunk));
+      await new Promise((resolve) => socket.once('close', resolve));
+      clearInterval(trickle);
+      const took = Date.now() - startedAt;
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(answer).toContain('{"error":"The request took too long to arrive. Please try again."}');
+      expect(took).toBeLessThan(4_000);
+      expect(took).toBeGreaterThanOrEqual(1_400);
+    } finally {
+      await slow.app.close();
+    }
+  });
+
+  it('lets a diner hold 5 live-event streams; the 6th gets 429 with a reason, and closing one frees a place', { timeout: 30_000 }, async () => {
+    const live = await createTestApp({ database: t.database });
+    const open: AbortController[] = [];
+    try {
+      await live.app.listen({ host: '127.0.0.1', port: 0 });
+      const { port } = live.app.server.address() as AddressInfo;
+      const diner = await buildDiner(t.database.db);
+      const stream = async () => {
+        const controller = new AbortController();
+        const response = await fetch(`http://127.0.0.1:${port}/api/me/events`, { headers: bearer(diner.token), signal: controller.signal });
+        if (response.ok) open.push(controller);
+        return { status: response.status, body: response.ok ? '' : await response.text() };
+      };
+      for (let i = 0; i < 5; i++) expect((await stream()).status).toBe(200);
+      const sixth = await stream();
+      expect(sixth.status).toBe(429);
+      expect(JSON.parse(sixth.body)).toEqual({ error: 'Too many live updates are open for this account (at most 5). Close another tab or window showing them and try again.' });
+      open.shift()!.abort();
+      let again = await stream();
+      for (let tries = 0; again.status === 429 && tries < 20; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        again = await stream();
+      }
+      expect(again.status).toBe(200);
+    } finally {
+      for (const controller of open) controller.abort();
+      await live.app.close();
+    }
+  });
+
+  it('caps streams per address across accounts (EVENT_STREAMS_PER_IP), the portal’s included', { timeout: 30_000 }, async () => {
+    const live = await createTestApp({ env: { EVENT_STREAMS_PER_IP: '3' }, database: t.database });
+    const open: AbortController[] = [];
+    try {
+      await live.app.listen({ host: '127.0.0.1', port: 0 });
+      const { port } = live.app.server.address() as AddressInfo;
+      const restaurant = await buildRestaurant(t.database.db);
+      const staff = await buildStaff(t.database.db, restaurant.id);
+      const statuses: number[] = [];
+      for (const [path, token] of [
+        ['/api/me/events', (await buildDiner(t.database.db)).token],
+        ['/api/me/events', (await buildDiner(t.database.db)).token],
+        ['/api/admin/events', staff.token],
+        ['/api/me/events', (await buildDiner(t.database.db)).token],
+        ['/api/admin/events', staff.token],
+      ] as const) {
+        const controller = new AbortController();
+        const response = await fetch(`http://127.0.0.1:${port}${path}`, { headers: bearer(token), signal: controller.signal });
+        statuses.push(response.status);
+        if (response.ok) open.push(controller);
+        else expect((await response.json()).error).toMatch(/^Too many live updates are open from this address \(at most 3\)/);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    } finally {
+      for (const controller of open) controller.abort();
+      await live.app.close();
     }
   });
 });
