@@ -38,6 +38,16 @@ const envSchema = z.object({
   DEV_MAILBOX: z.enum(['', 'own', 'all', 'off', '1', 'true', '0', 'false']).optional(),
   /** How text messages leave: log (the log and the dev mailbox; the only driver so far). */
   SMS_DRIVER: z.enum(['log']).default('log'),
+  /** Countries texts may go to (decision 095): comma-separated calling codes. */
+  SMS_ALLOWED_COUNTRY_CODES: z
+    .string()
+    .default('+91')
+    .transform((value) => value.split(',').map((code) => code.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^\+\d{1,4}$/, { message: 'each country code is + and 1 to 4 digits' })).min(1)),
+  /** Caps on texts, counted in the database so N instances share them (decision 095). Days are Kolkata days. */
+  SMS_MAX_PER_ACCOUNT_PER_DAY: z.coerce.number().int().min(1).default(5),
+  SMS_MAX_PER_IP_PER_DAY: z.coerce.number().int().min(1).default(20),
+  SMS_MAX_PER_HOUR: z.coerce.number().int().min(1).default(200),
   SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 365).default(24 * 30),
   /** log2 of scrypt's N; 15 means 32 MiB of memory per hash. */
   PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(15),
@@ -142,6 +152,8 @@ export type AppConfig = {
   waitlistOfferMinutes: number;
   /** Outgoing email and SMS (the outbox's drivers) and whether the dev mailbox is served. */
   notifications: { smtpUrl: string | undefined; mailFrom: string; devMailbox: DevMailboxMode; smsDriver: 'log' };
+  /** Who texts may go to and how many (decision 095). */
+  sms: { allowedCountryCodes: string[]; maxPerAccountPerDay: number; maxPerIpPerDay: number; maxPerHour: number };
   sessionTtlHours: number;
   passwordHashCost: number;
   signingSecret: string | undefined;
@@ -204,6 +216,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       mailFrom: e.MAIL_FROM,
       devMailbox: devMailboxMode(e.DEV_MAILBOX, e.NODE_ENV),
       smsDriver: e.SMS_DRIVER,
+    },
+    sms: {
+      allowedCountryCodes: e.SMS_ALLOWED_COUNTRY_CODES,
+      maxPerAccountPerDay: e.SMS_MAX_PER_ACCOUNT_PER_DAY,
+      maxPerIpPerDay: e.SMS_MAX_PER_IP_PER_DAY,
+      maxPerHour: e.SMS_MAX_PER_HOUR,
     },
     sessionTtlHours: e.SESSION_TTL_HOURS,
     passwordHashCost: e.PASSWORD_HASH_COST,

@@ -320,3 +320,83 @@ describe('6. slow clients', () => {
     }
   });
 });
+
+describe('4. SMS pumping', () => {
+  /** Apps on the shared database with their own caps and their own day, so counts from other tests never mix in. */
+  async function smsApp(env: Record<string, string>, now: string) {
+    return createTestApp({ env: { SMS_MAX_PER_ACCOUNT_PER_DAY: '100', SMS_MAX_PER_IP_PER_DAY: '100', SMS_MAX_PER_HOUR: '100', ...env }, database: t.database, now });
+  }
+  const start = (app: TestApp, token: string, phone: string, remoteAddress = '198.51.100.40') =>
+    app.app.inject({ method: 'POST', url: '/api/auth/phone/start', headers: bearer(token), payload: { phone }, remoteAddress });
+  const textsTo = async (phone: string) => (await queryRows(t.database.db, sql`SELECT 1 FROM outbox_messages WHERE recipient = ${phone}`)).length;
+
+  it('texts only the allowed countries (SMS_ALLOWED_COUNTRY_CODES, +91 by default): another number is 400 and nothing is sent', async () => {
+    const app = await smsApp({}, '2026-12-01T04:30:00.000Z');
+    const gulf = await smsApp({ SMS_ALLOWED_COUNTRY_CODES: '+91, +971' }, '2026-12-01T04:30:00.000Z');
+    try {
+      const diner = await buildDiner(t.database.db);
+      const refused = await start(app, diner.token, '+1 415 555 0123');
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toEqual({ error: 'phone: Codes can only be sent to numbers starting +91' });
+      expect(await textsTo('+14155550123')).toBe(0);
+      expect((await start(gulf, diner.token, '+971 50 123 4567')).statusCode).toBe(202);
+      expect(loadConfig({ SMS_ALLOWED_COUNTRY_CODES: '+91,+971' }).sms.allowedCountryCodes).toEqual(['+91', '+971']);
+      expect(() => loadConfig({ SMS_ALLOWED_COUNTRY_CODES: '91' })).toThrow(/SMS_ALLOWED_COUNTRY_CODES/);
+      expect(loadConfig({}).sms).toEqual({ allowedCountryCodes: ['+91'], maxPerAccountPerDay: 5, maxPerIpPerDay: 20, maxPerHour: 200 });
+    } finally {
+      await app.app.close();
+      await gulf.app.close();
+    }
+  });
+
+  it('caps texts per account per day, counted in the database so two instances share the cap; the next day it resets', async () => {
+    const day = '2026-12-02T04:30:00.000Z';
+    const one = await smsApp({ SMS_MAX_PER_ACCOUNT_PER_DAY: '2' }, day);
+    const two = await smsApp({ SMS_MAX_PER_ACCOUNT_PER_DAY: '2' }, day);
+    try {
+      const diner = await buildDiner(t.database.db);
+      expect((await start(one, diner.token, freshPhone())).statusCode).toBe(202);
+      two.clock.advance(31_000);
+      expect((await start(two, diner.token, freshPhone())).statusCode).toBe(202);
+      one.clock.advance(62_000);
+      const third = freshPhone();
+      const refused = await start(one, diner.token, third);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toEqual({ error: 'We have sent this account 2 codes today, the most we send in a day. Please try again tomorrow.' });
+      expect(await textsTo(third)).toBe(0);
+      // Midnight in Kolkata (18:30 UTC) starts a new day.
+      one.clock.set('2026-12-02T18:30:00.000Z');
+      expect((await start(one, diner.token, third)).statusCode).toBe(202);
+    } finally {
+      await one.app.close();
+      await two.app.close();
+    }
+  });
+
+  it('caps texts per address per day across accounts', async () => {
+    const app = await smsApp({ SMS_MAX_PER_IP_PER_DAY: '3' }, '2026-12-03T04:30:00.000Z');
+    try {
+      for (let i = 0; i < 3; i++) expect((await start(app, (await buildDiner(t.database.db)).token, freshPhone(), '198.51.100.41')).statusCode).toBe(202);
+      const refused = await start(app, (await buildDiner(t.database.db)).token, freshPhone(), '198.51.100.41');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toEqual({ error: 'Too many codes have been asked for from this network today. Please try again tomorrow.' });
+      expect((await start(app, (await buildDiner(t.database.db)).token, freshPhone(), '198.51.100.42')).statusCode).toBe(202);
+    } finally {
+      await app.app.close();
+    }
+  });
+
+  it('caps all texts per hour, whoever asks; the next hour sends again', async () => {
+    const app = await smsApp({ SMS_MAX_PER_HOUR: '3' }, '2026-12-04T04:30:00.000Z');
+    try {
+      for (let i = 0; i < 3; i++) expect((await start(app, (await buildDiner(t.database.db)).token, freshPhone(), `198.51.100.${50 + i}`)).statusCode).toBe(202);
+      const refused = await start(app, (await buildDiner(t.database.db)).token, freshPhone(), '198.51.100.60');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toEqual({ error: 'We are sending too many texts right now. Please try again within the hour.' });
+      app.clock.set('2026-12-04T05:00:00.000Z');
+      expect((await start(app, (await buildDiner(t.database.db)).token, freshPhone(), '198.51.100.61')).statusCode).toBe(202);
+    } finally {
+      await app.app.close();
+    }
+  });
+});

@@ -46,7 +46,8 @@ export class PostgresRateLimitStore implements RateLimitStore {
     );
     if (windowStart.getTime() - this.lastCleanup > windowMs * 10) {
       this.lastCleanup = windowStart.getTime();
-      await this.db.execute(sql`DELETE FROM rate_limit_counters WHERE window_start < ${new Date(windowStart.getTime() - windowMs * 10).toISOString()}`);
+      // Keys under sms: are the daily text caps' (decision 095), kept by their own cleanup.
+      await this.db.execute(sql`DELETE FROM rate_limit_counters WHERE window_start < ${new Date(windowStart.getTime() - windowMs * 10).toISOString()} AND key NOT LIKE 'sms:%'`);
     }
     return row.hits;
   }

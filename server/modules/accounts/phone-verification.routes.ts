@@ -22,7 +22,7 @@ export const phoneVerificationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     // Its own budgets (per caller and IP): naming a phone must not spend that phone's login budget (decision 084).
     config: { rateLimitGroup: 'phone' },
-  }, async (request, reply) => reply.code(202).send(await phoneVerification.startPhoneVerification(await request.principal(), request.body)));
+  }, async (request, reply) => reply.code(202).send(await phoneVerification.startPhoneVerification(await request.principal(), request.body, { ip: request.ip })));
 
   app.post('/api/auth/phone/verify', {
     schema: {
