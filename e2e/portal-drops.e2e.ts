@@ -53,7 +53,7 @@ async function verifiedDiner(name: string): Promise<{ token: string; username: s
   const phone = `+9197${String(process.pid % 10_000).padStart(4, '0')}${String(phoneCounter++).padStart(4, '0')}`;
   const started = await api('/api/auth/phone/start', { method: 'POST', token, body: { phone } });
   expect(started.status, JSON.stringify(started.body)).toBe(202);
-  const mailbox = await api<{ messages: { channel: string; body: string }[] }>(`/api/dev/mailbox?recipient=${encodeURIComponent(phone)}`);
+  const mailbox = await api<{ messages: { channel: string; body: string }[] }>(`/api/dev/mailbox?recipient=${encodeURIComponent(phone)}`, { token });
   const sms = mailbox.body.messages.find((message) => message.channel === 'sms');
   const code = /\b(\d{6})\b/.exec(sms?.body ?? '')?.[1];
   expect(code, sms?.body).toBeTruthy();

@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { systemClock, type Clock } from './clock.ts';
-import type { AppConfig } from './config.ts';
+import { fastifyTrustProxy, type AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
 import { AppEvents } from './events.ts';
@@ -12,6 +12,7 @@ import { openApiPlugin } from './plugins/openapi.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { sessionsPlugin } from './plugins/sessions.ts';
+import { slowClientsPlugin } from './plugins/slow-clients.ts';
 import { staticWebPlugin } from './plugins/static-web.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { createAccountsService } from './modules/accounts/accounts.service.ts';
@@ -113,7 +114,9 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
       // Credentials never reach the log.
       redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
     },
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
+    // Node's own backstop for slow clients; slowClientsPlugin answers them on time (decision 096).
+    requestTimeout: Math.ceil(config.requestTimeouts.requestSeconds * 1000),
     bodyLimit: 256 * 1024,
     frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
@@ -130,6 +133,7 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   });
 
   await app.register(errorHandlerPlugin);
+  await app.register(slowClientsPlugin, { config });
   await app.register(securityHeadersPlugin);
   // Small answers (one date's availability, about 1.2 KB) go out as they are: compressing them
   // costs more CPU than the bytes are worth (decision 074).

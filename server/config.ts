@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /** Every environment variable the server reads, parsed and typed once. */
@@ -29,10 +30,24 @@ const envSchema = z.object({
   /** Outgoing email: smtp(s)://user:pass@host:port; unset means the dev mailbox and the log only. */
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Tablefair <no-reply@tablefair.in>'),
-  /** Show GET /api/dev/mailbox even in production (it is on whenever NODE_ENV is not production). */
-  DEV_MAILBOX: flag,
+  /**
+   * The dev mailbox (decision 093): `own` (default outside production) shows a signed-in diner only the
+   * messages addressed to their account; `all` shows the whole outbox to anyone and is refused in
+   * production; `off` (default in production) answers 404. `1`/`true` mean `own`, `0`/`false` mean `off`.
+   */
+  DEV_MAILBOX: z.enum(['', 'own', 'all', 'off', '1', 'true', '0', 'false']).optional(),
   /** How text messages leave: log (the log and the dev mailbox; the only driver so far). */
   SMS_DRIVER: z.enum(['log']).default('log'),
+  /** Countries texts may go to (decision 095): comma-separated calling codes. */
+  SMS_ALLOWED_COUNTRY_CODES: z
+    .string()
+    .default('+91')
+    .transform((value) => value.split(',').map((code) => code.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^\+\d{1,4}$/, { message: 'each country code is + and 1 to 4 digits' })).min(1)),
+  /** Caps on texts, counted in the database so N instances share them (decision 095). Days are Kolkata days. */
+  SMS_MAX_PER_ACCOUNT_PER_DAY: z.coerce.number().int().min(1).default(5),
+  SMS_MAX_PER_IP_PER_DAY: z.coerce.number().int().min(1).default(20),
+  SMS_MAX_PER_HOUR: z.coerce.number().int().min(1).default(200),
   SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 365).default(24 * 30),
   /** log2 of scrypt's N; 15 means 32 MiB of memory per hash. */
   PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(15),
@@ -45,8 +60,18 @@ const envSchema = z.object({
   /** How many restaurants' next 30 days the availability cache keeps (about 60 KB each). */
   AVAILABILITY_CACHE_RESTAURANTS: z.coerce.number().int().min(1).default(5000),
   WEB_DIST_DIR: z.string().default('./dist/web'),
-  /** Trust X-Forwarded-* from a proxy in front. */
-  TRUST_PROXY: flag,
+  /**
+   * Which proxies in front may set X-Forwarded-For (decision 094): a hop count (`1` = the nearest
+   * proxy only; `true` means 1, never "trust everything") or a comma-separated list of proxy addresses/CIDRs.
+   */
+  TRUST_PROXY: z.string().optional(),
+  /** A request's headers must arrive within this many seconds. */
+  REQUEST_HEADERS_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(10),
+  /** A whole request, body included, must arrive within this many seconds, or 408 and the connection is closed. Fractions allowed. */
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(60),
+  /** Live-event streams (a diner's /api/me/events, the portal's /api/admin/events) open at once per account and per address, per instance. */
+  EVENT_STREAMS_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+  EVENT_STREAMS_PER_IP: z.coerce.number().int().min(1).default(20),
   /** On SIGTERM, how long requests in flight may take to finish before connections are cut. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().positive().max(600).default(10),
   /** Where rate-limit counters live: memory (one process), postgres or redis (shared by N instances). */
@@ -69,6 +94,48 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: flag,
 });
 
+/** TRUST_PROXY as Fastify's trustProxy: off, a hop count, or a list of addresses/CIDRs (decision 094). */
+function trustProxyOf(value: string | undefined): false | number | string[] {
+  const text = (value ?? '').trim().toLowerCase();
+  if (text === '' || text === '0' || text === 'false') return false;
+  // Legacy `true`/`1` meant "trust every X-Forwarded-For entry", which any client can forge: now one hop.
+  if (text === 'true') return 1;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops > 10) throw new Error('Invalid configuration: TRUST_PROXY: a hop count must be between 0 and 10');
+    return hops;
+  }
+  const entries = text.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const bad = entries.filter((entry) => {
+    const [address, bits, ...rest] = entry.split('/');
+    const family = isIP(address);
+    return family === 0 || rest.length > 0 || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128)));
+  });
+  if (bad.length) throw new Error(`Invalid configuration: TRUST_PROXY: ${bad.join(', ')} is not a hop count, an IP address or a CIDR`);
+  return entries;
+}
+
+/**
+ * The value for Fastify's `trustProxy` option: a hop count becomes proxy-addr's own rule for one
+ * (the first `hops` addresses from the socket are proxies), because Fastify's types omit numbers.
+ */
+export function fastifyTrustProxy(trustProxy: AppConfig['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy !== 'number') return trustProxy;
+  return trustProxy === 0 ? false : (_address, hop) => hop < trustProxy;
+}
+
+/** Who may read the dev mailbox: nobody, each diner their own messages, or anyone everything (decision 093). */
+export type DevMailboxMode = 'off' | 'own' | 'all';
+
+/** DEV_MAILBOX as a mode; `all` is refused in production because it hands every one-time code to anyone. */
+function devMailboxMode(value: string | undefined, nodeEnv: string): DevMailboxMode {
+  const mode: DevMailboxMode = !value ? (nodeEnv === 'production' ? 'off' : 'own') : value === '1' || value === 'true' ? 'own' : value === '0' || value === 'false' ? 'off' : (value as DevMailboxMode);
+  if (mode === 'all' && nodeEnv === 'production') {
+    throw new Error('Invalid configuration: DEV_MAILBOX=all shows every code and email in the outbox to anyone and is refused when NODE_ENV=production (use DEV_MAILBOX=own or leave it unset)');
+  }
+  return mode;
+}
+
 export type AppConfig = {
   nodeEnv: string;
   port: number;
@@ -84,15 +151,22 @@ export type AppConfig = {
   maxUpcomingReservations: number;
   waitlistOfferMinutes: number;
   /** Outgoing email and SMS (the outbox's drivers) and whether the dev mailbox is served. */
-  notifications: { smtpUrl: string | undefined; mailFrom: string; devMailbox: boolean; smsDriver: 'log' };
+  notifications: { smtpUrl: string | undefined; mailFrom: string; devMailbox: DevMailboxMode; smsDriver: 'log' };
+  /** Who texts may go to and how many (decision 095). */
+  sms: { allowedCountryCodes: string[]; maxPerAccountPerDay: number; maxPerIpPerDay: number; maxPerHour: number };
   sessionTtlHours: number;
   passwordHashCost: number;
   signingSecret: string | undefined;
   holdSweepSeconds: number;
   availabilityCache: { maxAgeSeconds: number; maxRestaurants: number };
   webDistDir: string;
-  trustProxy: boolean;
+  /** Fastify's trustProxy: false, a hop count, or the proxies' addresses/CIDRs. */
+  trustProxy: false | number | string[];
   shutdownGraceSeconds: number;
+  /** Slow clients: headers, and the whole request, must arrive in time. */
+  requestTimeouts: { headersSeconds: number; requestSeconds: number };
+  /** Open live-event streams allowed per account and per address. */
+  eventStreams: { perAccount: number; perIp: number };
   rateLimits: {
     store: 'memory' | 'postgres' | 'redis';
     redisUrl: string;
@@ -140,8 +214,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     notifications: {
       smtpUrl: e.SMTP_URL || undefined,
       mailFrom: e.MAIL_FROM,
-      devMailbox: e.NODE_ENV !== 'production' || e.DEV_MAILBOX,
+      devMailbox: devMailboxMode(e.DEV_MAILBOX, e.NODE_ENV),
       smsDriver: e.SMS_DRIVER,
+    },
+    sms: {
+      allowedCountryCodes: e.SMS_ALLOWED_COUNTRY_CODES,
+      maxPerAccountPerDay: e.SMS_MAX_PER_ACCOUNT_PER_DAY,
+      maxPerIpPerDay: e.SMS_MAX_PER_IP_PER_DAY,
+      maxPerHour: e.SMS_MAX_PER_HOUR,
     },
     sessionTtlHours: e.SESSION_TTL_HOURS,
     passwordHashCost: e.PASSWORD_HASH_COST,
@@ -149,8 +229,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     holdSweepSeconds: e.HOLD_SWEEP_SECONDS,
     availabilityCache: { maxAgeSeconds: e.AVAILABILITY_CACHE_SECONDS, maxRestaurants: e.AVAILABILITY_CACHE_RESTAURANTS },
     webDistDir: e.WEB_DIST_DIR,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: trustProxyOf(e.TRUST_PROXY),
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+    requestTimeouts: { headersSeconds: e.REQUEST_HEADERS_TIMEOUT_SECONDS, requestSeconds: e.REQUEST_TIMEOUT_SECONDS },
+    eventStreams: { perAccount: e.EVENT_STREAMS_PER_ACCOUNT, perIp: e.EVENT_STREAMS_PER_IP },
     rateLimits: {
       store: e.RATE_LIMIT_STORE,
       redisUrl: e.REDIS_URL,

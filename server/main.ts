@@ -1,17 +1,23 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
+import { lockDataDir, restrictDataDir } from './data-dir-lock.ts';
 import { openDatabase } from './db/client.ts';
 import { seedDemoData } from './db/seed/seed.ts';
 
 /** Starts the server: migrate, seed when asked, listen, and drain cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  // What the app writes (database files, uploads) is readable by its own user only: files 0600, folders 0700.
+  process.umask(0o077);
+  // The embedded database is one process's: a second server on the same DATA_DIR refuses to start.
+  const lock = config.databaseUrl ? null : lockDataDir(config.dataDir);
   const database = await openDatabase(config);
   await database.migrate();
   if (config.seedDemo) {
     const seeded = await seedDemoData(database.db, { now: new Date(), passwordHashCost: config.passwordHashCost });
     console.log(`Demo data ready: ${seeded.restaurants} restaurants, ${seeded.slotsAdded} new slots.`);
   }
+  if (lock) restrictDataDir(config.dataDir);
   const app = await buildApp({ config, database });
   await app.listen({ port: config.port, host: config.host });
   const shownHost = config.host === '0.0.0.0' ? 'localhost' : config.host;
@@ -32,6 +38,7 @@ async function main(): Promise<void> {
     try {
       await app.close();
       await database.close();
+      lock?.release();
       process.exit(0);
     } catch (error) {
       app.log.error({ err: error }, 'shutdown failed');

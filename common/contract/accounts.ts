@@ -79,6 +79,15 @@ export const verifiablePhone = z
   .transform(normalizePhone)
   .pipe(z.string().regex(/^\+\d{10,15}$/, { message: 'Enter a valid phone number' }));
 
+/**
+ * A phone texts may go to: a verifiable phone whose country code is in the allowed list
+ * (SMS_ALLOWED_COUNTRY_CODES, `+91` by default; decision 095).
+ */
+export function textablePhone(countryCodes: readonly string[]) {
+  const message = `Codes can only be sent to numbers starting ${countryCodes.join(' or ')}`;
+  return verifiablePhone.refine((phone) => countryCodes.some((code) => phone.startsWith(code)), { message });
+}
+
 export const startPhoneVerificationBody = z.object({ phone: verifiablePhone });
 export type StartPhoneVerificationBody = z.infer<typeof startPhoneVerificationBody>;
 

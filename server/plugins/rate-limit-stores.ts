@@ -8,24 +8,24 @@ import { queryRows, type Db } from '#server/db/client.ts';
  * between N instances.
  */
 export interface RateLimitStore {
-  /** Adds one hit and returns the window's total including it. */
-  hit(key: string, windowStart: Date, windowMs: number): Promise<number>;
+  /** Adds one hit (or `by`; -1 gives one back) and returns the window's total including it. */
+  hit(key: string, windowStart: Date, windowMs: number, by?: number): Promise<number>;
   close(): Promise<void>;
 }
 
 export class MemoryRateLimitStore implements RateLimitStore {
   private readonly counts = new Map<string, { windowStart: number; hits: number }>();
 
-  async hit(key: string, windowStart: Date): Promise<number> {
+  async hit(key: string, windowStart: Date, _windowMs?: number, by = 1): Promise<number> {
     const start = windowStart.getTime();
     const current = this.counts.get(key);
     if (!current || current.windowStart !== start) {
       // Old windows are dropped lazily; bound memory by clearing when it grows large.
       if (this.counts.size > 100_000) this.counts.clear();
-      this.counts.set(key, { windowStart: start, hits: 1 });
-      return 1;
+      this.counts.set(key, { windowStart: start, hits: by });
+      return by;
     }
-    current.hits += 1;
+    current.hits += by;
     return current.hits;
   }
 
@@ -37,16 +37,17 @@ export class PostgresRateLimitStore implements RateLimitStore {
 
   constructor(private readonly db: Db) {}
 
-  async hit(key: string, windowStart: Date, windowMs: number): Promise<number> {
+  async hit(key: string, windowStart: Date, windowMs: number, by = 1): Promise<number> {
     const [row] = await queryRows<{ hits: number }>(
       this.db,
-      sql`INSERT INTO rate_limit_counters (key, window_start, hits) VALUES (${key}, ${windowStart.toISOString()}, 1)
-          ON CONFLICT (key, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
+      sql`INSERT INTO rate_limit_counters (key, window_start, hits) VALUES (${key}, ${windowStart.toISOString()}, ${by})
+          ON CONFLICT (key, window_start) DO UPDATE SET hits = rate_limit_counters.hits + ${by}
           RETURNING hits`,
     );
     if (windowStart.getTime() - this.lastCleanup > windowMs * 10) {
       this.lastCleanup = windowStart.getTime();
-      await this.db.execute(sql`DELETE FROM rate_limit_counters WHERE window_start < ${new Date(windowStart.getTime() - windowMs * 10).toISOString()}`);
+      // Keys under sms: are the daily text caps' (decision 095), kept by their own cleanup.
+      await this.db.execute(sql`DELETE FROM rate_limit_counters WHERE window_start < ${new Date(windowStart.getTime() - windowMs * 10).toISOString()} AND key NOT LIKE 'sms:%'`);
     }
     return row.hits;
   }
@@ -63,9 +64,9 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.redis.on('error', () => {});
   }
 
-  async hit(key: string, windowStart: Date, windowMs: number): Promise<number> {
+  async hit(key: string, windowStart: Date, windowMs: number, by = 1): Promise<number> {
     const redisKey = `tablefair:rl:${key}:${windowStart.getTime()}`;
-    const [[, hits]] = (await this.redis.multi().incr(redisKey).pexpire(redisKey, windowMs * 2).exec()) as [[Error | null, number]];
+    const [[, hits]] = (await this.redis.multi().incrby(redisKey, by).pexpire(redisKey, windowMs * 2).exec()) as [[Error | null, number]];
     return hits;
   }
 

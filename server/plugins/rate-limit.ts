@@ -12,6 +12,8 @@ interface Budget {
   name: string;
   limit: number;
   keyOf(request: FastifyRequest): Promise<string | undefined>;
+  /** Give the hit back when the call succeeds: only failed attempts spend it (an account's login budget). */
+  onlyFailures?: boolean;
 }
 
 /** The account a login or signup names (username, or phone for dating), lower-cased. */
@@ -35,7 +37,13 @@ function budgetsFor(config: AppConfig): Record<RateLimitGroup, Budget[]> {
   return {
     login: [
       { name: 'login-ip', limit: limits.loginPerIp, keyOf: byIp },
-      { name: 'login-account', limit: limits.loginPerAccount, keyOf: byAccountName },
+      // Only failed logins spend the account's budget, so nobody else's calls can lock its owner out.
+      { name: 'login-account', limit: limits.loginPerAccount, keyOf: byAccountName, onlyFailures: true },
+    ],
+    // Phone codes: per IP and per caller, never per phone (it would spend that phone's login budget).
+    phone: [
+      { name: 'phone-ip', limit: limits.loginPerIp, keyOf: byIp },
+      { name: 'phone-caller', limit: limits.loginPerAccount, keyOf: byCaller },
     ],
     signup: [
       { name: 'signup-ip', limit: limits.signupPerIp, keyOf: byIp },
@@ -67,6 +75,7 @@ export const rateLimitPlugin = fp(async (app, options: { config: AppConfig; db: 
   const store = createRateLimitStore(config, options.db);
   const budgets = budgetsFor(config);
   const windowMs = config.rateLimits.windowSeconds * 1000;
+  const refunds = new WeakMap<FastifyRequest, { key: string; windowStart: Date }[]>();
 
   app.addHook('preHandler', async (request, reply) => {
     const group = request.routeOptions.config?.rateLimitGroup;
@@ -84,12 +93,21 @@ export const rateLimitPlugin = fp(async (app, options: { config: AppConfig; db: 
         request.log.warn({ err: error, budget: budget.name }, 'rate-limit store unavailable');
         continue;
       }
+      if (budget.onlyFailures && hits <= budget.limit) refunds.set(request, [...(refunds.get(request) ?? []), { key: `${budget.name}:${key}`, windowStart }]);
       if (hits > budget.limit) {
         const retryAfter = Math.max(1, Math.ceil((windowStart.getTime() + windowMs - now) / 1000));
         reply.header('retry-after', String(retryAfter));
         throw new AppError('RATE_LIMITED', `Too many attempts. Please wait ${retryAfter} seconds and try again.`);
       }
     }
+  });
+
+  // A call that succeeded gives back the hits of its onlyFailures budgets, before the answer leaves.
+  app.addHook('onSend', async (request, reply) => {
+    const owed = refunds.get(request);
+    if (!owed || reply.statusCode >= 400) return;
+    refunds.delete(request);
+    for (const { key, windowStart } of owed) await store.hit(key, windowStart, windowMs, -1).catch(() => {});
   });
 
   app.addHook('onClose', async () => store.close());

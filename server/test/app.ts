@@ -21,6 +21,9 @@ export const GENEROUS_RATE_LIMITS: Record<string, string> = {
   RATE_LIMIT_SIGNUP_PER_ACCOUNT: '100000',
   RATE_LIMIT_BOOKING_PER_DINER: '100000',
   RATE_LIMIT_UPLOAD_PER_CALLER: '100000',
+  SMS_MAX_PER_ACCOUNT_PER_DAY: '100000',
+  SMS_MAX_PER_IP_PER_DAY: '100000',
+  SMS_MAX_PER_HOUR: '100000',
 };
 
 /** A fixed "now" for tests: 10:00 in Kolkata on a weekday, well before the evening slots. */

@@ -4,14 +4,16 @@ import { errorMessage } from '#web/api/client.ts';
 import { Button, ButtonLink } from '#web/components/ui/Button.tsx';
 import { Alert, EmptyState, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { TextField } from '#web/components/ui/Field.tsx';
-import { isMailboxOff, useDevMailbox } from '#web/features/waitlist/api.ts';
+import { isMailboxOff, isMailboxSignedOut, useDevMailbox } from '#web/features/waitlist/api.ts';
+import { loginPath } from '#web/features/accounts/return-path.ts';
 import { formatInstantKolkata } from '#common/domain/time.ts';
 import { newestFirst } from '#web/features/waitlist/rules.ts';
 import '#web/features/waitlist/waitlist.css';
 
 /**
  * /dev/mailbox: the email and text messages the app sent or would have sent (offers, phone codes),
- * newest first, for development and demos. The server answers 404 in production (decision 087).
+ * newest first, for development and demos: a signed-in diner sees only their own (decision 093).
+ * The server answers 404 in production (decision 087).
  */
 export default function DevMailboxScreen() {
   const [draft, setDraft] = useState('');
@@ -33,6 +35,7 @@ export default function DevMailboxScreen() {
   }
 
   const off = mailbox.isError && isMailboxOff(mailbox.error);
+  const signedOut = mailbox.isError && isMailboxSignedOut(mailbox.error);
   return (
     <div className="mailbox waitlist container page">
       <header className="waitlist__head">
@@ -50,9 +53,18 @@ export default function DevMailboxScreen() {
             </p>
           </EmptyState>
         </div>
+      ) : signedOut ? (
+        <div className="waitlist__empty">
+          <EmptyState icon="🔒" title={<h2>Sign in to see your messages</h2>}>
+            <p>The mailbox shows each diner only the messages sent to them: their email and their phone's codes.</p>
+            <p className="waitlist__empty-actions">
+              <ButtonLink to={loginPath('/dev/mailbox')}>Sign in</ButtonLink>
+            </p>
+          </EmptyState>
+        </div>
       ) : (
         <>
-          <Alert tone="warning">Never switch this on for a public site: anyone can read the codes here.</Alert>
+          <Alert tone="warning">Never switch this on for a public site: it shows one-time codes.</Alert>
           <div className="mailbox__tools card">
             <form className="mailbox__filter" onSubmit={onFilter} role="search" aria-label="Filter messages">
               <TextField

@@ -6,7 +6,8 @@ import { buildDiner, buildRestaurant, buildStaff } from '#server/test/factories.
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  // These tests read any phone's code, as the phone would: the whole outbox (decision 093).
+  t = await createTestApp({ env: { DEV_MAILBOX: 'all' } });
 });
 afterAll(() => t.close());
 beforeEach(() => t.clock.set(TEST_NOW));
@@ -195,7 +196,7 @@ describe('phone verification', () => {
 });
 
 describe('the dev mailbox', () => {
-  it('is not served in production unless DEV_MAILBOX=1', async () => {
+  it('is not served in production unless DEV_MAILBOX=1, and then only to a diner for their own messages', async () => {
     const production = await createTestApp({ env: { NODE_ENV: 'production' }, database: t.database });
     try {
       const response = await production.app.inject({ method: 'GET', url: '/api/dev/mailbox' });
@@ -206,7 +207,9 @@ describe('the dev mailbox', () => {
     }
     const forced = await createTestApp({ env: { NODE_ENV: 'production', DEV_MAILBOX: '1' }, database: t.database });
     try {
-      expect((await forced.app.inject({ method: 'GET', url: '/api/dev/mailbox' })).statusCode).toBe(200);
+      expect((await forced.app.inject({ method: 'GET', url: '/api/dev/mailbox' })).statusCode).toBe(401);
+      const diner = await buildDiner(t.database.db);
+      expect((await forced.app.inject({ method: 'GET', url: '/api/dev/mailbox', headers: bearer(diner.token) })).json()).toEqual({ messages: [] });
     } finally {
       await forced.app.close();
     }

@@ -20,8 +20,9 @@ export const phoneVerificationRoutes: FastifyPluginAsyncZod = async (app) => {
       body: startPhoneVerificationBody,
       response: { 202: phoneCodeSent, ...standardErrors },
     },
-    config: { rateLimitGroup: 'login' },
-  }, async (request, reply) => reply.code(202).send(await phoneVerification.startPhoneVerification(await request.principal(), request.body)));
+    // Its own budgets (per caller and IP): naming a phone must not spend that phone's login budget (decision 084).
+    config: { rateLimitGroup: 'phone' },
+  }, async (request, reply) => reply.code(202).send(await phoneVerification.startPhoneVerification(await request.principal(), request.body, { ip: request.ip })));
 
   app.post('/api/auth/phone/verify', {
     schema: {
@@ -31,6 +32,6 @@ export const phoneVerificationRoutes: FastifyPluginAsyncZod = async (app) => {
       body: verifyPhoneBody,
       response: { 200: phoneVerificationStatus, ...standardErrors },
     },
-    config: { rateLimitGroup: 'login' },
+    config: { rateLimitGroup: 'phone' },
   }, async (request) => phoneVerification.verifyPhone(await request.principal(), request.body));
 };

@@ -88,7 +88,7 @@ export function createPhoneVerificationService(deps: AppDeps, notifications: Not
     },
 
     /** POST /api/auth/phone/start: sends a new code to the phone by SMS. */
-    async startPhoneVerification(principal: Principal, input: StartPhoneVerificationBody): Promise<PhoneCodeSent> {
+    async startPhoneVerification(principal: Principal, input: StartPhoneVerificationBody, from: { ip?: string } = {}): Promise<PhoneCodeSent> {
       requireDiner(principal);
       const { userId } = principal;
       const user = await loadUserPhone(userId);
@@ -108,6 +108,7 @@ export function createPhoneVerificationService(deps: AppDeps, notifications: Not
         await replaceOpenVerification(tx, { userId, phone: input.phone, codeSalt: salt, codeHash: hashCode(salt, userId, input.phone, code), now, expiresAt });
         return notifications.queueSms(tx, {
           userId,
+          ip: from.ip,
           to: input.phone,
           body: `${code} is your Tablefair verification code. It expires in ${CODE_TTL_MINUTES} minutes. Never share it: Tablefair will never ask for it.`,
         });

@@ -26,7 +26,8 @@ export const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/api/dev/mailbox', {
     schema: {
       tags: ['notifications'],
-      summary: 'Recent email and SMS from the outbox, newest first (only when NODE_ENV is not production, or DEV_MAILBOX=1; otherwise 404)',
+      summary: "Recent email and SMS from the outbox, newest first: by default only the signed-in diner's own (401 when signed out); everything with DEV_MAILBOX=all (refused in production); 404 when off (production's default)",
+      security: [{ bearer: [] }],
       querystring: devMailboxQuery,
       response: { 200: devMailboxResponse, ...standardErrors },
     },

@@ -1,7 +1,8 @@
 import type { DevMailboxResponse, DinerStreamEvent, OutboxMessage } from '#common/contract/waitlist.ts';
 import { asDate, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { notFound } from '#server/errors.ts';
+import { textablePhone } from '#common/contract/accounts.ts';
+import { AppError, badInput, notFound, unauthenticated } from '#server/errors.ts';
 import { rejectInvalidCredential, requireDiner, type Principal } from '#server/modules/accounts/principal.ts';
 import { createDevMailboxMailDriver, createLogSmsDriver, createSmtpMailDriver, type MailDriver, type SmsDriver } from './drivers.ts';
 import {
@@ -13,6 +14,12 @@ import {
   markMessageSent,
   type OutboxRow,
 } from './outbox.repository.ts';
+import { countSmsInWindow, deleteOldSmsCounts } from './sms-caps.repository.ts';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** Kolkata is UTC+05:30 all year: a day's caps start at its midnight. */
+const KOLKATA_OFFSET_MS = 5.5 * HOUR_MS;
 
 /** A message is tried this many times, a minute further apart each time. */
 const MAX_ATTEMPTS = 5;
@@ -58,8 +65,31 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
       return insertOutboxMessage(tx, { channel: 'email', recipient: to, userId, subject: message.subject, body: message.body, now: clock.now() });
     },
 
-    /** Writes a text message to the outbox in `tx`. */
-    queueSms(tx: Db, message: { userId: string | null; to: string; body: string }): Promise<string> {
+    /**
+     * Writes a text message to the outbox in `tx`, within the SMS policy (decision 095): only to the
+     * allowed countries (400), and at most SMS_MAX_PER_ACCOUNT_PER_DAY per account,
+     * SMS_MAX_PER_IP_PER_DAY per address `ip` and SMS_MAX_PER_HOUR in all (429). The counts are
+     * written in `tx`, so a refusal (which rolls `tx` back) costs nothing.
+     */
+    async queueSms(tx: Db, message: { userId: string | null; to: string; body: string; ip?: string }): Promise<string> {
+      const policy = config.sms;
+      const allowed = textablePhone(policy.allowedCountryCodes).safeParse(message.to);
+      if (!allowed.success) throw badInput(`phone: ${allowed.error.issues[0]?.message ?? 'Enter a valid phone number'}`);
+      const now = clock.now().getTime();
+      const hourStart = new Date(now - (now % HOUR_MS));
+      const dayStart = new Date(Math.floor((now + KOLKATA_OFFSET_MS) / DAY_MS) * DAY_MS - KOLKATA_OFFSET_MS);
+      if (message.userId && (await countSmsInWindow(tx, `account:${message.userId}`, dayStart)) > policy.maxPerAccountPerDay) {
+        throw new AppError('RATE_LIMITED', `We have sent this account ${policy.maxPerAccountPerDay} codes today, the most we send in a day. Please try again tomorrow.`);
+      }
+      if (message.ip && (await countSmsInWindow(tx, `ip:${message.ip}`, dayStart)) > policy.maxPerIpPerDay) {
+        throw new AppError('RATE_LIMITED', 'Too many codes have been asked for from this network today. Please try again tomorrow.');
+      }
+      const thisHour = await countSmsInWindow(tx, 'all', hourStart);
+      if (thisHour > policy.maxPerHour) {
+        log.warn({ maxPerHour: policy.maxPerHour }, 'SMS cap per hour reached: texts refused until the next hour');
+        throw new AppError('RATE_LIMITED', 'We are sending too many texts right now. Please try again within the hour.');
+      }
+      if (thisHour === 1) await deleteOldSmsCounts(tx, new Date(dayStart.getTime() - 2 * DAY_MS));
       return insertOutboxMessage(tx, { channel: 'sms', recipient: message.to, userId: message.userId, subject: '', body: message.body, now: clock.now() });
     },
 
@@ -131,11 +161,19 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
       };
     },
 
-    /** GET /api/dev/mailbox: recent email and SMS, only where the dev mailbox is on (never in production unless DEV_MAILBOX=1). */
+    /**
+     * GET /api/dev/mailbox: recent email and SMS (decision 093). By default (`own`) a signed-in diner sees
+     * only the messages addressed to their account (their email, their verified or pending phone);
+     * the whole outbox only with DEV_MAILBOX=all, which production refuses; `off` answers 404.
+     */
     async listDevMailbox(principal: Principal, query: { recipient?: string; limit: number }): Promise<DevMailboxResponse> {
-      rejectInvalidCredential(principal);
-      if (!config.notifications.devMailbox) throw notFound('Not found');
-      const rows = await listRecentMessages(db, { limit: query.limit, recipient: query.recipient?.trim() || undefined });
+      const mode = config.notifications.devMailbox;
+      if (mode === 'off') throw notFound('Not found');
+      if (mode === 'own') {
+        if (principal.kind !== 'diner') throw unauthenticated('Sign in as a diner to see the messages sent to you');
+      } else rejectInvalidCredential(principal);
+      const userId = mode === 'own' && principal.kind === 'diner' ? principal.userId : undefined;
+      const rows = await listRecentMessages(db, { limit: query.limit, recipient: query.recipient?.trim() || undefined, userId });
       return { messages: rows.map(toOutboxMessage) };
     },
 

@@ -55,9 +55,9 @@ export async function markMessageFailed(db: Db, id: string, error: string, retry
   await db.execute(sql`UPDATE outbox_messages SET last_error = ${error.slice(0, 500)}, next_attempt_at = ${retryAt.toISOString()} WHERE id = ${id}`);
 }
 
-/** The newest messages, optionally to one recipient (the dev mailbox). */
-export function listRecentMessages(db: Db, options: { limit: number; recipient?: string }): Promise<OutboxRow[]> {
-  const filter = options.recipient ? sql`WHERE recipient = ${options.recipient}` : sql``;
+/** The newest messages, optionally to one recipient and only those addressed to one account (the dev mailbox). */
+export function listRecentMessages(db: Db, options: { limit: number; recipient?: string; userId?: string }): Promise<OutboxRow[]> {
+  const filter = sql`WHERE true ${options.recipient ? sql`AND recipient = ${options.recipient}` : sql``} ${options.userId ? sql`AND user_id = ${options.userId}` : sql``}`;
   return queryRows<OutboxRow>(
     db,
     sql`SELECT id, channel, recipient, user_id, subject, body, created_at, sent_at, attempts FROM outbox_messages ${filter}

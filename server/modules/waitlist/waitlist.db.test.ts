@@ -143,7 +143,7 @@ describe('the waitlist', () => {
     expect(mail.recipient).toBe(`${first.username}@example.com`);
     expect(mail.subject).toBe(`A table at ${restaurant.name} is yours for 10 minutes`);
     expect(mail.body).toContain('7:00 PM');
-    const mailbox = await call('GET', `/api/dev/mailbox?recipient=${encodeURIComponent(mail.recipient)}`);
+    const mailbox = await call('GET', `/api/dev/mailbox?recipient=${encodeURIComponent(mail.recipient)}`, first.token);
     expect(mailbox.json().messages[0].subject).toBe(mail.subject);
 
     // The offer lapses: after the sweep, the next matching waiter has it.

@@ -72,16 +72,21 @@ export function isMailboxOff(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404;
 }
 
-/** GET /api/dev/mailbox?recipient=…: recent email and SMS (not in production). */
+/** The dev mailbox answered 401: only a signed-in diner sees messages, and only their own (decision 093). */
+export function isMailboxSignedOut(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 401;
+}
+
+/** GET /api/dev/mailbox?recipient=…: recent email and SMS to the signed-in diner (not in production). */
 export function useDevMailbox(recipient: string) {
   return useQuery({
     queryKey: mailboxKeys.list(recipient),
     staleTime: 0,
-    retry: (count, error) => !isMailboxOff(error) && count < 1,
+    retry: (count, error) => !isMailboxOff(error) && !isMailboxSignedOut(error) && count < 1,
     queryFn: ({ signal }) => {
       const query = new URLSearchParams({ limit: '100' });
       if (recipient.trim()) query.set('recipient', recipient.trim());
-      return apiRequest<DevMailboxResponse>(`/api/dev/mailbox?${query}`, { signal });
+      return apiRequest<DevMailboxResponse>(`/api/dev/mailbox?${query}`, { signal, auth: 'customer' });
     },
   });
 }

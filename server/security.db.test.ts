@@ -1,0 +1,402 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createConnection, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { loadConfig } from '#server/config.ts';
+import { queryRows } from '#server/db/client.ts';
+import { hashPassword } from '#server/modules/accounts/password.ts';
+import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { buildDiner, buildRestaurant, buildStaff, TEST_PASSWORD } from '#server/test/factories.ts';
+import { freePort, startServerProcess, type ServerProcess } from '#server/test/server-process.ts';
+
+/**
+ * Holes in fairness and trust, one suite a reader can find in one place: each `describe` names a
+ * hole by its number and title, and each test failed on the code before its fix
+ * (decisions 093–095). Holes that need a real process (5) or real sockets (6) are here too.
+ */
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+beforeEach(() => t.clock.set(TEST_NOW));
+
+let phoneCounter = 0;
+/** A fresh Indian mobile number per test. */
+const freshPhone = () => `+9197${String(20_000_000 + phoneCounter++).padStart(8, '0')}`;
+
+function call(app: TestApp['app'], method: 'GET' | 'POST', url: string, options: { token?: string; payload?: object; headers?: Record<string, string> } = {}) {
+  return app.inject({ method, url, headers: { ...(options.token ? bearer(options.token) : {}), ...options.headers }, payload: options.payload });
+}
+
+describe('1. anyone can read anyone’s codes (the dev mailbox)', () => {
+  it('shows a signed-in diner the code sent to the phone they are verifying, and nobody else sees it', async () => {
+    const owner = await buildDiner(t.database.db);
+    const stranger = await buildDiner(t.database.db);
+    const phone = freshPhone();
+    expect((await call(t.app, 'POST', '/api/auth/phone/start', { token: owner.token, payload: { phone } })).statusCode).toBe(202);
+
+    const own = await call(t.app, 'GET', `/api/dev/mailbox?recipient=${encodeURIComponent(phone)}`, { token: owner.token });
+    expect(own.statusCode).toBe(200);
+    expect(own.json().messages).toHaveLength(1);
+    expect(own.json().messages[0].body).toMatch(/\b\d{6}\b/);
+
+    // Another diner asking for that phone by name, or for everything, sees nothing of it.
+    for (const url of [`/api/dev/mailbox?recipient=${encodeURIComponent(phone)}`, '/api/dev/mailbox']) {
+      const other = await call(t.app, 'GET', url, { token: stranger.token });
+      expect(other.statusCode).toBe(200);
+      expect(JSON.stringify(other.json().messages)).not.toContain(phone);
+    }
+    // Signed out: nothing at all.
+    const anonymous = await call(t.app, 'GET', `/api/dev/mailbox?recipient=${encodeURIComponent(phone)}`);
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toEqual({ error: 'Sign in as a diner to see the messages sent to you' });
+  });
+
+  it('shows the whole outbox only with DEV_MAILBOX=all, which production refuses at start', async () => {
+    const owner = await buildDiner(t.database.db);
+    const phone = freshPhone();
+    expect((await call(t.app, 'POST', '/api/auth/phone/start', { token: owner.token, payload: { phone } })).statusCode).toBe(202);
+    const all = await createTestApp({ env: { DEV_MAILBOX: 'all' }, database: t.database });
+    try {
+      const everything = await call(all.app, 'GET', `/api/dev/mailbox?recipient=${encodeURIComponent(phone)}`);
+      expect(everything.statusCode).toBe(200);
+      expect(everything.json().messages).toHaveLength(1);
+    } finally {
+      await all.app.close();
+    }
+    expect(() => loadConfig({ NODE_ENV: 'production', DEV_MAILBOX: 'all' })).toThrow(/DEV_MAILBOX=all .* refused when NODE_ENV=production/);
+    expect(loadConfig({ NODE_ENV: 'production' }).notifications.devMailbox).toBe('off');
+    expect(loadConfig({}).notifications.devMailbox).toBe('own');
+  });
+});
+
+describe('2. forged X-Forwarded-For beats every per-IP limit', () => {
+  /** Login attempts for rotating account names, each with a new forged address before the one the proxy saw. */
+  async function loginsThroughProxy(env: Record<string, string>, count: number, request: (i: number) => { remoteAddress?: string; forwardedFor: string }) {
+    const proxied = await createTestApp({ env: { RATE_LIMIT_LOGIN_PER_IP: '30', ...env }, database: t.database });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < count; i++) {
+        const { remoteAddress, forwardedFor } = request(i);
+        const response = await proxied.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          remoteAddress,
+          headers: { 'x-forwarded-for': forwardedFor },
+          payload: { username: `sprayed_${i}`, password: 'wrong-password' },
+        });
+        statuses.push(response.statusCode);
+      }
+      return statuses;
+    } finally {
+      await proxied.app.close();
+    }
+  }
+  const forged = (i: number) => `203.0.113.${i % 250}, 192.0.2.${(i * 7) % 250}`;
+
+  it('TRUST_PROXY=1 (nginx appending with $proxy_add_x_forwarded_for): 40 logins from one client with rotating forged chains meet the per-IP limit', async () => {
+    const statuses = await loginsThroughProxy({ TRUST_PROXY: '1' }, 40, (i) => ({ forwardedFor: `${forged(i)}, 198.51.100.7` }));
+    expect(statuses.slice(0, 30).every((status) => status === 401)).toBe(true);
+    expect(statuses.slice(30)).toEqual(Array(10).fill(429));
+  });
+
+  it('TRUST_PROXY=true is one hop, never "trust everything"', async () => {
+    const statuses = await loginsThroughProxy({ TRUST_PROXY: 'true' }, 40, (i) => ({ forwardedFor: `${forged(i)}, 198.51.100.8` }));
+    expect(statuses.slice(30)).toEqual(Array(10).fill(429));
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+  });
+
+  it('TRUST_PROXY as a list of proxy addresses: only entries added by those proxies are believed', async () => {
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.5' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.5']);
+    expect(() => loadConfig({ TRUST_PROXY: 'everything' })).toThrow(/TRUST_PROXY: everything is not a hop count, an IP address or a CIDR/);
+    // Two proxies of ours (10.0.0.9 appended by the outer one); the client is 198.51.100.9 whatever it forged.
+    const statuses = await loginsThroughProxy({ TRUST_PROXY: '10.0.0.0/8' }, 40, (i) => ({ remoteAddress: '10.0.0.5', forwardedFor: `${forged(i)}, 198.51.100.9, 10.0.0.9` }));
+    expect(statuses.slice(30)).toEqual(Array(10).fill(429));
+    // A caller that is not one of our proxies is itself the client: its header counts for nothing.
+    const direct = await loginsThroughProxy({ TRUST_PROXY: '10.0.0.0/8' }, 40, (i) => ({ remoteAddress: '198.51.100.10', forwardedFor: forged(i) }));
+    expect(direct.slice(30)).toEqual(Array(10).fill(429));
+  });
+});
+
+describe('3. anyone can lock another person out', () => {
+  /** A dating account, whose login names it by phone (the name phone/start also carries). */
+  async function buildDatingUser(phone: string): Promise<void> {
+    await queryRows(
+      t.database.db,
+      sql`INSERT INTO dating_users (phone, password_hash, name, dob, date_budget, cuisines, first_date_types)
+          VALUES (${phone}, ${await hashPassword(TEST_PASSWORD, 10)}, 'Meera', '1995-05-05', 'INR_1000_2500', '{NORTH_INDIAN}', '{COFFEE}') RETURNING id`,
+    );
+  }
+  const limited = { RATE_LIMIT_LOGIN_PER_ACCOUNT: '10', RATE_LIMIT_LOGIN_PER_IP: '1000' };
+
+  it('eleven anonymous phone/start calls naming a stranger’s phone leave that person’s correct login working', async () => {
+    const app = await createTestApp({ env: limited, database: t.database });
+    try {
+      const phone = freshPhone();
+      await buildDatingUser(phone);
+      for (let i = 0; i < 11; i++) {
+        const started = await call(app.app, 'POST', '/api/auth/phone/start', { payload: { phone } });
+        // Refused (the caller's own budget may run out first); never a code sent.
+        expect([401, 429]).toContain(started.statusCode);
+      }
+      const login = await call(app.app, 'POST', '/dating/auth/login', { payload: { phone, password: TEST_PASSWORD } });
+      expect(login.statusCode, login.body).toBe(200);
+    } finally {
+      await app.app.close();
+    }
+  });
+
+  it('other diners asking for codes to a stranger’s phone do not spend that person’s login budget', async () => {
+    const app = await createTestApp({ env: limited, database: t.database });
+    try {
+      const phone = freshPhone();
+      await buildDatingUser(phone);
+      for (let i = 0; i < 11; i++) {
+        const other = await buildDiner(t.database.db);
+        await call(app.app, 'POST', '/api/auth/phone/start', { token: other.token, payload: { phone } });
+      }
+      expect((await call(app.app, 'POST', '/dating/auth/login', { payload: { phone, password: TEST_PASSWORD } })).statusCode).toBe(200);
+    } finally {
+      await app.app.close();
+    }
+  });
+
+  it('only failed attempts spend an account’s login budget: the owner’s own successful logins never lock them out', async () => {
+    const app = await createTestApp({ env: limited, database: t.database });
+    try {
+      const owner = await buildDiner(t.database.db);
+      for (let i = 0; i < 15; i++) {
+        const login = await call(app.app, 'POST', '/api/auth/login', { payload: { username: owner.username, password: TEST_PASSWORD } });
+        expect(login.statusCode, `login ${i + 1}`).toBe(200);
+      }
+      // Ten wrong passwords still close the account's budget for the window, the right one included.
+      for (let i = 0; i < 10; i++) expect((await call(app.app, 'POST', '/api/auth/login', { payload: { username: owner.username, password: 'wrong-password' } })).statusCode).toBe(401);
+      expect((await call(app.app, 'POST', '/api/auth/login', { payload: { username: owner.username, password: TEST_PASSWORD } })).statusCode).toBe(429);
+    } finally {
+      await app.app.close();
+    }
+  });
+});
+
+describe('5. two servers on one data folder', () => {
+  it('refuses a second server on the same DATA_DIR, and after a SIGKILL a restart takes over the lock and keeps every write', { timeout: 240_000 }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tablefair-lock-'));
+    // Always the embedded database (the lock is about it), whatever engine this pass uses.
+    const env = { DATA_DIR: dataDir, DATABASE_URL: '', SEED_DEMO: '0', PASSWORD_HASH_COST: '10' };
+    let first: ServerProcess | undefined;
+    try {
+      first = await startServerProcess(env, await freePort());
+      expect(readFileSync(join(dataDir, 'tablefair.lock'), 'utf8').trim()).toBe(String(first.child.pid));
+      const signup = await fetch(`${first.baseUrl}/api/auth/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'before_the_crash', password: TEST_PASSWORD }),
+      });
+      expect(signup.status).toBe(201);
+
+      // A second `npm start` on the same folder says why and exits instead of serving.
+      await expect(startServerProcess(env, await freePort())).rejects.toThrow(/Another Tablefair \(PID \d+\) is already using DATA_DIR/);
+
+      // Private: the folders owner-only, the files the app wrote not readable by others.
+      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+      expect(statSync(join(dataDir, 'pglite')).mode & 0o777).toBe(0o700);
+      expect(statSync(join(dataDir, 'tablefair.lock')).mode & 0o777).toBe(0o600);
+      expect(statSync(join(dataDir, 'pglite', 'PG_VERSION')).mode & 0o077).toBe(0);
+
+      first.child.kill('SIGKILL');
+      await first.exited;
+      first = undefined;
+      // The lock is left behind naming a dead process: the restart takes it over.
+      expect(existsSync(join(dataDir, 'tablefair.lock'))).toBe(true);
+      first = await startServerProcess(env, await freePort());
+      const login = await fetch(`${first.baseUrl}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'before_the_crash', password: TEST_PASSWORD }),
+      });
+      expect(login.status).toBe(200);
+      first.child.kill('SIGTERM');
+      await first.exited;
+      first = undefined;
+      // A clean stop removes its lock.
+      expect(existsSync(join(dataDir, 'tablefair.lock'))).toBe(false);
+    } finally {
+      if (first) {
+        first.child.kill('SIGKILL');
+        await first.exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('6. slow clients', () => {
+  it('answers a trickled body 408 and closes the connection within the request timeout', { timeout: 30_000 }, async () => {
+    const slow = await createTestApp({ env: { REQUEST_TIMEOUT_SECONDS: '1.5' }, database: t.database });
+    try {
+      await slow.app.listen({ host: '127.0.0.1', port: 0 });
+      const { port } = slow.app.server.address() as AddressInfo;
+      const socket = createConnection({ host: '127.0.0.1', port });
+      await new Promise((resolve) => socket.once('connect', resolve));
+      const startedAt = Date.now();
+      socket.write('POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{');
+      // One byte every 100 ms: 200 bytes would take 20 s.
+      const trickle = setInterval(() => !socket.destroyed && socket.write(' '), 100);
+      let answer = '';
+      socket.on('data', (chunk) => (answer += chunk));
+      await new Promise((resolve) => socket.once('close', resolve));
+      clearInterval(trickle);
+      const took = Date.now() - startedAt;
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(answer).toContain('{"error":"The request took too long to arrive. Please try again."}');
+      expect(took).toBeLessThan(4_000);
+      expect(took).toBeGreaterThanOrEqual(1_400);
+    } finally {
+      await slow.app.close();
+    }
+  });
+
+  it('lets a diner hold 5 live-event streams; the 6th gets 429 with a reason, and closing one frees a place', { timeout: 30_000 }, async () => {
+    const live = await createTestApp({ database: t.database });
+    const open: AbortController[] = [];
+    try {
+      await live.app.listen({ host: '127.0.0.1', port: 0 });
+      const { port } = live.app.server.address() as AddressInfo;
+      const diner = await buildDiner(t.database.db);
+      const stream = async () => {
+        const controller = new AbortController();
+        const response = await fetch(`http://127.0.0.1:${port}/api/me/events`, { headers: bearer(diner.token), signal: controller.signal });
+        if (response.ok) open.push(controller);
+        return { status: response.status, body: response.ok ? '' : await response.text() };
+      };
+      for (let i = 0; i < 5; i++) expect((await stream()).status).toBe(200);
+      const sixth = await stream();
+      expect(sixth.status).toBe(429);
+      expect(JSON.parse(sixth.body)).toEqual({ error: 'Too many live updates are open for this account (at most 5). Close another tab or window showing them and try again.' });
+      open.shift()!.abort();
+      let again = await stream();
+      for (let tries = 0; again.status === 429 && tries < 20; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        again = await stream();
+      }
+      expect(again.status).toBe(200);
+    } finally {
+      for (const controller of open) controller.abort();
+      await live.app.close();
+    }
+  });
+
+  it('caps streams per address across accounts (EVENT_STREAMS_PER_IP), the portal’s included', { timeout: 30_000 }, async () => {
+    const live = await createTestApp({ env: { EVENT_STREAMS_PER_IP: '3' }, database: t.database });
+    const open: AbortController[] = [];
+    try {
+      await live.app.listen({ host: '127.0.0.1', port: 0 });
+      const { port } = live.app.server.address() as AddressInfo;
+      const restaurant = await buildRestaurant(t.database.db);
+      const staff = await buildStaff(t.database.db, restaurant.id);
+      const statuses: number[] = [];
+      for (const [path, token] of [
+        ['/api/me/events', (await buildDiner(t.database.db)).token],
+        ['/api/me/events', (await buildDiner(t.database.db)).token],
+        ['/api/admin/events', staff.token],
+        ['/api/me/events', (await buildDiner(t.database.db)).token],
+        ['/api/admin/events', staff.token],
+      ] as const) {
+        const controller = new AbortController();
+        const response = await fetch(`http://127.0.0.1:${port}${path}`, { headers: bearer(token), signal: controller.signal });
+        statuses.push(response.status);
+        if (response.ok) open.push(controller);
+        else expect((await response.json()).error).toMatch(/^Too many live updates are open from this address \(at most 3\)/);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    } finally {
+      for (const controller of open) controller.abort();
+      await live.app.close();
+    }
+  });
+});
+
+describe('4. SMS pumping', () => {
+  /** Apps on the shared database with their own caps and their own day, so counts from other tests never mix in. */
+  async function smsApp(env: Record<string, string>, now: string) {
+    return createTestApp({ env: { SMS_MAX_PER_ACCOUNT_PER_DAY: '100', SMS_MAX_PER_IP_PER_DAY: '100', SMS_MAX_PER_HOUR: '100', ...env }, database: t.database, now });
+  }
+  const start = (app: TestApp, token: string, phone: string, remoteAddress = '198.51.100.40') =>
+    app.app.inject({ method: 'POST', url: '/api/auth/phone/start', headers: bearer(token), payload: { phone }, remoteAddress });
+  const textsTo = async (phone: string) => (await queryRows(t.database.db, sql`SELECT 1 FROM outbox_messages WHERE recipient = ${phone}`)).length;
+
+  it('texts only the allowed countries (SMS_ALLOWED_COUNTRY_CODES, +91 by default): another number is 400 and nothing is sent', async () => {
+    const app = await smsApp({}, '2026-12-01T04:30:00.000Z');
+    const gulf = await smsApp({ SMS_ALLOWED_COUNTRY_CODES: '+91, +971' }, '2026-12-01T04:30:00.000Z');
+    try {
+      const diner = await buildDiner(t.database.db);
+      const refused = await start(app, diner.token, '+1 415 555 0123');
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toEqual({ error: 'phone: Codes can only be sent to numbers starting +91' });
+      expect(await textsTo('+14155550123')).toBe(0);
+      expect((await start(gulf, diner.token, '+971 50 123 4567')).statusCode).toBe(202);
+      expect(loadConfig({ SMS_ALLOWED_COUNTRY_CODES: '+91,+971' }).sms.allowedCountryCodes).toEqual(['+91', '+971']);
+      expect(() => loadConfig({ SMS_ALLOWED_COUNTRY_CODES: '91' })).toThrow(/SMS_ALLOWED_COUNTRY_CODES/);
+      expect(loadConfig({}).sms).toEqual({ allowedCountryCodes: ['+91'], maxPerAccountPerDay: 5, maxPerIpPerDay: 20, maxPerHour: 200 });
+    } finally {
+      await app.app.close();
+      await gulf.app.close();
+    }
+  });
+
+  it('caps texts per account per day, counted in the database so two instances share the cap; the next day it resets', async () => {
+    const day = '2026-12-02T04:30:00.000Z';
+    const one = await smsApp({ SMS_MAX_PER_ACCOUNT_PER_DAY: '2' }, day);
+    const two = await smsApp({ SMS_MAX_PER_ACCOUNT_PER_DAY: '2' }, day);
+    try {
+      const diner = await buildDiner(t.database.db);
+      expect((await start(one, diner.token, freshPhone())).statusCode).toBe(202);
+      two.clock.advance(31_000);
+      expect((await start(two, diner.token, freshPhone())).statusCode).toBe(202);
+      one.clock.advance(62_000);
+      const third = freshPhone();
+      const refused = await start(one, diner.token, third);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toEqual({ error: 'We have sent this account 2 codes today, the most we send in a day. Please try again tomorrow.' });
+      expect(await textsTo(third)).toBe(0);
+      // Midnight in Kolkata (18:30 UTC) starts a new day.
+      one.clock.set('2026-12-02T18:30:00.000Z');
+      expect((await start(one, diner.token, third)).statusCode).toBe(202);
+    } finally {
+      await one.app.close();
+      await two.app.close();
+    }
+  });
+
+  it('caps texts per address per day across accounts', async () => {
+    const app = await smsApp({ SMS_MAX_PER_IP_PER_DAY: '3' }, '2026-12-03T04:30:00.000Z');
+    try {
+      for (let i = 0; i < 3; i++) expect((await start(app, (await buildDiner(t.database.db)).token, freshPhone(), '198.51.100.41')).statusCode).toBe(202);
+      const refused = await start(app, (await buildDiner(t.database.db)).token, freshPhone(), '198.51.100.41');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toEqual({ error: 'Too many codes have been asked for from this network today. Please try again tomorrow.' });
+      expect((await start(app, (await buildDiner(t.database.db)).token, freshPhone(), '198.51.100.42')).statusCode).toBe(202);
+    } finally {
+      await app.app.close();
+    }
+  });
+
+  it('caps all texts per hour, whoever asks; the next hour sends again', async () => {
+    const app = await smsApp({ SMS_MAX_PER_HOUR: '3' }, '2026-12-04T04:30:00.000Z');
+    try {
+      for (let i = 0; i < 3; i++) expect((await start(app, (await buildDiner(t.database.db)).token, freshPhone(), `198.51.100.${50 + i}`)).statusCode).toBe(202);
+      const refused = await start(app, (await buildDiner(t.database.db)).token, freshPhone(), '198.51.100.60');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toEqual({ error: 'We are sending too many texts right now. Please try again within the hour.' });
+      app.clock.set('2026-12-04T05:00:00.000Z');
+      expect((await start(app, (await buildDiner(t.database.db)).token, freshPhone(), '198.51.100.61')).statusCode).toBe(202);
+    } finally {
+      await app.app.close();
+    }
+  });
+});
