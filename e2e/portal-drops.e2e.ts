@@ -72,7 +72,7 @@ async function shot(page: Page, name: string) {
 async function openDropsTab(page: Page) {
   await page.getByRole('tab', { name: 'Drops' }).click();
   await page.getByRole('heading', { name: 'Drops', exact: true }).waitFor();
-  await page.locator('[data-testid="drop-row"], .drops__empty').first().waitFor();
+  await page.getByTestId('drop-row').or(page.getByRole('heading', { name: 'No drops yet' })).first().waitFor();
 }
 
 describe('portal drops', () => {

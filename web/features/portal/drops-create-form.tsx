@@ -193,7 +193,7 @@ export function CreateDropForm({ onCreated }: { onCreated: (id: string) => void 
 
   return (
     <section className="admin-panel drop-form" aria-labelledby="drop-form-title">
-      <Link className="drops__back" to="?tab=drops">
+      <Link className="portal-drops__back" to="?tab=drops">
         <span aria-hidden="true">←</span> All drops
       </Link>
       <div className="admin-panel__head">

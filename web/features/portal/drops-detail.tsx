@@ -81,7 +81,7 @@ function EntryRow({ entry }: { entry: AdminDropEntry }) {
         {formatInstant(entry.enteredAt)}
       </span>
       <span className="drop-entry__result">
-        <span className={`drop-result drop-result--${result.tone}`}>{result.label}</span>
+        <span className={`portal-drop-result portal-drop-result--${result.tone}`}>{result.label}</span>
         <span className="drop-entry__detail">{result.detail}</span>
       </span>
     </li>
@@ -268,7 +268,7 @@ export function DropDetailView({ id }: { id: string }) {
   }, [drop.data]);
 
   const back = (
-    <Link className="drops__back" to="?tab=drops">
+    <Link className="portal-drops__back" to="?tab=drops">
       <span aria-hidden="true">←</span> All drops
     </Link>
   );
@@ -277,7 +277,7 @@ export function DropDetailView({ id }: { id: string }) {
     return (
       <section className="admin-panel" aria-busy="true" aria-label="Loading the drop">
         {back}
-        <div className="drops__loading" aria-hidden="true">
+        <div className="portal-drops__loading" aria-hidden="true">
           <Skeleton height={32} width="60%" />
           <Skeleton height={96} radius="var(--radius-md)" />
           <Skeleton height={160} radius="var(--radius-md)" />
@@ -319,7 +319,7 @@ export function DropDetailView({ id }: { id: string }) {
         </div>
         <div className="drop-detail__head">
           <div className="drop-detail__titles">
-            <span className={`drop-phase drop-phase--${data.phase}`}>{dropPhaseLabels[data.phase]}</span>
+            <span className={`portal-drop-phase portal-drop-phase--${data.phase}`}>{dropPhaseLabels[data.phase]}</span>
             <h2 id="drop-title" className="drop-detail__title" tabIndex={-1} ref={headingRef}>
               {data.title}
             </h2>
