@@ -52,14 +52,8 @@ export function useCurrentDiner() {
     enabled: Boolean(token),
     retry: false,
     staleTime: 60_000,
-    queryFn: async ({ signal }) => {
-      try {
-        return await apiRequest<DinerProfile>('/api/auth/me', { auth: 'customer', signal });
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 401) setCustomerToken(null);
-        throw error;
-      }
-    },
+    meta: { onUnauthorized: () => setCustomerToken(null) },
+    queryFn: ({ signal }) => apiRequest<DinerProfile>('/api/auth/me', { auth: 'customer', signal }),
   });
   // A network failure keeps the diner signed in (the token may still be good); only a 401 ends it.
   const isRejected = query.error instanceof ApiError && query.error.status === 401;

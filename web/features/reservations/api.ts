@@ -20,16 +20,10 @@ export function useMyReservations(enabled: boolean) {
     staleTime: 10_000,
     // While a hold is running, re-read so it leaves the list's Complete Booking when it runs out.
     refetchInterval: (query) => (query.state.data?.some((reservation) => reservation.status === 'HELD') ? 15_000 : false),
-    queryFn: async ({ signal }) => {
-      try {
-        return await apiRequest<DinerReservation[]>('/api/reservations', { auth: 'customer', signal });
-      } catch (error) {
-        if ((error as Error)?.name === 'AbortError') throw error;
-        console.error('Could not load your reservations', error);
-        if (error instanceof ApiError && error.status === 401) setCustomerToken(null);
-        throw error;
-      }
-    },
+    // A rejected token is forgotten at once (no retry): the list falls back to signed out.
+    retry: (count, error) => !(error instanceof ApiError && error.status === 401) && count < 1,
+    meta: { errorLog: 'Could not load your reservations', onUnauthorized: () => setCustomerToken(null) },
+    queryFn: ({ signal }) => apiRequest<DinerReservation[]>('/api/reservations', { auth: 'customer', signal }),
   });
 }
 

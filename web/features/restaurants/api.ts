@@ -82,18 +82,14 @@ export function useAvailableToday(options: AvailableTodayQuery = {}) {
     placeholderData: keepPreviousData,
     initialData: () => homeFirstScreen(options),
     initialDataUpdatedAt: PAGE_DATA_TIME,
+    meta: { errorLog: 'Could not load today’s availability' },
     queryFn: async ({ signal }): Promise<AvailableTodayEntry[]> => {
       const query = new URLSearchParams();
       if (options.hood) query.set('hood', options.hood);
       if (options.limit) query.set('limit', String(options.limit));
-      try {
-        const search = query.toString();
-        const body = await apiRequest<AvailableTodayResponse>(`/api/discover/available-today${search ? `?${search}` : ''}`, { signal });
-        return Array.isArray(body?.restaurants) ? body.restaurants : [];
-      } catch (error) {
-        if ((error as Error)?.name !== 'AbortError') console.error('Could not load today’s availability', error);
-        throw error;
-      }
+      const search = query.toString();
+      const body = await apiRequest<AvailableTodayResponse>(`/api/discover/available-today${search ? `?${search}` : ''}`, { signal });
+      return Array.isArray(body?.restaurants) ? body.restaurants : [];
     },
   });
 }

@@ -25,15 +25,11 @@ export function useMyWaitlist(enabled: boolean) {
     staleTime: 5_000,
     refetchInterval: (query) => refetchIntervalFor(query.state.data?.entries),
     retry: (count, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 2,
+    // A rejected token is forgotten, so the screen falls back to signed out.
+    meta: { onUnauthorized: () => setCustomerToken(null) },
     queryFn: async ({ signal }) => {
-      try {
-        const body = await apiRequest<WaitlistResponse>('/api/waitlist', { auth: 'customer', signal });
-        return { ...body, clockOffsetMs: clockOffsetMs(body.serverTime, Date.now()) };
-      } catch (error) {
-        // A rejected token is forgotten, so the screen falls back to signed out.
-        if (error instanceof ApiError && error.status === 401) setCustomerToken(null);
-        throw error;
-      }
+      const body = await apiRequest<WaitlistResponse>('/api/waitlist', { auth: 'customer', signal });
+      return { ...body, clockOffsetMs: clockOffsetMs(body.serverTime, Date.now()) };
     },
   });
 }
