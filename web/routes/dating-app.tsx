@@ -15,11 +15,12 @@ import { Alert, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { DatingRequestError, datingApi, datingErrorMessage, datingUrl } from '#web/features/dating/api.ts';
 import { DatingPage } from '#web/features/dating/DatingLayout.tsx';
+import { datingKeys } from '#web/features/dating/keys.ts';
 
 /** The signed-in person's home in the dating section: their profile now, their matches later. */
 export default function DatingApp() {
   const me = useQuery({
-    queryKey: ['dating', 'me'],
+    queryKey: datingKeys.me,
     queryFn: ({ signal }) => datingApi.me(signal),
     retry: (count, error) => !(error instanceof DatingRequestError && error.status === 401) && count < 1,
   });

@@ -13,6 +13,7 @@ import { reservationKeys, useCancelReservation, useConfirmHold, useReservation }
 import { HoldCountdown } from '#web/features/reservations/HoldCountdown.tsx';
 import { CANCEL_HOLD_QUESTION, partyLabel, statusLabel } from '#web/features/reservations/rules.ts';
 import { useSecondsLeft } from '#web/features/reservations/useSecondsLeft.ts';
+import { restaurantKeys } from '#web/features/restaurants/keys.ts';
 import '#web/features/reservations/reservations.css';
 
 /** How long the "hold ended" state shows before the diner is taken back to the restaurant. */
@@ -81,7 +82,7 @@ function HoldLive({ reservation, onLeaving }: { reservation: DinerReservation; o
   useEffect(() => {
     if (!isExpired) return;
     void queryClient.invalidateQueries({ queryKey: reservationKeys.mine });
-    void queryClient.invalidateQueries({ queryKey: ['restaurants'] });
+    void queryClient.invalidateQueries({ queryKey: restaurantKeys.all });
     const timer = window.setTimeout(() => {
       onLeaving(true);
       toast('Your hold ended and the table was released. Pick a time to try again.', 'info');

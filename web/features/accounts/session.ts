@@ -3,8 +3,8 @@ import { useCallback, useSyncExternalStore } from 'react';
 import { useNavigate } from 'react-router';
 import type { DinerProfile } from '#common/contract/accounts.ts';
 import { ApiError, apiRequest, readToken, TOKEN_KEYS, writeToken } from '#web/api/client.ts';
+import { accountKeys } from './keys.ts';
 
-export const currentDinerKey = ['auth', 'me'] as const;
 
 /*
  * The stored customer token as React state: signing in or out here, or in another tab,
@@ -48,7 +48,7 @@ export function useCustomerToken(): string | null {
 export function useCurrentDiner() {
   const token = useCustomerToken();
   const query = useQuery({
-    queryKey: currentDinerKey,
+    queryKey: accountKeys.me,
     enabled: Boolean(token),
     retry: false,
     staleTime: 60_000,

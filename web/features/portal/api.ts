@@ -114,7 +114,7 @@ export function useUpdateRestaurant() {
     onSuccess: (restaurant) => {
       queryClient.setQueryData(adminKeys.restaurant, restaurant);
       // The public pages read the same restaurant: drop any cached copy.
-      void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'admin' });
+      void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== adminKeys.all[0] });
     },
     onError: () => console.error('Failed to update restaurant'),
   });

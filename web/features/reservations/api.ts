@@ -2,12 +2,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CreateReservationBody, DinerReservation } from '#common/contract/reservations.ts';
 import { ApiError, apiRequest } from '#web/api/client.ts';
 import { setCustomerToken } from '#web/features/accounts/session.ts';
+import { restaurantKeys } from '#web/features/restaurants/keys.ts';
+import { reservationKeys } from './keys.ts';
 
-export const reservationKeys = {
-  all: ['reservations'] as const,
-  mine: ['reservations', 'mine'] as const,
-  one: (id: string) => ['reservations', 'one', id] as const,
-};
+export { reservationKeys };
 
 /**
  * GET /api/reservations with the customer token. A failure is only logged (spec
@@ -43,7 +41,7 @@ function useAfterChange() {
     if (reservation) queryClient.setQueryData(reservationKeys.one(reservation.id), reservation);
     // Covers changed too: the times on the restaurant page and the today strip.
     void queryClient.invalidateQueries({ queryKey: reservationKeys.all });
-    void queryClient.invalidateQueries({ queryKey: ['restaurants'] });
+    void queryClient.invalidateQueries({ queryKey: restaurantKeys.all });
   };
 }
 
