@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { AdminDropDetail } from '#common/contract/drops.ts';
 import { addDays, formatDateShort, todayInKolkata } from '#common/domain/time.ts';
 import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
-import { apiClient, expectAccessible } from './support/diner-helpers.ts';
+import { apiClient, expectAccessible, signInStaff as signInStaffAt } from './support/fixtures.ts';
 import { useE2eEnvironment } from './support/environment.ts';
 import type { E2eServer } from './support/server.ts';
 
@@ -30,12 +30,7 @@ beforeAll(() => {
 });
 
 async function signInStaff(page: Page, staff = STAFF): Promise<void> {
-  await page.goto(`${server.baseUrl}/restaurant-login`);
-  await page.getByLabel('Username').fill(staff.username);
-  await page.getByLabel('Password').fill(staff.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/admin\/[0-9a-f-]{36}$/);
-  await page.getByRole('heading', { name: 'Live Booking Status' }).waitFor();
+  await signInStaffAt(page, server.baseUrl, staff);
 }
 
 async function staffToken(): Promise<string> {

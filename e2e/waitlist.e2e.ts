@@ -8,7 +8,7 @@ import type { DinerReservation } from '#common/contract/reservations.ts';
 import type { DevMailboxResponse, WaitlistEntry, WaitlistResponse } from '#common/contract/waitlist.ts';
 import { addDays, todayInKolkata } from '#common/domain/time.ts';
 import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
-import { apiClient, expectAccessible, toastTexts } from './support/diner-helpers.ts';
+import { apiClient, createDiner as createDinerByApi, expectAccessible, openAs as openPageAs, toastTexts } from './support/fixtures.ts';
 import { useE2eEnvironment } from './support/environment.ts';
 import { startE2eServer, type E2eServer } from './support/server.ts';
 
@@ -31,22 +31,8 @@ beforeAll(() => {
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 });
 
-async function createDiner(name: string): Promise<{ token: string; email: string }> {
-  const username = `wl_${name.toLowerCase()}_${Date.now() % 1_000_000}`;
-  const email = `${username}@example.com`;
-  const signup = await api('/api/auth/signup', { method: 'POST', body: { username, password: 'password123', name, email } });
-  expect(signup.status).toBe(201);
-  const login = await api<{ token: string }>('/api/auth/login', { method: 'POST', body: { username, password: 'password123' } });
-  expect(login.status).toBe(200);
-  return { token: login.body.token, email };
-}
-
-async function openAs(token: string | null, viewport = LAPTOP): Promise<Page> {
-  // bypassCSP only lets the test inject axe-core; the app itself runs under its real policy.
-  const context = await browser.newContext({ viewport, bypassCSP: true });
-  if (token) await context.addInitScript((value) => localStorage.setItem('tablefair.customerToken', value), token);
-  return context.newPage();
-}
+const createDiner = (name: string) => createDinerByApi(api, { prefix: 'wl', name });
+const openAs = (token: string | null, viewport = LAPTOP): Promise<Page> => openPageAs(browser, token, viewport);
 
 /** A full-page picture from the top, with no toast over it. */
 async function shot(page: Page, name: string): Promise<void> {
