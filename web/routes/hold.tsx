@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { DinerReservation } from '#common/contract/reservations.ts';
@@ -79,17 +79,22 @@ function HoldLive({ reservation, onLeaving }: { reservation: DinerReservation; o
   const queryClient = useQueryClient();
 
   // At zero: Confirm is disabled at once, and shortly after the diner goes back to the restaurant page.
-  useEffect(() => {
-    if (!isExpired) return;
+  // Effect events: they read the latest props when called, and only reaching zero runs the effect.
+  const rereadAfterExpiry = useEffectEvent(() => {
     void queryClient.invalidateQueries({ queryKey: reservationKeys.mine });
     void queryClient.invalidateQueries({ queryKey: restaurantKeys.all });
-    const timer = window.setTimeout(() => {
-      onLeaving(true);
-      toast('Your hold ended and the table was released. Pick a time to try again.', 'info');
-      navigate(restaurantPath(reservation, true), { replace: true });
-    }, EXPIRED_REDIRECT_MS);
+  });
+  const leaveExpiredHold = useEffectEvent(() => {
+    onLeaving(true);
+    toast('Your hold ended and the table was released. Pick a time to try again.', 'info');
+    navigate(restaurantPath(reservation, true), { replace: true });
+  });
+  useEffect(() => {
+    if (!isExpired) return;
+    rereadAfterExpiry();
+    const timer = window.setTimeout(() => leaveExpiredHold(), EXPIRED_REDIRECT_MS);
     return () => window.clearTimeout(timer);
-  }, [isExpired]); // eslint-disable-line react-hooks/exhaustive-deps -- runs once, when the countdown reaches zero
+  }, [isExpired]);
 
   async function onConfirm() {
     onLeaving(true);
