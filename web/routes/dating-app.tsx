@@ -39,7 +39,7 @@ export default function DatingApp() {
           <Alert tone="error" title="We could not load your profile">
             {datingErrorMessage(me.error, 'Please check your connection and try again.')}
           </Alert>
-          <button type="button" className="d-btn d-btn--primary" onClick={() => me.refetch()}>
+          <button type="button" className="btn d-btn--primary" onClick={() => me.refetch()}>
             Try again
           </button>
         </div>
@@ -66,7 +66,7 @@ function LogOutButton({ name }: { name: string }) {
   return (
     <>
       <span className="d-header__who">Hi, {name.split(' ')[0]}</span>
-      <button type="button" className="d-btn d-btn--ghost" onClick={logOut} disabled={isBusy}>
+      <button type="button" className="btn d-btn--ghost" onClick={logOut} disabled={isBusy}>
         {isBusy ? 'Logging out...' : 'Log out'}
       </button>
     </>

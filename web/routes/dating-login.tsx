@@ -44,7 +44,7 @@ export default function DatingLogin() {
     <DatingPage
       className="dating--auth"
       header={
-        <Link to="/dating/signup" className="d-btn d-btn--ghost">
+        <Link to="/dating/signup" className="btn d-btn--ghost">
           Sign up
         </Link>
       }
@@ -84,7 +84,7 @@ export default function DatingLogin() {
               error={shown('password')}
               required
             />
-            <button type="submit" className="d-btn d-btn--primary d-btn--block d-btn--lg" disabled={isBusy}>
+            <button type="submit" className="btn d-btn--primary d-btn--block d-btn--lg" disabled={isBusy}>
               {isBusy ? 'Logging in...' : 'Log in'}
             </button>
           </form>

@@ -47,7 +47,7 @@ export default function DatingSignup() {
     <DatingPage
       className="dating--signup"
       header={
-        <Link to="/dating/login" className="d-btn d-btn--ghost">
+        <Link to="/dating/login" className="btn d-btn--ghost">
           Log in
         </Link>
       }
@@ -186,7 +186,7 @@ export default function DatingSignup() {
                 {errorCount === 1 ? '1 answer needs a look' : `${errorCount} answers need a look`} before you can continue.
               </p>
             ) : null}
-            <button type="submit" className="d-btn d-btn--primary d-btn--block d-btn--lg" disabled={isBusy}>
+            <button type="submit" className="btn d-btn--primary d-btn--block d-btn--lg" disabled={isBusy}>
               {isBusy ? 'Creating...' : 'Create account'}
             </button>
           </div>

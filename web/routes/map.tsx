@@ -6,6 +6,7 @@ import { MapCardList } from '#web/features/discovery/MapCardList.tsx';
 import { MapFilterBar } from '#web/features/discovery/MapFilterBar.tsx';
 import { applyMapFilter, categoryOptions, toMapRestaurants, type MapFilter } from '#web/features/discovery/map-filters.ts';
 import RestaurantMap from '#web/features/discovery/RestaurantMap.tsx';
+import '#web/components/ui/ui.css';
 import '#web/features/discovery/map.css';
 
 const ALL: MapFilter = { kind: 'all' };

@@ -48,7 +48,7 @@ export function ToggleChips<T extends string>({
         {choices.map((choice) => {
           const isOn = selected.includes(choice.value);
           return (
-            <button key={choice.value} type="button" className="d-chip" aria-pressed={isOn} onClick={() => onToggle(choice.value)}>
+            <button key={choice.value} type="button" className="pill-toggle d-chip" aria-pressed={isOn} onClick={() => onToggle(choice.value)}>
               {choice.emoji ? (
                 <span className="emoji" aria-hidden="true">
                   {choice.emoji}
@@ -98,7 +98,7 @@ export function RadioChips<T extends string>({
       ) : null}
       <div className="d-chips">
         {choices.map((choice) => (
-          <label key={choice.value} className="d-chip d-chip--radio">
+          <label key={choice.value} className="pill-toggle d-chip d-chip--radio">
             <input type="radio" name={name} value={choice.value} checked={value === choice.value} onChange={() => onChange(choice.value)} />
             <span>{choice.label}</span>
           </label>

@@ -58,7 +58,7 @@ export function TagInput({
           autoComplete="off"
           enterKeyHint="enter"
         />
-        <button type="button" className="d-btn d-btn--quiet" onClick={commit} disabled={!draft.trim()}>
+        <button type="button" className="btn d-btn--quiet" onClick={commit} disabled={!draft.trim()}>
           Add
         </button>
       </div>

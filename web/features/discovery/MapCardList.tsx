@@ -26,7 +26,7 @@ export function MapCardList({ restaurants, loading, failed, onShowAll }: { resta
         <div className="map-list__empty">
           <p>No restaurants match this filter.</p>
           {onShowAll ? (
-            <button type="button" className="map-filter" onClick={onShowAll}>
+            <button type="button" className="pill-toggle map-filter" onClick={onShowAll}>
               Show all restaurants
             </button>
           ) : null}
