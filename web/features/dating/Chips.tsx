@@ -1,28 +1,6 @@
 import { useId } from 'react';
 import type { Choice } from '#common/domain/dating-profile.ts';
-
-interface GroupChrome {
-  label: string;
-  hint?: string;
-  error?: string | null;
-  optional?: boolean;
-}
-
-function GroupHeading({ id, label, hint, optional }: GroupChrome & { id: string }) {
-  return (
-    <div className="d-group__heading">
-      <span className="d-group__label" id={`${id}-label`}>
-        {label}
-        {optional ? <span className="d-optional"> (optional)</span> : null}
-      </span>
-      {hint ? (
-        <span className="d-group__hint" id={`${id}-hint`}>
-          {hint}
-        </span>
-      ) : null}
-    </div>
-  );
-}
+import { GroupError, GroupHeading, GroupHint, GroupLabelText, groupDescribedBy, type GroupChrome } from './GroupChrome.tsx';
 
 /** Chips that toggle (several may be on): real buttons with aria-pressed. */
 export function ToggleChips<T extends string>({
@@ -40,7 +18,7 @@ export function ToggleChips<T extends string>({
       className="d-group"
       role="group"
       aria-labelledby={`${id}-label`}
-      aria-describedby={[hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined}
+      aria-describedby={groupDescribedBy(id, hint, error)}
       data-field={name}
     >
       <GroupHeading id={id} label={label} hint={hint} />
@@ -59,11 +37,7 @@ export function ToggleChips<T extends string>({
           );
         })}
       </div>
-      {error ? (
-        <span className="d-error" id={`${id}-error`}>
-          {error}
-        </span>
-      ) : null}
+      <GroupError id={id} error={error} />
     </div>
   );
 }
@@ -83,19 +57,14 @@ export function RadioChips<T extends string>({
   return (
     <fieldset
       className="d-group d-group--fieldset"
-      aria-describedby={[hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined}
+      aria-describedby={groupDescribedBy(id, hint, error)}
       aria-invalid={error ? true : undefined}
       data-field={name}
     >
       <legend className="d-group__label">
-        {label}
-        {optional ? <span className="d-optional"> (optional)</span> : null}
+        <GroupLabelText label={label} optional={optional} />
       </legend>
-      {hint ? (
-        <span className="d-group__hint" id={`${id}-hint`}>
-          {hint}
-        </span>
-      ) : null}
+      <GroupHint id={id} hint={hint} />
       <div className="d-chips">
         {choices.map((choice) => (
           <label key={choice.value} className="pill-toggle d-chip d-chip--radio">
@@ -104,11 +73,7 @@ export function RadioChips<T extends string>({
           </label>
         ))}
       </div>
-      {error ? (
-        <span className="d-error" id={`${id}-error`}>
-          {error}
-        </span>
-      ) : null}
+      <GroupError id={id} error={error} />
     </fieldset>
   );
 }
