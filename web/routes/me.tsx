@@ -9,7 +9,7 @@ import { loginPath } from '#web/features/accounts/return-path.ts';
 import { useCurrentDiner, useIsSigningOut, useSignOut } from '#web/features/accounts/session.ts';
 import { useMyReservations } from '#web/features/reservations/api.ts';
 import { useCancelFromList } from '#web/features/reservations/CancelReservationDialog.tsx';
-import { ReservationCard, ReservationSkeletons } from '#web/features/reservations/ReservationCard.tsx';
+import { ReservationList, ReservationSkeletons } from '#web/features/reservations/ReservationCard.tsx';
 import { isUpcoming } from '#web/features/reservations/rules.ts';
 import { PhoneVerification } from '#web/features/drops/PhoneVerification.tsx';
 import { useDinerEvents } from '#web/features/live/diner-events.ts';
@@ -149,13 +149,7 @@ function MyReservations() {
   } else {
     const upcoming = reservations.data.filter((reservation) => isUpcoming(reservation, now));
     const past = reservations.data.filter((reservation) => !isUpcoming(reservation, now));
-    const list = (items: DinerReservation[]) => (
-      <ul className="res-list">
-        {items.map((reservation) => (
-          <ReservationCard key={reservation.id} reservation={reservation} now={now} onCancel={cancel.ask} busy={cancel.pendingId === reservation.id} />
-        ))}
-      </ul>
-    );
+    const list = (items: DinerReservation[]) => <ReservationList reservations={items} now={now} cancel={cancel} />;
     body = (
       <>
         <h3 className="my-profile__group">Upcoming</h3>

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { useMyReservations } from './api.ts';
 import { useCancelFromList } from './CancelReservationDialog.tsx';
-import { ReservationCard, ReservationSkeletons } from './ReservationCard.tsx';
+import { ReservationList, ReservationSkeletons } from './ReservationCard.tsx';
 import './reservations.css';
 
 /** The home panel shows the first 3 reservations (spec section 9). */
@@ -33,13 +33,7 @@ export function ReservationsPanel() {
       </div>
     );
   } else {
-    body = (
-      <ul className="res-list">
-        {list.slice(0, PANEL_SIZE).map((reservation) => (
-          <ReservationCard key={reservation.id} reservation={reservation} now={now} onCancel={cancel.ask} busy={cancel.pendingId === reservation.id} />
-        ))}
-      </ul>
-    );
+    body = <ReservationList reservations={list.slice(0, PANEL_SIZE)} now={now} cancel={cancel} />;
   }
 
   return (
