@@ -16,6 +16,7 @@ import { Alert } from '#web/components/ui/Feedback.tsx';
 import { RadioChips, ToggleChips } from '#web/features/dating/Chips.tsx';
 import { DatingPage } from '#web/features/dating/DatingLayout.tsx';
 import { Counter, Section } from '#web/features/dating/FormSection.tsx';
+import { DatingPhoneField } from '#web/features/dating/PhoneField.tsx';
 import { PhotoPicker } from '#web/features/dating/PhotoPicker.tsx';
 import { SignupIntro } from '#web/features/dating/SignupIntro.tsx';
 import { TagInput } from '#web/features/dating/TagInput.tsx';
@@ -61,18 +62,12 @@ export default function DatingSignup() {
           </h2>
           <Section id="sec-account" title="Your account" description="You log in with your phone number and password.">
             <div className="d-grid-2">
-              <TextField
-                label="Phone"
-                type="tel"
-                inputMode="tel"
-                autoComplete="tel"
-                placeholder="+91 98765 43210"
+              <DatingPhoneField
                 {...text('phone')}
                 onBlur={() => {
                   set('phone', form.phone.trim());
                   touch('phone');
                 }}
-                required
               />
               <TextField label="Password" type="password" autoComplete="new-password" hint="At least 8 characters" {...text('password')} required />
             </div>
