@@ -6,7 +6,7 @@ import { formatDateShort, formatTime12h } from '#common/domain/time.ts';
 import { ApiError, errorMessage } from '#web/api/client.ts';
 import { Button, ButtonLink } from '#web/components/ui/Button.tsx';
 import { ConfirmDialog } from '#web/components/ui/ConfirmDialog.tsx';
-import { EmptyState, Skeleton } from '#web/components/ui/Feedback.tsx';
+import { EmptyState, LoadingScreen, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { writeBookingParams } from '#common/domain/booking-choice.ts';
 import { reservationKeys, useCancelReservation, useConfirmHold, useReservation } from '#web/features/reservations/api.ts';
@@ -233,6 +233,10 @@ function HoldSettled({ reservation }: { reservation: DinerReservation }) {
     : reservation.status === 'PENDING'
       ? `${reservation.restaurant.name} has your booking and will accept it shortly. You can follow it in My Profile.`
       : 'You can follow it in My Profile.';
+  // The way forward, then the way back.
+  const [next, other] = ended
+    ? [{ to: restaurantPath(reservation, true), label: 'Pick another time' }, { to: '/me', label: 'My reservations' }]
+    : [{ to: '/me', label: 'See my reservations' }, { to: '/', label: 'Back to home' }];
   return (
     <div className="hold container">
       <div className="hold__card">
@@ -245,25 +249,12 @@ function HoldSettled({ reservation }: { reservation: DinerReservation }) {
         </header>
         <HoldSummary reservation={reservation} />
         <div className="hold__actions">
-          {ended ? (
-            <>
-              <ButtonLink to={restaurantPath(reservation, true)} block>
-                Pick another time
-              </ButtonLink>
-              <ButtonLink to="/me" variant="secondary" block>
-                My reservations
-              </ButtonLink>
-            </>
-          ) : (
-            <>
-              <ButtonLink to="/me" block>
-                See my reservations
-              </ButtonLink>
-              <ButtonLink to="/" variant="secondary" block>
-                Back to home
-              </ButtonLink>
-            </>
-          )}
+          <ButtonLink to={next.to} block>
+            {next.label}
+          </ButtonLink>
+          <ButtonLink to={other.to} variant="secondary" block>
+            {other.label}
+          </ButtonLink>
         </div>
       </div>
     </div>
@@ -272,10 +263,7 @@ function HoldSettled({ reservation }: { reservation: DinerReservation }) {
 
 function HoldSkeleton() {
   return (
-    <div className="hold container" aria-busy="true">
-      <p className="visually-hidden" role="status">
-        Loading your hold…
-      </p>
+    <LoadingScreen className="hold container" label="Loading your hold…">
       <div className="hold__card" aria-hidden="true">
         <Skeleton width="40%" height={14} />
         <Skeleton width="75%" height={34} />
@@ -284,6 +272,6 @@ function HoldSkeleton() {
         <Skeleton height={120} radius="var(--radius-lg)" />
         <Skeleton height={52} radius="var(--radius-pill)" />
       </div>
-    </div>
+    </LoadingScreen>
   );
 }

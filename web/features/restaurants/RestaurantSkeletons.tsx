@@ -1,4 +1,4 @@
-import { Skeleton } from '#web/components/ui/Feedback.tsx';
+import { LoadingScreen, Skeleton } from '#web/components/ui/Feedback.tsx';
 
 /** The date, party size and time picker while the calendar loads. */
 export function BookingSkeleton() {
@@ -25,10 +25,7 @@ export function BookingSkeleton() {
 /** The whole restaurant page while it loads. */
 export function RestaurantSkeleton() {
   return (
-    <div className="restaurant" aria-busy="true">
-      <p className="visually-hidden" role="status">
-        Loading the restaurant…
-      </p>
+    <LoadingScreen className="restaurant" label="Loading the restaurant…">
       <div className="restaurant__layout container" aria-hidden="true">
         <Skeleton className="restaurant__hero hero-image" height="auto" radius="var(--radius-xl)" />
         <div className="restaurant__intro">
@@ -40,6 +37,6 @@ export function RestaurantSkeleton() {
           <BookingSkeleton />
         </div>
       </div>
-    </div>
+    </LoadingScreen>
   );
 }
