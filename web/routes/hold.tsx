@@ -11,7 +11,7 @@ import { useToast } from '#web/components/ui/Toast.tsx';
 import { writeBookingParams } from '#common/domain/booking-choice.ts';
 import { reservationKeys, useCancelReservation, useConfirmHold, useReservation } from '#web/features/reservations/api.ts';
 import { HoldCountdown } from '#web/features/reservations/HoldCountdown.tsx';
-import { CANCEL_HOLD_QUESTION, partyLabel, statusLabel } from '#web/features/reservations/rules.ts';
+import { CANCEL_HOLD_QUESTION, CONFIRM_FALLBACKS, partyLabel, statusLabel } from '#web/features/reservations/rules.ts';
 import { useSecondsLeft } from '#web/features/reservations/useSecondsLeft.ts';
 import { restaurantKeys } from '#web/features/restaurants/keys.ts';
 import '#web/features/reservations/reservations.css';
@@ -104,7 +104,7 @@ function HoldLive({ reservation, onLeaving }: { reservation: DinerReservation; o
       navigate('/me');
     } catch (error) {
       onLeaving(false);
-      toast(errorMessage(error, { server: 'Confirmation failed', network: 'Failed to confirm reservation' }), 'error');
+      toast(errorMessage(error, CONFIRM_FALLBACKS), 'error');
     }
   }
 

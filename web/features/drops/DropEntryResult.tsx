@@ -7,6 +7,7 @@ import { ConfirmDialog } from '#web/components/ui/ConfirmDialog.tsx';
 import { Alert } from '#web/components/ui/Feedback.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { useConfirmHold } from '#web/features/reservations/api.ts';
+import { CONFIRM_FALLBACKS } from '#web/features/reservations/rules.ts';
 import { useWithdrawFromDrop } from './api.ts';
 import { dropKeys } from './keys.ts';
 import { DROP_FALLBACKS, resultDetail, resultHeadline } from './rules.ts';
@@ -29,7 +30,7 @@ export function DropEntryResult({ drop, entry, now }: { drop: DropDetail; entry:
       await queryClient.invalidateQueries({ queryKey: dropKeys.all });
       toast('Booked! The restaurant will accept it shortly.', 'success');
     } catch (caught) {
-      setError(errorMessage(caught, { server: 'Confirmation failed', network: 'Failed to confirm reservation' }));
+      setError(errorMessage(caught, CONFIRM_FALLBACKS));
     }
   }
 
