@@ -1,10 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AdminDropDetail } from '#common/contract/drops.ts';
 import { addDays, formatDateShort, todayInKolkata } from '#common/domain/time.ts';
 import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
-import { apiClient, expectAccessible, signInStaff as signInStaffAt } from './support/fixtures.ts';
+import { apiClient, expectAccessible, saveScreenshot, signInStaff as signInStaffAt } from './support/fixtures.ts';
 import { useE2eEnvironment } from './support/environment.ts';
 import type { E2eServer } from './support/server.ts';
 
@@ -17,17 +16,11 @@ import type { E2eServer } from './support/server.ts';
 /** Toit & Tandoor has the demo data's open drop; Sakura Lane starts with none. */
 const STAFF = { username: 'toit-tandoor', password: 'staff1234' };
 const FRESH_STAFF = { username: 'sakura-lane', password: 'staff1234' };
-/** Screenshots for a person to look at, when E2E_SCREENSHOT_DIR names a folder. */
-const SHOTS = process.env.E2E_SCREENSHOT_DIR;
-
 let server: E2eServer;
 let browser: Browser;
 let api: ReturnType<typeof apiClient>;
 let phoneCounter = 0;
 useE2eEnvironment('portal-drops', (environment) => ({ server, browser, api } = environment));
-beforeAll(() => {
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
-});
 
 async function signInStaff(page: Page, staff = STAFF): Promise<void> {
   await signInStaffAt(page, server.baseUrl, staff);
@@ -58,10 +51,7 @@ async function verifiedDiner(name: string): Promise<{ token: string; username: s
 }
 
 async function shot(page: Page, name: string) {
-  if (!SHOTS) return;
-  // From the top, so the sticky header sits where a person sees it.
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: `${SHOTS}/${name}-${page.viewportSize()?.width}.png`, fullPage: true });
+  await saveScreenshot(page, `${name}-${page.viewportSize()?.width}`);
 }
 
 async function openDropsTab(page: Page) {

@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
@@ -66,4 +68,22 @@ export async function signInStaff(page: Page, baseUrl: string, staff: { username
   await page.waitForURL(/\/admin\/[0-9a-f-]{36}$/);
   await page.getByRole('heading', { name: 'Live Booking Status' }).waitFor();
   return page.url().split('/admin/')[1]!;
+}
+
+/** Where screenshots for a person to look at go, when E2E_SCREENSHOT_DIR names a folder. */
+export const SCREENSHOT_DIR = process.env.E2E_SCREENSHOT_DIR;
+
+/**
+ * A full-page screenshot from the top (so the sticky header sits where a person sees it) into
+ * SCREENSHOT_DIR as `${fileName}.png`; `dismissToasts` first closes any toast that would cover it.
+ */
+export async function saveScreenshot(page: Page, fileName: string, options: { dismissToasts?: boolean } = {}): Promise<void> {
+  if (!SCREENSHOT_DIR) return;
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  if (options.dismissToasts) {
+    const dismiss = page.getByRole('button', { name: 'Dismiss' });
+    for (let tries = 0; tries < 5 && (await dismiss.count()) > 0; tries++) await dismiss.first().click({ timeout: 2_000 }).catch(() => undefined);
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${fileName}.png`), fullPage: true });
 }
