@@ -6,6 +6,20 @@ import { Skeleton } from '#web/components/ui/Feedback.tsx';
 import { dinerActions, holdPath, partyLabel, statusLabel } from './rules.ts';
 import './reservations.css';
 
+/** No reservations yet: what to do next, and the way to a table today. */
+export function NoReservationsYet({ className, next }: { className: string; next: string }) {
+  return (
+    <div className={className}>
+      <p>
+        <strong>No reservations yet.</strong> {next}
+      </p>
+      <Link className="btn btn--primary btn--sm" to="/explore-tonight">
+        Find a table today
+      </Link>
+    </div>
+  );
+}
+
 /** Reservations as cards (home panel, /me), each cancellable from the list after the confirm dialog. */
 export function ReservationList({ reservations, now, cancel }: { reservations: DinerReservation[]; now: Date; cancel: { ask: (reservation: DinerReservation) => void; pendingId: string | null } }) {
   return (
