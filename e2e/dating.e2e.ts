@@ -1,11 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makePng } from '#server/modules/portal/test-images.ts';
-import { collectPageErrors, LAPTOP, launchBrowser, PHONE } from './support/browser.ts';
-import { startE2eServer, type E2eServer } from './support/server.ts';
+import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
+import { useE2eEnvironment } from './support/environment.ts';
+import { seriousAxeViolations } from './support/fixtures.ts';
+import type { E2eServer } from './support/server.ts';
 
 /**
  * The dating section in Chromium: from the home page to /dating, sign up with three real
@@ -20,10 +21,9 @@ let files: { png1: string; png2: string; jpeg: string; text: string };
 /** Optional: where to save screenshots of each screen (for a person to look at). */
 const SHOTS = process.env.DATING_SCREENSHOTS_DIR;
 
+useE2eEnvironment('dating', (environment) => ({ server, browser, dataDir } = environment));
+
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'tablefair-dating-e2e-'));
-  server = await startE2eServer({ DATA_DIR: dataDir });
-  browser = await launchBrowser();
   // Three real images: two PNGs and a JPEG that Chromium itself encodes.
   const page = await browser.newPage();
   const jpegBase64 = await page.evaluate(() => {
@@ -46,23 +46,8 @@ beforeAll(async () => {
   writeFileSync(files.text, 'not a photo');
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
 function uniquePhone(): string {
   return `98${String(Date.now()).slice(-8)}`;
-}
-
-async function runAxe(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
-  const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run();
-    return result.violations;
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** Every photo on /dating/app has loaded and decoded (naturalWidth > 0). */
@@ -318,14 +303,14 @@ describe('dating section', () => {
       ] as const) {
         await page.goto(`${server.baseUrl}${path}`);
         await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-        expect(await runAxe(page), `${path} ${viewport.width}`).toEqual([]);
+        expect(await seriousAxeViolations(page), `${path} ${viewport.width}`).toEqual([]);
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${path} ${viewport.width}`).toBe(true);
         if (SHOTS) await page.screenshot({ path: join(SHOTS, `${path.slice(1).replace('/', '-')}-${viewport.width}.png`), fullPage: true });
       }
       await signUpInPage(page, `+9197${String(Date.now()).slice(-8)}`);
       await page.goto(`${server.baseUrl}/dating/app`);
       await expectPhotosRendered(page, 3);
-      expect(await runAxe(page), `/dating/app ${viewport.width}`).toEqual([]);
+      expect(await seriousAxeViolations(page), `/dating/app ${viewport.width}`).toEqual([]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       if (SHOTS) await page.screenshot({ path: join(SHOTS, `dating-app-signed-in-${viewport.width}.png`), fullPage: true });
       await context.close();

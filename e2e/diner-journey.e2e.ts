@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, formatDateShort, todayInKolkata } from '#common/domain/time.ts';
 import { collectPageErrors, launchBrowser, PHONE } from './support/browser.ts';
-import { apiClient, expectAccessible, toastTexts } from './support/diner-helpers.ts';
+import { apiClient, expectAccessible, toastTexts } from './support/fixtures.ts';
 import { startE2eServer, type E2eServer } from './support/server.ts';
 
 /**

@@ -1,13 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AvailableTodayResponse, PublicRestaurant } from '#common/contract/restaurants.ts';
 import { toKolkata } from '#common/domain/time.ts';
 import { buildRestaurant, buildSlot, type BuiltRestaurant } from '#server/test/factories.ts';
-import { collectPageErrors, LAPTOP, launchBrowser, PHONE } from './support/browser.ts';
-import { startE2eServer, type E2eServer } from './support/server.ts';
+import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
+import { useE2eEnvironment } from './support/environment.ts';
+import { seriousAxeViolations } from './support/fixtures.ts';
+import type { E2eServer } from './support/server.ts';
 
 /**
  * Discovery in Chromium with no tile server: the live map (markers, filters, popup, the
@@ -15,16 +14,14 @@ import { startE2eServer, type E2eServer } from './support/server.ts';
  */
 let server: E2eServer;
 let browser: Browser;
-let dataDir: string;
 let unplaced: BuiltRestaurant;
 let smallTable: BuiltRestaurant;
 let restaurants: PublicRestaurant[];
 const tileRequests: string[] = [];
 
+useE2eEnvironment('discovery', (environment) => ({ server, browser } = environment));
+
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'tablefair-discovery-e2e-'));
-  server = await startE2eServer({ DATA_DIR: dataDir });
-  browser = await launchBrowser();
   const db = server.database.db;
   // A restaurant without a position: listed by the API, ignored by the map.
   unplaced = await buildRestaurant(db, { name: 'Nowhere Noodle Bar', slug: 'nowhere-noodle-bar', category: 'asian', neighborhood: 'Domlur', lat: null, lng: null });
@@ -33,12 +30,6 @@ beforeAll(async () => {
   smallTable = await buildRestaurant(db, { name: 'Tiny Table Tiffin', slug: 'tiny-table-tiffin', category: 'breakfast', neighborhood: 'Basavanagudi', cuisineTags: ['Tiffin'], emoji: '🥞', lat: null, lng: null });
   await buildSlot(db, smallTable.id, { date: inTwoHours.date, time: inTwoHours.time, capacity: 3 });
   restaurants = (await (await fetch(`${server.baseUrl}/api/restaurants`)).json()) as PublicRestaurant[];
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** A browser context where the tile server cannot be reached, as on a machine with no internet. */
@@ -53,15 +44,6 @@ async function offlineContext(viewport: { width: number; height: number }): Prom
     },
   );
   return context;
-}
-
-async function runAxe(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
-  const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run();
-    return result.violations;
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 const markers = (page: Page) => page.locator('.leaflet-marker-pane .leaflet-marker-icon');
@@ -135,7 +117,7 @@ describe('the live map (/map)', () => {
 
     await page.getByRole('button', { name: 'All', exact: true }).click();
     await expect.poll(() => markers(page).count()).toBe(44);
-    expect(await runAxe(page)).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -201,7 +183,7 @@ describe('the live map (/map)', () => {
     expect(await card.innerText()).toContain(first.neighborhood);
     expect(await card.innerText()).toContain(first.emoji);
     expect(await card.getByRole('link', { name: first.name, exact: true }).getAttribute('href')).toBe(`/r/${first.slug}`);
-    expect(await runAxe(page)).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
     await card.getByRole('link', { name: `Reserve at ${first.name}` }).click();
     await page.waitForURL(`${server.baseUrl}/r/${first.slug}`);
     expect(errors).toEqual([]);
@@ -284,7 +266,7 @@ describe('Explore Tonight (/explore-tonight)', () => {
     await expect.poll(() => cards(page)).toEqual(forFour.map((entry) => entry.restaurant.slug));
     expect(await cards(page)).not.toContain(smallTable.slug);
     expect(new URL(page.url()).searchParams.get('party')).toBe('4');
-    expect(await runAxe(page)).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
 
     // A time goes straight to that time on the restaurant page.
     const entry = forFour[0];
@@ -306,7 +288,7 @@ describe('Explore Tonight (/explore-tonight)', () => {
     const expected = entries.filter((entry) => entry.restaurant.neighborhood === 'Koramangala' && entry.slots.some((slot) => slot.freeCovers >= 6));
     expect(expected.length).toBeGreaterThan(0);
     await expect.poll(() => cards(page)).toEqual(expected.map((entry) => entry.restaurant.slug));
-    expect(await runAxe(page)).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
 
     await page.route('**/api/discover/available-today', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"Service unavailable"}' }));
     await page.reload();

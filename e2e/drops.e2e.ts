@@ -5,7 +5,7 @@ import type { DropDetail } from '#common/contract/drops.ts';
 import type { DevMailboxResponse } from '#common/contract/waitlist.ts';
 import { addDays, todayInKolkata } from '#common/domain/time.ts';
 import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
-import { apiClient, expectAccessible } from './support/diner-helpers.ts';
+import { apiClient, createDiner as createDinerByApi, expectAccessible, openAs as openPageAs } from './support/fixtures.ts';
 import { useE2eEnvironment } from './support/environment.ts';
 import type { E2eServer } from './support/server.ts';
 
@@ -24,11 +24,7 @@ let api: ReturnType<typeof apiClient>;
 useE2eEnvironment('drops', (environment) => ({ server, browser, api } = environment));
 
 async function createDiner(name: string, phone: string): Promise<string> {
-  const username = `drop_${name.toLowerCase()}_${Date.now() % 1_000_000}`;
-  const signup = await api('/api/auth/signup', { method: 'POST', body: { username, password: 'password123', name, email: `${username}@example.com`, phone } });
-  expect(signup.status).toBe(201);
-  const login = await api<{ token: string }>('/api/auth/login', { method: 'POST', body: { username, password: 'password123' } });
-  return login.body.token;
+  return (await createDinerByApi(api, { prefix: 'drop', name, phone })).token;
 }
 
 /** The newest 6-digit code the dev mailbox holds for this phone, read as the diner who asked for it. */
@@ -44,12 +40,7 @@ async function verifyPhoneByApi(token: string, phone: string): Promise<void> {
   expect((await api('/api/auth/phone/verify', { method: 'POST', token, body: { phone, code: await latestCode(phone, token) } })).status).toBe(200);
 }
 
-async function openAs(token: string, viewport = LAPTOP): Promise<Page> {
-  // bypassCSP only lets the test inject axe-core; the app itself runs under its real policy.
-  const context = await browser.newContext({ viewport, bypassCSP: true });
-  await context.addInitScript((value) => localStorage.setItem('tablefair.customerToken', value), token);
-  return context.newPage();
-}
+const openAs = (token: string, viewport = LAPTOP): Promise<Page> => openPageAs(browser, token, viewport);
 
 describe('a drop, in the browser', () => {
   it('verifies the phone, enters, is drawn, and completes the booking from the drop page', async () => {

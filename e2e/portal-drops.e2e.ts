@@ -1,10 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AdminDropDetail } from '#common/contract/drops.ts';
 import { addDays, formatDateShort, todayInKolkata } from '#common/domain/time.ts';
 import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
-import { apiClient, expectAccessible } from './support/diner-helpers.ts';
+import { apiClient, expectAccessible, saveScreenshot, signInStaff as signInStaffAt } from './support/fixtures.ts';
 import { useE2eEnvironment } from './support/environment.ts';
 import type { E2eServer } from './support/server.ts';
 
@@ -17,25 +16,14 @@ import type { E2eServer } from './support/server.ts';
 /** Toit & Tandoor has the demo data's open drop; Sakura Lane starts with none. */
 const STAFF = { username: 'toit-tandoor', password: 'staff1234' };
 const FRESH_STAFF = { username: 'sakura-lane', password: 'staff1234' };
-/** Screenshots for a person to look at, when E2E_SCREENSHOT_DIR names a folder. */
-const SHOTS = process.env.E2E_SCREENSHOT_DIR;
-
 let server: E2eServer;
 let browser: Browser;
 let api: ReturnType<typeof apiClient>;
 let phoneCounter = 0;
 useE2eEnvironment('portal-drops', (environment) => ({ server, browser, api } = environment));
-beforeAll(() => {
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
-});
 
 async function signInStaff(page: Page, staff = STAFF): Promise<void> {
-  await page.goto(`${server.baseUrl}/restaurant-login`);
-  await page.getByLabel('Username').fill(staff.username);
-  await page.getByLabel('Password').fill(staff.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/admin\/[0-9a-f-]{36}$/);
-  await page.getByRole('heading', { name: 'Live Booking Status' }).waitFor();
+  await signInStaffAt(page, server.baseUrl, staff);
 }
 
 async function staffToken(): Promise<string> {
@@ -63,16 +51,13 @@ async function verifiedDiner(name: string): Promise<{ token: string; username: s
 }
 
 async function shot(page: Page, name: string) {
-  if (!SHOTS) return;
-  // From the top, so the sticky header sits where a person sees it.
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: `${SHOTS}/${name}-${page.viewportSize()?.width}.png`, fullPage: true });
+  await saveScreenshot(page, `${name}-${page.viewportSize()?.width}`);
 }
 
 async function openDropsTab(page: Page) {
   await page.getByRole('tab', { name: 'Drops' }).click();
   await page.getByRole('heading', { name: 'Drops', exact: true }).waitFor();
-  await page.locator('[data-testid="drop-row"], .drops__empty').first().waitFor();
+  await page.getByTestId('drop-row').or(page.getByRole('heading', { name: 'No drops yet' })).first().waitFor();
 }
 
 describe('portal drops', () => {

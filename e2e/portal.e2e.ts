@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addDays, todayInKolkata } from '#common/domain/time.ts';
 import { makePng } from '#server/modules/portal/test-images.ts';
-import { collectPageErrors, LAPTOP, launchBrowser, PHONE } from './support/browser.ts';
-import { startE2eServer, type E2eServer } from './support/server.ts';
+import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
+import { useE2eEnvironment } from './support/environment.ts';
+import { apiClient, createDiner as createDinerByApi, seriousAxeViolations, signInStaff as signInStaffAt } from './support/fixtures.ts';
+import type { E2eServer } from './support/server.ts';
 
 /**
  * The restaurant manager's journey in Chromium: sign in, add an afternoon of slots, watch a
@@ -17,54 +16,14 @@ const STAFF = { username: 'toit-tandoor', password: 'staff1234', slug: 'toit-tan
 
 let server: E2eServer;
 let browser: Browser;
-let dataDir: string;
-
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'tablefair-portal-e2e-'));
-  server = await startE2eServer({ DATA_DIR: dataDir });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-async function api<T>(path: string, options: { method?: string; body?: unknown; token?: string } = {}): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${server.baseUrl}${path}`, {
-    method: options.method ?? 'GET',
-    headers: { 'content-type': 'application/json', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  return { status: response.status, body: (await response.json().catch(() => null)) as T };
-}
+let api: ReturnType<typeof apiClient>;
+useE2eEnvironment('portal', (environment) => ({ server, browser, api } = environment));
 
 async function createDiner(name: string): Promise<string> {
-  const username = `e2e_${name.split(' ')[0].toLowerCase()}_${Date.now() % 1_000_000}`;
-  expect((await api('/api/auth/signup', { method: 'POST', body: { username, password: 'password123', name, email: `${username}@example.com`, phone: '+919812345678' } })).status).toBe(201);
-  const login = await api<{ token: string }>('/api/auth/login', { method: 'POST', body: { username, password: 'password123' } });
-  return login.body.token;
+  return (await createDinerByApi(api, { prefix: 'e2e', name, phone: '+919812345678' })).token;
 }
 
-async function signInStaff(page: Page): Promise<string> {
-  await page.goto(`${server.baseUrl}/restaurant-login`);
-  await page.getByLabel('Username').fill(STAFF.username);
-  await page.getByLabel('Password').fill(STAFF.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/admin\/[0-9a-f-]{36}$/);
-  await page.getByRole('heading', { name: 'Live Booking Status' }).waitFor();
-  return page.url().split('/admin/')[1];
-}
-
-async function runAxe(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
-  const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run();
-    return result.violations;
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+const signInStaff = (page: Page) => signInStaffAt(page, server.baseUrl, STAFF);
 
 /** The diner's /me, signed in with their token in localStorage, in its own browser context. */
 async function openDinerProfile(token: string): Promise<{ context: BrowserContext; page: Page }> {
@@ -267,13 +226,13 @@ describe('restaurant portal', () => {
       const page = await context.newPage();
       await page.goto(`${server.baseUrl}/restaurant-login`);
       await page.getByRole('heading', { name: 'Restaurant sign-in' }).waitFor();
-      expect(await runAxe(page), `sign-in ${viewport.width}`).toEqual([]);
+      expect(await seriousAxeViolations(page), `sign-in ${viewport.width}`).toEqual([]);
       await signInStaff(page);
       await page.locator('[data-testid="slot-row"], .bookings__empty').first().waitFor();
-      expect(await runAxe(page), `dashboard ${viewport.width}`).toEqual([]);
+      expect(await seriousAxeViolations(page), `dashboard ${viewport.width}`).toEqual([]);
       await page.getByRole('tab', { name: 'Profile' }).click();
       await page.getByRole('heading', { name: 'Restaurant Profile' }).waitFor();
-      expect(await runAxe(page), `profile ${viewport.width}`).toEqual([]);
+      expect(await seriousAxeViolations(page), `profile ${viewport.width}`).toEqual([]);
       // Nothing scrolls sideways.
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       await context.close();

@@ -1,14 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AdminSlot } from '#common/contract/portal.ts';
 import type { DinerReservation } from '#common/contract/reservations.ts';
 import type { DevMailboxResponse, WaitlistEntry, WaitlistResponse } from '#common/contract/waitlist.ts';
 import { addDays, todayInKolkata } from '#common/domain/time.ts';
 import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
-import { apiClient, expectAccessible, toastTexts } from './support/diner-helpers.ts';
+import { apiClient, createDiner as createDinerByApi, expectAccessible, openAs as openPageAs, saveScreenshot, SCREENSHOT_DIR, toastTexts } from './support/fixtures.ts';
 import { useE2eEnvironment } from './support/environment.ts';
 import { startE2eServer, type E2eServer } from './support/server.ts';
 
@@ -21,41 +21,17 @@ import { startE2eServer, type E2eServer } from './support/server.ts';
 const RESTAURANT = 'chai-point-reserve'; // 10 covers a slot
 const RESTAURANT_NAME = 'Chai Point Reserve';
 const BLOCKED_TIME = '19:30';
-const SHOTS = process.env.E2E_SCREENSHOT_DIR;
 
 let server: E2eServer;
 let browser: Browser;
 let api: ReturnType<typeof apiClient>;
 useE2eEnvironment('waitlist', (environment) => ({ server, browser, api } = environment));
-beforeAll(() => {
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
-});
 
-async function createDiner(name: string): Promise<{ token: string; email: string }> {
-  const username = `wl_${name.toLowerCase()}_${Date.now() % 1_000_000}`;
-  const email = `${username}@example.com`;
-  const signup = await api('/api/auth/signup', { method: 'POST', body: { username, password: 'password123', name, email } });
-  expect(signup.status).toBe(201);
-  const login = await api<{ token: string }>('/api/auth/login', { method: 'POST', body: { username, password: 'password123' } });
-  expect(login.status).toBe(200);
-  return { token: login.body.token, email };
-}
-
-async function openAs(token: string | null, viewport = LAPTOP): Promise<Page> {
-  // bypassCSP only lets the test inject axe-core; the app itself runs under its real policy.
-  const context = await browser.newContext({ viewport, bypassCSP: true });
-  if (token) await context.addInitScript((value) => localStorage.setItem('tablefair.customerToken', value), token);
-  return context.newPage();
-}
+const createDiner = (name: string) => createDinerByApi(api, { prefix: 'wl', name });
+const openAs = (token: string | null, viewport = LAPTOP): Promise<Page> => openPageAs(browser, token, viewport);
 
 /** A full-page picture from the top, with no toast over it. */
-async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  const dismiss = page.getByRole('button', { name: 'Dismiss' });
-  for (let tries = 0; tries < 5 && (await dismiss.count()) > 0; tries++) await dismiss.first().click({ timeout: 2_000 }).catch(() => undefined);
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
+const shot = (page: Page, name: string) => saveScreenshot(page, name, { dismissToasts: true });
 
 /** Staff mark every slot of the date full except one, and a rival diner books all of that one's covers. */
 async function fillTheEvening(date: string): Promise<{ rivalToken: string; reservationId: string }> {
@@ -95,7 +71,7 @@ describe('the waitlist, in the browser', () => {
     await page.goto(`${server.baseUrl}/r/${RESTAURANT}?date=${otherDate}&party=2`);
     await page.getByRole('heading', { name: RESTAURANT_NAME }).waitFor();
     await page.getByRole('button', { name: /^\d{1,2}:\d\d (AM|PM)$/ }).first().waitFor();
-    if (SHOTS) await page.locator('.restaurant__booking').screenshot({ path: join(SHOTS, 'restaurant-quiet-link-375.png') });
+    if (SCREENSHOT_DIR) await page.locator('.restaurant__booking').screenshot({ path: join(SCREENSHOT_DIR, 'restaurant-quiet-link-375.png') });
     await page.getByRole('button', { name: 'Join the waitlist', exact: true }).click();
     await page.getByRole('button', { name: 'Join the waitlist', exact: true }).click();
     await page.getByRole('alert').getByText(/^A table for 2 is free at \d{1,2}:\d\d (AM|PM) on that date\. Book it instead of waiting\.$/).waitFor();

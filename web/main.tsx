@@ -1,17 +1,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import './styles/fonts.css';
 import './styles/base.css';
 import { ToastProvider } from './components/ui/Toast.tsx';
 import { createRouter } from './router.tsx';
+import { createQueryClient } from './api/query-client.ts';
 
-const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: { staleTime: 15_000, refetchOnWindowFocus: true, retry: 1 },
-  },
-});
+const queryClient = createQueryClient();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -15,11 +15,12 @@ import { Alert, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { DatingRequestError, datingApi, datingErrorMessage, datingUrl } from '#web/features/dating/api.ts';
 import { DatingPage } from '#web/features/dating/DatingLayout.tsx';
+import { datingKeys } from '#web/features/dating/keys.ts';
 
 /** The signed-in person's home in the dating section: their profile now, their matches later. */
 export default function DatingApp() {
   const me = useQuery({
-    queryKey: ['dating', 'me'],
+    queryKey: datingKeys.me,
     queryFn: ({ signal }) => datingApi.me(signal),
     retry: (count, error) => !(error instanceof DatingRequestError && error.status === 401) && count < 1,
   });
@@ -38,7 +39,7 @@ export default function DatingApp() {
           <Alert tone="error" title="We could not load your profile">
             {datingErrorMessage(me.error, 'Please check your connection and try again.')}
           </Alert>
-          <button type="button" className="d-btn d-btn--primary" onClick={() => me.refetch()}>
+          <button type="button" className="btn d-btn--primary" onClick={() => me.refetch()}>
             Try again
           </button>
         </div>
@@ -65,7 +66,7 @@ function LogOutButton({ name }: { name: string }) {
   return (
     <>
       <span className="d-header__who">Hi, {name.split(' ')[0]}</span>
-      <button type="button" className="d-btn d-btn--ghost" onClick={logOut} disabled={isBusy}>
+      <button type="button" className="btn d-btn--ghost" onClick={logOut} disabled={isBusy}>
         {isBusy ? 'Logging out...' : 'Log out'}
       </button>
     </>

@@ -43,15 +43,21 @@ const FEATURES = [
 
 const TRUST = ['Neighborhood-first', 'Your deposit becomes credit at the table', 'Privacy and respect, always'];
 
+const STEPS = [
+  { title: 'Tell us who you are', text: 'Three photos, what you love to eat, and the first date you would actually enjoy.' },
+  { title: 'Get a curated match', text: 'Someone nearby who wants the same things, with a venue and a time that suit you both.' },
+  { title: 'Show up and enjoy it', text: 'Your deposit turns into credit at the table. If your date does not turn up, it is paid to you.' },
+] as const;
+
 export default function DatingLanding() {
   return (
     <DatingPage
       header={
         <>
-          <Link to="/dating/login" className="d-btn d-btn--ghost">
+          <Link to="/dating/login" className="btn d-btn--ghost">
             Log in
           </Link>
-          <Link to="/dating/signup" className="d-btn d-btn--primary">
+          <Link to="/dating/signup" className="btn d-btn--primary">
             Sign up
           </Link>
         </>
@@ -69,10 +75,10 @@ export default function DatingLanding() {
               the table. If your date flakes, the deposit is paid to you.
             </p>
             <div className="d-hero__actions">
-              <Link to="/dating/signup" className="d-btn d-btn--primary d-btn--lg">
+              <Link to="/dating/signup" className="btn d-btn--primary d-btn--lg">
                 Create your account
               </Link>
-              <Link to="/dating/login" className="d-btn d-btn--on-dark d-btn--lg">
+              <Link to="/dating/login" className="btn d-btn--on-dark d-btn--lg">
                 Log in
               </Link>
             </div>
@@ -148,33 +154,17 @@ export default function DatingLanding() {
             How it works
           </h2>
           <ol className="d-steps">
-            <li className="d-step">
-              <span className="d-step__number" aria-hidden="true">
-                1
-              </span>
-              <div>
-                <h3 className="d-step__title">Tell us who you are</h3>
-                <p>Three photos, what you love to eat, and the first date you would actually enjoy.</p>
-              </div>
-            </li>
-            <li className="d-step">
-              <span className="d-step__number" aria-hidden="true">
-                2
-              </span>
-              <div>
-                <h3 className="d-step__title">Get a curated match</h3>
-                <p>Someone nearby who wants the same things, with a venue and a time that suit you both.</p>
-              </div>
-            </li>
-            <li className="d-step">
-              <span className="d-step__number" aria-hidden="true">
-                3
-              </span>
-              <div>
-                <h3 className="d-step__title">Show up and enjoy it</h3>
-                <p>Your deposit turns into credit at the table. If your date does not turn up, it is paid to you.</p>
-              </div>
-            </li>
+            {STEPS.map((step, index) => (
+              <li key={step.title} className="d-step">
+                <span className="d-step__number" aria-hidden="true">
+                  {index + 1}
+                </span>
+                <div>
+                  <h3 className="d-step__title">{step.title}</h3>
+                  <p>{step.text}</p>
+                </div>
+              </li>
+            ))}
           </ol>
         </div>
       </section>
@@ -190,7 +180,7 @@ export default function DatingLanding() {
             ))}
           </ul>
           <div className="d-trust__cta">
-            <Link to="/dating/signup" className="d-btn d-btn--primary d-btn--lg">
+            <Link to="/dating/signup" className="btn d-btn--primary d-btn--lg">
               Sign up
             </Link>
             <span className="d-muted">

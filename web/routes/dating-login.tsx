@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { DATING_MESSAGES } from '#common/contract/dating.ts';
-import { TextField } from '#web/components/ui/Field.tsx';
 import { Alert } from '#web/components/ui/Feedback.tsx';
+import { PasswordField } from '#web/features/accounts/CredentialFields.tsx';
 import { datingApi, datingErrorMessage } from '#web/features/dating/api.ts';
 import { DatingPage } from '#web/features/dating/DatingLayout.tsx';
+import { DatingPhoneField } from '#web/features/dating/PhoneField.tsx';
 import { validateLoginForm } from '#web/features/dating/signup-form.ts';
 
 /** 'Welcome back': phone and password, checked live; success is a full-page redirect to /dating/app. */
@@ -44,7 +45,7 @@ export default function DatingLogin() {
     <DatingPage
       className="dating--auth"
       header={
-        <Link to="/dating/signup" className="d-btn d-btn--ghost">
+        <Link to="/dating/signup" className="btn d-btn--ghost">
           Sign up
         </Link>
       }
@@ -57,13 +58,8 @@ export default function DatingLogin() {
           <p className="d-muted">Log in with the phone number you signed up with.</p>
           {failure ? <Alert tone="error">{failure}</Alert> : null}
           <form noValidate onSubmit={onSubmit}>
-            <TextField
-              label="Phone"
+            <DatingPhoneField
               name="phone"
-              type="tel"
-              inputMode="tel"
-              autoComplete="tel"
-              placeholder="+91 98765 43210"
               value={form.phone}
               onChange={(event) => update('phone', event.target.value)}
               onBlur={() => {
@@ -71,20 +67,14 @@ export default function DatingLogin() {
                 setTouched((current) => ({ ...current, phone: true }));
               }}
               error={shown('phone')}
-              required
             />
-            <TextField
-              label="Password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
+            <PasswordField
               value={form.password}
               onChange={(event) => update('password', event.target.value)}
               onBlur={() => setTouched((current) => ({ ...current, password: true }))}
               error={shown('password')}
-              required
             />
-            <button type="submit" className="d-btn d-btn--primary d-btn--block d-btn--lg" disabled={isBusy}>
+            <button type="submit" className="btn d-btn--primary d-btn--block d-btn--lg" disabled={isBusy}>
               {isBusy ? 'Logging in...' : 'Log in'}
             </button>
           </form>

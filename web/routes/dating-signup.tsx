@@ -1,6 +1,5 @@
-import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useMemo } from 'react';
 import { Link } from 'react-router';
-import { DATING_MESSAGES } from '#common/contract/dating.ts';
 import {
   DATING_FREE_TEXT_MAX,
   cuisineChoices,
@@ -12,17 +11,24 @@ import {
   physicalActivityChoices,
   smokingChoices,
 } from '#common/domain/dating-profile.ts';
-import { todayInKolkata } from '#common/domain/time.ts';
 import { SelectField, TextAreaField, TextField } from '#web/components/ui/Field.tsx';
 import { Alert } from '#web/components/ui/Feedback.tsx';
-import { datingApi, datingErrorMessage, uploadPhoto } from '#web/features/dating/api.ts';
 import { RadioChips, ToggleChips } from '#web/features/dating/Chips.tsx';
 import { DatingPage } from '#web/features/dating/DatingLayout.tsx';
+import { Counter, Section } from '#web/features/dating/FormSection.tsx';
+import { DatingPhoneField } from '#web/features/dating/PhoneField.tsx';
 import { PhotoPicker } from '#web/features/dating/PhotoPicker.tsx';
+import { SignupIntro } from '#web/features/dating/SignupIntro.tsx';
 import { TagInput } from '#web/features/dating/TagInput.tsx';
-import { emptySignupForm, runSignupSequence, toggle, validateSignupForm, type DatingSignupForm } from '#web/features/dating/signup-form.ts';
+import { toggle } from '#web/features/dating/signup-form.ts';
+import { useDatingSignupForm } from '#web/features/dating/use-dating-signup-form.ts';
 
-type Field = keyof DatingSignupForm;
+/** Diet, drinking and smoking: optional, each with 'Prefer not to say'. */
+const OPTIONAL_HABITS = [
+  ['diet', 'Diet', dietChoices],
+  ['drinking', 'Drinking', drinkingChoices],
+  ['smoking', 'Smoking', smokingChoices],
+] as const;
 
 /** Every zone the browser knows, with the chosen one first in reach. */
 function timeZones(current: string): string[] {
@@ -30,113 +36,25 @@ function timeZones(current: string): string[] {
   return all.includes(current) ? all : [current, ...all];
 }
 
-function Section({ title, description, children, id }: { title: string; description?: string; children: ReactNode; id: string }) {
-  return (
-    <section className="d-form-section" aria-labelledby={id}>
-      <div className="d-form-section__head">
-        <h2 id={id} className="d-form-section__title">
-          {title}
-        </h2>
-        {description ? <p className="d-muted">{description}</p> : null}
-      </div>
-      {children}
-    </section>
-  );
-}
-
-function Counter({ value }: { value: string }) {
-  const length = value.trim().length;
-  return (
-    <span className={length > DATING_FREE_TEXT_MAX ? 'd-counter d-counter--over' : 'd-counter'}>
-      {length}/{DATING_FREE_TEXT_MAX}
-    </span>
-  );
-}
-
 /**
  * 'Create your account': the profile answers and exactly three photos, checked live by the
  * same schema as the server; then presign → three parallel uploads → signup → /dating/app.
  */
 export default function DatingSignup() {
-  const [form, setForm] = useState<DatingSignupForm>(() => emptySignupForm());
-  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
-  const [isBusy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const today = todayInKolkata();
-  const errors = validateSignupForm(form, today);
+  const { form, today, errors, shown, touch, set, text, onSubmit, isBusy, failure, errorCount } = useDatingSignupForm();
   const zones = useMemo(() => timeZones(form.timeZone), [form.timeZone]);
-
-  const shown = (field: Field) => (touched[field] ? errors[field] : undefined);
-  const touch = (field: Field) => setTouched((current) => ({ ...current, [field]: true }));
-
-  function set<K extends Field>(field: K, value: DatingSignupForm[K], markTouched = false) {
-    setForm((current) => ({ ...current, [field]: value }));
-    if (markTouched) touch(field);
-    setFailure(null);
-  }
-
-  const text = (field: Field) => ({
-    name: field,
-    value: form[field] as string,
-    onChange: (event: { target: { value: string } }) => set(field, event.target.value as never),
-    onBlur: () => touch(field),
-    error: shown(field),
-  });
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const all = Object.fromEntries(Object.keys(form).map((key) => [key, true]));
-    setTouched(all);
-    const problems = Object.keys(errors);
-    if (problems.length) {
-      // Submit is blocked while any error holds: take the person to the first one.
-      const target = event.currentTarget.querySelector<HTMLElement>(
-        `[name="${problems[0]}"], [data-field="${problems[0]}"] input, [data-field="${problems[0]}"] button, [data-field="${problems[0]}"]`,
-      );
-      target?.focus();
-      target?.scrollIntoView({ block: 'center', behavior: 'smooth' });
-      return;
-    }
-    setBusy(true);
-    setFailure(null);
-    try {
-      await runSignupSequence(
-        { ...form, phone: form.phone.trim() },
-        {
-          presign: (body) => datingApi.presign(body as never),
-          upload: (url, file, contentType) => uploadPhoto(url, file, contentType),
-          signup: (body) => datingApi.signup(body),
-        },
-      );
-      window.location.assign('/dating/app');
-    } catch (error) {
-      setFailure(datingErrorMessage(error, DATING_MESSAGES.signupFailed));
-      setBusy(false);
-    }
-  }
-
-  const errorCount = Object.keys(errors).filter((field) => touched[field as Field]).length;
 
   return (
     <DatingPage
       className="dating--signup"
       header={
-        <Link to="/dating/login" className="d-btn d-btn--ghost">
+        <Link to="/dating/login" className="btn d-btn--ghost">
           Log in
         </Link>
       }
     >
       <div className="d-container d-signup">
-        <aside className="d-signup__intro">
-          <p className="d-eyebrow d-eyebrow--plum">Tablefair Dating</p>
-          <h1 className="d-signup__title">Create your account</h1>
-          <p className="d-muted">A few honest answers and three photos. We use them to curate matches and plan a first date you will both enjoy.</p>
-          <ul className="d-checklist">
-            <li>Your phone number is never shown to matches</li>
-            <li>You never message each other: the app coordinates</li>
-            <li>Your venue deposit becomes credit at the table</li>
-          </ul>
-        </aside>
+        <SignupIntro />
 
         <form className="d-card d-signup__form" noValidate onSubmit={onSubmit} aria-labelledby="signup-form-title">
           <h2 id="signup-form-title" className="visually-hidden">
@@ -144,18 +62,12 @@ export default function DatingSignup() {
           </h2>
           <Section id="sec-account" title="Your account" description="You log in with your phone number and password.">
             <div className="d-grid-2">
-              <TextField
-                label="Phone"
-                type="tel"
-                inputMode="tel"
-                autoComplete="tel"
-                placeholder="+91 98765 43210"
+              <DatingPhoneField
                 {...text('phone')}
                 onBlur={() => {
                   set('phone', form.phone.trim());
                   touch('phone');
                 }}
-                required
               />
               <TextField label="Password" type="password" autoComplete="new-password" hint="At least 8 characters" {...text('password')} required />
             </div>
@@ -234,30 +146,16 @@ export default function DatingSignup() {
               error={shown('physicalActivity')}
             />
             <div className="d-grid-3">
-              <SelectField label={<>Diet <span className="d-optional">(optional)</span></>} {...text('diet')}>
-                <option value="">Prefer not to say</option>
-                {dietChoices.map((choice) => (
-                  <option key={choice.value} value={choice.value}>
-                    {choice.label}
-                  </option>
-                ))}
-              </SelectField>
-              <SelectField label={<>Drinking <span className="d-optional">(optional)</span></>} {...text('drinking')}>
-                <option value="">Prefer not to say</option>
-                {drinkingChoices.map((choice) => (
-                  <option key={choice.value} value={choice.value}>
-                    {choice.label}
-                  </option>
-                ))}
-              </SelectField>
-              <SelectField label={<>Smoking <span className="d-optional">(optional)</span></>} {...text('smoking')}>
-                <option value="">Prefer not to say</option>
-                {smokingChoices.map((choice) => (
-                  <option key={choice.value} value={choice.value}>
-                    {choice.label}
-                  </option>
-                ))}
-              </SelectField>
+              {OPTIONAL_HABITS.map(([field, label, choices]) => (
+                <SelectField key={field} label={<>{label} <span className="d-optional">(optional)</span></>} {...text(field)}>
+                  <option value="">Prefer not to say</option>
+                  {choices.map((choice) => (
+                    <option key={choice.value} value={choice.value}>
+                      {choice.label}
+                    </option>
+                  ))}
+                </SelectField>
+              ))}
             </div>
             <TagInput
               name="languages"
@@ -283,7 +181,7 @@ export default function DatingSignup() {
                 {errorCount === 1 ? '1 answer needs a look' : `${errorCount} answers need a look`} before you can continue.
               </p>
             ) : null}
-            <button type="submit" className="d-btn d-btn--primary d-btn--block d-btn--lg" disabled={isBusy}>
+            <button type="submit" className="btn d-btn--primary d-btn--block d-btn--lg" disabled={isBusy}>
               {isBusy ? 'Creating...' : 'Create account'}
             </button>
           </div>

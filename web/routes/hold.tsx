@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { DinerReservation } from '#common/contract/reservations.ts';
@@ -6,13 +6,14 @@ import { formatDateShort, formatTime12h } from '#common/domain/time.ts';
 import { ApiError, errorMessage } from '#web/api/client.ts';
 import { Button, ButtonLink } from '#web/components/ui/Button.tsx';
 import { ConfirmDialog } from '#web/components/ui/ConfirmDialog.tsx';
-import { EmptyState, Skeleton } from '#web/components/ui/Feedback.tsx';
+import { EmptyState, LoadingScreen, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { writeBookingParams } from '#common/domain/booking-choice.ts';
 import { reservationKeys, useCancelReservation, useConfirmHold, useReservation } from '#web/features/reservations/api.ts';
 import { HoldCountdown } from '#web/features/reservations/HoldCountdown.tsx';
-import { CANCEL_HOLD_QUESTION, partyLabel, statusLabel } from '#web/features/reservations/rules.ts';
+import { CANCEL_HOLD_QUESTION, CONFIRM_FALLBACKS, partyLabel, statusLabel } from '#web/features/reservations/rules.ts';
 import { useSecondsLeft } from '#web/features/reservations/useSecondsLeft.ts';
+import { restaurantKeys } from '#web/features/restaurants/keys.ts';
 import '#web/features/reservations/reservations.css';
 
 /** How long the "hold ended" state shows before the diner is taken back to the restaurant. */
@@ -78,17 +79,22 @@ function HoldLive({ reservation, onLeaving }: { reservation: DinerReservation; o
   const queryClient = useQueryClient();
 
   // At zero: Confirm is disabled at once, and shortly after the diner goes back to the restaurant page.
+  // Effect events: they read the latest props when called, and only reaching zero runs the effect.
+  const rereadAfterExpiry = useEffectEvent(() => {
+    void queryClient.invalidateQueries({ queryKey: reservationKeys.mine });
+    void queryClient.invalidateQueries({ queryKey: restaurantKeys.all });
+  });
+  const leaveExpiredHold = useEffectEvent(() => {
+    onLeaving(true);
+    toast('Your hold ended and the table was released. Pick a time to try again.', 'info');
+    navigate(restaurantPath(reservation, true), { replace: true });
+  });
   useEffect(() => {
     if (!isExpired) return;
-    void queryClient.invalidateQueries({ queryKey: reservationKeys.mine });
-    void queryClient.invalidateQueries({ queryKey: ['restaurants'] });
-    const timer = window.setTimeout(() => {
-      onLeaving(true);
-      toast('Your hold ended and the table was released. Pick a time to try again.', 'info');
-      navigate(restaurantPath(reservation, true), { replace: true });
-    }, EXPIRED_REDIRECT_MS);
+    rereadAfterExpiry();
+    const timer = window.setTimeout(() => leaveExpiredHold(), EXPIRED_REDIRECT_MS);
     return () => window.clearTimeout(timer);
-  }, [isExpired]); // eslint-disable-line react-hooks/exhaustive-deps -- runs once, when the countdown reaches zero
+  }, [isExpired]);
 
   async function onConfirm() {
     onLeaving(true);
@@ -98,7 +104,7 @@ function HoldLive({ reservation, onLeaving }: { reservation: DinerReservation; o
       navigate('/me');
     } catch (error) {
       onLeaving(false);
-      toast(errorMessage(error, { server: 'Confirmation failed', network: 'Failed to confirm reservation' }), 'error');
+      toast(errorMessage(error, CONFIRM_FALLBACKS), 'error');
     }
   }
 
@@ -227,6 +233,10 @@ function HoldSettled({ reservation }: { reservation: DinerReservation }) {
     : reservation.status === 'PENDING'
       ? `${reservation.restaurant.name} has your booking and will accept it shortly. You can follow it in My Profile.`
       : 'You can follow it in My Profile.';
+  // The way forward, then the way back.
+  const [next, other] = ended
+    ? [{ to: restaurantPath(reservation, true), label: 'Pick another time' }, { to: '/me', label: 'My reservations' }]
+    : [{ to: '/me', label: 'See my reservations' }, { to: '/', label: 'Back to home' }];
   return (
     <div className="hold container">
       <div className="hold__card">
@@ -239,25 +249,12 @@ function HoldSettled({ reservation }: { reservation: DinerReservation }) {
         </header>
         <HoldSummary reservation={reservation} />
         <div className="hold__actions">
-          {ended ? (
-            <>
-              <ButtonLink to={restaurantPath(reservation, true)} block>
-                Pick another time
-              </ButtonLink>
-              <ButtonLink to="/me" variant="secondary" block>
-                My reservations
-              </ButtonLink>
-            </>
-          ) : (
-            <>
-              <ButtonLink to="/me" block>
-                See my reservations
-              </ButtonLink>
-              <ButtonLink to="/" variant="secondary" block>
-                Back to home
-              </ButtonLink>
-            </>
-          )}
+          <ButtonLink to={next.to} block>
+            {next.label}
+          </ButtonLink>
+          <ButtonLink to={other.to} variant="secondary" block>
+            {other.label}
+          </ButtonLink>
         </div>
       </div>
     </div>
@@ -266,10 +263,7 @@ function HoldSettled({ reservation }: { reservation: DinerReservation }) {
 
 function HoldSkeleton() {
   return (
-    <div className="hold container" aria-busy="true">
-      <p className="visually-hidden" role="status">
-        Loading your hold…
-      </p>
+    <LoadingScreen className="hold container" label="Loading your hold…">
       <div className="hold__card" aria-hidden="true">
         <Skeleton width="40%" height={14} />
         <Skeleton width="75%" height={34} />
@@ -278,6 +272,6 @@ function HoldSkeleton() {
         <Skeleton height={120} radius="var(--radius-lg)" />
         <Skeleton height={52} radius="var(--radius-pill)" />
       </div>
-    </div>
+    </LoadingScreen>
   );
 }

@@ -3,7 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { errorMessage } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
 import { Alert } from '#web/components/ui/Feedback.tsx';
-import { TextField } from '#web/components/ui/Field.tsx';
+import { DemoCredentials, PasswordField, UsernameField } from '#web/features/accounts/CredentialFields.tsx';
 import { useLogin } from '#web/features/accounts/api.ts';
 import { AuthShell } from '#web/features/accounts/AuthShell.tsx';
 import { safeReturnPath, signupPath } from '#web/features/accounts/return-path.ts';
@@ -57,14 +57,8 @@ export default function LoginScreen() {
         </Alert>
       ) : null}
       <form className="auth__form" onSubmit={onSubmit} noValidate>
-        <TextField
+        <UsernameField
           id="login-username"
-          label="Username"
-          name="username"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
           value={username}
           error={fieldErrors.username}
           onChange={(event) => {
@@ -72,13 +66,8 @@ export default function LoginScreen() {
             setFieldErrors((all) => ({ ...all, username: undefined }));
           }}
         />
-        <TextField
+        <PasswordField
           id="login-password"
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
           value={password}
           error={fieldErrors.password}
           onChange={(event) => {
@@ -97,16 +86,7 @@ export default function LoginScreen() {
         <h2 id="demo-title" className="auth__demo-title">
           Demo credentials
         </h2>
-        <dl className="auth__demo-grid">
-          <dt>Username</dt>
-          <dd>
-            <code>{DEMO.username}</code>
-          </dd>
-          <dt>Password</dt>
-          <dd>
-            <code>{DEMO.password}</code>
-          </dd>
-        </dl>
+        <DemoCredentials className="auth__demo-grid" username={DEMO.username} password={DEMO.password} />
         <Button
           variant="secondary"
           onClick={() => {

@@ -1,11 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { BrandMark } from '#web/components/layout/SiteLayout.tsx';
+import { BrandLink } from '#web/components/layout/SiteLayout.tsx';
 import { useRestaurants } from '#web/features/discovery/api.ts';
 import { MapCardList } from '#web/features/discovery/MapCardList.tsx';
 import { MapFilterBar } from '#web/features/discovery/MapFilterBar.tsx';
 import { applyMapFilter, categoryOptions, toMapRestaurants, type MapFilter } from '#web/features/discovery/map-filters.ts';
 import RestaurantMap from '#web/features/discovery/RestaurantMap.tsx';
+import '#web/components/ui/ui.css';
 import '#web/features/discovery/map.css';
 
 const ALL: MapFilter = { kind: 'all' };
@@ -55,10 +56,7 @@ export default function MapScreen() {
       </a>
       <header className="map-hero">
         <div className="map-hero__inner">
-          <Link to="/" className="map-brand" aria-label="Tablefair home">
-            <BrandMark />
-            <span>Tablefair</span>
-          </Link>
+          <BrandLink className="map-brand" />
           <p className="map-hero__eyebrow">
             <span className="map-hero__live" aria-hidden="true" /> Live map · Bengaluru
           </p>

@@ -9,7 +9,7 @@ import { loginPath } from '#web/features/accounts/return-path.ts';
 import { useCurrentDiner, useIsSigningOut, useSignOut } from '#web/features/accounts/session.ts';
 import { useMyReservations } from '#web/features/reservations/api.ts';
 import { useCancelFromList } from '#web/features/reservations/CancelReservationDialog.tsx';
-import { ReservationCard, ReservationSkeletons } from '#web/features/reservations/ReservationCard.tsx';
+import { NoReservationsYet, ReservationList, ReservationSkeletons } from '#web/features/reservations/ReservationCard.tsx';
 import { isUpcoming } from '#web/features/reservations/rules.ts';
 import { PhoneVerification } from '#web/features/drops/PhoneVerification.tsx';
 import { useDinerEvents } from '#web/features/live/diner-events.ts';
@@ -136,26 +136,11 @@ function MyReservations() {
       </div>
     );
   } else if (reservations.data.length === 0) {
-    body = (
-      <div className="my-profile__quiet">
-        <p>
-          <strong>No reservations yet.</strong> Find a table for tonight and it will show up here.
-        </p>
-        <Link to="/explore-tonight" className="btn btn--primary btn--sm">
-          Find a table today
-        </Link>
-      </div>
-    );
+    body = <NoReservationsYet className="my-profile__quiet" next="Find a table for tonight and it will show up here." />;
   } else {
     const upcoming = reservations.data.filter((reservation) => isUpcoming(reservation, now));
     const past = reservations.data.filter((reservation) => !isUpcoming(reservation, now));
-    const list = (items: DinerReservation[]) => (
-      <ul className="res-list">
-        {items.map((reservation) => (
-          <ReservationCard key={reservation.id} reservation={reservation} now={now} onCancel={cancel.ask} busy={cancel.pendingId === reservation.id} />
-        ))}
-      </ul>
-    );
+    const list = (items: DinerReservation[]) => <ReservationList reservations={items} now={now} cancel={cancel} />;
     body = (
       <>
         <h3 className="my-profile__group">Upcoming</h3>

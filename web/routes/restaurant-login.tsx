@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import type { StaffLoginResponse } from '#common/contract/accounts.ts';
 import { ApiError, apiRequest, writeToken } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
-import { TextField } from '#web/components/ui/Field.tsx';
+import { DemoCredentials, PasswordField, UsernameField } from '#web/features/accounts/CredentialFields.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import '#web/features/portal/portal.css';
 
@@ -44,25 +44,8 @@ export default function RestaurantLoginScreen() {
       <h1>Restaurant sign-in</h1>
       <p className="staff-login__lede">Manage tonight’s bookings, open or close times and keep your public page up to date.</p>
       <form className="card card--padded staff-login__form" onSubmit={onSubmit}>
-        <TextField
-          label="Username"
-          name="username"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
-          value={username}
-          onChange={(event) => setUsername(event.target.value)}
-        />
-        <TextField
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-        />
+        <UsernameField value={username} onChange={(event) => setUsername(event.target.value)} />
+        <PasswordField value={password} onChange={(event) => setPassword(event.target.value)} />
         <Button type="submit" block disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </Button>
@@ -72,12 +55,7 @@ export default function RestaurantLoginScreen() {
         <p>
           Try the portal as <strong>{DEMO_STAFF.restaurant}</strong>:
         </p>
-        <dl className="staff-login__demo-grid">
-          <dt>Username</dt>
-          <dd><code>{DEMO_STAFF.username}</code></dd>
-          <dt>Password</dt>
-          <dd><code>{DEMO_STAFF.password}</code></dd>
-        </dl>
+        <DemoCredentials className="staff-login__demo-grid" username={DEMO_STAFF.username} password={DEMO_STAFF.password} />
         <Button
           variant="ghost"
           size="sm"

@@ -40,15 +40,22 @@ function MobileNav() {
   );
 }
 
+/** The brand, linking home (site header, map). */
+export function BrandLink({ className }: { className: string }) {
+  return (
+    <Link to="/" className={className} aria-label="Tablefair home">
+      <BrandMark />
+      <span>Tablefair</span>
+    </Link>
+  );
+}
+
 /** Header with the brand, the main sections, and a slot for the account area. */
 export function SiteHeader({ end }: { end?: ReactNode }) {
   return (
     <header className="site-header">
       <div className="site-header__inner">
-        <Link to="/" className="brand" aria-label="Tablefair home">
-          <BrandMark />
-          <span>Tablefair</span>
-        </Link>
+        <BrandLink className="brand" />
         <nav className="site-nav" aria-label="Main">
           {SECTIONS.map((section) => (
             <NavLink key={section.to} to={section.to}>

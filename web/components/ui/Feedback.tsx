@@ -17,6 +17,18 @@ export function Skeleton({ width = '100%', height = 16, radius, className }: { w
   return <span className={['skeleton', className].filter(Boolean).join(' ')} style={{ display: 'block', width, height, borderRadius: radius }} aria-hidden="true" />;
 }
 
+/** A screen while it loads: skeletons for the eye, one status sentence for screen readers. */
+export function LoadingScreen({ className, label, children }: { className: string; label: string; children: ReactNode }) {
+  return (
+    <div className={className} aria-busy="true">
+      <p className="visually-hidden" role="status">
+        {label}
+      </p>
+      {children}
+    </div>
+  );
+}
+
 export function Spinner({ label = 'Loading…' }: { label?: string }) {
   return (
     <div className="spinner-block" role="status" aria-live="polite">

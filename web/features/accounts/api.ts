@@ -1,7 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DinerProfile, LoginBody, LoginResponse, SignupBody } from '#common/contract/accounts.ts';
 import { apiRequest } from '#web/api/client.ts';
-import { currentDinerKey, setCustomerToken } from './session.ts';
+import { reservationKeys } from '#web/features/reservations/keys.ts';
+import { accountKeys } from './keys.ts';
+import { setCustomerToken } from './session.ts';
 
 /** POST /api/auth/login, then keep the token; whatever the previous diner had cached is dropped. */
 export function useLogin() {
@@ -9,8 +11,8 @@ export function useLogin() {
   return useMutation({
     mutationFn: (body: LoginBody) => apiRequest<LoginResponse>('/api/auth/login', { method: 'POST', body }),
     onSuccess: ({ token }) => {
-      queryClient.removeQueries({ queryKey: currentDinerKey });
-      queryClient.removeQueries({ queryKey: ['reservations'] });
+      queryClient.removeQueries({ queryKey: accountKeys.me });
+      queryClient.removeQueries({ queryKey: reservationKeys.all });
       setCustomerToken(token);
     },
   });

@@ -3,8 +3,8 @@ import { useCallback, useSyncExternalStore } from 'react';
 import { useNavigate } from 'react-router';
 import type { DinerProfile } from '#common/contract/accounts.ts';
 import { ApiError, apiRequest, readToken, TOKEN_KEYS, writeToken } from '#web/api/client.ts';
+import { accountKeys } from './keys.ts';
 
-export const currentDinerKey = ['auth', 'me'] as const;
 
 /*
  * The stored customer token as React state: signing in or out here, or in another tab,
@@ -48,18 +48,12 @@ export function useCustomerToken(): string | null {
 export function useCurrentDiner() {
   const token = useCustomerToken();
   const query = useQuery({
-    queryKey: currentDinerKey,
+    queryKey: accountKeys.me,
     enabled: Boolean(token),
     retry: false,
     staleTime: 60_000,
-    queryFn: async ({ signal }) => {
-      try {
-        return await apiRequest<DinerProfile>('/api/auth/me', { auth: 'customer', signal });
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 401) setCustomerToken(null);
-        throw error;
-      }
-    },
+    meta: { onUnauthorized: () => setCustomerToken(null) },
+    queryFn: ({ signal }) => apiRequest<DinerProfile>('/api/auth/me', { auth: 'customer', signal }),
   });
   // A network failure keeps the diner signed in (the token may still be good); only a 401 ends it.
   const isRejected = query.error instanceof ApiError && query.error.status === 401;

@@ -1,28 +1,6 @@
 import { useId } from 'react';
 import type { Choice } from '#common/domain/dating-profile.ts';
-
-interface GroupChrome {
-  label: string;
-  hint?: string;
-  error?: string | null;
-  optional?: boolean;
-}
-
-function GroupHeading({ id, label, hint, optional }: GroupChrome & { id: string }) {
-  return (
-    <div className="d-group__heading">
-      <span className="d-group__label" id={`${id}-label`}>
-        {label}
-        {optional ? <span className="d-optional"> (optional)</span> : null}
-      </span>
-      {hint ? (
-        <span className="d-group__hint" id={`${id}-hint`}>
-          {hint}
-        </span>
-      ) : null}
-    </div>
-  );
-}
+import { GroupError, GroupHeading, GroupHint, GroupLabelText, groupDescribedBy, type GroupChrome } from './GroupChrome.tsx';
 
 /** Chips that toggle (several may be on): real buttons with aria-pressed. */
 export function ToggleChips<T extends string>({
@@ -40,7 +18,7 @@ export function ToggleChips<T extends string>({
       className="d-group"
       role="group"
       aria-labelledby={`${id}-label`}
-      aria-describedby={[hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined}
+      aria-describedby={groupDescribedBy(id, hint, error)}
       data-field={name}
     >
       <GroupHeading id={id} label={label} hint={hint} />
@@ -48,7 +26,7 @@ export function ToggleChips<T extends string>({
         {choices.map((choice) => {
           const isOn = selected.includes(choice.value);
           return (
-            <button key={choice.value} type="button" className="d-chip" aria-pressed={isOn} onClick={() => onToggle(choice.value)}>
+            <button key={choice.value} type="button" className="pill-toggle d-chip" aria-pressed={isOn} onClick={() => onToggle(choice.value)}>
               {choice.emoji ? (
                 <span className="emoji" aria-hidden="true">
                   {choice.emoji}
@@ -59,11 +37,7 @@ export function ToggleChips<T extends string>({
           );
         })}
       </div>
-      {error ? (
-        <span className="d-error" id={`${id}-error`}>
-          {error}
-        </span>
-      ) : null}
+      <GroupError id={id} error={error} />
     </div>
   );
 }
@@ -83,32 +57,23 @@ export function RadioChips<T extends string>({
   return (
     <fieldset
       className="d-group d-group--fieldset"
-      aria-describedby={[hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined}
+      aria-describedby={groupDescribedBy(id, hint, error)}
       aria-invalid={error ? true : undefined}
       data-field={name}
     >
       <legend className="d-group__label">
-        {label}
-        {optional ? <span className="d-optional"> (optional)</span> : null}
+        <GroupLabelText label={label} optional={optional} />
       </legend>
-      {hint ? (
-        <span className="d-group__hint" id={`${id}-hint`}>
-          {hint}
-        </span>
-      ) : null}
+      <GroupHint id={id} hint={hint} />
       <div className="d-chips">
         {choices.map((choice) => (
-          <label key={choice.value} className="d-chip d-chip--radio">
+          <label key={choice.value} className="pill-toggle d-chip d-chip--radio">
             <input type="radio" name={name} value={choice.value} checked={value === choice.value} onChange={() => onChange(choice.value)} />
             <span>{choice.label}</span>
           </label>
         ))}
       </div>
-      {error ? (
-        <span className="d-error" id={`${id}-error`}>
-          {error}
-        </span>
-      ) : null}
+      <GroupError id={id} error={error} />
     </fieldset>
   );
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import '#web/components/ui/ui.css';
 import './dating.css';
 
 /** Two seats at one table: the dating section's mark, plum and rose. */

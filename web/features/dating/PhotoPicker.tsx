@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useRef, type ChangeEvent } from 'react';
 import { DATING_PHOTO_COUNT } from '#common/domain/dating-profile.ts';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { photoProblem } from './signup-form.ts';
+import { GroupError, GroupHeading } from './GroupChrome.tsx';
 
 /** Object URLs for previews, revoked when the files change or the picker goes away. */
 function usePreviews(files: File[]): string[] {
@@ -36,14 +37,7 @@ export function PhotoPicker({ photos, onChange, error }: { photos: File[]; onCha
 
   return (
     <div className="d-group" data-field="photos">
-      <div className="d-group__heading">
-        <span className="d-group__label" id={`${id}-label`}>
-          Your photos
-        </span>
-        <span className="d-group__hint" id={`${id}-hint`}>
-          Exactly 3: JPEG, PNG or WebP, up to 8 MB each. The first one leads your profile.
-        </span>
-      </div>
+      <GroupHeading id={id} label="Your photos" hint="Exactly 3: JPEG, PNG or WebP, up to 8 MB each. The first one leads your profile." />
       <input
         ref={inputRef}
         id={`${id}-input`}
@@ -86,11 +80,7 @@ export function PhotoPicker({ photos, onChange, error }: { photos: File[]; onCha
       <span className="d-photos__count" id={`${id}-count`} aria-live="polite">
         {photos.length} of {DATING_PHOTO_COUNT} added
       </span>
-      {error ? (
-        <span className="d-error" id={`${id}-error`}>
-          {error}
-        </span>
-      ) : null}
+      <GroupError id={id} error={error} />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useId, useState, type KeyboardEvent } from 'react';
+import { GroupError, GroupHint, groupDescribedBy } from './GroupChrome.tsx';
 import { addTag } from './signup-form.ts';
 
 /** Free-text tags: added on Enter (or the Add button), trimmed, no blanks or repeats, each removable. */
@@ -40,11 +41,7 @@ export function TagInput({
       <label className="field__label" htmlFor={id}>
         {label} <span className="d-optional">(optional)</span>
       </label>
-      {hint ? (
-        <span className="field__hint" id={`${id}-hint`}>
-          {hint}
-        </span>
-      ) : null}
+      <GroupHint id={id} hint={hint} className="field__hint" />
       <div className="d-tag-entry">
         <input
           id={id}
@@ -53,12 +50,12 @@ export function TagInput({
           placeholder={placeholder}
           onChange={(event) => setDraft(event.target.value)}
           onKeyDown={onKeyDown}
-          aria-describedby={[hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined}
+          aria-describedby={groupDescribedBy(id, hint, error)}
           maxLength={40}
           autoComplete="off"
           enterKeyHint="enter"
         />
-        <button type="button" className="d-btn d-btn--quiet" onClick={commit} disabled={!draft.trim()}>
+        <button type="button" className="btn d-btn--quiet" onClick={commit} disabled={!draft.trim()}>
           Add
         </button>
       </div>
@@ -74,11 +71,7 @@ export function TagInput({
           ))}
         </ul>
       ) : null}
-      {error ? (
-        <span className="d-error" id={`${id}-error`}>
-          {error}
-        </span>
-      ) : null}
+      <GroupError id={id} error={error} />
     </div>
   );
 }

@@ -14,10 +14,10 @@ export function MapCardList({ restaurants, loading, failed, onShowAll }: { resta
         <ul className="map-list__items" aria-hidden="true">
           {Array.from({ length: 4 }, (_, index) => (
             <li key={index} className="map-card map-card--skeleton">
-              <Skeleton width={44} height={44} radius="50%" className="skeleton--night" />
+              <Skeleton width={44} height={44} radius="50%" className="map-skeleton" />
               <div className="map-card__text">
-                <Skeleton width="60%" height={18} className="skeleton--night" />
-                <Skeleton width="35%" height={14} className="skeleton--night" />
+                <Skeleton width="60%" height={18} className="map-skeleton" />
+                <Skeleton width="35%" height={14} className="map-skeleton" />
               </div>
             </li>
           ))}
@@ -26,7 +26,7 @@ export function MapCardList({ restaurants, loading, failed, onShowAll }: { resta
         <div className="map-list__empty">
           <p>No restaurants match this filter.</p>
           {onShowAll ? (
-            <button type="button" className="map-filter" onClick={onShowAll}>
+            <button type="button" className="pill-toggle map-filter" onClick={onShowAll}>
               Show all restaurants
             </button>
           ) : null}

@@ -15,7 +15,7 @@ export function MapFilterBar({ categories, value, onChange }: { categories: Cate
           <button
             key={option.label}
             type="button"
-            className={`map-filter${option.filter.kind === 'hot' ? ' map-filter--hot' : ''}`}
+            className={`pill-toggle map-filter${option.filter.kind === 'hot' ? ' map-filter--hot' : ''}`}
             aria-pressed={pressed}
             onClick={() => onChange(option.filter)}
           >

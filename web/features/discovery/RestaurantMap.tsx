@@ -1,6 +1,6 @@
 import 'leaflet/dist/leaflet.css';
 import { divIcon, latLngBounds, type LeafletEvent, type Marker as LeafletMarker } from 'leaflet';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { MapContainer, Marker, Popup, TileLayer, useMap } from 'react-leaflet';
 import { Link } from 'react-router';
 import { FIT_BOUNDS_DELAY_MS, FIT_BOUNDS_PADDING, MAP_CENTRE, MAP_MAX_ZOOM, MAP_ZOOM, MARKER_SIZE, type MapRestaurant } from './map-filters.ts';
@@ -56,18 +56,20 @@ function LabelMap() {
 /** Fits the visible restaurants into view, 100 ms after they change (spec section 9). */
 function FitToRestaurants({ restaurants }: { restaurants: MapRestaurant[] }) {
   const map = useMap();
+  // The key stands for the list: refit only when the set of restaurants changes, not on every new array.
   const key = restaurants.map((restaurant) => restaurant.id).join(',');
+  const hasRestaurants = restaurants.length > 0;
+  // Reads the list as it is when the timer fires; not a reason to refit by itself.
+  const fitBounds = useEffectEvent(() => {
+    const bounds = latLngBounds(restaurants.map((restaurant) => [restaurant.lat, restaurant.lng] as [number, number]));
+    // A single restaurant would otherwise zoom to street level 20.
+    map.fitBounds(bounds, { padding: [FIT_BOUNDS_PADDING, FIT_BOUNDS_PADDING], maxZoom: 16 });
+  });
   useEffect(() => {
-    if (restaurants.length === 0) return undefined;
-    const timer = window.setTimeout(() => {
-      const bounds = latLngBounds(restaurants.map((restaurant) => [restaurant.lat, restaurant.lng] as [number, number]));
-      // A single restaurant would otherwise zoom to street level 20.
-      map.fitBounds(bounds, { padding: [FIT_BOUNDS_PADDING, FIT_BOUNDS_PADDING], maxZoom: 16 });
-    }, FIT_BOUNDS_DELAY_MS);
+    if (!hasRestaurants) return undefined;
+    const timer = window.setTimeout(() => fitBounds(), FIT_BOUNDS_DELAY_MS);
     return () => window.clearTimeout(timer);
-    // The key stands for the list: refit only when the set of restaurants changes.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [map, key]);
+  }, [map, key, hasRestaurants]);
   return null;
 }
 

@@ -1,11 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import type { AvailableTodayResponse, PublicRestaurant } from '#common/contract/restaurants.ts';
 import { apiRequest } from '#web/api/client.ts';
+import { discoveryKeys } from './keys.ts';
 
-export const discoveryKeys = {
-  restaurants: ['restaurants'] as const,
-  availableToday: ['discover', 'available-today'] as const,
-};
+export { discoveryKeys };
 
 /** GET /api/restaurants. The spec: an empty or non-array answer gives an empty map. */
 export function useRestaurants() {

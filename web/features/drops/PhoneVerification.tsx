@@ -5,8 +5,7 @@ import { Button } from '#web/components/ui/Button.tsx';
 import { Alert, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { TextField } from '#web/components/ui/Field.tsx';
 import { usePhoneStatus, useStartPhoneVerification, useVerifyPhone } from './api.ts';
-
-const FALLBACKS = { server: 'That did not work. Please try again.', network: 'We could not reach Tablefair. Check your connection and try again.' };
+import { DROP_FALLBACKS } from './rules.ts';
 
 /**
  * Verify a phone with a one-time code (decision 084): one verified phone per account, needed
@@ -42,6 +41,15 @@ export function PhoneVerification({ intro, onVerified }: { intro?: string; onVer
   const pending = status.data.pending;
   const sentTo = pending?.phone ?? null;
 
+  /** Sends one step; a refusal is shown above the form. */
+  async function send(step: () => Promise<unknown>) {
+    try {
+      await step();
+    } catch (error) {
+      setServerError(errorMessage(error, DROP_FALLBACKS));
+    }
+  }
+
   async function sendCode(event: FormEvent) {
     event.preventDefault();
     setServerError(null);
@@ -51,12 +59,10 @@ export function PhoneVerification({ intro, onVerified }: { intro?: string; onVer
       return;
     }
     setFieldError({});
-    try {
+    await send(async () => {
       await start.mutateAsync(phone);
       setCode('');
-    } catch (error) {
-      setServerError(errorMessage(error, FALLBACKS));
-    }
+    });
   }
 
   async function checkCode(event: FormEvent) {
@@ -68,12 +74,10 @@ export function PhoneVerification({ intro, onVerified }: { intro?: string; onVer
       return;
     }
     setFieldError({});
-    try {
+    await send(async () => {
       await verify.mutateAsync({ phone: sentTo!, code: parsed.data.code });
       onVerified?.();
-    } catch (error) {
-      setServerError(errorMessage(error, FALLBACKS));
-    }
+    });
   }
 
   return (
@@ -99,7 +103,7 @@ export function PhoneVerification({ intro, onVerified }: { intro?: string; onVer
             <Button type="submit" disabled={verify.isPending}>
               {verify.isPending ? 'Checking…' : 'Verify phone'}
             </Button>
-            <Button variant="ghost" onClick={() => void start.mutateAsync(sentTo).catch((error) => setServerError(errorMessage(error, FALLBACKS)))} disabled={start.isPending}>
+            <Button variant="ghost" onClick={() => void send(() => start.mutateAsync(sentTo))} disabled={start.isPending}>
               Send a new code
             </Button>
           </div>

@@ -3,14 +3,11 @@ import type { PhoneCodeSent, PhoneVerificationStatus } from '#common/contract/ac
 import type { DropDetail, DropDrawAudit, DropList } from '#common/contract/drops.ts';
 import { apiRequest } from '#web/api/client.ts';
 import { clockOffsetMs } from './clock.ts';
+import { accountKeys } from '#web/features/accounts/keys.ts';
+import { reservationKeys } from '#web/features/reservations/keys.ts';
+import { dropKeys } from './keys.ts';
 
-export const dropKeys = {
-  all: ['drops'] as const,
-  list: ['drops', 'list'] as const,
-  one: (id: string) => ['drops', 'one', id] as const,
-  draw: (id: string) => ['drops', 'draw', id] as const,
-};
-export const phoneKey = ['auth', 'phone'] as const;
+export { dropKeys };
 
 /** An answer with the device-to-server clock offset measured when it arrived. */
 export type Timed<T> = T & { clockOffsetMs: number };
@@ -33,7 +30,7 @@ export function useDropList() {
 /** GET /api/drops/{id} with the diner's token when signed in (their entry and result come with it). */
 export function useDrop(id: string, options: { signedIn: boolean }) {
   return useQuery<Timed<DropDetail>>({
-    queryKey: [...dropKeys.one(id), options.signedIn],
+    queryKey: dropKeys.detail(id, options.signedIn),
     // Around the draw and while a table is held, re-read often; the live stream usually gets there first.
     refetchInterval: (query) => {
       const drop = query.state.data;
@@ -61,7 +58,7 @@ function useAfterDropChange(id: string) {
   const queryClient = useQueryClient();
   return () => {
     void queryClient.invalidateQueries({ queryKey: dropKeys.all });
-    void queryClient.invalidateQueries({ queryKey: ['reservations'] });
+    void queryClient.invalidateQueries({ queryKey: reservationKeys.all });
     void queryClient.invalidateQueries({ queryKey: dropKeys.one(id) });
   };
 }
@@ -88,7 +85,7 @@ export function useWithdrawFromDrop(id: string) {
 /** GET /api/auth/phone: the verified phone and any code waiting. */
 export function usePhoneStatus(enabled: boolean) {
   return useQuery({
-    queryKey: phoneKey,
+    queryKey: accountKeys.phone,
     enabled,
     queryFn: ({ signal }) => apiRequest<PhoneVerificationStatus>('/api/auth/phone', { signal, auth: 'customer' }),
   });
@@ -98,7 +95,7 @@ export function useStartPhoneVerification() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (phone: string) => apiRequest<PhoneCodeSent>('/api/auth/phone/start', { method: 'POST', body: { phone }, auth: 'customer' }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: phoneKey }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: accountKeys.phone }),
   });
 }
 
@@ -108,7 +105,7 @@ export function useVerifyPhone() {
     mutationFn: (body: { phone: string; code: string }) =>
       apiRequest<PhoneVerificationStatus>('/api/auth/phone/verify', { method: 'POST', body, auth: 'customer' }),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: phoneKey });
+      void queryClient.invalidateQueries({ queryKey: accountKeys.phone });
       void queryClient.invalidateQueries({ queryKey: dropKeys.all });
     },
   });

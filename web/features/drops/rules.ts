@@ -73,3 +73,6 @@ export function resultDetail(result: DropEntryResult): string {
       return 'Your place was given up; the tables go to the others in line.';
   }
 }
+
+/** What a drop screen says when a call fails without a sentence of the server's own. */
+export const DROP_FALLBACKS = { server: 'That did not work. Please try again.', network: 'We could not reach Tablefair. Check your connection and try again.' };

@@ -6,6 +6,9 @@ import { readToken } from '#web/api/client.ts';
 import { readEventStream } from '#web/api/event-stream.ts';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { useCustomerToken } from '#web/features/accounts/session.ts';
+import { dropKeys } from '#web/features/drops/keys.ts';
+import { reservationKeys } from '#web/features/reservations/keys.ts';
+import { waitlistKeys } from '#web/features/waitlist/keys.ts';
 
 /** What the diner reads when a table is held for them. */
 export function offerMessage(event: Extract<DinerStreamEvent, { type: 'offer' }>): string {
@@ -26,7 +29,7 @@ export function useDinerEvents(): void {
     if (!token) return;
     const controller = new AbortController();
     const refresh = () => {
-      for (const key of [['drops'], ['waitlist'], ['reservations']]) void queryClient.invalidateQueries({ queryKey: key });
+      for (const key of [dropKeys.all, waitlistKeys.all, reservationKeys.all]) void queryClient.invalidateQueries({ queryKey: key });
     };
     void readEventStream<DinerStreamEvent>({
       path: '/api/me/events',

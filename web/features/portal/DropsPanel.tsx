@@ -50,7 +50,7 @@ function DropRow({ drop }: { drop: AdminDropSummary }) {
     <li className={`drop-row drop-row--${drop.phase}`} data-testid="drop-row" data-drop-id={drop.id}>
       <div className="drop-row__main">
         <div className="drop-row__top">
-          <span className={`drop-phase drop-phase--${drop.phase}`}>{dropPhaseLabels[drop.phase]}</span>
+          <span className={`portal-drop-phase portal-drop-phase--${drop.phase}`}>{dropPhaseLabels[drop.phase]}</span>
           <Link className="drop-row__title" to={dropsSearch.one(drop.id)}>
             {drop.title}
           </Link>
@@ -94,19 +94,19 @@ function DropList() {
   const { current, past } = splitDrops(drops.data ?? []);
 
   return (
-    <section className="admin-panel drops" aria-labelledby="drops-title">
+    <section className="admin-panel portal-drops" aria-labelledby="drops-title">
       <div className="admin-panel__head">
         <h2 id="drops-title" className="admin-panel__title">
           Drops
         </h2>
         {drops.data && drops.data.length > 0 ? (
-          <ButtonLink to={dropsSearch.create} size="sm" className="drops__new">
+          <ButtonLink to={dropsSearch.create} size="sm" className="portal-drops__new">
             <span aria-hidden="true">+</span> New drop
           </ButtonLink>
         ) : null}
       </div>
       {drops.isPending ? (
-        <div className="drops__loading" aria-hidden="true">
+        <div className="portal-drops__loading" aria-hidden="true">
           {[0, 1, 2].map((i) => <Skeleton key={i} height={92} radius="var(--radius-md)" />)}
         </div>
       ) : drops.isError && !drops.data ? (
@@ -117,10 +117,10 @@ function DropList() {
           </Button>
         </EmptyState>
       ) : drops.data.length === 0 ? (
-        <div className="drops__empty">
-          <div className="drops__empty-icon emoji" aria-hidden="true">🎟️</div>
-          <h3 className="drops__empty-title">No drops yet</h3>
-          <p className="drops__empty-lede">
+        <div className="portal-drops__empty">
+          <div className="portal-drops__empty-icon emoji" aria-hidden="true">🎟️</div>
+          <h3 className="portal-drops__empty-title">No drops yet</h3>
+          <p className="portal-drops__empty-lede">
             A drop gives out your most wanted tables fairly: no bots, no refresh races, no fastest-finger wins.
           </p>
           <DropsExplainer />
@@ -129,7 +129,7 @@ function DropList() {
       ) : (
         <>
           {current.length > 0 ? (
-            <ul className="drops__list" aria-label="Current drops">
+            <ul className="portal-drops__list" aria-label="Current drops">
               {current.map((drop) => <DropRow key={drop.id} drop={drop} />)}
             </ul>
           ) : (
@@ -137,10 +137,10 @@ function DropList() {
           )}
           {past.length > 0 ? (
             <>
-              <h3 className="bookings__day-title drops__past-title">
+              <h3 className="bookings__day-title portal-drops__past-title">
                 Past drops <span className="bookings__day-count">{past.length}</span>
               </h3>
-              <ul className="drops__list" aria-label="Past drops">
+              <ul className="portal-drops__list" aria-label="Past drops">
                 {past.map((drop) => <DropRow key={drop.id} drop={drop} />)}
               </ul>
             </>

@@ -37,14 +37,8 @@ export function useAdminRestaurant() {
     enabled: Boolean(readToken('restaurant')),
     retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 1,
     staleTime: 60_000,
-    queryFn: async () => {
-      try {
-        return await apiRequest<AdminRestaurant>('/api/admin/restaurant', { auth: 'restaurant' });
-      } catch (error) {
-        console.error('Failed to fetch restaurant');
-        throw error;
-      }
-    },
+    meta: { errorLog: 'Failed to fetch restaurant' },
+    queryFn: () => apiRequest<AdminRestaurant>('/api/admin/restaurant', { auth: 'restaurant' }),
   });
 }
 
@@ -54,15 +48,11 @@ export function useAdminBookings() {
     refetchInterval: REFRESH_MS,
     refetchIntervalInBackground: true,
     staleTime: 5_000,
+    meta: { errorLog: 'Failed to fetch bookings' },
     queryFn: async () => {
-      try {
-        const body = await apiRequest<AdminBookingsResponse | AdminBooking[]>('/api/admin/bookings', { auth: 'restaurant' });
-        if (Array.isArray(body)) return { bookings: body, liveStatus: countLiveStatus(body), today: '' };
-        return body;
-      } catch (error) {
-        console.error('Failed to fetch bookings');
-        throw error;
-      }
+      const body = await apiRequest<AdminBookingsResponse | AdminBooking[]>('/api/admin/bookings', { auth: 'restaurant' });
+      if (Array.isArray(body)) return { bookings: body, liveStatus: countLiveStatus(body), today: '' };
+      return body;
     },
   });
 }
@@ -74,14 +64,8 @@ export function useAdminSlots(date: string) {
     refetchInterval: REFRESH_MS,
     refetchIntervalInBackground: true,
     staleTime: 5_000,
-    queryFn: async () => {
-      try {
-        return await apiRequest<AdminSlot[]>(`/api/admin/slots?date=${encodeURIComponent(date)}`, { auth: 'restaurant' });
-      } catch (error) {
-        console.error('Failed to fetch slots');
-        throw error;
-      }
-    },
+    meta: { errorLog: 'Failed to fetch slots' },
+    queryFn: () => apiRequest<AdminSlot[]>(`/api/admin/slots?date=${encodeURIComponent(date)}`, { auth: 'restaurant' }),
   });
 }
 
@@ -130,7 +114,7 @@ export function useUpdateRestaurant() {
     onSuccess: (restaurant) => {
       queryClient.setQueryData(adminKeys.restaurant, restaurant);
       // The public pages read the same restaurant: drop any cached copy.
-      void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'admin' });
+      void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== adminKeys.all[0] });
     },
     onError: () => console.error('Failed to update restaurant'),
   });

@@ -27,14 +27,8 @@ export function useAdminDrops() {
     staleTime: 5_000,
     // Entry counts move while a drop is open; otherwise the list changes only when staff create one.
     refetchInterval: (query) => ((query.state.data ?? []).some((drop) => drop.phase === 'open' || drop.phase === 'closed' || drop.phase === 'released') ? 10_000 : 30_000),
-    queryFn: async ({ signal }) => {
-      try {
-        return await apiRequest<AdminDropSummary[]>('/api/admin/drops', { auth: 'restaurant', signal });
-      } catch (error) {
-        console.error('Failed to fetch drops');
-        throw error;
-      }
-    },
+    meta: { errorLog: 'Failed to fetch drops' },
+    queryFn: ({ signal }) => apiRequest<AdminDropSummary[]>('/api/admin/drops', { auth: 'restaurant', signal }),
   });
 }
 
@@ -45,14 +39,8 @@ export function useAdminDrop(id: string) {
     refetchInterval: (query) => dropRefreshMs(query.state.data?.phase),
     refetchIntervalInBackground: true,
     retry: (count, error) => (error as { status?: number }).status === 0 && count < 2,
-    queryFn: async ({ signal }) => {
-      try {
-        return timed(await apiRequest<AdminDropDetail>(`/api/admin/drops/${encodeURIComponent(id)}`, { auth: 'restaurant', signal }));
-      } catch (error) {
-        console.error('Failed to fetch drop');
-        throw error;
-      }
-    },
+    meta: { errorLog: 'Failed to fetch drop' },
+    queryFn: async ({ signal }) => timed(await apiRequest<AdminDropDetail>(`/api/admin/drops/${encodeURIComponent(id)}`, { auth: 'restaurant', signal })),
   });
 }
 

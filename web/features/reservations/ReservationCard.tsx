@@ -6,6 +6,31 @@ import { Skeleton } from '#web/components/ui/Feedback.tsx';
 import { dinerActions, holdPath, partyLabel, statusLabel } from './rules.ts';
 import './reservations.css';
 
+/** No reservations yet: what to do next, and the way to a table today. */
+export function NoReservationsYet({ className, next }: { className: string; next: string }) {
+  return (
+    <div className={className}>
+      <p>
+        <strong>No reservations yet.</strong> {next}
+      </p>
+      <Link className="btn btn--primary btn--sm" to="/explore-tonight">
+        Find a table today
+      </Link>
+    </div>
+  );
+}
+
+/** Reservations as cards (home panel, /me), each cancellable from the list after the confirm dialog. */
+export function ReservationList({ reservations, now, cancel }: { reservations: DinerReservation[]; now: Date; cancel: { ask: (reservation: DinerReservation) => void; pendingId: string | null } }) {
+  return (
+    <ul className="res-list">
+      {reservations.map((reservation) => (
+        <ReservationCard key={reservation.id} reservation={reservation} now={now} onCancel={cancel.ask} busy={cancel.pendingId === reservation.id} />
+      ))}
+    </ul>
+  );
+}
+
 /** One reservation in a list (home panel, /me): where, when, its status, and what the diner can do next. */
 export function ReservationCard({ reservation, now, onCancel, busy = false }: { reservation: DinerReservation; now: Date; onCancel?: (reservation: DinerReservation) => void; busy?: boolean }) {
   const actions = dinerActions(reservation, now);

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { useMyReservations } from './api.ts';
 import { useCancelFromList } from './CancelReservationDialog.tsx';
-import { ReservationCard, ReservationSkeletons } from './ReservationCard.tsx';
+import { NoReservationsYet, ReservationList, ReservationSkeletons } from './ReservationCard.tsx';
 import './reservations.css';
 
 /** The home panel shows the first 3 reservations (spec section 9). */
@@ -22,24 +22,9 @@ export function ReservationsPanel() {
     // Only logged (spec section 8): the panel keeps its link to the full list.
     body = null;
   } else if (list.length === 0) {
-    body = (
-      <div className="panel__empty">
-        <p>
-          <strong>No reservations yet.</strong> Pick a time below and it will show up here.
-        </p>
-        <Link className="btn btn--primary btn--sm" to="/explore-tonight">
-          Find a table today
-        </Link>
-      </div>
-    );
+    body = <NoReservationsYet className="panel__empty" next="Pick a time below and it will show up here." />;
   } else {
-    body = (
-      <ul className="res-list">
-        {list.slice(0, PANEL_SIZE).map((reservation) => (
-          <ReservationCard key={reservation.id} reservation={reservation} now={now} onCancel={cancel.ask} busy={cancel.pendingId === reservation.id} />
-        ))}
-      </ul>
-    );
+    body = <ReservationList reservations={list.slice(0, PANEL_SIZE)} now={now} cancel={cancel} />;
   }
 
   return (

@@ -2,12 +2,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CreateReservationBody, DinerReservation } from '#common/contract/reservations.ts';
 import { ApiError, apiRequest } from '#web/api/client.ts';
 import { setCustomerToken } from '#web/features/accounts/session.ts';
+import { restaurantKeys } from '#web/features/restaurants/keys.ts';
+import { reservationKeys } from './keys.ts';
 
-export const reservationKeys = {
-  all: ['reservations'] as const,
-  mine: ['reservations', 'mine'] as const,
-  one: (id: string) => ['reservations', 'one', id] as const,
-};
+export { reservationKeys };
 
 /**
  * GET /api/reservations with the customer token. A failure is only logged (spec
@@ -20,16 +18,10 @@ export function useMyReservations(enabled: boolean) {
     staleTime: 10_000,
     // While a hold is running, re-read so it leaves the list's Complete Booking when it runs out.
     refetchInterval: (query) => (query.state.data?.some((reservation) => reservation.status === 'HELD') ? 15_000 : false),
-    queryFn: async ({ signal }) => {
-      try {
-        return await apiRequest<DinerReservation[]>('/api/reservations', { auth: 'customer', signal });
-      } catch (error) {
-        if ((error as Error)?.name === 'AbortError') throw error;
-        console.error('Could not load your reservations', error);
-        if (error instanceof ApiError && error.status === 401) setCustomerToken(null);
-        throw error;
-      }
-    },
+    // A rejected token is forgotten at once (no retry): the list falls back to signed out.
+    retry: (count, error) => !(error instanceof ApiError && error.status === 401) && count < 1,
+    meta: { errorLog: 'Could not load your reservations', onUnauthorized: () => setCustomerToken(null) },
+    queryFn: ({ signal }) => apiRequest<DinerReservation[]>('/api/reservations', { auth: 'customer', signal }),
   });
 }
 
@@ -49,7 +41,7 @@ function useAfterChange() {
     if (reservation) queryClient.setQueryData(reservationKeys.one(reservation.id), reservation);
     // Covers changed too: the times on the restaurant page and the today strip.
     void queryClient.invalidateQueries({ queryKey: reservationKeys.all });
-    void queryClient.invalidateQueries({ queryKey: ['restaurants'] });
+    void queryClient.invalidateQueries({ queryKey: restaurantKeys.all });
   };
 }
 

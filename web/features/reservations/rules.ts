@@ -65,3 +65,6 @@ export function countdownText(secondsLeft: number): string {
 export function partyLabel(partySize: number): string {
   return partySize === 1 ? '1 guest' : `${partySize} guests`;
 }
+
+/** What a failed confirm of a held table says (spec section 8), wherever the diner confirms it: hold screen, drop, waitlist offer. */
+export const CONFIRM_FALLBACKS = { server: 'Confirmation failed', network: 'Failed to confirm reservation' };

@@ -3,13 +3,9 @@ import type { AvailabilityCalendar, AvailabilityEntry, AvailableTodayEntry, Avai
 import { HOME_STRIP_CARDS } from '#common/domain/restaurants.ts';
 import { apiRequest } from '#web/api/client.ts';
 import { PAGE_DATA_TIME, readPageData } from '#web/api/page-data.ts';
+import { restaurantKeys } from './keys.ts';
 
-export const restaurantKeys = {
-  one: (key: string) => ['restaurants', 'one', key] as const,
-  calendar: (key: string) => ['restaurants', 'calendar', key] as const,
-  availability: (key: string, date: string, partySize: number) => ['restaurants', 'availability', key, date, partySize] as const,
-  today: ['restaurants', 'available-today'] as const,
-};
+export { restaurantKeys };
 
 /** The restaurant page's first screen when the server put it into this document for that restaurant (decision 078). */
 function firstScreenOf(key: string): RestaurantPageData | undefined {
@@ -76,24 +72,20 @@ function homeFirstScreen(options: AvailableTodayQuery): AvailableTodayEntry[] | 
  */
 export function useAvailableToday(options: AvailableTodayQuery = {}) {
   return useQuery({
-    queryKey: [...restaurantKeys.today, options.hood ?? null, options.limit ?? null],
+    queryKey: restaurantKeys.today(options.hood ?? null, options.limit ?? null),
     staleTime: 30_000,
     refetchInterval: 60_000,
     placeholderData: keepPreviousData,
     initialData: () => homeFirstScreen(options),
     initialDataUpdatedAt: PAGE_DATA_TIME,
+    meta: { errorLog: 'Could not load today’s availability' },
     queryFn: async ({ signal }): Promise<AvailableTodayEntry[]> => {
       const query = new URLSearchParams();
       if (options.hood) query.set('hood', options.hood);
       if (options.limit) query.set('limit', String(options.limit));
-      try {
-        const search = query.toString();
-        const body = await apiRequest<AvailableTodayResponse>(`/api/discover/available-today${search ? `?${search}` : ''}`, { signal });
-        return Array.isArray(body?.restaurants) ? body.restaurants : [];
-      } catch (error) {
-        if ((error as Error)?.name !== 'AbortError') console.error('Could not load today’s availability', error);
-        throw error;
-      }
+      const search = query.toString();
+      const body = await apiRequest<AvailableTodayResponse>(`/api/discover/available-today${search ? `?${search}` : ''}`, { signal });
+      return Array.isArray(body?.restaurants) ? body.restaurants : [];
     },
   });
 }

@@ -141,12 +141,7 @@ export function JoinWaitlist({
     }
     return (
       <section className="join-waitlist" aria-labelledby={titleId}>
-        <h3 id={titleId} className="join-waitlist__title">
-          <span className="emoji" aria-hidden="true">
-            🔔
-          </span>{' '}
-          Wait for a table
-        </h3>
+        <PanelTitle id={titleId}>Wait for a table</PanelTitle>
         <p className="join-waitlist__text">
           Join the waitlist for {when}. When a table frees up, the person who has waited longest gets it held in their name — no race to tap first.
         </p>
@@ -159,12 +154,7 @@ export function JoinWaitlist({
 
   return (
     <section className="join-waitlist" aria-labelledby={titleId}>
-      <h3 id={titleId} className="join-waitlist__title">
-        <span className="emoji" aria-hidden="true">
-          🔔
-        </span>{' '}
-        Join the waitlist
-      </h3>
+      <PanelTitle id={titleId}>Join the waitlist</PanelTitle>
       <p className="join-waitlist__text">
         {when} at {restaurant.name}. Which times could you make? If a table in that window frees up, we hold it for you and let you know.
       </p>
@@ -206,5 +196,17 @@ export function JoinWaitlist({
         </form>
       )}
     </section>
+  );
+}
+
+/** The panel's heading, with its bell. */
+function PanelTitle({ id, children }: { id: string; children: string }) {
+  return (
+    <h3 id={id} className="join-waitlist__title">
+      <span className="emoji" aria-hidden="true">
+        🔔
+      </span>{' '}
+      {children}
+    </h3>
   );
 }

@@ -9,6 +9,7 @@ import { ConfirmDialog } from '#web/components/ui/ConfirmDialog.tsx';
 import { Alert } from '#web/components/ui/Feedback.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { useCancelReservation, useConfirmHold } from '#web/features/reservations/api.ts';
+import { CONFIRM_FALLBACKS } from '#web/features/reservations/rules.ts';
 import { useServerNow } from '#web/features/drops/clock.ts';
 import { useLeaveWaitlist, waitlistKeys } from './api.ts';
 import { countdownAnnouncement, formatOfferCountdown, isLive, offerSecondsLeft, partyText, stateBadge, stateText, windowLabel } from './rules.ts';
@@ -61,7 +62,7 @@ export function OfferCard({ entry, clockOffsetMs }: { entry: WaitlistEntry; cloc
       await confirm.mutateAsync(offer.reservationId);
       toast(`Booked! ${entry.restaurant.name} · ${when} · ${partyText(offer.partySize)}. The restaurant will accept it shortly.`, 'success');
     } catch (caught) {
-      setError(errorMessage(caught, { server: 'Confirmation failed', network: 'Failed to confirm reservation' }));
+      setError(errorMessage(caught, CONFIRM_FALLBACKS));
     } finally {
       void queryClient.invalidateQueries({ queryKey: waitlistKeys.all });
     }

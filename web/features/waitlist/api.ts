@@ -4,15 +4,11 @@ import { ApiError, apiRequest } from '#web/api/client.ts';
 import { setCustomerToken } from '#web/features/accounts/session.ts';
 import { clockOffsetMs } from '#web/features/drops/clock.ts';
 import { refetchIntervalFor } from './rules.ts';
+import { reservationKeys } from '#web/features/reservations/keys.ts';
+import { restaurantKeys } from '#web/features/restaurants/keys.ts';
+import { mailboxKeys, waitlistKeys } from './keys.ts';
 
-/** Every waitlist query starts with ['waitlist'], so the live listener can re-read them all at once. */
-export const waitlistKeys = {
-  all: ['waitlist'] as const,
-  mine: ['waitlist', 'mine'] as const,
-};
-export const mailboxKeys = {
-  list: (recipient: string) => ['dev-mailbox', recipient] as const,
-};
+export { mailboxKeys, waitlistKeys };
 
 /** The answer with the device-to-server clock offset measured when it arrived. */
 export type TimedWaitlist = WaitlistResponse & { clockOffsetMs: number };
@@ -25,15 +21,11 @@ export function useMyWaitlist(enabled: boolean) {
     staleTime: 5_000,
     refetchInterval: (query) => refetchIntervalFor(query.state.data?.entries),
     retry: (count, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 2,
+    // A rejected token is forgotten, so the screen falls back to signed out.
+    meta: { onUnauthorized: () => setCustomerToken(null) },
     queryFn: async ({ signal }) => {
-      try {
-        const body = await apiRequest<WaitlistResponse>('/api/waitlist', { auth: 'customer', signal });
-        return { ...body, clockOffsetMs: clockOffsetMs(body.serverTime, Date.now()) };
-      } catch (error) {
-        // A rejected token is forgotten, so the screen falls back to signed out.
-        if (error instanceof ApiError && error.status === 401) setCustomerToken(null);
-        throw error;
-      }
+      const body = await apiRequest<WaitlistResponse>('/api/waitlist', { auth: 'customer', signal });
+      return { ...body, clockOffsetMs: clockOffsetMs(body.serverTime, Date.now()) };
     },
   });
 }
@@ -43,8 +35,8 @@ function useAfterWaitlistChange() {
   return () => {
     void queryClient.invalidateQueries({ queryKey: waitlistKeys.all });
     // A held table moves covers: the restaurant's times and the diner's reservations.
-    void queryClient.invalidateQueries({ queryKey: ['reservations'] });
-    void queryClient.invalidateQueries({ queryKey: ['restaurants'] });
+    void queryClient.invalidateQueries({ queryKey: reservationKeys.all });
+    void queryClient.invalidateQueries({ queryKey: restaurantKeys.all });
   };
 }
 

@@ -1,0 +1,5 @@
+/** Query keys of the dating section (its own cookie session, apart from the diner's). */
+export const datingKeys = {
+  all: ['dating'] as const,
+  me: ['dating', 'me'] as const,
+};

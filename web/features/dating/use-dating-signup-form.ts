@@ -1,0 +1,73 @@
+import { useState, type FormEvent } from 'react';
+import { DATING_MESSAGES } from '#common/contract/dating.ts';
+import { todayInKolkata } from '#common/domain/time.ts';
+import { datingApi, datingErrorMessage, uploadPhoto } from './api.ts';
+import { emptySignupForm, runSignupSequence, validateSignupForm, type DatingSignupForm } from './signup-form.ts';
+
+export type SignupField = keyof DatingSignupForm;
+
+/**
+ * The signup form's state: answers, which were touched (errors show only there), the live
+ * check by the server's own schema, and the submit that runs presign → uploads → signup.
+ */
+export function useDatingSignupForm() {
+  const [form, setForm] = useState<DatingSignupForm>(() => emptySignupForm());
+  const [touched, setTouched] = useState<Partial<Record<SignupField, boolean>>>({});
+  const [isBusy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const today = todayInKolkata();
+  const errors = validateSignupForm(form, today);
+
+  const shown = (field: SignupField) => (touched[field] ? errors[field] : undefined);
+  const touch = (field: SignupField) => setTouched((current) => ({ ...current, [field]: true }));
+
+  function set<K extends SignupField>(field: K, value: DatingSignupForm[K], markTouched = false) {
+    setForm((current) => ({ ...current, [field]: value }));
+    if (markTouched) touch(field);
+    setFailure(null);
+  }
+
+  const text = (field: SignupField) => ({
+    name: field,
+    value: form[field] as string,
+    onChange: (event: { target: { value: string } }) => set(field, event.target.value as never),
+    onBlur: () => touch(field),
+    error: shown(field),
+  });
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const all = Object.fromEntries(Object.keys(form).map((key) => [key, true]));
+    setTouched(all);
+    const problems = Object.keys(errors);
+    if (problems.length) {
+      // Submit is blocked while any error holds: take the person to the first one.
+      const target = event.currentTarget.querySelector<HTMLElement>(
+        `[name="${problems[0]}"], [data-field="${problems[0]}"] input, [data-field="${problems[0]}"] button, [data-field="${problems[0]}"]`,
+      );
+      target?.focus();
+      target?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+      return;
+    }
+    setBusy(true);
+    setFailure(null);
+    try {
+      await runSignupSequence(
+        { ...form, phone: form.phone.trim() },
+        {
+          presign: (body) => datingApi.presign(body as never),
+          upload: (url, file, contentType) => uploadPhoto(url, file, contentType),
+          signup: (body) => datingApi.signup(body),
+        },
+      );
+      window.location.assign('/dating/app');
+    } catch (error) {
+      setFailure(datingErrorMessage(error, DATING_MESSAGES.signupFailed));
+      setBusy(false);
+    }
+  }
+
+  const errorCount = Object.keys(errors).filter((field) => touched[field as SignupField]).length;
+
+  return { form, today, errors, shown, touch, set, text, onSubmit, isBusy, failure, errorCount };
+}
