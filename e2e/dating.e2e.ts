@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makePng } from '#server/modules/portal/test-images.ts';
+import { makePng } from '#server/test/test-images.ts';
 import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
 import { useE2eEnvironment } from './support/environment.ts';
 import { seriousAxeViolations } from './support/fixtures.ts';

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { addDays, todayInKolkata } from '#common/domain/time.ts';
-import { makePng } from '#server/modules/portal/test-images.ts';
+import { makePng } from '#server/test/test-images.ts';
 import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
 import { useE2eEnvironment } from './support/environment.ts';
 import { apiClient, createDiner as createDinerByApi, seriousAxeViolations, signInStaff as signInStaffAt } from './support/fixtures.ts';
