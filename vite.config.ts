@@ -37,6 +37,9 @@ export default defineConfig({
     chunkSizeWarningLimit: 600,
   },
   server: {
-    proxy: { '/api': 'http://localhost:3000', '/dating': { target: 'http://localhost:3000', bypass: (req) => (req.headers.accept?.includes('text/html') ? req.url : undefined) } },
+    proxy: {
+      '/api': 'http://localhost:3000',
+      '/dating': { target: 'http://localhost:3000', bypass: (req) => (req.headers.accept?.includes('text/html') ? req.url : undefined) },
+    },
   },
 });

@@ -20,7 +20,24 @@ import type { DatabaseHandle } from '#server/db/client.ts';
 import { hashPassword } from '#server/modules/accounts/password.ts';
 import { benchTarget, openBenchDatabase, querySql, type BenchTarget } from './lib.ts';
 
-export const SLOT_TIMES = ['12:00', '12:30', '13:00', '13:30', '14:00', '14:30', '18:00', '18:30', '19:00', '19:30', '20:00', '20:30', '21:00', '21:30', '22:00', '22:30'];
+export const SLOT_TIMES = [
+  '12:00',
+  '12:30',
+  '13:00',
+  '13:30',
+  '14:00',
+  '14:30',
+  '18:00',
+  '18:30',
+  '19:00',
+  '19:30',
+  '20:00',
+  '20:30',
+  '21:00',
+  '21:30',
+  '22:00',
+  '22:30',
+];
 export const CITY_DINERS = 5_000;
 export const DROP_DINERS = 2_000;
 /** Every bench diner's password (bench data only). */
@@ -63,11 +80,16 @@ async function assertBenchOnly(handle: DatabaseHandle, target: BenchTarget): Pro
     `SELECT ((SELECT count(*) FROM restaurants WHERE slug NOT LIKE 'city-%' AND slug NOT LIKE 'bench-%')
            + (SELECT count(*) FROM users WHERE username NOT LIKE 'city\\_%' AND username NOT LIKE 'drop\\_%'))::int AS foreign`,
   );
-  if (foreign > 0) throw new Error('Refusing to generate: this database holds restaurants or accounts that are not bench data (set BENCH_FORCE=1 to empty it anyway).');
+  if (foreign > 0)
+    throw new Error('Refusing to generate: this database holds restaurants or accounts that are not bench data (set BENCH_FORCE=1 to empty it anyway).');
 }
 
 /** Empties the bench tables and generates the city for the 30 days from `now`'s Kolkata date. */
-export async function generateCity(handle: DatabaseHandle, target: BenchTarget, options: { restaurants: number; now: Date; log?: (line: string) => void }): Promise<CityMarker> {
+export async function generateCity(
+  handle: DatabaseHandle,
+  target: BenchTarget,
+  options: { restaurants: number; now: Date; log?: (line: string) => void },
+): Promise<CityMarker> {
   const log = options.log ?? console.log;
   const n = options.restaurants;
   const from = todayInKolkata(options.now);
@@ -82,12 +104,32 @@ export async function generateCity(handle: DatabaseHandle, target: BenchTarget, 
   const emojis = categories.map((category) => categoryEmoji[category]);
   const firstWords = ['Masala', 'Copper', 'Tamarind', 'Curry Leaf', 'Saffron', 'Banyan', 'Monsoon', 'Cardamom', 'Jasmine', 'Coconut', 'Pepper', 'Mango'];
   const secondWords = ['Kitchen', 'House', 'Table', 'Canteen', 'Bistro', 'Darshini', 'Tavern', 'Café', 'Mess', 'Grill'];
-  const tags = ['South Indian', 'North Indian', 'Biryani', 'Coffee', 'Craft Beer', 'Seafood', 'Vegetarian', 'Tandoor', 'Desserts', 'Pizza', 'Sushi', 'Cocktails'];
+  const tags = [
+    'South Indian',
+    'North Indian',
+    'Biryani',
+    'Coffee',
+    'Craft Beer',
+    'Seafood',
+    'Vegetarian',
+    'Tandoor',
+    'Desserts',
+    'Pizza',
+    'Sushi',
+    'Cocktails',
+  ];
 
-  log(`Generating ${n.toLocaleString('en-US')} restaurants × ${AVAILABILITY_HORIZON_DAYS} days × ${SLOT_TIMES.length} slots (${from} … ${to}) into ${target.label}`);
-  step('emptying the bench tables', `TRUNCATE reservation_events, reservations, slots, sessions, staff_accounts, users, restaurants, rate_limit_counters CASCADE`);
+  log(
+    `Generating ${n.toLocaleString('en-US')} restaurants × ${AVAILABILITY_HORIZON_DAYS} days × ${SLOT_TIMES.length} slots (${from} … ${to}) into ${target.label}`,
+  );
+  step(
+    'emptying the bench tables',
+    `TRUNCATE reservation_events, reservations, slots, sessions, staff_accounts, users, restaurants, rate_limit_counters CASCADE`,
+  );
   step('forgetting the last generation', `DELETE FROM app_settings WHERE key = ${sqlText(MARKER_KEY)}`);
-  step('restaurants', `INSERT INTO restaurants (slug, name, emoji, neighborhood, hot, cuisine_tags, category, description, lat, lng)
+  step(
+    'restaurants',
+    `INSERT INTO restaurants (slug, name, emoji, neighborhood, hot, cuisine_tags, category, description, lat, lng)
     SELECT 'city-' || lpad(i::text, 4, '0'),
            (${sqlArray(firstWords)})[1 + i % ${firstWords.length}] || ' ' || (${sqlArray(secondWords)})[1 + (i / ${firstWords.length}) % ${secondWords.length}] || ' ' || i,
            (${sqlArray(emojis)})[1 + (i * 7) % ${categories.length}],
@@ -97,19 +139,28 @@ export async function generateCity(handle: DatabaseHandle, target: BenchTarget, 
            (${sqlArray(categories)})[1 + (i * 7) % ${categories.length}],
            'A generated restaurant for the benchmarks.',
            12.85 + ((i * 7919) % 1000) / 4000.0, 77.48 + ((i * 104729) % 1000) / 4000.0
-    FROM generate_series(1, ${n}) AS i`);
-  step('slots', `INSERT INTO slots (restaurant_id, slot_date, slot_time, starts_at, capacity)
+    FROM generate_series(1, ${n}) AS i`,
+  );
+  step(
+    'slots',
+    `INSERT INTO slots (restaurant_id, slot_date, slot_time, starts_at, capacity)
     SELECT r.id, d::date, t, (d::date + t::time) AT TIME ZONE 'Asia/Kolkata', 16 + abs(hashtext(r.slug)) % 25
     FROM restaurants r
     CROSS JOIN generate_series(${sqlText(from)}::date, ${sqlText(to)}::date, interval '1 day') AS d
-    CROSS JOIN unnest(${sqlArray(SLOT_TIMES)}) AS t`);
-  step('diners (city and drop)', `INSERT INTO users (username, password_hash, name)
+    CROSS JOIN unnest(${sqlArray(SLOT_TIMES)}) AS t`,
+  );
+  step(
+    'diners (city and drop)',
+    `INSERT INTO users (username, password_hash, name)
     SELECT 'city_' || lpad(i::text, 5, '0'), ${sqlText(passwordHash)}, 'City Diner ' || i FROM generate_series(1, ${CITY_DINERS}) AS i
     UNION ALL
-    SELECT 'drop_' || lpad(i::text, 5, '0'), ${sqlText(passwordHash)}, 'Drop Diner ' || i FROM generate_series(1, ${DROP_DINERS}) AS i`);
+    SELECT 'drop_' || lpad(i::text, 5, '0'), ${sqlText(passwordHash)}, 'Drop Diner ' || i FROM generate_series(1, ${DROP_DINERS}) AS i`,
+  );
   // A third of the slots get a booking: a quarter of those fill the slot (up to 20 covers), the rest take 2–6;
   // one in ten is a live hold, one in ten was cancelled, the others are PENDING or CONFIRMED.
-  step('bookings on a third of the slots', `WITH diners AS (SELECT array_agg(id ORDER BY username) AS ids FROM users WHERE username LIKE 'city\\_%'),
+  step(
+    'bookings on a third of the slots',
+    `WITH diners AS (SELECT array_agg(id ORDER BY username) AS ids FROM users WHERE username LIKE 'city\\_%'),
     booked AS (SELECT s.id, s.restaurant_id, s.capacity, s.starts_at, abs(hashtext(s.id::text)) AS h FROM slots s WHERE abs(hashtext(s.id::text)) % 3 = 0),
     picked AS (
       SELECT b.*, CASE WHEN b.h % 4 = 0 THEN least(b.capacity, 20) ELSE 2 + b.h % 5 END AS party,
@@ -120,11 +171,18 @@ export async function generateCity(handle: DatabaseHandle, target: BenchTarget, 
            CASE WHEN picked.status = 'HELD' THEN now() + interval '1 day' END,
            CASE WHEN picked.status = 'CANCELLED' THEN 'DINER_CANCELLED' END,
            picked.starts_at, now(), now()
-    FROM picked, diners`);
-  step('booking history', `INSERT INTO reservation_events (reservation_id, from_status, to_status, actor_kind, actor_id, created_at)
-    SELECT id, NULL, 'HELD', 'diner', user_id, created_at FROM reservations`);
-  step('the drop restaurant', `INSERT INTO restaurants (slug, name, emoji, neighborhood, hot, cuisine_tags, category, description)
-    VALUES ('bench-drop', 'The Drop', '🍽️', 'Indiranagar', true, ARRAY['Tasting Menu'], 'dinner', 'Forty covers, two thousand diners.')`);
+    FROM picked, diners`,
+  );
+  step(
+    'booking history',
+    `INSERT INTO reservation_events (reservation_id, from_status, to_status, actor_kind, actor_id, created_at)
+    SELECT id, NULL, 'HELD', 'diner', user_id, created_at FROM reservations`,
+  );
+  step(
+    'the drop restaurant',
+    `INSERT INTO restaurants (slug, name, emoji, neighborhood, hot, cuisine_tags, category, description)
+    VALUES ('bench-drop', 'The Drop', '🍽️', 'Indiranagar', true, ARRAY['Tasting Menu'], 'dinner', 'Forty covers, two thousand diners.')`,
+  );
   step('ANALYZE', 'ANALYZE');
 
   // One transaction: all or nothing. Foreign keys hold by construction, so their per-row
@@ -147,7 +205,9 @@ export async function generateCity(handle: DatabaseHandle, target: BenchTarget, 
     MARKER_KEY,
     JSON.stringify(marker),
   ]);
-  log(`Done in ${((performance.now() - started) / 1000).toFixed(1)} s: ${counts.slots.toLocaleString('en-US')} slots, ${counts.bookings.toLocaleString('en-US')} bookings.`);
+  log(
+    `Done in ${((performance.now() - started) / 1000).toFixed(1)} s: ${counts.slots.toLocaleString('en-US')} slots, ${counts.bookings.toLocaleString('en-US')} bookings.`,
+  );
   return marker;
 }
 
@@ -155,7 +215,9 @@ export async function generateCity(handle: DatabaseHandle, target: BenchTarget, 
 export async function ensureCity(handle: DatabaseHandle, target: BenchTarget, restaurants: number, now: Date): Promise<CityMarker> {
   const marker = await readCityMarker(handle).catch(() => undefined);
   if (marker && marker.restaurants === restaurants && marker.fromDate === todayInKolkata(now)) {
-    console.log(`Bench data present: ${restaurants.toLocaleString('en-US')} restaurants, ${marker.slots.toLocaleString('en-US')} slots, ${marker.bookings.toLocaleString('en-US')} bookings (from ${marker.fromDate}).`);
+    console.log(
+      `Bench data present: ${restaurants.toLocaleString('en-US')} restaurants, ${marker.slots.toLocaleString('en-US')} slots, ${marker.bookings.toLocaleString('en-US')} bookings (from ${marker.fromDate}).`,
+    );
     return marker;
   }
   return generateCity(handle, target, { restaurants, now });

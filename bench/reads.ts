@@ -30,7 +30,12 @@ const citySlug = (i: number) => `city-${String(i).padStart(4, '0')}`;
 
 export async function measureBaseline(url: string, options: ReadOptions): Promise<LoadResult> {
   await load({ url, connections: options.connections, durationSeconds: 2 });
-  return load({ url: `${url}/constant`, connections: options.connections, durationSeconds: options.seconds, headers: { 'accept-encoding': BROWSER_ENCODINGS } });
+  return load({
+    url: `${url}/constant`,
+    connections: options.connections,
+    durationSeconds: options.seconds,
+    headers: { 'accept-encoding': BROWSER_ENCODINGS },
+  });
 }
 
 /** GET /api/restaurants/{slug}/availability for a random restaurant, date (30 days) and party size. */

@@ -45,7 +45,9 @@ async function withDatabase<T>(work: (handle: DatabaseHandle) => Promise<T>): Pr
 
 console.log('Tablefair benchmarks');
 console.log(`  machine:  ${machineNote()} — shared with other work, so compare ratios, not absolute figures`);
-console.log(`  database: ${target.label}${target.kind === 'postgres' ? `, app pool ${APP_POOL_SIZE} connections` : ' (one connection, inside the app process)'}`);
+console.log(
+  `  database: ${target.label}${target.kind === 'postgres' ? `, app pool ${APP_POOL_SIZE} connections` : ' (one connection, inside the app process)'}`,
+);
 console.log(`  load:     autocannon in this process; app and baseline each in their own process; ${connections} connections, ${seconds} s per read run`);
 
 const city = await withDatabase(async (handle) => {
@@ -80,7 +82,9 @@ if (only !== 'drop') {
       for (const [name, measure] of runs) {
         reads[name] = await measure();
         const r = reads[name];
-        console.log(`  ${name.padEnd(12)} ${fmt.rps(r.rps).padStart(9)}, p50 ${fmt.ms(r.p50)}, p99 ${fmt.ms(r.p99)}, ${Math.round(r.bytesPerResponse).toLocaleString('en-US')} B/response, statuses ${JSON.stringify(r.statuses)}${r.errors + r.timeouts ? `, ${r.errors} errors (${r.timeouts} timeouts)` : ''}`);
+        console.log(
+          `  ${name.padEnd(12)} ${fmt.rps(r.rps).padStart(9)}, p50 ${fmt.ms(r.p50)}, p99 ${fmt.ms(r.p99)}, ${Math.round(r.bytesPerResponse).toLocaleString('en-US')} B/response, statuses ${JSON.stringify(r.statuses)}${r.errors + r.timeouts ? `, ${r.errors} errors (${r.timeouts} timeouts)` : ''}`,
+        );
       }
     } finally {
       await app.stop();
@@ -120,14 +124,7 @@ if (only !== 'drop') {
     ['list-full', `GET /api/restaurants, full, compressed, burst of ${connections}`, 200],
   ] as const) {
     const r = reads[name];
-    rows.push([
-      `${label}: requests/s, p99`,
-      `${fmt.rps(r.rps)}, p99 ${fmt.ms(r.p99)}`,
-      '',
-      '',
-      `all ${status}`,
-      check(okStatuses(r, status)),
-    ]);
+    rows.push([`${label}: requests/s, p99`, `${fmt.rps(r.rps)}, p99 ${fmt.ms(r.p99)}`, '', '', `all ${status}`, check(okStatuses(r, status))]);
   }
   for (const c of checks) {
     rows.push([
@@ -149,7 +146,11 @@ if (only !== 'reads') {
   let http: RaceResult;
   try {
     // Open the app's pool and warm its code paths before the race (not counted).
-    await load({ url: `${app.baseUrl}/api/restaurants/bench-drop/availability?date=${plan.date}&partySize=2`, connections: APP_POOL_SIZE * 2, durationSeconds: 2 });
+    await load({
+      url: `${app.baseUrl}/api/restaurants/bench-drop/availability?date=${plan.date}&partySize=2`,
+      connections: APP_POOL_SIZE * 2,
+      durationSeconds: 2,
+    });
     http = await raceOverHttp([app.baseUrl], plan);
   } finally {
     await app.stop();
@@ -168,16 +169,53 @@ if (only !== 'reads') {
     );
   show('app', http, httpCount);
   show('raw SQL', raw, rawCount);
-  rows.push(['Drop (app, HTTP): covers sold', String(httpCount.sold), `${rawCount.sold} (raw SQL)`, '', `= ${DROP_CAPACITY}`, check(httpCount.sold === DROP_CAPACITY && rawCount.sold === DROP_CAPACITY)]);
-  rows.push(['Drop (app, HTTP): oversell', String(httpCount.oversell), `${rawCount.oversell} (raw SQL)`, '', '= 0', check(httpCount.oversell === 0 && rawCount.oversell === 0)]);
-  rows.push(['Drop (app, HTTP): answers other than 201/409', String(http.unexpected), String(raw.unexpected), '', '= 0', check(http.unexpected === 0 && raw.unexpected === 0)]);
-  rows.push(['Drop (app, HTTP): successful holds/s', fmt.rps(http.holdsPerSecond), `${fmt.rps(raw.holdsPerSecond)} (raw SQL, ${target.kind === 'postgres' ? `pg pool of ${APP_POOL_SIZE}` : 'PGlite in-process'})`, fmt.pct(http.holdsPerSecond / raw.holdsPerSecond), '>= 50%', verdict(http.holdsPerSecond / raw.holdsPerSecond >= 0.5)]);
-  rows.push(['Drop (app, HTTP): attempts/s (201 + 409)', fmt.rps(http.attemptsPerSecond), fmt.rps(raw.attemptsPerSecond), fmt.pct(http.attemptsPerSecond / raw.attemptsPerSecond), '', '']);
+  rows.push([
+    'Drop (app, HTTP): covers sold',
+    String(httpCount.sold),
+    `${rawCount.sold} (raw SQL)`,
+    '',
+    `= ${DROP_CAPACITY}`,
+    check(httpCount.sold === DROP_CAPACITY && rawCount.sold === DROP_CAPACITY),
+  ]);
+  rows.push([
+    'Drop (app, HTTP): oversell',
+    String(httpCount.oversell),
+    `${rawCount.oversell} (raw SQL)`,
+    '',
+    '= 0',
+    check(httpCount.oversell === 0 && rawCount.oversell === 0),
+  ]);
+  rows.push([
+    'Drop (app, HTTP): answers other than 201/409',
+    String(http.unexpected),
+    String(raw.unexpected),
+    '',
+    '= 0',
+    check(http.unexpected === 0 && raw.unexpected === 0),
+  ]);
+  rows.push([
+    'Drop (app, HTTP): successful holds/s',
+    fmt.rps(http.holdsPerSecond),
+    `${fmt.rps(raw.holdsPerSecond)} (raw SQL, ${target.kind === 'postgres' ? `pg pool of ${APP_POOL_SIZE}` : 'PGlite in-process'})`,
+    fmt.pct(http.holdsPerSecond / raw.holdsPerSecond),
+    '>= 50%',
+    verdict(http.holdsPerSecond / raw.holdsPerSecond >= 0.5),
+  ]);
+  rows.push([
+    'Drop (app, HTTP): attempts/s (201 + 409)',
+    fmt.rps(http.attemptsPerSecond),
+    fmt.rps(raw.attemptsPerSecond),
+    fmt.pct(http.attemptsPerSecond / raw.attemptsPerSecond),
+    '',
+    '',
+  ]);
   rows.push(['Drop (app, HTTP): p99 latency of create', fmt.ms(http.p99), `${fmt.ms(raw.p99)} (raw SQL)`, '', '', '']);
   Object.assign(results, { drop: { http, httpCount, raw, rawCount } });
 }
 
-console.log(`\n== Results (${target.kind === 'postgres' ? 'PostgreSQL' : 'embedded PGlite'}, ${restaurants.toLocaleString('en-US')} restaurants; ${machineNote('at the end')})\n`);
+console.log(
+  `\n== Results (${target.kind === 'postgres' ? 'PostgreSQL' : 'embedded PGlite'}, ${restaurants.toLocaleString('en-US')} restaurants; ${machineNote('at the end')})\n`,
+);
 console.log(table(['figure', 'measured', 'baseline (same run)', 'ratio', 'target', 'verdict'], rows));
 if (process.env.BENCH_RESULTS) writeFileSync(process.env.BENCH_RESULTS, JSON.stringify(results, null, 2));
 process.exit(correctnessFailed ? 1 : 0);

@@ -44,7 +44,9 @@ try {
 
   // Warm both pools (not counted).
   await Promise.all(
-    apps.map((app) => load({ url: `${app.baseUrl}/api/restaurants/bench-drop/availability?date=${plan.date}&partySize=2`, connections: APP_POOL_SIZE * 2, durationSeconds: 2 })),
+    apps.map((app) =>
+      load({ url: `${app.baseUrl}/api/restaurants/bench-drop/availability?date=${plan.date}&partySize=2`, connections: APP_POOL_SIZE * 2, durationSeconds: 2 }),
+    ),
   );
 
   console.log(`\n== The drop across A and B: ${DROP_DINERS.toLocaleString('en-US')} diners, ${DROP_CAPACITY} covers`);
@@ -58,7 +60,12 @@ try {
   console.log(`  holds made through A: ${viaA.a}, through B: ${viaA.b}`);
   rows.push(['Drop across A + B: covers sold', String(count.sold), `= ${DROP_CAPACITY}`, verdict(count.sold === DROP_CAPACITY)]);
   rows.push(['Drop across A + B: oversell', String(count.oversell), '= 0', verdict(count.oversell === 0)]);
-  rows.push(['Drop across A + B: holds answered 201 = reservations in SQL', `${race.holds} = ${count.reservations}`, 'equal', verdict(race.holds === count.reservations)]);
+  rows.push([
+    'Drop across A + B: holds answered 201 = reservations in SQL',
+    `${race.holds} = ${count.reservations}`,
+    'equal',
+    verdict(race.holds === count.reservations),
+  ]);
   rows.push(['Drop across A + B: answers other than 201/409', String(race.unexpected), '= 0', verdict(race.unexpected === 0)]);
   rows.push(['Drop across A + B: both instances sold covers', `A ${viaA.a}, B ${viaA.b}`, 'both > 0', verdict(viaA.a > 0 && viaA.b > 0)]);
   rows.push(['Drop across A + B: successful holds/s, p99 create', `${fmt.rps(race.holdsPerSecond)}, p99 ${fmt.ms(race.p99)}`, '', '']);
@@ -74,7 +81,12 @@ try {
   const meOnB = await fetch(`${b.baseUrl}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
   const meBody = (await meOnB.json()) as { username?: string };
   console.log(`  login on A: ${login.status}; GET /api/auth/me on B: ${meOnB.status} ${JSON.stringify(meBody)}`);
-  rows.push(['Token from a login on A works on B (/api/auth/me)', `${login.status} → ${meOnB.status} as ${meBody.username}`, '200 as the same diner', verdict(login.status === 200 && meOnB.status === 200 && meBody.username === username)]);
+  rows.push([
+    'Token from a login on A works on B (/api/auth/me)',
+    `${login.status} → ${meOnB.status} as ${meBody.username}`,
+    '200 as the same diner',
+    verdict(login.status === 200 && meOnB.status === 200 && meBody.username === username),
+  ]);
   const logoutOnB = await fetch(`${b.baseUrl}/api/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
   const meOnA = await fetch(`${a.baseUrl}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
   console.log(`  logout on B: ${logoutOnB.status}; GET /api/auth/me on A: ${meOnA.status}`);

@@ -49,7 +49,15 @@ for (const [name, source] of routes) {
 
 // Lighthouse against the real server.
 const dataDir = mkdtempSync(join(tmpdir(), 'tablefair-bench-web-db-'));
-const config = loadConfig({ ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', WEB_DIST_DIR: outDir, PASSWORD_HASH_COST: '10' });
+const config = loadConfig({
+  ...process.env,
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'warn',
+  HOST: '127.0.0.1',
+  PORT: '0',
+  WEB_DIST_DIR: outDir,
+  PASSWORD_HASH_COST: '10',
+});
 const database = await openPglite({ dataDir });
 await database.migrate();
 await seedDemoData(database.db, { now: new Date(), passwordHashCost: 10 });
@@ -60,7 +68,15 @@ const base = `http://127.0.0.1:${typeof address === 'object' && address ? addres
 
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  chromeFlags: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-dev-shm-usage',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+  ],
 });
 const targets = { performance: 90, accessibility: 95, 'best-practices': 95 } as const;
 // Lighthouse's performance score moves by ten points between identical runs on a shared machine,
@@ -69,7 +85,10 @@ const runs = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 5));
 let failed = false;
 console.log(`\nLighthouse, mobile emulation, ${runs} runs per page, judged on the median (targets: performance 90, accessibility 95, best practices 95)`);
 try {
-  for (const [name, path] of [['home', '/'], ['restaurant page', '/r/toit-tandoor']] as const) {
+  for (const [name, path] of [
+    ['home', '/'],
+    ['restaurant page', '/r/toit-tandoor'],
+  ] as const) {
     const scoresByCategory = new Map<string, number[]>(Object.keys(targets).map((key) => [key, []]));
     for (let run = 1; run <= runs; run++) {
       const result = await lighthouse(`${base}${path}`, {

@@ -72,10 +72,18 @@ async function signUpInPage(page: Page, phone: string): Promise<void> {
         context.fillRect(0, 0, 120, 160);
         canvas.toBlob((blob) => resolve(blob!), 'image/png');
       });
-    const presign = await fetch('/dating/uploads/presign', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ count: 3, contentTypes: ['image/png', 'image/png', 'image/png'], userHint: 'signup' }) });
+    const presign = await fetch('/dating/uploads/presign', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ count: 3, contentTypes: ['image/png', 'image/png', 'image/png'], userHint: 'signup' }),
+    });
     const { items } = (await presign.json()) as { items: { uploadUrl: string; objectKey: string }[] };
     const colours = ['#c23d61', '#3b1535', '#f6eef4'];
-    await Promise.all(items.map(async (item, index) => fetch(item.uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: await canvasBlob(colours[index]) })));
+    await Promise.all(
+      items.map(async (item, index) =>
+        fetch(item.uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: await canvasBlob(colours[index]) }),
+      ),
+    );
     const signup = await fetch('/dating/auth/signup', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -126,7 +134,16 @@ describe('dating section', () => {
 
     // Submitting an empty form is blocked, with the spec's messages under the fields.
     await page.getByRole('button', { name: 'Create account' }).click();
-    for (const message of ['Enter a valid phone number', 'Min 8 characters', 'Name is required', 'Date of birth required', 'Add exactly 3 photos', 'Pick at least one cuisine', 'Pick at least one preferred first date', 'Choose a date budget']) {
+    for (const message of [
+      'Enter a valid phone number',
+      'Min 8 characters',
+      'Name is required',
+      'Date of birth required',
+      'Add exactly 3 photos',
+      'Pick at least one cuisine',
+      'Pick at least one preferred first date',
+      'Choose a date budget',
+    ]) {
       await page.getByText(message, { exact: true }).waitFor();
     }
     expect(page.url()).toMatch(/\/dating\/signup$/);
@@ -225,7 +242,14 @@ describe('dating section', () => {
     expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBeUndefined();
     expect(order).toEqual(['presign', 'put', 'put', 'put', 'signup']);
     expect(putsStartedBeforeFirstFinished).toBe(3);
-    expect(signupBody).toMatchObject({ phone, name: 'Anaya Rao', physicalActivity: 'SOMETIMES', dateBudget: 'INR_1000_2500', interests: ['Jazz', 'Pottery'], firstDateTypes: ['COFFEE', 'MUSEUM_WALK'] });
+    expect(signupBody).toMatchObject({
+      phone,
+      name: 'Anaya Rao',
+      physicalActivity: 'SOMETIMES',
+      dateBudget: 'INR_1000_2500',
+      interests: ['Jazz', 'Pottery'],
+      firstDateTypes: ['COFFEE', 'MUSEUM_WALK'],
+    });
     expect(signupBody).not.toHaveProperty('languages');
     expect(signupBody).not.toHaveProperty('timeZone');
     expect((signupBody.photos as { sortOrder: number }[]).map((photo) => photo.sortOrder)).toEqual([0, 1, 2]);

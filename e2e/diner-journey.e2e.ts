@@ -76,7 +76,9 @@ describe('diner journey', () => {
     expect(timesPerCard.length).toBeGreaterThan(0);
     expect(Math.max(...timesPerCard)).toBeLessThanOrEqual(2);
     // Each time opens the restaurant page with that date and time chosen, for two.
-    expect(await page.locator('.today-card__time').first().getAttribute('href')).toMatch(/^\/r\/[a-z0-9-]+\?date=\d{4}-\d{2}-\d{2}&time=\d{2}%3A\d{2}&party=2$/);
+    expect(await page.locator('.today-card__time').first().getAttribute('href')).toMatch(
+      /^\/r\/[a-z0-9-]+\?date=\d{4}-\d{2}-\d{2}&time=\d{2}%3A\d{2}&party=2$/,
+    );
     expect(await page.getByRole('heading', { name: 'Your Reservations' }).count()).toBe(0);
     await expectAccessible(page, 'home signed out');
 

@@ -24,10 +24,26 @@ useE2eEnvironment('discovery', (environment) => ({ server, browser } = environme
 beforeAll(async () => {
   const db = server.database.db;
   // A restaurant without a position: listed by the API, ignored by the map.
-  unplaced = await buildRestaurant(db, { name: 'Nowhere Noodle Bar', slug: 'nowhere-noodle-bar', category: 'asian', neighborhood: 'Domlur', lat: null, lng: null });
+  unplaced = await buildRestaurant(db, {
+    name: 'Nowhere Noodle Bar',
+    slug: 'nowhere-noodle-bar',
+    category: 'asian',
+    neighborhood: 'Domlur',
+    lat: null,
+    lng: null,
+  });
   // A table for three in two hours: there for a party of 2, gone for 4 (off the map, like the one above).
   const inTwoHours = toKolkata(new Date(Date.now() + 2 * 3_600_000));
-  smallTable = await buildRestaurant(db, { name: 'Tiny Table Tiffin', slug: 'tiny-table-tiffin', category: 'breakfast', neighborhood: 'Basavanagudi', cuisineTags: ['Tiffin'], emoji: '🥞', lat: null, lng: null });
+  smallTable = await buildRestaurant(db, {
+    name: 'Tiny Table Tiffin',
+    slug: 'tiny-table-tiffin',
+    category: 'breakfast',
+    neighborhood: 'Basavanagudi',
+    cuisineTags: ['Tiffin'],
+    emoji: '🥞',
+    lat: null,
+    lng: null,
+  });
   await buildSlot(db, smallTable.id, { date: inTwoHours.date, time: inTwoHours.time, capacity: 3 });
   restaurants = (await (await fetch(`${server.baseUrl}/api/restaurants`)).json()) as PublicRestaurant[];
 });
@@ -47,8 +63,10 @@ async function offlineContext(viewport: { width: number; height: number }): Prom
 }
 
 const markers = (page: Page) => page.locator('.leaflet-marker-pane .leaflet-marker-icon');
-const markerSlugs = (page: Page) => page.locator('.leaflet-marker-pane .map-marker').evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset.slug ?? '').sort());
-const cardSlugs = (page: Page) => page.locator('[data-testid="map-card"]').evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset.slug ?? '').sort());
+const markerSlugs = (page: Page) =>
+  page.locator('.leaflet-marker-pane .map-marker').evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset.slug ?? '').sort());
+const cardSlugs = (page: Page) =>
+  page.locator('[data-testid="map-card"]').evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset.slug ?? '').sort());
 const slugsOf = (list: PublicRestaurant[]) => list.map((restaurant) => restaurant.slug).sort();
 const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
@@ -84,9 +102,9 @@ describe('the live map (/map)', () => {
     // 40 px markers, red when hot, blue otherwise; the map is 70vh with a 500 px floor.
     const box = await markers(page).first().boundingBox();
     expect([box?.width, box?.height]).toEqual([40, 40]);
-    const colours = await page.locator('.map-marker').evaluateAll((nodes) =>
-      nodes.map((node) => [(node as HTMLElement).dataset.hot, getComputedStyle(node).backgroundColor]),
-    );
+    const colours = await page
+      .locator('.map-marker')
+      .evaluateAll((nodes) => nodes.map((node) => [(node as HTMLElement).dataset.hot, getComputedStyle(node).backgroundColor]));
     expect(new Set(colours.filter(([hot]) => hot === 'true').map(([, colour]) => colour))).toEqual(new Set(['rgb(220, 38, 38)']));
     expect(new Set(colours.filter(([hot]) => hot === 'false').map(([, colour]) => colour))).toEqual(new Set(['rgb(37, 99, 235)']));
     const mapBox = await page.locator('.leaflet-container').boundingBox();
@@ -133,7 +151,9 @@ describe('the live map (/map)', () => {
     await page.getByRole('button', { name: 'Hot Spots' }).click();
     await expect.poll(() => markers(page).count()).toBe(restaurants.filter((restaurant) => restaurant.hot).length);
     await page.waitForTimeout(600); // the 100 ms fit-to-bounds and its animation
-    await markers(page).filter({ has: page.locator(`[data-slug="${target.slug}"]`) }).click();
+    await markers(page)
+      .filter({ has: page.locator(`[data-slug="${target.slug}"]`) })
+      .click();
     const popup = page.locator('.leaflet-popup');
     await popup.getByText(target.name).waitFor();
     await popup.getByText(target.neighborhood).waitFor();
@@ -194,7 +214,11 @@ describe('the live map (/map)', () => {
     for (const failure of ['server', 'network'] as const) {
       const context = await offlineContext(PHONE);
       const page = await context.newPage();
-      await page.route('**/api/restaurants', (route) => (failure === 'server' ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"Database unavailable"}' }) : route.abort('connectionrefused')));
+      await page.route('**/api/restaurants', (route) =>
+        failure === 'server'
+          ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"Database unavailable"}' })
+          : route.abort('connectionrefused'),
+      );
       await page.goto(`${server.baseUrl}/map`);
       const message = page.getByText('Failed to load restaurants from API');
       await message.waitFor({ timeout: 15_000 });
@@ -220,7 +244,8 @@ describe('Explore Tonight (/explore-tonight)', () => {
     await page.getByRole('heading', { name: 'Explore Tonight', level: 1 }).waitFor();
     return body.restaurants;
   }
-  const cards = (page: Page) => page.locator('[data-testid="explore-card"]').evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset.slug ?? ''));
+  const cards = (page: Page) =>
+    page.locator('[data-testid="explore-card"]').evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset.slug ?? ''));
 
   it('lists every restaurant with a table, filters by neighbourhood, cuisine and party size, and a time opens the restaurant at that time', async () => {
     const context = await offlineContext(PHONE);
@@ -248,7 +273,9 @@ describe('Explore Tonight (/explore-tonight)', () => {
     // Cuisine, on top of the neighbourhood.
     const cuisine = inHood[0].restaurant.cuisineTags[0];
     await page.getByLabel('Cuisine').selectOption(cuisine);
-    await expect.poll(() => cards(page)).toEqual(inHood.filter((entry) => entry.restaurant.cuisineTags.includes(cuisine)).map((entry) => entry.restaurant.slug));
+    await expect
+      .poll(() => cards(page))
+      .toEqual(inHood.filter((entry) => entry.restaurant.cuisineTags.includes(cuisine)).map((entry) => entry.restaurant.slug));
 
     // A combination with nothing says what to do next.
     await page.getByLabel('Neighbourhood').selectOption('Basavanagudi');
@@ -290,7 +317,9 @@ describe('Explore Tonight (/explore-tonight)', () => {
     await expect.poll(() => cards(page)).toEqual(expected.map((entry) => entry.restaurant.slug));
     expect(await seriousAxeViolations(page)).toEqual([]);
 
-    await page.route('**/api/discover/available-today', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"Service unavailable"}' }));
+    await page.route('**/api/discover/available-today', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"Service unavailable"}' }),
+    );
     await page.reload();
     await page.getByText('We couldn’t load tonight’s tables.').waitFor({ timeout: 15_000 });
     await page.unroute('**/api/discover/available-today');

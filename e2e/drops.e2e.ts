@@ -53,7 +53,17 @@ describe('a drop, in the browser', () => {
     const created = await api<{ id: string }>('/api/admin/drops', {
       method: 'POST',
       token: staff.body.token,
-      body: { title: 'Chef’s counter, one night only', description: 'Six courses at the pass.', dateFrom: tomorrow, dateTo: tomorrow, times: ['18:15'], capacity: 2, entryOpensAt: new Date(now - 60_000).toISOString(), entryClosesAt: closesAt, releaseAt: closesAt },
+      body: {
+        title: 'Chef’s counter, one night only',
+        description: 'Six courses at the pass.',
+        dateFrom: tomorrow,
+        dateTo: tomorrow,
+        times: ['18:15'],
+        capacity: 2,
+        entryOpensAt: new Date(now - 60_000).toISOString(),
+        entryClosesAt: closesAt,
+        releaseAt: closesAt,
+      },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const dropId = created.body.id;
@@ -93,7 +103,9 @@ describe('a drop, in the browser', () => {
 
     // The release: the page's own refresh asks again, and the first read after it draws.
     const result = page.getByTestId('drop-result');
-    await expect.poll(async () => result.innerText(), { timeout: 45_000, interval: 500 }).toMatch(/^(You got a table — complete booking in \d+:\d\d|You are number 1 in line)$/);
+    await expect
+      .poll(async () => result.innerText(), { timeout: 45_000, interval: 500 })
+      .toMatch(/^(You got a table — complete booking in \d+:\d\d|You are number 1 in line)$/);
     const drop = await api<DropDetail>(`/api/drops/${dropId}`, { token: rival });
     if (drop.body.myEntry?.result.state === 'won') {
       // The rival won: our diner is first in line, and gets the table when the rival lets it go.
@@ -111,7 +123,9 @@ describe('a drop, in the browser', () => {
     await page.getByRole('button', { name: 'Complete booking' }).click();
     await page.getByTestId('drop-result').getByText('Your table is booked', { exact: true }).waitFor();
     const mine = await api<{ status: string; restaurant: { slug: string }; partySize: number }[]>('/api/reservations', { token });
-    expect(mine.body.map(({ status, restaurant, partySize }) => ({ status, slug: restaurant.slug, partySize }))).toEqual([{ status: 'PENDING', slug: RESTAURANT, partySize: 2 }]);
+    expect(mine.body.map(({ status, restaurant, partySize }) => ({ status, slug: restaurant.slug, partySize }))).toEqual([
+      { status: 'PENDING', slug: RESTAURANT, partySize: 2 },
+    ]);
 
     // The draw can be checked: the seed and the drawn order are public.
     await page.getByText('Check the draw').click();

@@ -35,7 +35,9 @@ async function staffToken(): Promise<string> {
 /** A new diner who verifies a phone the way a person does: a code by SMS, read here from the dev mailbox. */
 async function verifiedDiner(name: string): Promise<{ token: string; username: string; phone: string }> {
   const username = `drop_${name.split(' ')[0].toLowerCase()}_${Date.now() % 1_000_000}`;
-  expect((await api('/api/auth/signup', { method: 'POST', body: { username, password: 'password123', name, email: `${username}@example.com` } })).status).toBe(201);
+  expect((await api('/api/auth/signup', { method: 'POST', body: { username, password: 'password123', name, email: `${username}@example.com` } })).status).toBe(
+    201,
+  );
   const login = await api<{ token: string }>('/api/auth/login', { method: 'POST', body: { username, password: 'password123' } });
   const token = login.body.token;
   const phone = `+9197${String(process.pid % 10_000).padStart(4, '0')}${String(phoneCounter++).padStart(4, '0')}`;
@@ -57,7 +59,11 @@ async function shot(page: Page, name: string) {
 async function openDropsTab(page: Page) {
   await page.getByRole('tab', { name: 'Drops' }).click();
   await page.getByRole('heading', { name: 'Drops', exact: true }).waitFor();
-  await page.getByTestId('drop-row').or(page.getByRole('heading', { name: 'No drops yet' })).first().waitFor();
+  await page
+    .getByTestId('drop-row')
+    .or(page.getByRole('heading', { name: 'No drops yet' }))
+    .first()
+    .waitFor();
 }
 
 describe('portal drops', () => {
@@ -235,9 +241,9 @@ describe('portal drops', () => {
       expect(texts.map((text) => text.match(/#(\d)/)?.[1])).toEqual(['1', '2', '3']);
       for (const name of names) expect(texts.join('\n')).toContain(name);
       // Four tables for parties of two (two dates × two times): everybody gets a hold.
-      await expect.poll(async () => (await entries.evaluateAll((rows) => rows.map((row) => row.getAttribute('data-state')))).join(), { timeout: 15_000 }).toBe(
-        'won,won,won',
-      );
+      await expect
+        .poll(async () => (await entries.evaluateAll((rows) => rows.map((row) => row.getAttribute('data-state')))).join(), { timeout: 15_000 })
+        .toBe('won,won,won');
       expect(texts[0]).toMatch(/Holding a table/i);
       await expect.poll(() => page.getByTestId('drop-count-offered').innerText()).toBe('3');
 

@@ -126,17 +126,25 @@ describe('restaurant portal', () => {
     await page.getByText('Added 1 slot.').waitFor();
 
     const first = await createDiner('Arjun Das');
-    const held = await api<{ id: string }>('/api/reservations', { method: 'POST', token: first, body: { restaurantSlug: STAFF.slug, date, time: '12:00', partySize: 2 } });
+    const held = await api<{ id: string }>('/api/reservations', {
+      method: 'POST',
+      token: first,
+      body: { restaurantSlug: STAFF.slug, date, time: '12:00', partySize: 2 },
+    });
     await api(`/api/reservations/${held.body.id}/confirm`, { method: 'POST', body: {}, token: first });
     const second = await createDiner('Neha Kulkarni');
-    expect((await api('/api/reservations', { method: 'POST', token: second, body: { restaurantSlug: STAFF.slug, date, time: '12:00', partySize: 2 } })).status).toBe(409);
+    expect(
+      (await api('/api/reservations', { method: 'POST', token: second, body: { restaurantSlug: STAFF.slug, date, time: '12:00', partySize: 2 } })).status,
+    ).toBe(409);
 
     const row = bookingRow(page, held.body.id);
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 5_000 }).toBe('PENDING');
     await row.getByRole('button', { name: /^Cancel/ }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel booking' }).click();
     await expect.poll(() => row.getAttribute('data-status')).toBe('CANCELLED');
-    expect((await api('/api/reservations', { method: 'POST', token: second, body: { restaurantSlug: STAFF.slug, date, time: '12:00', partySize: 2 } })).status).toBe(201);
+    expect(
+      (await api('/api/reservations', { method: 'POST', token: second, body: { restaurantSlug: STAFF.slug, date, time: '12:00', partySize: 2 } })).status,
+    ).toBe(201);
     await context.close();
   });
 
@@ -158,7 +166,10 @@ describe('restaurant portal', () => {
 
     const publicPage = await context.newPage();
     await publicPage.goto(`${server.baseUrl}/r/${STAFF.slug}`);
-    await publicPage.getByRole('heading', { name: /Toit & Tandoor Rooftop/ }).first().waitFor({ timeout: 10_000 });
+    await publicPage
+      .getByRole('heading', { name: /Toit & Tandoor Rooftop/ })
+      .first()
+      .waitFor({ timeout: 10_000 });
 
     // A real photo through the image picker.
     await page.getByRole('tab', { name: 'Profile' }).click();

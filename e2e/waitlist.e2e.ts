@@ -8,7 +8,15 @@ import type { DinerReservation } from '#common/contract/reservations.ts';
 import type { DevMailboxResponse, WaitlistEntry, WaitlistResponse } from '#common/contract/waitlist.ts';
 import { addDays, todayInKolkata } from '#common/domain/time.ts';
 import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
-import { apiClient, createDiner as createDinerByApi, expectAccessible, openAs as openPageAs, saveScreenshot, SCREENSHOT_DIR, toastTexts } from './support/fixtures.ts';
+import {
+  apiClient,
+  createDiner as createDinerByApi,
+  expectAccessible,
+  openAs as openPageAs,
+  saveScreenshot,
+  SCREENSHOT_DIR,
+  toastTexts,
+} from './support/fixtures.ts';
 import { useE2eEnvironment } from './support/environment.ts';
 import { startE2eServer, type E2eServer } from './support/server.ts';
 
@@ -70,11 +78,17 @@ describe('the waitlist, in the browser', () => {
     // A day with free tables: the quiet way in, and the server's refusal shown as it says it.
     await page.goto(`${server.baseUrl}/r/${RESTAURANT}?date=${otherDate}&party=2`);
     await page.getByRole('heading', { name: RESTAURANT_NAME }).waitFor();
-    await page.getByRole('button', { name: /^\d{1,2}:\d\d (AM|PM)$/ }).first().waitFor();
+    await page
+      .getByRole('button', { name: /^\d{1,2}:\d\d (AM|PM)$/ })
+      .first()
+      .waitFor();
     if (SCREENSHOT_DIR) await page.locator('.restaurant__booking').screenshot({ path: join(SCREENSHOT_DIR, 'restaurant-quiet-link-375.png') });
     await page.getByRole('button', { name: 'Join the waitlist', exact: true }).click();
     await page.getByRole('button', { name: 'Join the waitlist', exact: true }).click();
-    await page.getByRole('alert').getByText(/^A table for 2 is free at \d{1,2}:\d\d (AM|PM) on that date\. Book it instead of waiting\.$/).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/^A table for 2 is free at \d{1,2}:\d\d (AM|PM) on that date\. Book it instead of waiting\.$/)
+      .waitFor();
     await page.getByRole('button', { name: 'Not now' }).click();
 
     // The full evening: marked Full, still pickable, and no time is free for any party.
@@ -94,7 +108,17 @@ describe('the waitlist, in the browser', () => {
     await expect.poll(() => earliest.evaluate((element) => element === document.activeElement)).toBe(true);
     expect(await earliest.inputValue()).toBe('19:00');
     expect(await latest.inputValue()).toBe('22:00');
-    expect(await earliest.locator('option').allInnerTexts()).toEqual(['6:00 PM', '6:30 PM', '7:00 PM', '7:30 PM', '8:00 PM', '8:30 PM', '9:00 PM', '9:30 PM', '10:00 PM']);
+    expect(await earliest.locator('option').allInnerTexts()).toEqual([
+      '6:00 PM',
+      '6:30 PM',
+      '7:00 PM',
+      '7:30 PM',
+      '8:00 PM',
+      '8:30 PM',
+      '9:00 PM',
+      '9:30 PM',
+      '10:00 PM',
+    ]);
     await latest.selectOption('18:30');
     await page.getByText('The latest time must be at or after the earliest time').waitFor();
     await page.getByRole('button', { name: 'Join the waitlist', exact: true }).click();
@@ -147,7 +171,10 @@ describe('the waitlist, in the browser', () => {
 
     // Confirm in place: the hold becomes a PENDING booking.
     await offer.getByRole('button', { name: 'Confirm booking' }).click();
-    await page.getByTestId('waitlist-entry-state').getByText(/^You booked the table at 7:30 PM on /).waitFor();
+    await page
+      .getByTestId('waitlist-entry-state')
+      .getByText(/^You booked the table at 7:30 PM on /)
+      .waitFor();
     expect(await page.getByTestId('waitlist-offer').count()).toBe(0);
     const mine = await api<DinerReservation[]>('/api/reservations', { token: diner.token });
     expect(mine.body.map(({ status, restaurant, partySize, slot }) => ({ status, slug: restaurant.slug, partySize, time: slot.time }))).toEqual([
@@ -171,11 +198,15 @@ describe('the waitlist, in the browser', () => {
     await page.getByRole('dialog', { name: 'Leave this waitlist?' }).waitFor();
     await page.getByRole('button', { name: 'Stay in line' }).click();
     expect(await page.getByRole('dialog').count()).toBe(0);
-    expect((await api<WaitlistResponse>('/api/waitlist', { token: diner.token })).body.entries.find((item) => item.id === joined.body.id)?.state).toBe('waiting');
+    expect((await api<WaitlistResponse>('/api/waitlist', { token: diner.token })).body.entries.find((item) => item.id === joined.body.id)?.state).toBe(
+      'waiting',
+    );
     await waiting.getByRole('button', { name: 'Leave' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Leave', exact: true }).click();
     await waiting.getByText('You left this waitlist').waitFor();
-    expect((await api<WaitlistResponse>('/api/waitlist', { token: diner.token })).body.entries.find((item) => item.id === joined.body.id)?.state).toBe('removed');
+    expect((await api<WaitlistResponse>('/api/waitlist', { token: diner.token })).body.entries.find((item) => item.id === joined.body.id)?.state).toBe(
+      'removed',
+    );
     await shot(page, 'waitlist-history-375');
 
     // The dev mailbox has the offer's email, newest first.
@@ -257,7 +288,10 @@ describe('the waitlist, in the browser', () => {
     await page.getByRole('dialog', { name: 'Let this table go?' }).waitFor();
     await expectAccessible(page, '/waitlist with the let-go dialog');
     await page.getByRole('dialog').getByRole('button', { name: 'Let it go' }).click();
-    await page.getByTestId('waitlist-entry-state').getByText(/^You let the table at 7:30 PM on .* go to the next in line$/).waitFor();
+    await page
+      .getByTestId('waitlist-entry-state')
+      .getByText(/^You let the table at 7:30 PM on .* go to the next in line$/)
+      .waitFor();
     expect(await page.getByTestId('waitlist-offer').count()).toBe(0);
     const after = await api<DinerReservation>(`/api/reservations/${offered.offer!.reservationId}`);
     expect(after.body.status).toBe('CANCELLED');

@@ -8,7 +8,10 @@ import { gzipSync } from 'node:zlib';
 const budget = JSON.parse(readFileSync('web/bundle-budget.json', 'utf8'));
 const dist = 'dist/web';
 const html = readFileSync(join(dist, 'index.html'), 'utf8');
-const entryScripts = [...html.matchAll(/<script[^>]+src="\/(assets\/[^"]+\.js)"/g), ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+const entryScripts = [
+  ...html.matchAll(/<script[^>]+src="\/(assets\/[^"]+\.js)"/g),
+  ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\/(assets\/[^"]+\.js)"/g),
+].map((m) => m[1]);
 const gz = (file) => gzipSync(readFileSync(join(dist, file))).length;
 
 const assets = readdirSync(join(dist, 'assets'));
@@ -22,7 +25,9 @@ const leafletChunks = assets.filter((file) => file.endsWith('.js') && readFileSy
 const misplaced = leafletChunks.filter((file) => !budget.leafletAllowedChunkPrefixes.some((prefix) => file.startsWith(prefix)));
 if (misplaced.length) failures.push(`Leaflet found outside the map chunk: ${misplaced.join(', ')}`);
 
-console.log(`bundle budget: home initial JS ${initialKb.toFixed(1)} KB gzip (budget ${budget.homeInitialJsKbGzip} KB); Leaflet in: ${leafletChunks.join(', ') || 'no chunk yet'}`);
+console.log(
+  `bundle budget: home initial JS ${initialKb.toFixed(1)} KB gzip (budget ${budget.homeInitialJsKbGzip} KB); Leaflet in: ${leafletChunks.join(', ') || 'no chunk yet'}`,
+);
 if (failures.length) {
   console.error(`bundle budget exceeded:\n- ${failures.join('\n- ')}`);
   process.exit(1);

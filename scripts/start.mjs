@@ -16,8 +16,7 @@ function newestMtime(dir) {
 }
 
 const isStale =
-  !existsSync(builtIndex) ||
-  Math.max(newestMtime('web'), newestMtime('common'), statSync('vite.config.ts').mtimeMs) > statSync(builtIndex).mtimeMs;
+  !existsSync(builtIndex) || Math.max(newestMtime('web'), newestMtime('common'), statSync('vite.config.ts').mtimeMs) > statSync(builtIndex).mtimeMs;
 
 if (isStale) {
   console.log('Building the web app…');

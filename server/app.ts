@@ -123,7 +123,14 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const deps: AppDeps = { db: database.db, clock, config, events: new AppEvents(database.eventRelay), log: app.log, availabilityChanges: database.availabilityChanges };
+  const deps: AppDeps = {
+    db: database.db,
+    clock,
+    config,
+    events: new AppEvents(database.eventRelay),
+    log: app.log,
+    availabilityChanges: database.availabilityChanges,
+  };
   app.decorate('deps', deps);
   const services = createServices(deps);
   app.decorate('services', services);

@@ -27,7 +27,12 @@ const dinerOnly = (ok: number): Record<Caller, number> => ({ anonymous: 401, din
 let signupCounter = 0;
 
 export const authorizationTable: Row[] = [
-  { method: 'POST', path: '/api/auth/signup', body: () => ({ username: `matrix_${Date.now() % 1e6}_${signupCounter++}`, password: 'password123' }), expect: all(201) },
+  {
+    method: 'POST',
+    path: '/api/auth/signup',
+    body: () => ({ username: `matrix_${Date.now() % 1e6}_${signupCounter++}`, password: 'password123' }),
+    expect: all(201),
+  },
   { method: 'POST', path: '/api/auth/login', body: () => ({ username: 'nobody_here', password: 'wrong-password' }), expect: all(401) },
   { method: 'POST', path: '/api/auth/restaurant-login', body: () => ({ username: 'nobody_here', password: 'wrong-password' }), expect: all(401) },
   { method: 'GET', path: '/api/restaurants', expect: all(200) },
@@ -48,17 +53,42 @@ export const authorizationTable: Row[] = [
   },
   // The hold screen works with the id alone; a diner token sent must be the owner's.
   { method: 'GET', path: '/api/reservations/{reservationA}', expect: { anonymous: 200, dinerA: 200, dinerB: 403, staffX: 401, staffY: 401 } },
-  { method: 'POST', path: '/api/reservations/{reservationA}/confirm', body: () => ({}), expect: { anonymous: 200, dinerA: 200, dinerB: 403, staffX: 401, staffY: 401 } },
-  { method: 'POST', path: '/api/reservations/{reservationA}/cancel', body: () => ({}), expect: { anonymous: 200, dinerA: 200, dinerB: 403, staffX: 401, staffY: 401 } },
+  {
+    method: 'POST',
+    path: '/api/reservations/{reservationA}/confirm',
+    body: () => ({}),
+    expect: { anonymous: 200, dinerA: 200, dinerB: 403, staffX: 401, staffY: 401 },
+  },
+  {
+    method: 'POST',
+    path: '/api/reservations/{reservationA}/cancel',
+    body: () => ({}),
+    expect: { anonymous: 200, dinerA: 200, dinerB: 403, staffX: 401, staffY: 401 },
+  },
   // The portal: every call is the staff's own restaurant; another restaurant's things are not found.
   { method: 'GET', path: '/api/admin/restaurant', expect: staffOnly(200) },
   { method: 'PUT', path: '/api/admin/restaurant', body: () => ({ name: 'Renamed Place', neighborhood: 'Indiranagar' }), expect: staffOnly(200) },
   { method: 'GET', path: '/api/admin/slots?date=2026-11-23', expect: staffOnly(200) },
-  { method: 'POST', path: '/api/admin/slots/bulk', body: () => ({ date: '2026-11-24', start: '18:00', end: '19:00', interval: 30, capacity: 4 }), expect: staffOnly(201) },
-  { method: 'PATCH', path: '/api/admin/slots/{slotX}', body: () => ({ status: 'full' }), expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 200, staffY: 404 } },
+  {
+    method: 'POST',
+    path: '/api/admin/slots/bulk',
+    body: () => ({ date: '2026-11-24', start: '18:00', end: '19:00', interval: 30, capacity: 4 }),
+    expect: staffOnly(201),
+  },
+  {
+    method: 'PATCH',
+    path: '/api/admin/slots/{slotX}',
+    body: () => ({ status: 'full' }),
+    expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 200, staffY: 404 },
+  },
   { method: 'GET', path: '/api/admin/bookings', expect: staffOnly(200) },
   // Diner A's booking is still HELD, which staff cannot move: refused by the state machine, or not found.
-  { method: 'PATCH', path: '/api/admin/bookings/{reservationA}', body: () => ({ status: 'CANCELLED' }), expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 409, staffY: 404 } },
+  {
+    method: 'PATCH',
+    path: '/api/admin/bookings/{reservationA}',
+    body: () => ({ status: 'CANCELLED' }),
+    expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 409, staffY: 404 },
+  },
   { method: 'GET', path: '/api/admin/events', stream: true, expect: staffOnly(200) },
   // A JSON body is not an upload: staff learn the media type is wrong, others that they are not staff.
   { method: 'POST', path: '/api/upload', body: () => ({ restaurantId: 'x' }), expect: staffOnly(415) },
@@ -86,9 +116,19 @@ export const authorizationTable: Row[] = [
   // The draw is public, once there is one.
   { method: 'GET', path: '/api/drops/{dropX}/draw', expect: all(409) },
   { method: 'GET', path: '/api/admin/drops', expect: staffOnly(200) },
-  { method: 'POST', path: '/api/admin/drops', body: () => dropBody('2026-11-27'), expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 201, staffY: 201 } },
+  {
+    method: 'POST',
+    path: '/api/admin/drops',
+    body: () => dropBody('2026-11-27'),
+    expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 201, staffY: 201 },
+  },
   { method: 'GET', path: '/api/admin/drops/{dropX}', expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 200, staffY: 404 } },
-  { method: 'POST', path: '/api/waitlist', body: (f) => ({ restaurantSlug: f.slugX, date: '2026-11-28', partySize: 2, windowStart: '12:00', windowEnd: '13:00' }), expect: dinerOnly(201) },
+  {
+    method: 'POST',
+    path: '/api/waitlist',
+    body: (f) => ({ restaurantSlug: f.slugX, date: '2026-11-28', partySize: 2, windowStart: '12:00', windowEnd: '13:00' }),
+    expect: dinerOnly(201),
+  },
   { method: 'GET', path: '/api/waitlist', expect: dinerOnly(200) },
   { method: 'DELETE', path: '/api/waitlist/{waitlistA}', expect: { anonymous: 401, dinerA: 200, dinerB: 404, staffX: 401, staffY: 401 } },
 ];
@@ -202,7 +242,9 @@ describe('authorisation matrix', () => {
   it('covers every documented endpoint', async () => {
     const document = t.app.swagger() as { paths: Record<string, Record<string, unknown>> };
     const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
-      Object.keys(operations).filter((m) => m !== 'parameters').map((method) => `${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, '{}')}`),
+      Object.keys(operations)
+        .filter((m) => m !== 'parameters')
+        .map((method) => `${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, '{}')}`),
     );
     const inTable = new Set(authorizationTable.map((row) => `${row.method} ${row.path.split('?')[0].replace(/\{[^}]+\}/g, '{}')}`));
     const missing = documented.filter((route) => !inTable.has(route));

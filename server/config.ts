@@ -42,13 +42,22 @@ const envSchema = z.object({
   SMS_ALLOWED_COUNTRY_CODES: z
     .string()
     .default('+91')
-    .transform((value) => value.split(',').map((code) => code.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((code) => code.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.string().regex(/^\+\d{1,4}$/, { message: 'each country code is + and 1 to 4 digits' })).min(1)),
   /** Caps on texts, counted in the database so N instances share them (decision 095). Days are Kolkata days. */
   SMS_MAX_PER_ACCOUNT_PER_DAY: z.coerce.number().int().min(1).default(5),
   SMS_MAX_PER_IP_PER_DAY: z.coerce.number().int().min(1).default(20),
   SMS_MAX_PER_HOUR: z.coerce.number().int().min(1).default(200),
-  SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 365).default(24 * 30),
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 365)
+    .default(24 * 30),
   /** log2 of scrypt's N; 15 means 32 MiB of memory per hash. */
   PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(15),
   /** Secret for signed URLs; generated and kept under DATA_DIR when unset (set it when running N instances). */
@@ -105,7 +114,10 @@ function trustProxyOf(value: string | undefined): false | number | string[] {
     if (hops > 10) throw new Error('Invalid configuration: TRUST_PROXY: a hop count must be between 0 and 10');
     return hops;
   }
-  const entries = text.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   const bad = entries.filter((entry) => {
     const [address, bits, ...rest] = entry.split('/');
     const family = isIP(address);
@@ -129,9 +141,19 @@ export type DevMailboxMode = 'off' | 'own' | 'all';
 
 /** DEV_MAILBOX as a mode; `all` is refused in production because it hands every one-time code to anyone. */
 function devMailboxMode(value: string | undefined, nodeEnv: string): DevMailboxMode {
-  const mode: DevMailboxMode = !value ? (nodeEnv === 'production' ? 'off' : 'own') : value === '1' || value === 'true' ? 'own' : value === '0' || value === 'false' ? 'off' : (value as DevMailboxMode);
+  const mode: DevMailboxMode = !value
+    ? nodeEnv === 'production'
+      ? 'off'
+      : 'own'
+    : value === '1' || value === 'true'
+      ? 'own'
+      : value === '0' || value === 'false'
+        ? 'off'
+        : (value as DevMailboxMode);
   if (mode === 'all' && nodeEnv === 'production') {
-    throw new Error('Invalid configuration: DEV_MAILBOX=all shows every code and email in the outbox to anyone and is refused when NODE_ENV=production (use DEV_MAILBOX=own or leave it unset)');
+    throw new Error(
+      'Invalid configuration: DEV_MAILBOX=all shows every code and email in the outbox to anyone and is refused when NODE_ENV=production (use DEV_MAILBOX=own or leave it unset)',
+    );
   }
   return mode;
 }

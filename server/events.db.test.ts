@@ -49,10 +49,13 @@ describe.runIf(process.env.DATABASE_URL)('live events across instances (PostgreS
     otherDatabase = await openPostgres({ url: process.env.DATABASE_URL!, poolSize: 2, searchPath: `${schema},public` });
     b = await createTestApp({ database: otherDatabase });
     // Each instance's listening connection opens in the background.
-    await vi.waitFor(() => {
-      expect(a.database.availabilityChanges.deliveryEpoch()).not.toBeNull();
-      expect(otherDatabase.availabilityChanges.deliveryEpoch()).not.toBeNull();
-    }, { timeout: 5_000 });
+    await vi.waitFor(
+      () => {
+        expect(a.database.availabilityChanges.deliveryEpoch()).not.toBeNull();
+        expect(otherDatabase.availabilityChanges.deliveryEpoch()).not.toBeNull();
+      },
+      { timeout: 5_000 },
+    );
   });
   afterAll(async () => {
     await b?.app.close();

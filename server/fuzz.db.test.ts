@@ -60,10 +60,40 @@ const nastyString = fc.oneof(
 );
 const anyJson = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
-  fc.dictionary(fc.constantFrom('username', 'password', 'restaurantSlug', 'date', 'time', 'partySize', 'status', 'phone', 'name', 'email', 'capacity', 'interval', 'start', 'end', 'count', 'contentTypes', 'photos', 'dob'), fc.oneof(nastyString, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(nastyString, { maxLength: 4 }))),
+  fc.dictionary(
+    fc.constantFrom(
+      'username',
+      'password',
+      'restaurantSlug',
+      'date',
+      'time',
+      'partySize',
+      'status',
+      'phone',
+      'name',
+      'email',
+      'capacity',
+      'interval',
+      'start',
+      'end',
+      'count',
+      'contentTypes',
+      'photos',
+      'dob',
+    ),
+    fc.oneof(nastyString, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(nastyString, { maxLength: 4 })),
+  ),
 );
 const credential = fc.constantFrom<'none' | 'diner' | 'staff' | 'garbage'>('none', 'diner', 'staff', 'garbage');
-const contentType = fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'image/png', 'application/json; charset=utf-8', '');
+const contentType = fc.constantFrom(
+  'application/json',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'image/png',
+  'application/json; charset=utf-8',
+  '',
+);
 
 function headersFor(kind: 'none' | 'diner' | 'staff' | 'garbage'): Record<string, string> {
   if (kind === 'diner') return bearer(dinerToken);
@@ -86,23 +116,33 @@ describe('every endpoint survives hostile input', () => {
   it('answers random requests with a 2xx/3xx, or a 4xx carrying {error}; never 5xx or a stack', async () => {
     for (const route of routes.filter((r) => !isStream(r.path))) {
       await fc.assert(
-        fc.asyncProperty(nastyString, anyJson, fc.option(nastyString), credential, contentType, fc.boolean(), async (pathValue, body, query, who, type, rawBody) => {
-          const url = fillPath(route.path, pathValue) + (query === null ? '' : `?date=${encodeURIComponent(query)}&partySize=${encodeURIComponent(query)}&${encodeURIComponent(query)}=1`);
-          const hasBody = !['GET', 'DELETE'].includes(route.method);
-          const response = await t.app.inject({
-            method: route.method as 'GET',
-            url,
-            headers: { ...headersFor(who), ...(hasBody && type ? { 'content-type': type } : {}) },
-            payload: hasBody ? (rawBody ? String(JSON.stringify(body)).slice(0, -1) : JSON.stringify(body)) : undefined,
-          });
-          const context = `${route.method} ${url} (${who}, ${type}) → ${response.statusCode} ${response.body.slice(0, 200)}`;
-          expect(response.statusCode, context).toBeLessThan(500);
-          expect(response.body, context).not.toMatch(STACK_TRACE);
-          if (response.statusCode >= 400) {
-            const parsed = JSON.parse(response.body) as { error?: unknown };
-            expect(typeof parsed.error, context).toBe('string');
-          }
-        }),
+        fc.asyncProperty(
+          nastyString,
+          anyJson,
+          fc.option(nastyString),
+          credential,
+          contentType,
+          fc.boolean(),
+          async (pathValue, body, query, who, type, rawBody) => {
+            const url =
+              fillPath(route.path, pathValue) +
+              (query === null ? '' : `?date=${encodeURIComponent(query)}&partySize=${encodeURIComponent(query)}&${encodeURIComponent(query)}=1`);
+            const hasBody = !['GET', 'DELETE'].includes(route.method);
+            const response = await t.app.inject({
+              method: route.method as 'GET',
+              url,
+              headers: { ...headersFor(who), ...(hasBody && type ? { 'content-type': type } : {}) },
+              payload: hasBody ? (rawBody ? String(JSON.stringify(body)).slice(0, -1) : JSON.stringify(body)) : undefined,
+            });
+            const context = `${route.method} ${url} (${who}, ${type}) → ${response.statusCode} ${response.body.slice(0, 200)}`;
+            expect(response.statusCode, context).toBeLessThan(500);
+            expect(response.body, context).not.toMatch(STACK_TRACE);
+            if (response.statusCode >= 400) {
+              const parsed = JSON.parse(response.body) as { error?: unknown };
+              expect(typeof parsed.error, context).toBe('string');
+            }
+          },
+        ),
         { numRuns: RUNS_PER_ROUTE },
       );
     }

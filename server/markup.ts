@@ -1,9 +1,11 @@
 /** Text safe inside HTML or SVG markup, in element content and in quoted attributes. */
 export function escapeMarkup(text: string): string {
-  return text
-    // Characters XML 1.0 forbids: in an SVG they would break the whole image.
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
-    .replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+  return (
+    text
+      // Characters XML 1.0 forbids: in an SVG they would break the whole image.
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
+      .replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!)
+  );
 }
 
 /**

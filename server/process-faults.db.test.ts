@@ -22,7 +22,16 @@ let env: Record<string, string>;
 let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
-  const common = { SEED_DEMO: '1', PASSWORD_HASH_COST: '10', HOLD_MINUTES: '0.5', HOLD_SWEEP_SECONDS: '1', RATE_LIMIT_SIGNUP_PER_IP: '100000', RATE_LIMIT_SIGNUP_PER_ACCOUNT: '100000', RATE_LIMIT_LOGIN_PER_IP: '100000', RATE_LIMIT_BOOKING_PER_DINER: '100000' };
+  const common = {
+    SEED_DEMO: '1',
+    PASSWORD_HASH_COST: '10',
+    HOLD_MINUTES: '0.5',
+    HOLD_SWEEP_SECONDS: '1',
+    RATE_LIMIT_SIGNUP_PER_IP: '100000',
+    RATE_LIMIT_SIGNUP_PER_ACCOUNT: '100000',
+    RATE_LIMIT_LOGIN_PER_IP: '100000',
+    RATE_LIMIT_BOOKING_PER_DINER: '100000',
+  };
   if (databaseUrl) {
     const schema = `faults_${Date.now()}`;
     const admin = new pg.Client({ connectionString: databaseUrl });
@@ -59,8 +68,18 @@ describe(`SIGKILL during a booking race (${engine})`, () => {
     const tokens: string[] = [];
     for (let i = 0; i < DINERS; i++) {
       const username = `racer_${i}_${Date.now() % 100000}`;
-      await fetch(`${server.baseUrl}/api/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: 'password123' }) });
-      const login = await json(await fetch(`${server.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: 'password123' }) }));
+      await fetch(`${server.baseUrl}/api/auth/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username, password: 'password123' }),
+      });
+      const login = await json(
+        await fetch(`${server.baseUrl}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username, password: 'password123' }),
+        }),
+      );
       tokens.push(String(login.body.token));
     }
 
@@ -97,16 +116,25 @@ describe(`SIGKILL during a booking race (${engine})`, () => {
       }
       // A hold can commit and lose its 201 to the kill, so the covers held are at least the
       // 2xx count, not equal to it: the staff view counts what the database really holds.
-      const staff = await json(await fetch(`${server.baseUrl}/api/auth/restaurant-login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: RESTAURANT, password: DEMO_STAFF_PASSWORD }) }));
-      const adminSlots = (await json(await fetch(`${server.baseUrl}/api/admin/slots?date=${date}`, { headers: { authorization: `Bearer ${String(staff.body.token)}` } }))).body as unknown as { time: string; coversBooked: number }[];
+      const staff = await json(
+        await fetch(`${server.baseUrl}/api/auth/restaurant-login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: RESTAURANT, password: DEMO_STAFF_PASSWORD }),
+        }),
+      );
+      const adminSlots = (
+        await json(await fetch(`${server.baseUrl}/api/admin/slots?date=${date}`, { headers: { authorization: `Bearer ${String(staff.body.token)}` } }))
+      ).body as unknown as { time: string; coversBooked: number }[];
       const live = adminSlots.find((slot) => slot.time === '19:00')!.coversBooked;
       expect(live).toBeGreaterThanOrEqual(succeeded.length);
       expect(live).toBeLessThanOrEqual(CAPACITY);
       // No oversell: what the slot still offers plus what is held is exactly its capacity.
       const fits = async (partySize: number) => {
-        const slots = (await json(await fetch(`${server.baseUrl}/api/restaurants/${RESTAURANT}/availability?date=${date}&partySize=${partySize}`))).body as unknown as { time: string; available: boolean }[];
+        const slots = (await json(await fetch(`${server.baseUrl}/api/restaurants/${RESTAURANT}/availability?date=${date}&partySize=${partySize}`)))
+          .body as unknown as { time: string; available: boolean }[];
         if (!Array.isArray(slots)) throw new Error(`availability answered ${JSON.stringify(slots)}`);
-        return slots.find((slot) => slot.time === "19:00")!.available;
+        return slots.find((slot) => slot.time === '19:00')!.available;
       };
       if (live < CAPACITY) expect(await fits(CAPACITY - live)).toBe(true);
       expect(await fits(CAPACITY - live + 1)).toBe(false);

@@ -115,7 +115,10 @@ describe('2. forged X-Forwarded-For beats every per-IP limit', () => {
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.5' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.5']);
     expect(() => loadConfig({ TRUST_PROXY: 'everything' })).toThrow(/TRUST_PROXY: everything is not a hop count, an IP address or a CIDR/);
     // Two proxies of ours (10.0.0.9 appended by the outer one); the client is 198.51.100.9 whatever it forged.
-    const statuses = await loginsThroughProxy({ TRUST_PROXY: '10.0.0.0/8' }, 40, (i) => ({ remoteAddress: '10.0.0.5', forwardedFor: `${forged(i)}, 198.51.100.9, 10.0.0.9` }));
+    const statuses = await loginsThroughProxy({ TRUST_PROXY: '10.0.0.0/8' }, 40, (i) => ({
+      remoteAddress: '10.0.0.5',
+      forwardedFor: `${forged(i)}, 198.51.100.9, 10.0.0.9`,
+    }));
     expect(statuses.slice(30)).toEqual(Array(10).fill(429));
     // A caller that is not one of our proxies is itself the client: its header counts for nothing.
     const direct = await loginsThroughProxy({ TRUST_PROXY: '10.0.0.0/8' }, 40, (i) => ({ remoteAddress: '198.51.100.10', forwardedFor: forged(i) }));
@@ -175,7 +178,8 @@ describe('3. anyone can lock another person out', () => {
         expect(login.statusCode, `login ${i + 1}`).toBe(200);
       }
       // Ten wrong passwords still close the account's budget for the window, the right one included.
-      for (let i = 0; i < 10; i++) expect((await call(app.app, 'POST', '/api/auth/login', { payload: { username: owner.username, password: 'wrong-password' } })).statusCode).toBe(401);
+      for (let i = 0; i < 10; i++)
+        expect((await call(app.app, 'POST', '/api/auth/login', { payload: { username: owner.username, password: 'wrong-password' } })).statusCode).toBe(401);
       expect((await call(app.app, 'POST', '/api/auth/login', { payload: { username: owner.username, password: TEST_PASSWORD } })).statusCode).toBe(429);
     } finally {
       await app.app.close();
@@ -184,55 +188,59 @@ describe('3. anyone can lock another person out', () => {
 });
 
 describe('5. two servers on one data folder', () => {
-  it('refuses a second server on the same DATA_DIR, and after a SIGKILL a restart takes over the lock and keeps every write', { timeout: 240_000 }, async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'tablefair-lock-'));
-    // Always the embedded database (the lock is about it), whatever engine this pass uses.
-    const env = { DATA_DIR: dataDir, DATABASE_URL: '', SEED_DEMO: '0', PASSWORD_HASH_COST: '10' };
-    let first: ServerProcess | undefined;
-    try {
-      first = await startServerProcess(env, await freePort());
-      expect(readFileSync(join(dataDir, 'tablefair.lock'), 'utf8').trim()).toBe(String(first.child.pid));
-      const signup = await fetch(`${first.baseUrl}/api/auth/signup`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'before_the_crash', password: TEST_PASSWORD }),
-      });
-      expect(signup.status).toBe(201);
+  it(
+    'refuses a second server on the same DATA_DIR, and after a SIGKILL a restart takes over the lock and keeps every write',
+    { timeout: 240_000 },
+    async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'tablefair-lock-'));
+      // Always the embedded database (the lock is about it), whatever engine this pass uses.
+      const env = { DATA_DIR: dataDir, DATABASE_URL: '', SEED_DEMO: '0', PASSWORD_HASH_COST: '10' };
+      let first: ServerProcess | undefined;
+      try {
+        first = await startServerProcess(env, await freePort());
+        expect(readFileSync(join(dataDir, 'tablefair.lock'), 'utf8').trim()).toBe(String(first.child.pid));
+        const signup = await fetch(`${first.baseUrl}/api/auth/signup`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: 'before_the_crash', password: TEST_PASSWORD }),
+        });
+        expect(signup.status).toBe(201);
 
-      // A second `npm start` on the same folder says why and exits instead of serving.
-      await expect(startServerProcess(env, await freePort())).rejects.toThrow(/Another Tablefair \(PID \d+\) is already using DATA_DIR/);
+        // A second `npm start` on the same folder says why and exits instead of serving.
+        await expect(startServerProcess(env, await freePort())).rejects.toThrow(/Another Tablefair \(PID \d+\) is already using DATA_DIR/);
 
-      // Private: the folders owner-only, the files the app wrote not readable by others.
-      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
-      expect(statSync(join(dataDir, 'pglite')).mode & 0o777).toBe(0o700);
-      expect(statSync(join(dataDir, 'tablefair.lock')).mode & 0o777).toBe(0o600);
-      expect(statSync(join(dataDir, 'pglite', 'PG_VERSION')).mode & 0o077).toBe(0);
+        // Private: the folders owner-only, the files the app wrote not readable by others.
+        expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+        expect(statSync(join(dataDir, 'pglite')).mode & 0o777).toBe(0o700);
+        expect(statSync(join(dataDir, 'tablefair.lock')).mode & 0o777).toBe(0o600);
+        expect(statSync(join(dataDir, 'pglite', 'PG_VERSION')).mode & 0o077).toBe(0);
 
-      first.child.kill('SIGKILL');
-      await first.exited;
-      first = undefined;
-      // The lock is left behind naming a dead process: the restart takes it over.
-      expect(existsSync(join(dataDir, 'tablefair.lock'))).toBe(true);
-      first = await startServerProcess(env, await freePort());
-      const login = await fetch(`${first.baseUrl}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'before_the_crash', password: TEST_PASSWORD }),
-      });
-      expect(login.status).toBe(200);
-      first.child.kill('SIGTERM');
-      await first.exited;
-      first = undefined;
-      // A clean stop removes its lock.
-      expect(existsSync(join(dataDir, 'tablefair.lock'))).toBe(false);
-    } finally {
-      if (first) {
         first.child.kill('SIGKILL');
         await first.exited;
+        first = undefined;
+        // The lock is left behind naming a dead process: the restart takes it over.
+        expect(existsSync(join(dataDir, 'tablefair.lock'))).toBe(true);
+        first = await startServerProcess(env, await freePort());
+        const login = await fetch(`${first.baseUrl}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: 'before_the_crash', password: TEST_PASSWORD }),
+        });
+        expect(login.status).toBe(200);
+        first.child.kill('SIGTERM');
+        await first.exited;
+        first = undefined;
+        // A clean stop removes its lock.
+        expect(existsSync(join(dataDir, 'tablefair.lock'))).toBe(false);
+      } finally {
+        if (first) {
+          first.child.kill('SIGKILL');
+          await first.exited;
+        }
+        rmSync(dataDir, { recursive: true, force: true });
       }
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 });
 
 describe('6. slow clients', () => {
@@ -277,7 +285,9 @@ describe('6. slow clients', () => {
       for (let i = 0; i < 5; i++) expect((await stream()).status).toBe(200);
       const sixth = await stream();
       expect(sixth.status).toBe(429);
-      expect(JSON.parse(sixth.body)).toEqual({ error: 'Too many live updates are open for this account (at most 5). Close another tab or window showing them and try again.' });
+      expect(JSON.parse(sixth.body)).toEqual({
+        error: 'Too many live updates are open for this account (at most 5). Close another tab or window showing them and try again.',
+      });
       open.shift()!.abort();
       let again = await stream();
       for (let tries = 0; again.status === 429 && tries < 20; tries++) {
@@ -324,7 +334,11 @@ describe('6. slow clients', () => {
 describe('4. SMS pumping', () => {
   /** Apps on the shared database with their own caps and their own day, so counts from other tests never mix in. */
   async function smsApp(env: Record<string, string>, now: string) {
-    return createTestApp({ env: { SMS_MAX_PER_ACCOUNT_PER_DAY: '100', SMS_MAX_PER_IP_PER_DAY: '100', SMS_MAX_PER_HOUR: '100', ...env }, database: t.database, now });
+    return createTestApp({
+      env: { SMS_MAX_PER_ACCOUNT_PER_DAY: '100', SMS_MAX_PER_IP_PER_DAY: '100', SMS_MAX_PER_HOUR: '100', ...env },
+      database: t.database,
+      now,
+    });
   }
   const start = (app: TestApp, token: string, phone: string, remoteAddress = '198.51.100.40') =>
     app.app.inject({ method: 'POST', url: '/api/auth/phone/start', headers: bearer(token), payload: { phone }, remoteAddress });
@@ -389,7 +403,8 @@ describe('4. SMS pumping', () => {
   it('caps all texts per hour, whoever asks; the next hour sends again', async () => {
     const app = await smsApp({ SMS_MAX_PER_HOUR: '3' }, '2026-12-04T04:30:00.000Z');
     try {
-      for (let i = 0; i < 3; i++) expect((await start(app, (await buildDiner(t.database.db)).token, freshPhone(), `198.51.100.${50 + i}`)).statusCode).toBe(202);
+      for (let i = 0; i < 3; i++)
+        expect((await start(app, (await buildDiner(t.database.db)).token, freshPhone(), `198.51.100.${50 + i}`)).statusCode).toBe(202);
       const refused = await start(app, (await buildDiner(t.database.db)).token, freshPhone(), '198.51.100.60');
       expect(refused.statusCode).toBe(429);
       expect(refused.json()).toEqual({ error: 'We are sending too many texts right now. Please try again within the hour.' });

@@ -27,7 +27,13 @@ export const signupBody = z.object({
     .optional()
     .transform((value) => (value ? value.toLowerCase() : undefined)),
   phone: z
-    .union([z.literal(''), z.string().trim().regex(/^\+?[\d\s-]{7,20}$/, { message: 'Enter a valid phone number' })])
+    .union([
+      z.literal(''),
+      z
+        .string()
+        .trim()
+        .regex(/^\+?[\d\s-]{7,20}$/, { message: 'Enter a valid phone number' }),
+    ])
     .optional()
     .transform((value) => (value ? value.replace(/[\s-]/g, '') : undefined)),
   preferredHood: z
@@ -93,7 +99,10 @@ export type StartPhoneVerificationBody = z.infer<typeof startPhoneVerificationBo
 
 export const verifyPhoneBody = z.object({
   phone: verifiablePhone,
-  code: z.string({ message: 'Enter the 6-digit code' }).trim().regex(/^\d{6}$/, { message: 'Enter the 6-digit code' }),
+  code: z
+    .string({ message: 'Enter the 6-digit code' })
+    .trim()
+    .regex(/^\d{6}$/, { message: 'Enter the 6-digit code' }),
 });
 export type VerifyPhoneBody = z.infer<typeof verifyPhoneBody>;
 

@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DATING_MESSAGES,
-  datingLanguages,
-  datingLoginBody,
-  datingPresignBody,
-  datingSignupBody,
-  fieldErrors,
-  type DatingSignupBody,
-} from './dating.ts';
+import { DATING_MESSAGES, datingLanguages, datingLoginBody, datingPresignBody, datingSignupBody, fieldErrors, type DatingSignupBody } from './dating.ts';
 import {
   ageOn,
   checkDatingAge,
@@ -54,11 +46,14 @@ describe('dating phone rule: optional plus, then 10 to 15 digits', () => {
     expect(datingLoginBody.safeParse({ phone, password: 'longenough' }).success).toBe(true);
   });
 
-  it.each(['', '12345', '987654321', '+1234567890123456', '++919876543210', '98765abcde', '91-98765', 'phone', '9'.repeat(16)])('refuses %j with the spec message', (phone) => {
-    const result = datingLoginBody.safeParse({ phone, password: 'longenough' });
-    expect(result.success).toBe(false);
-    expect(fieldErrors(result.error!).phone).toBe('Enter a valid phone number');
-  });
+  it.each(['', '12345', '987654321', '+1234567890123456', '++919876543210', '98765abcde', '91-98765', 'phone', '9'.repeat(16)])(
+    'refuses %j with the spec message',
+    (phone) => {
+      const result = datingLoginBody.safeParse({ phone, password: 'longenough' });
+      expect(result.success).toBe(false);
+      expect(fieldErrors(result.error!).phone).toBe('Enter a valid phone number');
+    },
+  );
 
   it('refuses a missing phone with the same message', () => {
     expect(fieldErrors(datingLoginBody.safeParse({ password: 'longenough' }).error!).phone).toBe('Enter a valid phone number');
@@ -96,7 +91,20 @@ describe('dating signup rules', () => {
   });
 
   it('accepts the bare minimum, defaulting physical activity to SOMETIMES and blank answers to empty', () => {
-    const { profession, dreams, fiveYearGoal, whatIWantInPartner, whyPartnerWouldLikeMe, physicalActivity, instagramHandle, diet, drinking, smoking, interests, ...minimum } = validSignup();
+    const {
+      profession,
+      dreams,
+      fiveYearGoal,
+      whatIWantInPartner,
+      whyPartnerWouldLikeMe,
+      physicalActivity,
+      instagramHandle,
+      diet,
+      drinking,
+      smoking,
+      interests,
+      ...minimum
+    } = validSignup();
     const parsed = datingSignupBody.parse({ ...minimum, diet: '', drinking: '', smoking: '', instagramHandle: '' });
     expect(parsed.physicalActivity).toBe('SOMETIMES');
     expect(parsed.dreams).toBe('');
@@ -142,7 +150,19 @@ describe('dating signup rules', () => {
 
   it('keeps the enumerations exactly as the spec lists them', () => {
     expect(cuisines).toEqual(['NORTH_INDIAN', 'SOUTH_INDIAN', 'ITALIAN', 'JAPANESE', 'THAI', 'MEXICAN', 'MIDDLE_EASTERN', 'VEGETARIAN_ONLY', 'VEGAN', 'JAIN']);
-    expect(firstDateTypes).toEqual(['COFFEE', 'QUICK_COCKTAIL', 'BREAKFAST', 'LUNCH', 'DINNER', 'GO_KARTING', 'PAINT_DATE', 'BOWLING', 'MUSEUM_WALK', 'LIVE_MUSIC', 'ICECREAM_WALK']);
+    expect(firstDateTypes).toEqual([
+      'COFFEE',
+      'QUICK_COCKTAIL',
+      'BREAKFAST',
+      'LUNCH',
+      'DINNER',
+      'GO_KARTING',
+      'PAINT_DATE',
+      'BOWLING',
+      'MUSEUM_WALK',
+      'LIVE_MUSIC',
+      'ICECREAM_WALK',
+    ]);
     expect(physicalActivities).toEqual(['RARELY', 'SOMETIMES', 'REGULAR', 'ATHLETE']);
     expect(dateBudgetChoices.map((choice) => choice.label)).toEqual(['₹500–1,000', '₹1,000–2,500', '₹2,500–5,000', '₹5,000+']);
   });

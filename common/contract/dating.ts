@@ -79,7 +79,13 @@ const unique = <T>(items: T[]): T[] => [...new Set(items)];
 /** A list of free-text tags (interests, languages): trimmed, blanks and repeats dropped. */
 const tagList = (label: string) =>
   z
-    .array(z.string().trim().max(40, { message: `${label}: each at most 40 characters` }), { message: `${label}: send a list` })
+    .array(
+      z
+        .string()
+        .trim()
+        .max(40, { message: `${label}: each at most 40 characters` }),
+      { message: `${label}: send a list` },
+    )
     .max(20, { message: `${label}: at most 20` })
     .optional()
     .transform((items) => unique((items ?? []).filter(Boolean)));
@@ -95,7 +101,11 @@ const BUDGET_BY_LABEL = new Map<string, string>(dateBudgetChoices.map((choice) =
 
 export const datingPhotoRef = z.object({
   objectKey: z.string({ message: DATING_MESSAGES.photos }).min(1, { message: DATING_MESSAGES.photos }).max(200),
-  sortOrder: z.number({ message: 'sortOrder: use 0, 1 or 2' }).int().min(0, { message: 'sortOrder: use 0, 1 or 2' }).max(DATING_PHOTO_COUNT - 1, { message: 'sortOrder: use 0, 1 or 2' }),
+  sortOrder: z
+    .number({ message: 'sortOrder: use 0, 1 or 2' })
+    .int()
+    .min(0, { message: 'sortOrder: use 0, 1 or 2' })
+    .max(DATING_PHOTO_COUNT - 1, { message: 'sortOrder: use 0, 1 or 2' }),
 });
 export type DatingPhotoRef = z.infer<typeof datingPhotoRef>;
 
@@ -125,7 +135,10 @@ export const datingSignupBody = z.object({
   ),
   instagramHandle: z.preprocess(
     (value) => blankToUndefined(typeof value === 'string' ? value.trim().replace(/^@/, '') : value),
-    z.string({ message: 'Enter an Instagram handle like @name' }).regex(/^[A-Za-z0-9._]{1,30}$/, { message: 'Enter an Instagram handle like @name' }).optional(),
+    z
+      .string({ message: 'Enter an Instagram handle like @name' })
+      .regex(/^[A-Za-z0-9._]{1,30}$/, { message: 'Enter an Instagram handle like @name' })
+      .optional(),
   ),
   diet: optionalChoice(diets, 'Choose a diet from the list'),
   drinking: optionalChoice(drinkingHabits, 'Choose how often you drink from the list'),

@@ -132,7 +132,13 @@ export const createDropBody = z.object({
     .min(1, { message: 'title is required' })
     .max(DROP_TITLE_MAX, { message: `title must be at most ${DROP_TITLE_MAX} characters` }),
   description: z
-    .union([z.null(), z.string().trim().max(DROP_DESCRIPTION_MAX, { message: `description must be at most ${DROP_DESCRIPTION_MAX} characters` })])
+    .union([
+      z.null(),
+      z
+        .string()
+        .trim()
+        .max(DROP_DESCRIPTION_MAX, { message: `description must be at most ${DROP_DESCRIPTION_MAX} characters` }),
+    ])
     .optional()
     .transform((value) => (value ? value : null)),
   dateFrom: isoDate,

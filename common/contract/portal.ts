@@ -34,7 +34,13 @@ export type AdminRestaurant = z.infer<typeof adminRestaurant>;
  */
 const optionalLink = (field: string) =>
   z
-    .union([z.null(), z.string().trim().max(500, { message: `${field} must be at most 500 characters` })])
+    .union([
+      z.null(),
+      z
+        .string()
+        .trim()
+        .max(500, { message: `${field} must be at most 500 characters` }),
+    ])
     .optional()
     .transform((value) => (value ? value : null))
     .refine((value) => value === null || isSafeLink(value), { message: `${field} must be a web address starting with http:// or https://` });
@@ -50,11 +56,7 @@ export function isSafeLink(value: string): boolean {
 }
 
 export const updateAdminRestaurantBody = z.object({
-  name: z
-    .string({ message: 'name is required' })
-    .trim()
-    .min(1, { message: 'name is required' })
-    .max(100, { message: 'name must be at most 100 characters' }),
+  name: z.string({ message: 'name is required' }).trim().min(1, { message: 'name is required' }).max(100, { message: 'name must be at most 100 characters' }),
   neighborhood: z
     .union([z.null(), z.string().trim().max(60, { message: 'neighborhood must be at most 60 characters' })])
     .optional()
@@ -154,7 +156,4 @@ export const uploadResponse = z.object({ url: z.string(), heroImageUrl: z.string
 export type UploadResponse = z.infer<typeof uploadResponse>;
 
 /** What the live stream (GET /api/admin/events) sends, as `event: <type>` with JSON data. */
-export type PortalStreamEvent =
-  | { type: 'ready' }
-  | { type: 'booking'; reservationId: string; status: string }
-  | { type: 'slots'; date: string | null };
+export type PortalStreamEvent = { type: 'ready' } | { type: 'booking'; reservationId: string; status: string } | { type: 'slots'; date: string | null };

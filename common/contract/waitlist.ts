@@ -95,7 +95,12 @@ export type DinerStreamEvent = z.infer<typeof dinerStreamEvent>;
 export const devMailboxQuery = z.object({
   /** Only messages to this address or phone number. */
   recipient: z.string().max(254).optional(),
-  limit: z.coerce.number({ message: 'limit must be a number' }).int({ message: 'limit must be a whole number' }).min(1, { message: 'limit must be between 1 and 200' }).max(200, { message: 'limit must be between 1 and 200' }).default(50),
+  limit: z.coerce
+    .number({ message: 'limit must be a number' })
+    .int({ message: 'limit must be a whole number' })
+    .min(1, { message: 'limit must be between 1 and 200' })
+    .max(200, { message: 'limit must be between 1 and 200' })
+    .default(50),
 });
 
 export const outboxMessage = z.object({

@@ -60,7 +60,12 @@ describe('restaurant page picker rules', () => {
   it('carries the waitlist window through the sign-in detour', () => {
     const written = writeBookingParams({ date: '2026-11-22', party: 4, waitlist: { start: '19:00', end: '22:00' } });
     expect(written).toBe('?date=2026-11-22&party=4&waitlist=19%3A00-22%3A00');
-    expect(readBookingParams(new URLSearchParams(written.slice(1)))).toEqual({ date: '2026-11-22', time: undefined, party: 4, waitlist: { start: '19:00', end: '22:00' } });
+    expect(readBookingParams(new URLSearchParams(written.slice(1)))).toEqual({
+      date: '2026-11-22',
+      time: undefined,
+      party: 4,
+      waitlist: { start: '19:00', end: '22:00' },
+    });
     expect(readBookingParams(new URLSearchParams('waitlist=7pm-10pm')).waitlist).toBeUndefined();
   });
 

@@ -49,7 +49,12 @@ describe('drawOrder', () => {
     const entries = ids(50);
     const first = await drawOrder(seed, entries);
     expect(await drawOrder(bytesToHex(seed), [...entries].reverse())).toEqual(first);
-    expect(await drawOrder(seed, [...entries].sort(() => Math.random() - 0.5))).toEqual(first);
+    expect(
+      await drawOrder(
+        seed,
+        [...entries].sort(() => Math.random() - 0.5),
+      ),
+    ).toEqual(first);
     expect(await drawOrder(randomBytes(32), entries)).not.toEqual(first);
   });
 
@@ -81,7 +86,18 @@ describe('drawOrder', () => {
     const seed = '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f';
     const entries = Array.from({ length: 12 }, (_, i) => `entry-${String(i).padStart(2, '0')}`);
     expect(await drawOrder(seed, entries)).toEqual([
-      'entry-02', 'entry-11', 'entry-05', 'entry-08', 'entry-03', 'entry-09', 'entry-00', 'entry-10', 'entry-06', 'entry-07', 'entry-01', 'entry-04',
+      'entry-02',
+      'entry-11',
+      'entry-05',
+      'entry-08',
+      'entry-03',
+      'entry-09',
+      'entry-00',
+      'entry-10',
+      'entry-06',
+      'entry-07',
+      'entry-01',
+      'entry-04',
     ]);
     const uuids = [
       '3f1c0a9e-0000-4000-8000-000000000001',

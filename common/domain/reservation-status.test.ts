@@ -156,9 +156,9 @@ describe('checkTransition: guards', () => {
   it('lets a diner cancel an accepted reservation only at least 2 hours ahead', () => {
     const twoHoursAhead = new Date(startsAt.getTime() - 120 * MINUTE);
     expect(checkTransition('CONFIRMED', 'CANCELLED', 'diner', { now: twoHoursAhead, holdExpiresAt: null, startsAt }).allowed).toBe(true);
-    expect(
-      checkTransition('CONFIRMED', 'CANCELLED', 'diner', { now: new Date(twoHoursAhead.getTime() - 1), holdExpiresAt: null, startsAt }).allowed,
-    ).toBe(true);
+    expect(checkTransition('CONFIRMED', 'CANCELLED', 'diner', { now: new Date(twoHoursAhead.getTime() - 1), holdExpiresAt: null, startsAt }).allowed).toBe(
+      true,
+    );
     expect(checkTransition('CONFIRMED', 'CANCELLED', 'diner', { now: new Date(twoHoursAhead.getTime() + 1), holdExpiresAt: null, startsAt })).toEqual({
       allowed: false,
       reason: 'too_late_to_cancel',
@@ -184,7 +184,9 @@ describe('checkTransition: guards', () => {
       reason: 'too_early_for_no_show',
     });
     expect(checkTransition('CONFIRMED', 'NO_SHOW', 'staff', { now: windowOpens, holdExpiresAt: null, startsAt }).allowed).toBe(true);
-    expect(checkTransition('CONFIRMED', 'NO_SHOW', 'staff', { now: new Date(windowOpens.getTime() + 60 * MINUTE), holdExpiresAt: null, startsAt }).allowed).toBe(true);
+    expect(
+      checkTransition('CONFIRMED', 'NO_SHOW', 'staff', { now: new Date(windowOpens.getTime() + 60 * MINUTE), holdExpiresAt: null, startsAt }).allowed,
+    ).toBe(true);
   });
 });
 
@@ -206,8 +208,16 @@ describe('covers and summaries', () => {
 
   it('offers the buttons of each status per actor', () => {
     expect(movesFrom('HELD', 'diner').map((t) => t.label)).toEqual(['Confirm', 'Cancel Hold']);
-    expect(movesFrom('CONFIRMED', 'staff').map((t) => t.to).sort()).toEqual(['CANCELLED', 'NO_SHOW', 'SEATED']);
-    expect(movesFrom('PENDING', 'staff').map((t) => t.to).sort()).toEqual(['CANCELLED', 'CONFIRMED']);
+    expect(
+      movesFrom('CONFIRMED', 'staff')
+        .map((t) => t.to)
+        .sort(),
+    ).toEqual(['CANCELLED', 'NO_SHOW', 'SEATED']);
+    expect(
+      movesFrom('PENDING', 'staff')
+        .map((t) => t.to)
+        .sort(),
+    ).toEqual(['CANCELLED', 'CONFIRMED']);
     expect(movesFrom('SEATED', 'diner')).toEqual([]);
   });
 });

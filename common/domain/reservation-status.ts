@@ -95,12 +95,7 @@ const refusalForGuard: Record<TransitionGuard, Exclude<TransitionCheck, { allowe
 };
 
 /** Decides whether `actor` may move a reservation from `from` to `to` now. */
-export function checkTransition(
-  from: ReservationStatus,
-  to: ReservationStatus,
-  actor: ReservationActor,
-  context: TransitionContext,
-): TransitionCheck {
+export function checkTransition(from: ReservationStatus, to: ReservationStatus, actor: ReservationActor, context: TransitionContext): TransitionCheck {
   const transition = reservationTransitions.find((t) => t.from === from && t.to === to && t.actor === actor);
   if (!transition) return { allowed: false, reason: 'not_a_move' };
   if (!guardHolds(transition.guard, context)) return { allowed: false, reason: refusalForGuard[transition.guard!] };

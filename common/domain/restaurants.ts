@@ -29,16 +29,7 @@ export function capitalise(word: string): string {
 }
 
 /** The diner signup's preferred neighbourhoods, exactly as the spec lists them. */
-export const preferredHoods = [
-  'Indiranagar',
-  'Koramangala',
-  'CBD',
-  'Whitefield',
-  'Malleswaram',
-  'Jayanagar',
-  'HSR Layout',
-  'BTM Layout',
-] as const;
+export const preferredHoods = ['Indiranagar', 'Koramangala', 'CBD', 'Whitefield', 'Malleswaram', 'Jayanagar', 'HSR Layout', 'BTM Layout'] as const;
 
 /** How many restaurants the home page's 'Today Near You' strip shows; "See all" leads to every one (decisions 077, 079). */
 export const HOME_STRIP_CARDS = 12;

@@ -9,12 +9,21 @@ export function findChromium(): string | undefined {
 
 export async function launchBrowser(): Promise<Browser> {
   const executablePath = findChromium();
-  if (!executablePath) throw new Error('Chromium not found: install Debian\'s chromium or set CHROMIUM_PATH');
+  if (!executablePath) throw new Error("Chromium not found: install Debian's chromium or set CHROMIUM_PATH");
   return chromium.launch({
     executablePath,
     headless: true,
     // This machine has no outside network: stop Chromium from trying.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
 }
 

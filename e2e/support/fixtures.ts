@@ -7,7 +7,9 @@ import { expect } from 'vitest';
 export async function seriousAxeViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
   const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run();
+    const result = await (
+      window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }
+    ).axe.run();
     return result.violations;
   });
   return violations
@@ -44,7 +46,10 @@ export async function createDiner(
 ): Promise<{ token: string; username: string; email: string }> {
   const username = `${options.prefix}_${options.name.split(' ')[0]!.toLowerCase()}_${Date.now() % 1_000_000}`;
   const email = `${username}@example.com`;
-  const signup = await api('/api/auth/signup', { method: 'POST', body: { username, password: 'password123', name: options.name, email, ...(options.phone ? { phone: options.phone } : {}) } });
+  const signup = await api('/api/auth/signup', {
+    method: 'POST',
+    body: { username, password: 'password123', name: options.name, email, ...(options.phone ? { phone: options.phone } : {}) },
+  });
   expect(signup.status).toBe(201);
   const login = await api<{ token: string }>('/api/auth/login', { method: 'POST', body: { username, password: 'password123' } });
   expect(login.status).toBe(200);
@@ -82,7 +87,11 @@ export async function saveScreenshot(page: Page, fileName: string, options: { di
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   if (options.dismissToasts) {
     const dismiss = page.getByRole('button', { name: 'Dismiss' });
-    for (let tries = 0; tries < 5 && (await dismiss.count()) > 0; tries++) await dismiss.first().click({ timeout: 2_000 }).catch(() => undefined);
+    for (let tries = 0; tries < 5 && (await dismiss.count()) > 0; tries++)
+      await dismiss
+        .first()
+        .click({ timeout: 2_000 })
+        .catch(() => undefined);
   }
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${fileName}.png`), fullPage: true });

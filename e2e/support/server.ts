@@ -23,7 +23,16 @@ export async function startE2eServer(env: Record<string, string> = {}): Promise<
   // WEB_DIST_DIR lets parallel runs each test their own build.
   const webDistDir = process.env.WEB_DIST_DIR ?? 'dist/web';
   if (!existsSync(`${webDistDir}/index.html`)) throw new Error(`Build the web app first (npm run build): ${webDistDir} is empty`);
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', PASSWORD_HASH_COST: '10', HOST: '127.0.0.1', PORT: '0', WEB_DIST_DIR: webDistDir, ...GENEROUS_RATE_LIMITS, ...env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    PASSWORD_HASH_COST: '10',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    WEB_DIST_DIR: webDistDir,
+    ...GENEROUS_RATE_LIMITS,
+    ...env,
+  });
   const database = await createTestDatabase();
   await seedDemoData(database.db, { now: new Date(), passwordHashCost: config.passwordHashCost });
   const app = await buildApp({ config, database, runBackgroundJobs: true });

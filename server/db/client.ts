@@ -135,9 +135,11 @@ function pgliteChangeFeed(client: PGlite): ChangeFeed {
   let listening: Promise<unknown> | undefined;
   return {
     subscribe(onChange) {
-      listening ??= client.listen(AVAILABILITY_CHANNEL, (payload) => subscribers.deliver(payload)).then(() => {
-        epoch = 1;
-      });
+      listening ??= client
+        .listen(AVAILABILITY_CHANNEL, (payload) => subscribers.deliver(payload))
+        .then(() => {
+          epoch = 1;
+        });
       return subscribers.add(onChange);
     },
     deliveryEpoch: () => (client.closed ? null : epoch),

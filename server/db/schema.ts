@@ -10,7 +10,9 @@ import { bigserial, boolean, date, doublePrecision, integer, pgTable, primaryKey
  * foreign keys live only in the SQL.
  */
 export const users = pgTable('users', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   username: text('username').notNull(),
   passwordHash: text('password_hash').notNull(),
   name: text('name').notNull().default(''),
@@ -24,13 +26,18 @@ export const users = pgTable('users', {
 });
 
 export const restaurants = pgTable('restaurants', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   slug: text('slug').notNull(),
   name: text('name').notNull(),
   emoji: text('emoji').notNull().default('🍴'),
   neighborhood: text('neighborhood').notNull().default('Bengaluru'),
   hot: boolean('hot').notNull().default(false),
-  cuisineTags: text('cuisine_tags').array().notNull().default(sql`'{}'`),
+  cuisineTags: text('cuisine_tags')
+    .array()
+    .notNull()
+    .default(sql`'{}'`),
   category: text('category').notNull().default('dinner'),
   description: text('description'),
   website: text('website'),
@@ -45,7 +52,9 @@ export const restaurants = pgTable('restaurants', {
 });
 
 export const staffAccounts = pgTable('staff_accounts', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   restaurantId: uuid('restaurant_id').notNull(),
   username: text('username').notNull(),
   passwordHash: text('password_hash').notNull(),
@@ -62,7 +71,9 @@ export const sessions = pgTable('sessions', {
 });
 
 export const slots = pgTable('slots', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   restaurantId: uuid('restaurant_id').notNull(),
   slotDate: date('slot_date', { mode: 'string' }).notNull(),
   slotTime: text('slot_time').notNull(),
@@ -75,7 +86,9 @@ export const slots = pgTable('slots', {
 });
 
 export const reservations = pgTable('reservations', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   userId: uuid('user_id').notNull(),
   restaurantId: uuid('restaurant_id').notNull(),
   slotId: uuid('slot_id').notNull(),
@@ -106,7 +119,9 @@ export const appSettings = pgTable('app_settings', {
 
 /** Dating accounts (migration 0003): phone + password, the profile answers. */
 export const datingUsers = pgTable('dating_users', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   phone: text('phone').notNull(),
   passwordHash: text('password_hash').notNull(),
   name: text('name').notNull(),
@@ -123,7 +138,10 @@ export const datingUsers = pgTable('dating_users', {
   drinking: text('drinking'),
   smoking: text('smoking'),
   cuisines: text('cuisines').array().notNull(),
-  interests: text('interests').array().notNull().default(sql`'{}'`),
+  interests: text('interests')
+    .array()
+    .notNull()
+    .default(sql`'{}'`),
   firstDateTypes: text('first_date_types').array().notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -158,7 +176,9 @@ export const datingUploads = pgTable('dating_uploads', {
 
 /** Fair access (migration 0004): one-time phone codes (users gain verified_phone and phone_verified_at; slots gain drop_id). */
 export const phoneVerifications = pgTable('phone_verifications', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   userId: uuid('user_id').notNull(),
   phone: text('phone').notNull(),
   codeSalt: text('code_salt').notNull(),
@@ -171,7 +191,9 @@ export const phoneVerifications = pgTable('phone_verifications', {
 
 /** A drop: hidden slots released at release_at in the order of a recorded draw (seed). */
 export const drops = pgTable('drops', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   restaurantId: uuid('restaurant_id').notNull(),
   title: text('title').notNull(),
   description: text('description'),
@@ -187,7 +209,9 @@ export const drops = pgTable('drops', {
 });
 
 export const dropEntries = pgTable('drop_entries', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   dropId: uuid('drop_id').notNull(),
   userId: uuid('user_id').notNull(),
   phone: text('phone').notNull(),
@@ -200,7 +224,9 @@ export const dropEntries = pgTable('drop_entries', {
 });
 
 export const waitlistEntries = pgTable('waitlist_entries', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   userId: uuid('user_id').notNull(),
   restaurantId: uuid('restaurant_id').notNull(),
   waitDate: date('wait_date', { mode: 'string' }).notNull(),
@@ -215,7 +241,9 @@ export const waitlistEntries = pgTable('waitlist_entries', {
 });
 
 export const outboxMessages = pgTable('outbox_messages', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   channel: text('channel').notNull().$type<'email' | 'sms'>(),
   recipient: text('recipient').notNull(),
   userId: uuid('user_id'),

@@ -42,11 +42,17 @@ export function createEventStreams(app: FastifyInstance) {
     let counts = openCounts.get(app.deps);
     if (!counts) openCounts.set(app.deps, (counts = new Map()));
     const account = accountOf(await reply.request.principal());
-    const places = [...(account ? [{ key: account, limit: perAccount, what: 'for this account' }] : []), { key: `ip:${reply.request.ip}`, limit: perIp, what: 'from this address' }];
+    const places = [
+      ...(account ? [{ key: account, limit: perAccount, what: 'for this account' }] : []),
+      { key: `ip:${reply.request.ip}`, limit: perIp, what: 'from this address' },
+    ];
     const full = places.find((place) => (counts.get(place.key) ?? 0) >= place.limit);
     if (full) {
       unsubscribe();
-      throw new AppError('RATE_LIMITED', `Too many live updates are open ${full.what} (at most ${full.limit}). Close another tab or window showing them and try again.`);
+      throw new AppError(
+        'RATE_LIMITED',
+        `Too many live updates are open ${full.what} (at most ${full.limit}). Close another tab or window showing them and try again.`,
+      );
     }
     for (const place of places) counts.set(place.key, (counts.get(place.key) ?? 0) + 1);
     reply.hijack();

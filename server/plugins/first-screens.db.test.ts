@@ -94,7 +94,7 @@ describe('first screens in the HTML (decisions 078, 079)', () => {
     expect((pageData(page.body) as { restaurant: { name: string } }).restaurant.name).toBe(HOSTILE_NAME);
   });
 
-  it('gives the home page the strip\'s first dozen as the API answers them, and the home screen\'s own chunk', async () => {
+  it("gives the home page the strip's first dozen as the API answers them, and the home screen's own chunk", async () => {
     const api = await t.app.inject({ method: 'GET', url: '/api/discover/available-today?limit=12' });
     expect(api.json().restaurants.map((entry: { restaurant: { slug: string } }) => entry.restaurant.slug)).toContain(restaurant.slug);
     const page = await t.app.inject({ method: 'GET', url: '/' });

@@ -47,7 +47,9 @@ export class PostgresRateLimitStore implements RateLimitStore {
     if (windowStart.getTime() - this.lastCleanup > windowMs * 10) {
       this.lastCleanup = windowStart.getTime();
       // Keys under sms: are the daily text caps' (decision 095), kept by their own cleanup.
-      await this.db.execute(sql`DELETE FROM rate_limit_counters WHERE window_start < ${new Date(windowStart.getTime() - windowMs * 10).toISOString()} AND key NOT LIKE 'sms:%'`);
+      await this.db.execute(
+        sql`DELETE FROM rate_limit_counters WHERE window_start < ${new Date(windowStart.getTime() - windowMs * 10).toISOString()} AND key NOT LIKE 'sms:%'`,
+      );
     }
     return row.hits;
   }
@@ -66,7 +68,11 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   async hit(key: string, windowStart: Date, windowMs: number, by = 1): Promise<number> {
     const redisKey = `tablefair:rl:${key}:${windowStart.getTime()}`;
-    const [[, hits]] = (await this.redis.multi().incrby(redisKey, by).pexpire(redisKey, windowMs * 2).exec()) as [[Error | null, number]];
+    const [[, hits]] = (await this.redis
+      .multi()
+      .incrby(redisKey, by)
+      .pexpire(redisKey, windowMs * 2)
+      .exec()) as [[Error | null, number]];
     return hits;
   }
 

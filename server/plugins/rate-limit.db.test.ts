@@ -77,10 +77,7 @@ describe.each(['postgres', 'redis'] as const)('rate limits shared by two instanc
     first = await createTestApp({ env });
     // With postgres both instances share one database, as N instances behind a proxy do; with
     // redis each has its own database, so only Redis can carry the count from one to the other.
-    second =
-      store === 'postgres'
-        ? await createTestApp({ env, database: { ...first.database, close: async () => {} } })
-        : await createTestApp({ env });
+    second = store === 'postgres' ? await createTestApp({ env, database: { ...first.database, close: async () => {} } }) : await createTestApp({ env });
   });
   afterAll(async () => {
     await second?.close();

@@ -82,7 +82,9 @@ describe('shared answers', () => {
   });
 
   it('drops the kept restaurant list when a restaurant changes', async () => {
-    const names = async () => ((await t.app.inject({ method: 'GET', url: '/api/restaurants' })).json() as { slug: string; name: string }[]).find((r) => r.slug === restaurant.slug)?.name;
+    const names = async () =>
+      ((await t.app.inject({ method: 'GET', url: '/api/restaurants' })).json() as { slug: string; name: string }[]).find((r) => r.slug === restaurant.slug)
+        ?.name;
     expect(await names()).toBe('Shared Answer Bistro');
     await t.database.db.execute(sql`UPDATE restaurants SET name = 'Shared Answer Brasserie' WHERE id = ${restaurant.id}`);
     expect(await names()).toBe('Shared Answer Brasserie');

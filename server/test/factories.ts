@@ -26,7 +26,17 @@ export interface BuiltRestaurant {
 
 export async function buildRestaurant(
   db: Db,
-  overrides: Partial<{ slug: string; name: string; category: string; neighborhood: string; hot: boolean; lat: number | null; lng: number | null; cuisineTags: string[]; emoji: string }> = {},
+  overrides: Partial<{
+    slug: string;
+    name: string;
+    category: string;
+    neighborhood: string;
+    hot: boolean;
+    lat: number | null;
+    lng: number | null;
+    cuisineTags: string[];
+    emoji: string;
+  }> = {},
 ): Promise<BuiltRestaurant> {
   const slug = overrides.slug ?? `test-restaurant-${unique()}`;
   const name = overrides.name ?? `Test Restaurant ${slug.slice(-8)}`;
@@ -91,7 +101,11 @@ export async function buildDiner(db: Db, overrides: Partial<{ username: string; 
   return { id: row.id, username, password: TEST_PASSWORD, token: await issueToken(db, 'diner', row.id) };
 }
 
-export async function buildStaff(db: Db, restaurantId: string, overrides: Partial<{ username: string }> = {}): Promise<BuiltAccount & { restaurantId: string }> {
+export async function buildStaff(
+  db: Db,
+  restaurantId: string,
+  overrides: Partial<{ username: string }> = {},
+): Promise<BuiltAccount & { restaurantId: string }> {
   const username = overrides.username ?? `staff_${unique()}`;
   const [row] = await queryRows<{ id: string }>(
     db,

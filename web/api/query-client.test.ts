@@ -35,7 +35,13 @@ describe('the one QueryCache onError', () => {
     const client = createQueryClient();
     const failure = new ApiError({ status: 503, serverMessage: '' });
     await expect(
-      client.fetchQuery({ queryKey: ['test'], retry: 1, retryDelay: 0, meta: { errorLog: 'Failed to fetch bookings' }, queryFn: () => Promise.reject(failure) }),
+      client.fetchQuery({
+        queryKey: ['test'],
+        retry: 1,
+        retryDelay: 0,
+        meta: { errorLog: 'Failed to fetch bookings' },
+        queryFn: () => Promise.reject(failure),
+      }),
     ).rejects.toBe(failure);
     expect(log).toHaveBeenCalledExactlyOnceWith('Failed to fetch bookings', failure);
     client.clear();

@@ -24,7 +24,11 @@ describe('query keys come from the features’ key factories', () => {
   it('writes no query key by hand outside a factory', () => {
     const handWritten = listSources(webRoot)
       .filter((file) => !file.endsWith('/keys.ts'))
-      .flatMap((file) => readFileSync(join(webRoot, file), 'utf8').split('\n').map((line, index) => ({ file, line, index })))
+      .flatMap((file) =>
+        readFileSync(join(webRoot, file), 'utf8')
+          .split('\n')
+          .map((line, index) => ({ file, line, index })),
+      )
       .filter(({ line }) => /queryKey:\s*\[|queryKey\[0\]\s*[!=]==?\s*'/.test(line))
       .map(({ file, index, line }) => `${file}:${index + 1}: ${line.trim()}`);
     expect(handWritten).toEqual([]);

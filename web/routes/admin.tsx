@@ -64,10 +64,7 @@ function SignedInAdmin() {
     document.title = restaurant.data ? `${restaurant.data.name} · Restaurant Admin · Tablefair` : 'Restaurant Admin · Tablefair';
   }, [restaurant.data]);
 
-  const setTab = useCallback(
-    (next: AdminTab) => setSearchParams(next === 'dashboard' ? {} : { tab: next }, { replace: true }),
-    [setSearchParams],
-  );
+  const setTab = useCallback((next: AdminTab) => setSearchParams(next === 'dashboard' ? {} : { tab: next }, { replace: true }), [setSearchParams]);
 
   if (!restaurant.data) {
     return (

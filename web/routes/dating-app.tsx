@@ -116,7 +116,13 @@ function Profile({ profile }: { profile: DatingProfile }) {
         <ul className="d-mosaic" aria-label="Your photos">
           {photos.map((photo, index) => (
             <li key={photo.url} className={index === 0 ? 'd-mosaic__item d-mosaic__item--lead' : 'd-mosaic__item'}>
-              <img src={datingUrl(photo.url)} alt={`${profile.name}, photo ${index + 1} of ${photos.length}`} width={600} height={800} loading={index === 0 ? 'eager' : 'lazy'} />
+              <img
+                src={datingUrl(photo.url)}
+                alt={`${profile.name}, photo ${index + 1} of ${photos.length}`}
+                width={600}
+                height={800}
+                loading={index === 0 ? 'eager' : 'lazy'}
+              />
             </li>
           ))}
         </ul>

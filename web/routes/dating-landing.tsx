@@ -71,8 +71,8 @@ export default function DatingLanding() {
               Real dates. Not swipes.
             </h1>
             <p className="d-hero__lead">
-              Curated matches for people with serious intent. We set up a real first date at a venue near you, and your small deposit becomes credit at
-              the table. If your date flakes, the deposit is paid to you.
+              Curated matches for people with serious intent. We set up a real first date at a venue near you, and your small deposit becomes credit at the
+              table. If your date flakes, the deposit is paid to you.
             </p>
             <div className="d-hero__actions">
               <Link to="/dating/signup" className="btn d-btn--primary d-btn--lg">

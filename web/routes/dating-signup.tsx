@@ -78,9 +78,21 @@ export default function DatingSignup() {
               <TextField label="Name" autoComplete="given-name" {...text('name')} required />
               <TextField label="Date of birth" type="date" min="1900-01-01" max={latestAdultDob(today)} {...text('dob')} required />
             </div>
-            <TextField label={<>Profession <span className="d-optional">(optional)</span></>} autoComplete="organization-title" {...text('profession')} />
             <TextField
-              label={<>Instagram <span className="d-optional">(optional)</span></>}
+              label={
+                <>
+                  Profession <span className="d-optional">(optional)</span>
+                </>
+              }
+              autoComplete="organization-title"
+              {...text('profession')}
+            />
+            <TextField
+              label={
+                <>
+                  Instagram <span className="d-optional">(optional)</span>
+                </>
+              }
               placeholder="@yourhandle"
               autoCapitalize="none"
               {...text('instagramHandle')}
@@ -121,8 +133,18 @@ export default function DatingSignup() {
           </Section>
 
           <Section id="sec-about" title="About you" description={`A sentence or two each, up to ${DATING_FREE_TEXT_MAX} characters.`}>
-            <TextAreaField label="What you want to see in a partner" rows={3} hint={<Counter value={form.whatIWantInPartner} />} {...text('whatIWantInPartner')} />
-            <TextAreaField label="Why they'd love dating you" rows={3} hint={<Counter value={form.whyPartnerWouldLikeMe} />} {...text('whyPartnerWouldLikeMe')} />
+            <TextAreaField
+              label="What you want to see in a partner"
+              rows={3}
+              hint={<Counter value={form.whatIWantInPartner} />}
+              {...text('whatIWantInPartner')}
+            />
+            <TextAreaField
+              label="Why they'd love dating you"
+              rows={3}
+              hint={<Counter value={form.whyPartnerWouldLikeMe} />}
+              {...text('whyPartnerWouldLikeMe')}
+            />
             <TextAreaField label="Your dreams" rows={3} hint={<Counter value={form.dreams} />} {...text('dreams')} />
             <TextAreaField label="Where you want to be in 5 years" rows={3} hint={<Counter value={form.fiveYearGoal} />} {...text('fiveYearGoal')} />
             <TagInput
@@ -147,7 +169,15 @@ export default function DatingSignup() {
             />
             <div className="d-grid-3">
               {OPTIONAL_HABITS.map(([field, label, choices]) => (
-                <SelectField key={field} label={<>{label} <span className="d-optional">(optional)</span></>} {...text(field)}>
+                <SelectField
+                  key={field}
+                  label={
+                    <>
+                      {label} <span className="d-optional">(optional)</span>
+                    </>
+                  }
+                  {...text(field)}
+                >
                   <option value="">Prefer not to say</option>
                   {choices.map((choice) => (
                     <option key={choice.value} value={choice.value}>

@@ -47,7 +47,10 @@ export default function DevMailboxScreen() {
       {off ? (
         <div className="waitlist__empty">
           <EmptyState icon="📭" title={<h2>The dev mailbox is off on this server</h2>}>
-            <p>It is only served outside production (or with DEV_MAILBOX=1), because it shows one-time codes. Here, messages leave only through the configured email and SMS drivers.</p>
+            <p>
+              It is only served outside production (or with DEV_MAILBOX=1), because it shows one-time codes. Here, messages leave only through the configured
+              email and SMS drivers.
+            </p>
             <p className="waitlist__empty-actions">
               <ButtonLink to="/">Back to home</ButtonLink>
             </p>
@@ -118,7 +121,9 @@ function Messages({ messages, recipient }: { messages: OutboxMessage[]; recipien
   return (
     <>
       <p className="mailbox__status" role="status">
-        {messages.length === 0 ? '' : `${messages.length} ${messages.length === 1 ? 'message' : 'messages'}${recipient ? ` to ${recipient}` : ''}, newest first`}
+        {messages.length === 0
+          ? ''
+          : `${messages.length} ${messages.length === 1 ? 'message' : 'messages'}${recipient ? ` to ${recipient}` : ''}, newest first`}
       </p>
       {messages.length === 0 ? (
         <div className="waitlist__empty">

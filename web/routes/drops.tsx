@@ -24,8 +24,8 @@ export default function DropsScreen() {
         <p className="drops__eyebrow">Drops</p>
         <h1 className="drops__title">The city’s hardest tables, drawn fairly</h1>
         <p className="drops__lede">
-          Enter during the window with a verified phone. When entries close, a recorded random draw sets the order — the fastest script and the
-          first tap get no advantage. Winners get the table held for them; if they let it go, the next in line gets it.
+          Enter during the window with a verified phone. When entries close, a recorded random draw sets the order — the fastest script and the first tap get no
+          advantage. Winners get the table held for them; if they let it go, the next in line gets it.
         </p>
       </header>
 

@@ -115,7 +115,9 @@ export default function ExploreTonightScreen() {
         <div className="explore-filters__selects">
           <SelectField label="Neighbourhood" value={filters.neighborhood} onChange={(event) => update({ neighborhood: event.target.value })}>
             <option value="">Anywhere</option>
-            {filters.neighborhood && !hoods.some((hood) => hood.value === filters.neighborhood) ? <option value={filters.neighborhood}>{filters.neighborhood}</option> : null}
+            {filters.neighborhood && !hoods.some((hood) => hood.value === filters.neighborhood) ? (
+              <option value={filters.neighborhood}>{filters.neighborhood}</option>
+            ) : null}
             {hoods.map((hood) => (
               <option key={hood.value} value={hood.value}>
                 {hood.value}
@@ -124,7 +126,9 @@ export default function ExploreTonightScreen() {
           </SelectField>
           <SelectField label="Cuisine" value={filters.cuisine} onChange={(event) => update({ cuisine: event.target.value })}>
             <option value="">Any cuisine</option>
-            {filters.cuisine && !cuisines.some((cuisine) => cuisine.value === filters.cuisine) ? <option value={filters.cuisine}>{filters.cuisine}</option> : null}
+            {filters.cuisine && !cuisines.some((cuisine) => cuisine.value === filters.cuisine) ? (
+              <option value={filters.cuisine}>{filters.cuisine}</option>
+            ) : null}
             {cuisines.map((cuisine) => (
               <option key={cuisine.value} value={cuisine.value}>
                 {cuisine.value}

@@ -235,8 +235,14 @@ function HoldSettled({ reservation }: { reservation: DinerReservation }) {
       : 'You can follow it in My Profile.';
   // The way forward, then the way back.
   const [next, other] = ended
-    ? [{ to: restaurantPath(reservation, true), label: 'Pick another time' }, { to: '/me', label: 'My reservations' }]
-    : [{ to: '/me', label: 'See my reservations' }, { to: '/', label: 'Back to home' }];
+    ? [
+        { to: restaurantPath(reservation, true), label: 'Pick another time' },
+        { to: '/me', label: 'My reservations' },
+      ]
+    : [
+        { to: '/me', label: 'See my reservations' },
+        { to: '/', label: 'Back to home' },
+      ];
   return (
     <div className="hold container">
       <div className="hold__card">

@@ -21,9 +21,17 @@ function PanelPlaceholder() {
 }
 
 const WHY = [
-  { icon: '⏱️', title: 'Fair timed drops', text: 'The most wanted tables open at a set time for everyone at once, and a fair queue decides — not the fastest script.' },
+  {
+    icon: '⏱️',
+    title: 'Fair timed drops',
+    text: 'The most wanted tables open at a set time for everyone at once, and a fair queue decides — not the fastest script.',
+  },
   { icon: '🔔', title: 'Notify on cancellation', text: 'Join the waitlist for a full evening and hear the moment a table frees up.' },
-  { icon: '💳', title: 'Card holds and deposits', text: 'Busy nights can ask for a card hold or a small deposit, which cuts no-shows so more tables stay open for diners.' },
+  {
+    icon: '💳',
+    title: 'Card holds and deposits',
+    text: 'Busy nights can ask for a card hold or a small deposit, which cuts no-shows so more tables stay open for diners.',
+  },
   { icon: '🛡️', title: 'No bots, fakes or resale', text: 'Real accounts, limits on holds, and bookings that belong to you — they can’t be scalped or resold.' },
 ];
 
@@ -66,7 +74,9 @@ export default function HomeScreen() {
             <h1 id="home-title" className="home-hero__title">
               Great tables, <em>fairly</em> shared.
             </h1>
-            <p className="home-hero__lede">See what’s free across the city right now, hold a table while you decide, and book it in a tap. No bots, no fake accounts, no resale.</p>
+            <p className="home-hero__lede">
+              See what’s free across the city right now, hold a table while you decide, and book it in a tap. No bots, no fake accounts, no resale.
+            </p>
             <div className="home-hero__actions">
               <ButtonLink to="/explore-tonight" className="home-hero__cta">
                 Find a table today

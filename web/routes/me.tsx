@@ -55,11 +55,7 @@ export default function ProfileScreen() {
             )}
           </div>
         </div>
-        <Button
-          variant="secondary"
-          onClick={() => void signOut()}
-          disabled={isSigningOut}
-        >
+        <Button variant="secondary" onClick={() => void signOut()} disabled={isSigningOut}>
           Sign Out
         </Button>
       </header>

@@ -51,7 +51,9 @@ export default function RestaurantLoginScreen() {
         </Button>
       </form>
       <aside className="staff-login__demo" aria-labelledby="demo-title">
-        <h2 id="demo-title" className="staff-login__demo-title">Demo account</h2>
+        <h2 id="demo-title" className="staff-login__demo-title">
+          Demo account
+        </h2>
         <p>
           Try the portal as <strong>{DEMO_STAFF.restaurant}</strong>:
         </p>

@@ -100,7 +100,12 @@ export default function SignupScreen() {
       <form className="auth__form" onSubmit={onSubmit} noValidate>
         <TextField
           {...field('username')}
-          label={<>Username<Required /></>}
+          label={
+            <>
+              Username
+              <Required />
+            </>
+          }
           hint={errors.username ? undefined : '3–32 letters, digits, _ or .'}
           autoComplete="username"
           autoCapitalize="none"
@@ -109,7 +114,12 @@ export default function SignupScreen() {
         />
         <TextField
           {...field('password')}
-          label={<>Password<Required /></>}
+          label={
+            <>
+              Password
+              <Required />
+            </>
+          }
           hint={errors.password ? undefined : 'At least 8 characters.'}
           type="password"
           autoComplete="new-password"

@@ -27,8 +27,8 @@ export default function WaitlistScreen() {
         <p className="waitlist__eyebrow">Waitlist</p>
         <h1 className="waitlist__title">Your waitlist</h1>
         <p className="waitlist__lede">
-          When a table frees up, the person who has waited longest gets it held in their name for a few minutes — no race to tap first. Confirm it here
-          before the timer runs out.
+          When a table frees up, the person who has waited longest gets it held in their name for a few minutes — no race to tap first. Confirm it here before
+          the timer runs out.
         </p>
       </header>
       {!isSignedIn ? (
@@ -68,8 +68,8 @@ function WaitlistBody({ data, isRefreshing, onRefresh }: { data: TimedWaitlist; 
       <div className="waitlist__empty">
         <EmptyState icon="🔔" title={<h2>You’re not on any waitlist</h2>}>
           <p>
-            When a restaurant is full on the evening you want, open its page, pick the date and party size, and choose <strong>Join the waitlist</strong>. If
-            a table frees up in your window, we hold it for you.
+            When a restaurant is full on the evening you want, open its page, pick the date and party size, and choose <strong>Join the waitlist</strong>. If a
+            table frees up in your window, we hold it for you.
           </p>
           <p className="waitlist__empty-actions">
             <ButtonLink to="/">Find a restaurant</ButtonLink>

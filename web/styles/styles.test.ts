@@ -30,7 +30,11 @@ function selectorsOf(css: string): string[] {
     const prelude = match[1]!.trim();
     // At-rule preludes (@media …) and keyframe steps (from, 50%) are not selectors.
     if (!prelude || prelude.startsWith('@') || /^(from|to|[\d.]+%)(\s*,\s*(from|to|[\d.]+%))*$/.test(prelude)) continue;
-    selectors.push(...splitTopLevel(prelude, (char) => char === ',').map((part) => part.trim()).filter(Boolean));
+    selectors.push(
+      ...splitTopLevel(prelude, (char) => char === ',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    );
   }
   return selectors;
 }

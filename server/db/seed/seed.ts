@@ -60,8 +60,22 @@ export async function seedDemoData(db: Db, options: { now: Date; passwordHashCos
  * are at 17:30, before the restaurants' ordinary evening, so they never collide with it.
  */
 const DEMO_DROPS = [
-  { slug: 'toit-tandoor', title: 'Tandoor tasting at the chef’s table', description: 'Eight courses from the clay oven, two seatings only.', opensInHours: -1, closesInHours: 24, inDays: 6 },
-  { slug: 'ember-oak', title: 'Ember & Oak fire dinner', description: 'One long table, everything cooked over wood.', opensInHours: 24, closesInHours: 48, inDays: 9 },
+  {
+    slug: 'toit-tandoor',
+    title: 'Tandoor tasting at the chef’s table',
+    description: 'Eight courses from the clay oven, two seatings only.',
+    opensInHours: -1,
+    closesInHours: 24,
+    inDays: 6,
+  },
+  {
+    slug: 'ember-oak',
+    title: 'Ember & Oak fire dinner',
+    description: 'One long table, everything cooked over wood.',
+    opensInHours: 24,
+    closesInHours: 48,
+    inDays: 9,
+  },
 ] as const;
 const DEMO_DROP_TIME = '17:30';
 
@@ -69,10 +83,16 @@ async function seedDemoDrops(db: Db, now: Date): Promise<void> {
   for (const demo of DEMO_DROPS) {
     const [restaurant] = await queryRows<{ id: string }>(db, sql`SELECT id FROM restaurants WHERE slug = ${demo.slug}`);
     if (!restaurant) continue;
-    const current = await queryRows(db, sql`SELECT 1 FROM drops WHERE restaurant_id = ${restaurant.id} AND title = ${demo.title} AND entry_closes_at > ${now.toISOString()}`);
+    const current = await queryRows(
+      db,
+      sql`SELECT 1 FROM drops WHERE restaurant_id = ${restaurant.id} AND title = ${demo.title} AND entry_closes_at > ${now.toISOString()}`,
+    );
     if (current.length > 0) continue;
     const date = addDays(todayInKolkata(now), demo.inDays);
-    const taken = await queryRows(db, sql`SELECT 1 FROM slots WHERE restaurant_id = ${restaurant.id} AND slot_date = ${date} AND slot_time = ${DEMO_DROP_TIME}`);
+    const taken = await queryRows(
+      db,
+      sql`SELECT 1 FROM slots WHERE restaurant_id = ${restaurant.id} AND slot_date = ${date} AND slot_time = ${DEMO_DROP_TIME}`,
+    );
     if (taken.length > 0) continue;
     const hours = (count: number) => new Date(now.getTime() + count * 3_600_000);
     const startsAt = kolkataInstant(date, DEMO_DROP_TIME);

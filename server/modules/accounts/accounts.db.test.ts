@@ -120,7 +120,10 @@ describe('POST /api/auth/signup', () => {
     );
     expect(responses.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409, 409]);
     for (const response of responses.filter((r) => r.statusCode === 409)) expect(response.json()).toEqual({ error: 'Username already taken' });
-    const [row] = await queryRows<{ count: number }>(t.database.db, sql`SELECT count(*)::int AS count FROM users WHERE lower(username) = ${username.toLowerCase()}`);
+    const [row] = await queryRows<{ count: number }>(
+      t.database.db,
+      sql`SELECT count(*)::int AS count FROM users WHERE lower(username) = ${username.toLowerCase()}`,
+    );
     expect(row.count).toBe(1);
   });
 

@@ -18,7 +18,10 @@ export async function insertUser(db: Db, user: Omit<UserRow, 'id'>): Promise<Use
 }
 
 export async function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(sql`lower(${users.username}) = lower(${username})`);
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.username}) = lower(${username})`);
   return row;
 }
 
@@ -27,10 +30,7 @@ export async function findUserById(db: Db, id: string): Promise<UserRow | undefi
   return row;
 }
 
-export async function findStaffByUsername(
-  db: Db,
-  username: string,
-): Promise<{ id: string; restaurantId: string; passwordHash: string } | undefined> {
+export async function findStaffByUsername(db: Db, username: string): Promise<{ id: string; restaurantId: string; passwordHash: string } | undefined> {
   const rows = await queryRows<{ id: string; restaurant_id: string; password_hash: string }>(
     db,
     sql`SELECT id, restaurant_id, password_hash FROM staff_accounts WHERE lower(username) = lower(${username})`,

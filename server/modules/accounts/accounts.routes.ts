@@ -7,32 +7,52 @@ import { bearerToken } from '#server/plugins/sessions.ts';
 export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { accounts } = app.services;
 
-  app.post('/api/auth/signup', {
-    schema: { tags: ['accounts'], summary: 'Create a diner account', body: signupBody, response: { 201: dinerProfile, ...standardErrors } },
-    config: { rateLimitGroup: 'signup' },
-  }, async (request, reply) => {
-    const profile = await accounts.signUpDiner(await request.principal(), request.body);
-    return reply.code(201).send(profile);
-  });
+  app.post(
+    '/api/auth/signup',
+    {
+      schema: { tags: ['accounts'], summary: 'Create a diner account', body: signupBody, response: { 201: dinerProfile, ...standardErrors } },
+      config: { rateLimitGroup: 'signup' },
+    },
+    async (request, reply) => {
+      const profile = await accounts.signUpDiner(await request.principal(), request.body);
+      return reply.code(201).send(profile);
+    },
+  );
 
-  app.post('/api/auth/login', {
-    schema: { tags: ['accounts'], summary: 'Sign a diner in', body: loginBody, response: { 200: loginResponse, ...standardErrors } },
-    config: { rateLimitGroup: 'login' },
-  }, async (request) => accounts.logInDiner(await request.principal(), request.body));
+  app.post(
+    '/api/auth/login',
+    {
+      schema: { tags: ['accounts'], summary: 'Sign a diner in', body: loginBody, response: { 200: loginResponse, ...standardErrors } },
+      config: { rateLimitGroup: 'login' },
+    },
+    async (request) => accounts.logInDiner(await request.principal(), request.body),
+  );
 
-  app.post('/api/auth/restaurant-login', {
-    schema: { tags: ['accounts'], summary: 'Sign restaurant staff in', body: loginBody, response: { 200: staffLoginResponse, ...standardErrors } },
-    config: { rateLimitGroup: 'login' },
-  }, async (request) => accounts.logInStaff(await request.principal(), request.body));
+  app.post(
+    '/api/auth/restaurant-login',
+    {
+      schema: { tags: ['accounts'], summary: 'Sign restaurant staff in', body: loginBody, response: { 200: staffLoginResponse, ...standardErrors } },
+      config: { rateLimitGroup: 'login' },
+    },
+    async (request) => accounts.logInStaff(await request.principal(), request.body),
+  );
 
-  app.get('/api/auth/me', {
-    schema: { tags: ['accounts'], summary: 'The signed-in diner', security: [{ bearer: [] }], response: { 200: dinerProfile, ...standardErrors } },
-  }, async (request) => accounts.getCurrentDiner(await request.principal()));
+  app.get(
+    '/api/auth/me',
+    {
+      schema: { tags: ['accounts'], summary: 'The signed-in diner', security: [{ bearer: [] }], response: { 200: dinerProfile, ...standardErrors } },
+    },
+    async (request) => accounts.getCurrentDiner(await request.principal()),
+  );
 
-  app.post('/api/auth/logout', {
-    schema: { tags: ['accounts'], summary: 'Revoke the bearer token (diner or staff)', security: [{ bearer: [] }], response: { 204: z.null() } },
-  }, async (request, reply) => {
-    await accounts.logOut(await request.principal(), bearerToken(request));
-    return reply.code(204).send(null);
-  });
+  app.post(
+    '/api/auth/logout',
+    {
+      schema: { tags: ['accounts'], summary: 'Revoke the bearer token (diner or staff)', security: [{ bearer: [] }], response: { 204: z.null() } },
+    },
+    async (request, reply) => {
+      await accounts.logOut(await request.principal(), bearerToken(request));
+      return reply.code(204).send(null);
+    },
+  );
 };

@@ -17,7 +17,14 @@ export interface NewDiner {
   preferredHood?: string;
 }
 
-function toProfile(user: { id: string; username: string; name: string; email: string | null; phone: string | null; preferredHood: string | null }): DinerProfile {
+function toProfile(user: {
+  id: string;
+  username: string;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  preferredHood: string | null;
+}): DinerProfile {
   return {
     id: user.id,
     username: user.username,
@@ -56,9 +63,7 @@ export function createAccountsService(deps: AppDeps, sessions: SessionsService) 
     /** Signs a diner in; the refusal never tells which of the two was wrong. */
     async logInDiner(_principal: Principal, input: LoginBody): Promise<{ token: string }> {
       const user = await findUserByUsername(db, input.username);
-      const isValid = user
-        ? await verifyPassword(input.password, user.passwordHash)
-        : await verifyAgainstDecoy(input.password, config.passwordHashCost);
+      const isValid = user ? await verifyPassword(input.password, user.passwordHash) : await verifyAgainstDecoy(input.password, config.passwordHashCost);
       if (!user || !isValid) throw unauthenticated(LOGIN_REFUSED);
       return { token: await sessions.issueSession('diner', user.id) };
     },
@@ -66,9 +71,7 @@ export function createAccountsService(deps: AppDeps, sessions: SessionsService) 
     /** Signs restaurant staff in; their token is a separate kind and names their restaurant. */
     async logInStaff(_principal: Principal, input: LoginBody): Promise<StaffLoginResponse> {
       const staff = await findStaffByUsername(db, input.username);
-      const isValid = staff
-        ? await verifyPassword(input.password, staff.passwordHash)
-        : await verifyAgainstDecoy(input.password, config.passwordHashCost);
+      const isValid = staff ? await verifyPassword(input.password, staff.passwordHash) : await verifyAgainstDecoy(input.password, config.passwordHashCost);
       if (!staff || !isValid) throw unauthenticated(LOGIN_REFUSED);
       return { token: await sessions.issueSession('staff', staff.id), restaurantId: staff.restaurantId };
     },

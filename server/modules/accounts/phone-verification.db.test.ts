@@ -51,7 +51,10 @@ describe('phone verification', () => {
     const code = await codeSentTo(phone);
     expect(started.body).not.toContain(code);
     // Only a salted HMAC is stored.
-    const [stored] = await queryRows<{ code_hash: string; code_salt: string }>(t.database.db, sql`SELECT code_hash, code_salt FROM phone_verifications WHERE user_id = ${diner.id}`);
+    const [stored] = await queryRows<{ code_hash: string; code_salt: string }>(
+      t.database.db,
+      sql`SELECT code_hash, code_salt FROM phone_verifications WHERE user_id = ${diner.id}`,
+    );
     expect(stored.code_hash).not.toContain(code);
     expect(stored.code_hash).toMatch(/^[0-9a-f]{64}$/);
 
@@ -63,7 +66,10 @@ describe('phone verification', () => {
     expect(verified.statusCode, verified.body).toBe(200);
     expect(verified.json()).toEqual({ verifiedPhone: phone, verifiedAt: TEST_NOW, pending: null });
     expect(verified.body).not.toContain(code);
-    const [user] = await queryRows<{ verified_phone: string; phone: string }>(t.database.db, sql`SELECT verified_phone, phone FROM users WHERE id = ${diner.id}`);
+    const [user] = await queryRows<{ verified_phone: string; phone: string }>(
+      t.database.db,
+      sql`SELECT verified_phone, phone FROM users WHERE id = ${diner.id}`,
+    );
     expect(user).toEqual({ verified_phone: phone, phone });
     // The code is used up.
     expect((await verify(diner.token, phone, code)).statusCode).toBe(409);
@@ -161,10 +167,12 @@ describe('phone verification', () => {
     t.clock.advance(1_000);
     await start(second.token, phone);
     const secondsCode = await codeSentTo(phone);
-    const firstsCode = (await queryRows<{ body: string }>(
-      t.database.db,
-      sql`SELECT o.body FROM outbox_messages o WHERE o.recipient = ${phone} ORDER BY o.created_at, o.id LIMIT 1`,
-    ))[0].body.slice(0, 6);
+    const firstsCode = (
+      await queryRows<{ body: string }>(
+        t.database.db,
+        sql`SELECT o.body FROM outbox_messages o WHERE o.recipient = ${phone} ORDER BY o.created_at, o.id LIMIT 1`,
+      )
+    )[0].body.slice(0, 6);
     expect((await verify(second.token, phone, secondsCode)).statusCode).toBe(200);
     const taken = await verify(first.token, phone, firstsCode);
     expect(taken.statusCode).toBe(409);

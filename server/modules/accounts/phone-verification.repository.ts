@@ -42,7 +42,9 @@ export async function replaceOpenVerification(
   db: Db,
   verification: { userId: string; phone: string; codeSalt: string; codeHash: string; now: Date; expiresAt: Date },
 ): Promise<void> {
-  await db.execute(sql`UPDATE phone_verifications SET consumed_at = ${verification.now.toISOString()} WHERE user_id = ${verification.userId} AND consumed_at IS NULL`);
+  await db.execute(
+    sql`UPDATE phone_verifications SET consumed_at = ${verification.now.toISOString()} WHERE user_id = ${verification.userId} AND consumed_at IS NULL`,
+  );
   await db.execute(
     sql`INSERT INTO phone_verifications (user_id, phone, code_salt, code_hash, created_at, expires_at)
         VALUES (${verification.userId}, ${verification.phone}, ${verification.codeSalt}, ${verification.codeHash},

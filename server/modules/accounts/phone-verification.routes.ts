@@ -8,30 +8,47 @@ export const phoneVerificationRoutes: FastifyPluginAsyncZod = async (app) => {
   const security = [{ bearer: [] }];
   const tags = ['accounts'];
 
-  app.get('/api/auth/phone', {
-    schema: { tags, summary: "The signed-in diner's verified phone and any code waiting to be entered", security, response: { 200: phoneVerificationStatus, ...standardErrors } },
-  }, async (request) => phoneVerification.getPhoneStatus(await request.principal()));
-
-  app.post('/api/auth/phone/start', {
-    schema: {
-      tags,
-      summary: 'Send a 6-digit code by SMS to verify a phone (valid 10 minutes, 5 tries; a new code at most every 30 s)',
-      security,
-      body: startPhoneVerificationBody,
-      response: { 202: phoneCodeSent, ...standardErrors },
+  app.get(
+    '/api/auth/phone',
+    {
+      schema: {
+        tags,
+        summary: "The signed-in diner's verified phone and any code waiting to be entered",
+        security,
+        response: { 200: phoneVerificationStatus, ...standardErrors },
+      },
     },
-    // Its own budgets (per caller and IP): naming a phone must not spend that phone's login budget (decision 084).
-    config: { rateLimitGroup: 'phone' },
-  }, async (request, reply) => reply.code(202).send(await phoneVerification.startPhoneVerification(await request.principal(), request.body, { ip: request.ip })));
+    async (request) => phoneVerification.getPhoneStatus(await request.principal()),
+  );
 
-  app.post('/api/auth/phone/verify', {
-    schema: {
-      tags,
-      summary: "Enter the code: the phone becomes the account's verified phone (one per account; a phone verifies one account)",
-      security,
-      body: verifyPhoneBody,
-      response: { 200: phoneVerificationStatus, ...standardErrors },
+  app.post(
+    '/api/auth/phone/start',
+    {
+      schema: {
+        tags,
+        summary: 'Send a 6-digit code by SMS to verify a phone (valid 10 minutes, 5 tries; a new code at most every 30 s)',
+        security,
+        body: startPhoneVerificationBody,
+        response: { 202: phoneCodeSent, ...standardErrors },
+      },
+      // Its own budgets (per caller and IP): naming a phone must not spend that phone's login budget (decision 084).
+      config: { rateLimitGroup: 'phone' },
     },
-    config: { rateLimitGroup: 'phone' },
-  }, async (request) => phoneVerification.verifyPhone(await request.principal(), request.body));
+    async (request, reply) => reply.code(202).send(await phoneVerification.startPhoneVerification(await request.principal(), request.body, { ip: request.ip })),
+  );
+
+  app.post(
+    '/api/auth/phone/verify',
+    {
+      schema: {
+        tags,
+        summary: "Enter the code: the phone becomes the account's verified phone (one per account; a phone verifies one account)",
+        security,
+        body: verifyPhoneBody,
+        response: { 200: phoneVerificationStatus, ...standardErrors },
+      },
+      config: { rateLimitGroup: 'phone' },
+    },
+    async (request) => phoneVerification.verifyPhone(await request.principal(), request.body),
+  );
 };

@@ -125,27 +125,32 @@ export function createPhoneVerificationService(deps: AppDeps, notifications: Not
     async verifyPhone(principal: Principal, input: VerifyPhoneBody): Promise<PhoneVerificationStatus> {
       requireDiner(principal);
       const { userId } = principal;
-      const outcome = await db.transaction(async (tx) => {
-        const now = clock.now();
-        const open = await findLatestOpenVerification(tx, userId, { forUpdate: true });
-        if (!open || open.phone !== input.phone) return { refusal: conflict(NO_CODE_WAITING) };
-        if (open.attempts >= MAX_CODE_ATTEMPTS) return { refusal: new AppError('RATE_LIMITED', TOO_MANY_ATTEMPTS) };
-        if (asDate(open.expires_at) <= now) return { refusal: conflict(CODE_EXPIRED) };
-        if (!isSameHash(hashCode(open.code_salt, userId, open.phone, input.code), open.code_hash)) {
-          // The failed attempt is counted (and committed) before the refusal goes out.
-          const left = MAX_CODE_ATTEMPTS - (await countFailedAttempt(tx, open.id));
-          return {
-            refusal: left > 0 ? badInput(`code: That code is not right. ${left} ${left === 1 ? 'try' : 'tries'} left.`) : new AppError('RATE_LIMITED', TOO_MANY_ATTEMPTS),
-          };
-        }
-        await consumeVerification(tx, open.id, now);
-        if (!(await setVerifiedPhone(tx, userId, open.phone, now))) throw conflict('Your account already has a verified phone number');
-        return { verified: true };
-      }).catch((error: unknown) => {
-        // Two accounts verifying one phone at once: the unique index decides.
-        if (isUniqueViolation(error, 'users_verified_phone_key')) throw conflict(PHONE_TAKEN);
-        throw error;
-      });
+      const outcome = await db
+        .transaction(async (tx) => {
+          const now = clock.now();
+          const open = await findLatestOpenVerification(tx, userId, { forUpdate: true });
+          if (!open || open.phone !== input.phone) return { refusal: conflict(NO_CODE_WAITING) };
+          if (open.attempts >= MAX_CODE_ATTEMPTS) return { refusal: new AppError('RATE_LIMITED', TOO_MANY_ATTEMPTS) };
+          if (asDate(open.expires_at) <= now) return { refusal: conflict(CODE_EXPIRED) };
+          if (!isSameHash(hashCode(open.code_salt, userId, open.phone, input.code), open.code_hash)) {
+            // The failed attempt is counted (and committed) before the refusal goes out.
+            const left = MAX_CODE_ATTEMPTS - (await countFailedAttempt(tx, open.id));
+            return {
+              refusal:
+                left > 0
+                  ? badInput(`code: That code is not right. ${left} ${left === 1 ? 'try' : 'tries'} left.`)
+                  : new AppError('RATE_LIMITED', TOO_MANY_ATTEMPTS),
+            };
+          }
+          await consumeVerification(tx, open.id, now);
+          if (!(await setVerifiedPhone(tx, userId, open.phone, now))) throw conflict('Your account already has a verified phone number');
+          return { verified: true };
+        })
+        .catch((error: unknown) => {
+          // Two accounts verifying one phone at once: the unique index decides.
+          if (isUniqueViolation(error, 'users_verified_phone_key')) throw conflict(PHONE_TAKEN);
+          throw error;
+        });
       if ('refusal' in outcome && outcome.refusal) throw outcome.refusal;
       const user = await loadUserPhone(userId);
       return {

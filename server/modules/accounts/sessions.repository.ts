@@ -4,10 +4,7 @@ import { sessions } from '#server/db/schema.ts';
 
 export type SessionKind = 'diner' | 'staff' | 'dating';
 
-export async function insertSession(
-  db: Db,
-  session: { tokenHash: string; kind: SessionKind; subjectId: string; expiresAt: Date },
-): Promise<void> {
+export async function insertSession(db: Db, session: { tokenHash: string; kind: SessionKind; subjectId: string; expiresAt: Date }): Promise<void> {
   await db.insert(sessions).values(session);
 }
 

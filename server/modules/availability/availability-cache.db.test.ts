@@ -32,7 +32,12 @@ async function calendarSizes(key: string, date = DATE): Promise<number[]> {
 
 /** POST /api/reservations as `token` (a party of 2 on DATE), through `app`. */
 function requestHold(app: TestApp, token: string, slug: string, time: string) {
-  return app.app.inject({ method: 'POST', url: '/api/reservations', headers: bearer(token), payload: { restaurantSlug: slug, date: DATE, time, partySize: 2 } });
+  return app.app.inject({
+    method: 'POST',
+    url: '/api/reservations',
+    headers: bearer(token),
+    payload: { restaurantSlug: slug, date: DATE, time, partySize: 2 },
+  });
 }
 
 describe('availability from memory', () => {
@@ -82,7 +87,10 @@ describe('availability from memory', () => {
     // The hold lapses at its instant; nothing is written, the memory answers for the new "now".
     t.clock.advance(11 * 60_000);
     expect(await available(restaurant.slug, 2)).toEqual({ '19:00': true, '21:00': true });
-    const [{ status }] = await queryRows<{ status: string }>(t.database.db, sql`SELECT status FROM reservations WHERE id = ${(hold.json() as { id: string }).id}`);
+    const [{ status }] = await queryRows<{ status: string }>(
+      t.database.db,
+      sql`SELECT status FROM reservations WHERE id = ${(hold.json() as { id: string }).id}`,
+    );
     expect(status).toBe('HELD');
     // Read again after the expiry (an announced change makes it a fresh read, which leaves the
     // lapsed hold out), then the clock set back (only tests do that): the hold counts again.

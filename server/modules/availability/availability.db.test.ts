@@ -182,12 +182,7 @@ describe('GET /api/restaurants/{slug}/calendar', () => {
     expect(sizes['2026-11-28']).toEqual([2, 4, 6, 8]);
     expect(sizes['2026-12-22']).toEqual([2, 4, 6]);
     expect(sizes['2026-12-23']).toBeUndefined();
-    expect(body.days.filter((day) => day.partySizes.length > 0).map((day) => day.date)).toEqual([
-      '2026-11-25',
-      '2026-11-27',
-      '2026-11-28',
-      '2026-12-22',
-    ]);
+    expect(body.days.filter((day) => day.partySizes.length > 0).map((day) => day.date)).toEqual(['2026-11-25', '2026-11-27', '2026-11-28', '2026-12-22']);
     expect(body.firstAvailableDate).toBe('2026-11-25');
     t.clock.advance(t.config.holdMinutes * 60_000);
     expect((await calendar(restaurant.slug)).days.find((day) => day.date === '2026-11-27')!.partySizes).toEqual([2, 4, 6]);

@@ -5,7 +5,15 @@ import type { AppDeps } from '#server/deps.ts';
 import { anonymous, type Principal } from '#server/modules/accounts/principal.ts';
 import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
 import { keptUntilChange } from './kept-until-change.ts';
-import { createAvailabilityCache, derivedAnswer, freeCoversAt, isSlotOpenAt, toCachedSlot, type CachedRestaurant, type CachedSlot } from './availability-cache.ts';
+import {
+  createAvailabilityCache,
+  derivedAnswer,
+  freeCoversAt,
+  isSlotOpenAt,
+  toCachedSlot,
+  type CachedRestaurant,
+  type CachedSlot,
+} from './availability-cache.ts';
 import { listOpenSlotsBetween, listSlotAvailability, listSlotsForCache } from './availability.repository.ts';
 
 /** The "today" strip and Explore Tonight promise the next 24 hours. */
@@ -156,7 +164,6 @@ export function createAvailabilityService({ db, clock, config, availabilityChang
       return { restaurants: options.limit === undefined ? ordered : ordered.slice(0, options.limit) };
     },
   };
-
 }
 
 export type AvailabilityService = ReturnType<typeof createAvailabilityService>;

@@ -48,7 +48,13 @@ describe('GET /api/discover/available-today', () => {
 
   beforeAll(async () => {
     const db = t.database.db;
-    open = await buildRestaurant(db, { name: 'Alpha Open Kitchen', category: 'dinner', neighborhood: 'Koramangala', cuisineTags: ['Modern Indian', 'Grill'], emoji: '🍽️' });
+    open = await buildRestaurant(db, {
+      name: 'Alpha Open Kitchen',
+      category: 'dinner',
+      neighborhood: 'Koramangala',
+      cuisineTags: ['Modern Indian', 'Grill'],
+      emoji: '🍽️',
+    });
     for (const [date, time] of [
       ['2026-11-23', '09:30'], // already started
       ['2026-11-23', '10:30'], // exactly at the cut-off: closed
@@ -237,7 +243,10 @@ describe('the available-today query plan', () => {
     const nodes = planNodes(plan[0].Plan);
     const summary = JSON.stringify(nodes.map((node) => [node['Node Type'], node['Relation Name'] ?? node['Index Name']]));
 
-    expect(nodes.filter((node) => node['Node Type'] === 'Seq Scan' && node['Relation Name'] === 'slots'), summary).toEqual([]);
+    expect(
+      nodes.filter((node) => node['Node Type'] === 'Seq Scan' && node['Relation Name'] === 'slots'),
+      summary,
+    ).toEqual([]);
     const indexScans = nodes.filter((node) => node['Index Name'] === 'slots_starts_at_idx');
     expect(indexScans, summary).toHaveLength(1);
     expect(indexScans[0]['Index Cond']).toMatch(/starts_at > .*starts_at <= |starts_at <= .*starts_at > /);

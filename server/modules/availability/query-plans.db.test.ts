@@ -66,7 +66,12 @@ beforeAll(async () => {
     slotIds[key] = (await buildSlot(db, target.id, { date, time, capacity })).id;
   }
   const reserve = async (key: string, slot: string, status: string, partySize: number, holdExpiresAt: Date | null) => {
-    const [date, time] = { '24-12': ['2026-11-24', '12:00'], '24-19': ['2026-11-24', '19:00'], '25-19': ['2026-11-25', '19:00'], '20-19': ['2026-11-20', '19:00'] }[slot]!;
+    const [date, time] = {
+      '24-12': ['2026-11-24', '12:00'],
+      '24-19': ['2026-11-24', '19:00'],
+      '25-19': ['2026-11-25', '19:00'],
+      '20-19': ['2026-11-20', '19:00'],
+    }[slot]!;
     const [row] = await queryRows<{ id: string }>(
       db,
       sql`INSERT INTO reservations (user_id, restaurant_id, slot_id, party_size, status, hold_expires_at, starts_at, created_at)
@@ -102,7 +107,8 @@ function unindexedScans(plan: PlanNode): string[] {
   for (const node of walk(plan)) {
     if (node['Node Type'] === 'Bitmap Heap Scan' && ['slots', 'reservations'].includes(node['Relation Name'] ?? '')) {
       const indexes = [...walk(node)].filter((child) => child['Node Type'] === 'Bitmap Index Scan');
-      if (indexes.length === 0 || indexes.some((child) => !child['Index Cond'])) problems.push(`${node['Node Type']} on ${node['Relation Name']} without an index condition`);
+      if (indexes.length === 0 || indexes.some((child) => !child['Index Cond']))
+        problems.push(`${node['Node Type']} on ${node['Relation Name']} without an index condition`);
       continue;
     }
     if (!['slots', 'reservations'].includes(node['Relation Name'] ?? '')) continue;

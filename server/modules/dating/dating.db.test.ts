@@ -40,7 +40,11 @@ class Browser {
     return this.cookies.size ? { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') } : {};
   }
 
-  async call(method: Method, url: string, options: { json?: unknown; body?: Buffer | string; contentType?: string; headers?: Record<string, string> } = {}): Promise<Response> {
+  async call(
+    method: Method,
+    url: string,
+    options: { json?: unknown; body?: Buffer | string; contentType?: string; headers?: Record<string, string> } = {},
+  ): Promise<Response> {
     const headers: Record<string, string> = { ...this.cookieHeader(), ...options.headers };
     if (options.json !== undefined) headers['content-type'] = 'application/json';
     if (options.contentType) headers['content-type'] = options.contentType;
@@ -122,7 +126,9 @@ describe('the whole dating journey on local storage', () => {
     const items = await presign(browser);
     expect(items).toHaveLength(3);
     for (const item of items) {
-      expect(item.uploadUrl).toBe(`/dating/uploads/put/${item.objectKey.slice('dating/'.length)}?grant=${new URL(item.uploadUrl, 'http://x').searchParams.get('grant')}`);
+      expect(item.uploadUrl).toBe(
+        `/dating/uploads/put/${item.objectKey.slice('dating/'.length)}?grant=${new URL(item.uploadUrl, 'http://x').searchParams.get('grant')}`,
+      );
       expect(item.uploadUrl).toMatch(/\?grant=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
       expect(item.objectKey).toMatch(/^dating\/[0-9a-f-]{36}\.png$/);
       expect(item.contentType).toBe('image/png');
@@ -142,7 +148,14 @@ describe('the whole dating journey on local storage', () => {
     expect(setCookie).toMatch(/Path=\/dating/);
     expect(setCookie).not.toMatch(/Secure/i);
     const created = signup.json();
-    expect(created).toMatchObject({ name: 'Meera', phone: '+919845011111', age: 31, dateBudget: 'INR_1000_2500', instagramHandle: 'meera.reads', cuisines: ['SOUTH_INDIAN', 'JAPANESE'] });
+    expect(created).toMatchObject({
+      name: 'Meera',
+      phone: '+919845011111',
+      age: 31,
+      dateBudget: 'INR_1000_2500',
+      instagramHandle: 'meera.reads',
+      cuisines: ['SOUTH_INDIAN', 'JAPANESE'],
+    });
     expect(JSON.stringify(created)).not.toMatch(/password/i);
 
     const me = await browser.call('GET', '/dating/auth/me');
@@ -200,7 +213,10 @@ describe('the whole dating journey on local storage', () => {
     const secure = await createTestApp({ env: { DATA_DIR: dataDir, TRUST_PROXY: '1' } });
     try {
       const browser = new Browser(() => secure.app);
-      const items = await browser.call('POST', '/dating/uploads/presign', { json: { count: 3, contentTypes: ['image/png', 'image/png', 'image/png'], userHint: 'signup' }, headers: { 'x-forwarded-proto': 'https' } });
+      const items = await browser.call('POST', '/dating/uploads/presign', {
+        json: { count: 3, contentTypes: ['image/png', 'image/png', 'image/png'], userHint: 'signup' },
+        headers: { 'x-forwarded-proto': 'https' },
+      });
       expect(String(items.headers['set-cookie'])).toMatch(/Secure/);
       for (const [index, item] of (items.json().items as { uploadUrl: string }[]).entries()) {
         expect((await browser.call('PUT', item.uploadUrl, { body: PNGS[index], contentType: 'image/png' })).statusCode).toBe(204);
@@ -311,7 +327,10 @@ describe('photo uploads are bound to the browser and checked by their bytes', ()
 
   it('refuses a forged or expired upload URL, and a photo already in a profile', async () => {
     const browser = newBrowser();
-    const forged = await browser.call('PUT', '/dating/uploads/put/x.png?grant=eyJrZXkiOiJkYXRpbmcveC5wbmcifQ.AAAA', { body: PNGS[0], contentType: 'image/png' });
+    const forged = await browser.call('PUT', '/dating/uploads/put/x.png?grant=eyJrZXkiOiJkYXRpbmcveC5wbmcifQ.AAAA', {
+      body: PNGS[0],
+      contentType: 'image/png',
+    });
     expect(forged.statusCode).toBe(403);
     // A genuine grant for one key cannot write another.
     const [mine] = await presign(browser, 1);
@@ -360,7 +379,10 @@ describe('JSON only on state-changing dating calls', () => {
     expect(plain.json().error).toBe('Send the body as JSON (Content-Type: application/json)');
     const form = await browser.call('POST', url, { body: 'phone=9876543210&password=longenough', contentType: 'application/x-www-form-urlencoded' });
     expect(form.statusCode).toBe(415);
-    const multipart = await browser.call('POST', url, { body: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\nb\r\n--x--\r\n', contentType: 'multipart/form-data; boundary=x' });
+    const multipart = await browser.call('POST', url, {
+      body: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\nb\r\n--x--\r\n',
+      contentType: 'multipart/form-data; boundary=x',
+    });
     expect(multipart.statusCode).toBe(415);
     const none = await browser.call('POST', url);
     expect(none.statusCode).toBe(415);
@@ -459,7 +481,9 @@ describe('S3-compatible storage: presigned PUT straight to the bucket, checked a
 
   it('hands out presigned bucket URLs, verifies the bytes at signup and serves them back', async () => {
     const browser = new Browser(() => s3App.app);
-    const response = await browser.call('POST', '/dating/uploads/presign', { json: { count: 3, contentTypes: ['image/png', 'image/png', 'image/png'], userHint: 'signup' } });
+    const response = await browser.call('POST', '/dating/uploads/presign', {
+      json: { count: 3, contentTypes: ['image/png', 'image/png', 'image/png'], userHint: 'signup' },
+    });
     const items = response.json().items as { uploadUrl: string; objectKey: string; contentType: string }[];
     for (const [index, item] of items.entries()) {
       const url = new URL(item.uploadUrl);
@@ -477,7 +501,9 @@ describe('S3-compatible storage: presigned PUT straight to the bucket, checked a
 
   it('refuses at signup a bucket object that is not an image, or was never uploaded', async () => {
     const browser = new Browser(() => s3App.app);
-    const response = await browser.call('POST', '/dating/uploads/presign', { json: { count: 3, contentTypes: ['image/png', 'image/png', 'image/png'], userHint: 'signup' } });
+    const response = await browser.call('POST', '/dating/uploads/presign', {
+      json: { count: 3, contentTypes: ['image/png', 'image/png', 'image/png'], userHint: 'signup' },
+    });
     const items = response.json().items as { uploadUrl: string; contentType: string }[];
     await fetch(items[0].uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: 'not an image at all' });
     await fetch(items[1].uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: new Uint8Array(PNGS[1]) });

@@ -43,99 +43,135 @@ export const datingRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!/^application\/json\s*(;|$)/i.test(type)) throw new AppError('UNSUPPORTED_MEDIA', JSON_ONLY);
   });
 
-  app.post('/dating/auth/signup', {
-    schema: {
-      tags: ['dating'],
-      summary: 'Create a dating account (three photos uploaded from this browser) and sign in with a cookie',
-      body: datingSignupBody,
-      response: { 201: datingProfile, 413: errorResponse, 415: errorResponse, ...standardErrors },
+  app.post(
+    '/dating/auth/signup',
+    {
+      schema: {
+        tags: ['dating'],
+        summary: 'Create a dating account (three photos uploaded from this browser) and sign in with a cookie',
+        body: datingSignupBody,
+        response: { 201: datingProfile, 413: errorResponse, 415: errorResponse, ...standardErrors },
+      },
+      config: { rateLimitGroup: 'signup' },
     },
-    config: { rateLimitGroup: 'signup' },
-  }, async (request, reply) => {
-    const nonce = request.cookies[DATING_UPLOAD_COOKIE];
-    const { profile, token } = await dating.signUp(await request.principal(), request.body, nonce && NONCE_PATTERN.test(nonce) ? nonce : undefined);
-    setSessionCookie(request, reply, token, config.sessionTtlHours);
-    return reply.code(201).send(profile);
-  });
-
-  app.post('/dating/auth/login', {
-    schema: { tags: ['dating'], summary: 'Sign a dating user in (sets the session cookie)', body: datingLoginBody, response: { 200: datingProfile, 415: errorResponse, ...standardErrors } },
-    config: { rateLimitGroup: 'login' },
-  }, async (request, reply) => {
-    const { profile, token } = await dating.logIn(await request.principal(), request.body, datingSessionToken(request));
-    setSessionCookie(request, reply, token, config.sessionTtlHours);
-    return profile;
-  });
-
-  app.get('/dating/auth/me', {
-    schema: { tags: ['dating'], summary: 'The signed-in dating user (session cookie)', response: { 200: datingProfile, ...standardErrors } },
-  }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return dating.getCurrentDatingUser(await request.principal());
-  });
-
-  app.post('/dating/auth/logout', {
-    schema: { tags: ['dating'], summary: 'End the dating session and clear its cookie', body: z.object({}).passthrough().optional(), response: { 204: z.null(), 415: errorResponse } },
-  }, async (request, reply) => {
-    await dating.logOut(await request.principal(), datingSessionToken(request));
-    reply.clearCookie(DATING_SESSION_COOKIE, { path: '/dating' });
-    return reply.code(204).send(null);
-  });
-
-  app.post('/dating/uploads/presign', {
-    schema: {
-      tags: ['dating'],
-      summary: 'Upload URLs for dating photos, bound to this browser (a PUT of the raw image to each uploadUrl follows)',
-      body: datingPresignBody,
-      response: { 200: datingPresignResponse, 415: errorResponse, ...standardErrors },
+    async (request, reply) => {
+      const nonce = request.cookies[DATING_UPLOAD_COOKIE];
+      const { profile, token } = await dating.signUp(await request.principal(), request.body, nonce && NONCE_PATTERN.test(nonce) ? nonce : undefined);
+      setSessionCookie(request, reply, token, config.sessionTtlHours);
+      return reply.code(201).send(profile);
     },
-    config: { rateLimitGroup: 'upload' },
-  }, async (request, reply) => {
-    let nonce = request.cookies[DATING_UPLOAD_COOKIE];
-    if (!nonce || !NONCE_PATTERN.test(nonce)) nonce = randomBytes(32).toString('base64url');
-    // Refreshed on every presign so a slow signup does not lose its binding.
-    reply.setCookie(DATING_UPLOAD_COOKIE, nonce, cookieOptions(request, UPLOAD_COOKIE_MAX_AGE));
-    return dating.presignPhotos(await request.principal(), request.body, nonce);
-  });
+  );
 
-  app.get('/dating/photos/:photoId', {
-    schema: {
-      tags: ['dating'],
-      summary: 'A dating photo, to its owner (session cookie)',
-      params: z.object({ photoId: z.string().max(100) }),
-      response: { 200: z.any(), ...standardErrors },
+  app.post(
+    '/dating/auth/login',
+    {
+      schema: {
+        tags: ['dating'],
+        summary: 'Sign a dating user in (sets the session cookie)',
+        body: datingLoginBody,
+        response: { 200: datingProfile, 415: errorResponse, ...standardErrors },
+      },
+      config: { rateLimitGroup: 'login' },
     },
-  }, async (request, reply) => {
-    const image = await dating.readPhoto(await request.principal(), request.params.photoId);
-    return reply
-      .header('content-type', image.contentType)
-      .header('cache-control', 'private, max-age=3600')
-      .header('x-content-type-options', 'nosniff')
-      .send(image.body);
-  });
+    async (request, reply) => {
+      const { profile, token } = await dating.logIn(await request.principal(), request.body, datingSessionToken(request));
+      setSessionCookie(request, reply, token, config.sessionTtlHours);
+      return profile;
+    },
+  );
+
+  app.get(
+    '/dating/auth/me',
+    {
+      schema: { tags: ['dating'], summary: 'The signed-in dating user (session cookie)', response: { 200: datingProfile, ...standardErrors } },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return dating.getCurrentDatingUser(await request.principal());
+    },
+  );
+
+  app.post(
+    '/dating/auth/logout',
+    {
+      schema: {
+        tags: ['dating'],
+        summary: 'End the dating session and clear its cookie',
+        body: z.object({}).passthrough().optional(),
+        response: { 204: z.null(), 415: errorResponse },
+      },
+    },
+    async (request, reply) => {
+      await dating.logOut(await request.principal(), datingSessionToken(request));
+      reply.clearCookie(DATING_SESSION_COOKIE, { path: '/dating' });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/dating/uploads/presign',
+    {
+      schema: {
+        tags: ['dating'],
+        summary: 'Upload URLs for dating photos, bound to this browser (a PUT of the raw image to each uploadUrl follows)',
+        body: datingPresignBody,
+        response: { 200: datingPresignResponse, 415: errorResponse, ...standardErrors },
+      },
+      config: { rateLimitGroup: 'upload' },
+    },
+    async (request, reply) => {
+      let nonce = request.cookies[DATING_UPLOAD_COOKIE];
+      if (!nonce || !NONCE_PATTERN.test(nonce)) nonce = randomBytes(32).toString('base64url');
+      // Refreshed on every presign so a slow signup does not lose its binding.
+      reply.setCookie(DATING_UPLOAD_COOKIE, nonce, cookieOptions(request, UPLOAD_COOKIE_MAX_AGE));
+      return dating.presignPhotos(await request.principal(), request.body, nonce);
+    },
+  );
+
+  app.get(
+    '/dating/photos/:photoId',
+    {
+      schema: {
+        tags: ['dating'],
+        summary: 'A dating photo, to its owner (session cookie)',
+        params: z.object({ photoId: z.string().max(100) }),
+        response: { 200: z.any(), ...standardErrors },
+      },
+    },
+    async (request, reply) => {
+      const image = await dating.readPhoto(await request.principal(), request.params.photoId);
+      return reply
+        .header('content-type', image.contentType)
+        .header('cache-control', 'private, max-age=3600')
+        .header('x-content-type-options', 'nosniff')
+        .send(image.body);
+    },
+  );
 
   // The local driver's upload target: raw bytes of any declared type (the bytes decide), up to 8 MB.
   await app.register(async (scope) => {
     const uploads = scope.withTypeProvider<ZodTypeProvider>();
     uploads.removeAllContentTypeParsers();
     uploads.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: DATING_PHOTO_MAX_BYTES }, (_request, body, done) => done(null, body));
-    uploads.put(`${LOCAL_UPLOAD_PATH}/:photoId`, {
-      bodyLimit: DATING_PHOTO_MAX_BYTES,
-      schema: {
-        tags: ['dating'],
-        summary: 'Store one presigned dating photo (local storage): the raw image bytes, JPEG/PNG/WebP, at most 8 MB',
-        params: z.object({ photoId: z.string().max(100) }),
-        querystring: z.object({ grant: z.string({ message: 'grant: the upload link is incomplete' }).max(2000) }),
-        consumes: ['image/jpeg', 'image/png', 'image/webp'],
-        response: { 204: z.null(), 413: errorResponse, 415: errorResponse, ...standardErrors },
+    uploads.put(
+      `${LOCAL_UPLOAD_PATH}/:photoId`,
+      {
+        bodyLimit: DATING_PHOTO_MAX_BYTES,
+        schema: {
+          tags: ['dating'],
+          summary: 'Store one presigned dating photo (local storage): the raw image bytes, JPEG/PNG/WebP, at most 8 MB',
+          params: z.object({ photoId: z.string().max(100) }),
+          querystring: z.object({ grant: z.string({ message: 'grant: the upload link is incomplete' }).max(2000) }),
+          consumes: ['image/jpeg', 'image/png', 'image/webp'],
+          response: { 204: z.null(), 413: errorResponse, 415: errorResponse, ...standardErrors },
+        },
+        config: { rateLimitGroup: 'upload' },
       },
-      config: { rateLimitGroup: 'upload' },
-    }, async (request, reply) => {
-      const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      await dating.receiveUpload(await request.principal(), { photoId: request.params.photoId, grant: request.query.grant }, bytes);
-      return reply.code(204).send(null);
-    });
+      async (request, reply) => {
+        const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        await dating.receiveUpload(await request.principal(), { photoId: request.params.photoId, grant: request.query.grant }, bytes);
+        return reply.code(204).send(null);
+      },
+    );
   });
 };
-
-

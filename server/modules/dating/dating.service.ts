@@ -134,7 +134,12 @@ export function createDatingService(deps: AppDeps, sessions: SessionsService, st
           ? storage.presignDirectUpload(objectKey, contentType, UPLOAD_URL_TTL_SECONDS)
           : `${LOCAL_UPLOAD_PATH}/${objectKey.slice('dating/'.length)}?grant=${await storage.signUploadGrant({ key: objectKey, contentType, maxBytes: DATING_PHOTO_MAX_BYTES }, UPLOAD_URL_TTL_SECONDS)}`;
         items.push({ uploadUrl, objectKey, contentType });
-        rows.push({ objectKey, browserNonceHash: hashBrowserNonce(browserNonce), contentType, expiresAt: new Date(now.getTime() + UPLOAD_CLAIM_HOURS * 3_600_000) });
+        rows.push({
+          objectKey,
+          browserNonceHash: hashBrowserNonce(browserNonce),
+          contentType,
+          expiresAt: new Date(now.getTime() + UPLOAD_CLAIM_HOURS * 3_600_000),
+        });
       }
       await insertDatingUploads(db, rows);
       return { items };
@@ -231,7 +236,11 @@ export function createDatingService(deps: AppDeps, sessions: SessionsService, st
     },
 
     /** POST /dating/auth/login: the refusal never tells whether the phone or the password was wrong. */
-    async logIn(_principal: Principal, { phone, password }: DatingLoginInput, previousToken: string | undefined): Promise<{ profile: DatingProfile; token: string }> {
+    async logIn(
+      _principal: Principal,
+      { phone, password }: DatingLoginInput,
+      previousToken: string | undefined,
+    ): Promise<{ profile: DatingProfile; token: string }> {
       const user = await findDatingUserByPhone(db, normalizeDatingPhone(phone));
       const isValid = user ? await verifyPassword(password, user.passwordHash) : await verifyAgainstDecoy(password, config.passwordHashCost);
       if (!user || !isValid) throw unauthenticated(LOGIN_REFUSED);

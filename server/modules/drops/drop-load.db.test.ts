@@ -107,11 +107,17 @@ describe('a drop of 1,000 entries for 20 tables', () => {
     expect(holds.every((hold) => hold.status === 'HELD')).toBe(true);
     expect(new Set(holds.map((hold) => hold.slot_id)).size).toBe(TABLES);
     expect(await oversoldSlots()).toEqual([]);
-    const [offered] = await queryRows<{ count: number }>(t.database.db, sql`SELECT count(*)::int AS count FROM drop_entries WHERE drop_id = ${dropId} AND status = 'offered'`);
+    const [offered] = await queryRows<{ count: number }>(
+      t.database.db,
+      sql`SELECT count(*)::int AS count FROM drop_entries WHERE drop_id = ${dropId} AND status = 'offered'`,
+    );
     expect(offered.count).toBe(TABLES);
     // A winner's email is in the outbox; the 21st is first in line.
     const winner = await entryAt(1);
-    const [mail] = await queryRows<{ subject: string }>(t.database.db, sql`SELECT subject FROM outbox_messages WHERE user_id = ${winner.user_id} AND channel = 'email'`);
+    const [mail] = await queryRows<{ subject: string }>(
+      t.database.db,
+      sql`SELECT subject FROM outbox_messages WHERE user_id = ${winner.user_id} AND channel = 'email'`,
+    );
     expect(mail.subject).toMatch(/^You got a table at /);
     expect((await entryAt(TABLES + 1)).status).toBe('waiting');
     // Released in reasonable time even on a shared machine.

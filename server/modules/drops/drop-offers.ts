@@ -40,7 +40,10 @@ export function createDropOffers(deps: AppDeps, reservations: ReservationsServic
       if (!drop || drop.drawn_at || asDate(drop.release_at) > now) return undefined;
       const entries = await listEntryIdsForDraw(tx, dropId);
       const seed = randomBytes(DRAW_SEED_BYTES);
-      const order = await drawOrder(seed, entries.map((entry) => entry.id));
+      const order = await drawOrder(
+        seed,
+        entries.map((entry) => entry.id),
+      );
       await recordDraw(tx, dropId, { seed: seed.toString('hex'), order, now });
       return { userIds: entries.map((entry) => entry.user_id), count: order.length };
     });

@@ -16,7 +16,11 @@ export function isDropOver(drop: Pick<DropRow, 'last_slot_at'>, now: Date, cutof
   return isPastBookingCutoff(drop.last_slot_at, now, cutoffMinutes);
 }
 
-export function phaseOf(drop: Pick<DropRow, 'entry_opens_at' | 'entry_closes_at' | 'release_at' | 'last_slot_at'>, now: Date, cutoffMinutes: number): DropPhase {
+export function phaseOf(
+  drop: Pick<DropRow, 'entry_opens_at' | 'entry_closes_at' | 'release_at' | 'last_slot_at'>,
+  now: Date,
+  cutoffMinutes: number,
+): DropPhase {
   if (now < asDate(drop.entry_opens_at)) return 'upcoming';
   if (now < asDate(drop.entry_closes_at)) return 'open';
   if (now < asDate(drop.release_at)) return 'closed';
@@ -28,7 +32,13 @@ export function toDropSummary(row: DropRow, now: Date, cutoffMinutes: number): D
     id: row.id,
     title: row.title,
     description: row.description,
-    restaurant: { id: row.restaurant_id, slug: row.restaurant_slug, name: row.restaurant_name, emoji: row.restaurant_emoji, neighborhood: row.restaurant_neighborhood },
+    restaurant: {
+      id: row.restaurant_id,
+      slug: row.restaurant_slug,
+      name: row.restaurant_name,
+      emoji: row.restaurant_emoji,
+      neighborhood: row.restaurant_neighborhood,
+    },
     phase: phaseOf(row, now, cutoffMinutes),
     entryOpensAt: iso(row.entry_opens_at),
     entryClosesAt: iso(row.entry_closes_at),
@@ -60,7 +70,8 @@ export function entryResultOf(
   if (entry.status === 'offered') {
     if (!entry.reservation_id || !entry.reservation_status) return { state: 'not_this_time' };
     const slot = { date: entry.slot_date ?? '', time: entry.slot_time ?? '' };
-    if (isLiveHold(entry.reservation_status, entry.hold_expires_at, now)) return { state: 'won', reservationId: entry.reservation_id, holdExpiresAt: iso(entry.hold_expires_at!), slot };
+    if (isLiveHold(entry.reservation_status, entry.hold_expires_at, now))
+      return { state: 'won', reservationId: entry.reservation_id, holdExpiresAt: iso(entry.hold_expires_at!), slot };
     if (entry.reservation_status === 'HELD' || entry.reservation_status === 'CANCELLED') return { state: 'lapsed', reservationId: entry.reservation_id };
     return { state: 'booked', reservationId: entry.reservation_id, status: entry.reservation_status, slot };
   }

@@ -94,7 +94,10 @@ describe('staff create drops', () => {
       [{ entryClosesAt: at(1) }, 'entryClosesAt must be after entryOpensAt'],
       [{ releaseAt: at(1.5) }, 'releaseAt must be at or after entryClosesAt'],
       [{ entryOpensAt: at(-3), entryClosesAt: at(-2), releaseAt: at(-1) }, 'entryClosesAt must be in the future'],
-      [{ dateFrom: '2026-11-23', dateTo: '2026-11-23', times: ['12:00'], entryClosesAt: at(2), releaseAt: at(3) }, 'releaseAt must be at least 30 minutes before the drop\'s first slot (Mon, 23 Nov at 12:00 PM)'],
+      [
+        { dateFrom: '2026-11-23', dateTo: '2026-11-23', times: ['12:00'], entryClosesAt: at(2), releaseAt: at(3) },
+        "releaseAt must be at least 30 minutes before the drop's first slot (Mon, 23 Nov at 12:00 PM)",
+      ],
     ];
     for (const [overrides, error] of cases) {
       const response = await call('POST', '/api/admin/drops', staffToken, { title: 'Bad drop', ...validDrop(), ...overrides });
@@ -105,7 +108,10 @@ describe('staff create drops', () => {
 
   it('refuses a drop over a time the restaurant already has, and keeps other restaurants out', async () => {
     await buildSlot(t.database.db, restaurant.id, { date: '2026-12-01', time: '20:00' });
-    const clash = await call('POST', '/api/admin/drops', staffToken, { title: 'Clash', ...validDrop({ dateFrom: '2026-12-01', dateTo: '2026-12-01', times: ['20:00'] }) });
+    const clash = await call('POST', '/api/admin/drops', staffToken, {
+      title: 'Clash',
+      ...validDrop({ dateFrom: '2026-12-01', dateTo: '2026-12-01', times: ['20:00'] }),
+    });
     expect(clash.statusCode).toBe(409);
     expect(clash.json()).toEqual({ error: 'There is already a slot on Tue, 1 Dec at 8:00 PM: choose other dates or times' });
     const id = await createDrop(t, staffToken, validDrop({ dateFrom: '2026-12-02', dateTo: '2026-12-02' }));
@@ -135,14 +141,20 @@ describe('the drop around its draw', () => {
     t.clock.set(at(2));
     const [winner, waiting] = (await call('GET', `/api/drops/${id}`, a.token)).json().myEntry.result.state === 'won' ? [a, b] : [b, a];
     expect((await call('GET', `/api/drops/${id}`, waiting.token)).json().myEntry.result).toEqual({ state: 'waiting', placeInLine: 1 });
-    expect((await call('DELETE', `/api/drops/${id}/entries`, winner.token)).json()).toEqual({ error: 'A table from this drop is already yours: cancel the reservation instead' });
+    expect((await call('DELETE', `/api/drops/${id}/entries`, winner.token)).json()).toEqual({
+      error: 'A table from this drop is already yours: cancel the reservation instead',
+    });
     const left = await call('DELETE', `/api/drops/${id}/entries`, waiting.token);
     expect(left.json().myEntry.result).toEqual({ state: 'withdrawn' });
 
     // The winner completes the booking from the drop page's reservation id.
     const won = (await call('GET', `/api/drops/${id}`, winner.token)).json().myEntry.result;
     expect((await call('POST', `/api/reservations/${won.reservationId}/confirm`, winner.token, {})).statusCode).toBe(200);
-    expect((await call('GET', `/api/drops/${id}`, winner.token)).json().myEntry.result).toMatchObject({ state: 'booked', status: 'PENDING', slot: { date: '2026-12-03', time: '19:00' } });
+    expect((await call('GET', `/api/drops/${id}`, winner.token)).json().myEntry.result).toMatchObject({
+      state: 'booked',
+      status: 'PENDING',
+      slot: { date: '2026-12-03', time: '19:00' },
+    });
     // No one is left in line: the drop's tables join normal availability.
     await t.app.services.dropOffers.runDueWork();
     const [drop] = await queryRows<{ opened_to_all_at: unknown }>(t.database.db, sql`SELECT opened_to_all_at FROM drops WHERE id = ${id}`);

@@ -88,7 +88,17 @@ export async function lockDrop(db: Db, id: string, mode: 'update' | 'share' = 'u
 
 export async function insertDrop(
   db: Db,
-  drop: { restaurantId: string; title: string; description: string | null; entryOpensAt: Date; entryClosesAt: Date; releaseAt: Date; capacity: number; lastSlotAt: Date; now: Date },
+  drop: {
+    restaurantId: string;
+    title: string;
+    description: string | null;
+    entryOpensAt: Date;
+    entryClosesAt: Date;
+    releaseAt: Date;
+    capacity: number;
+    lastSlotAt: Date;
+    now: Date;
+  },
 ): Promise<string> {
   const [row] = await queryRows<{ id: string }>(
     db,
@@ -203,7 +213,12 @@ export async function recordDraw(db: Db, dropId: string, draw: { seed: string; o
 }
 
 /** The first waiting entry in line whose party fits `maxCovers`, leaving out `skip`. */
-export async function findNextInLine(db: Db, dropId: string, maxCovers: number, skip: string[]): Promise<{ id: string; user_id: string; party_size: number; position: number } | undefined> {
+export async function findNextInLine(
+  db: Db,
+  dropId: string,
+  maxCovers: number,
+  skip: string[],
+): Promise<{ id: string; user_id: string; party_size: number; position: number } | undefined> {
   const skipFilter = skip.length > 0 ? sql`AND NOT (id = ANY(${toPgArray(skip)}::uuid[]))` : sql``;
   const [row] = await queryRows<{ id: string; user_id: string; party_size: number; position: number }>(
     db,

@@ -8,47 +8,67 @@ export const dropsRoutes: FastifyPluginAsyncZod = async (app) => {
   const bearer = [{ bearer: [] }];
   const tags = ['drops'];
 
-  app.get('/api/drops', {
-    schema: { tags, summary: 'Every drop citywide: open (closing soonest first), upcoming and past', response: { 200: dropList, ...standardErrors } },
-  }, async (request) => drops.listDrops(await request.principal()));
-
-  app.get('/api/drops/:id', {
-    schema: {
-      tags,
-      summary: "One drop: its window (countdown targets and serverTime), slots, and with a diner token the diner's entry and result",
-      params: dropIdParams,
-      response: { 200: dropDetail, ...standardErrors },
+  app.get(
+    '/api/drops',
+    {
+      schema: { tags, summary: 'Every drop citywide: open (closing soonest first), upcoming and past', response: { 200: dropList, ...standardErrors } },
     },
-  }, async (request) => drops.getDrop(await request.principal(), request.params.id));
+    async (request) => drops.listDrops(await request.principal()),
+  );
 
-  app.post('/api/drops/:id/entries', {
-    schema: {
-      tags,
-      summary: 'Enter the drop with a party size: inside the entry window, with a verified phone, once per account and per phone',
-      security: bearer,
-      params: dropIdParams,
-      body: enterDropBody,
-      response: { 201: dropDetail, ...standardErrors },
+  app.get(
+    '/api/drops/:id',
+    {
+      schema: {
+        tags,
+        summary: "One drop: its window (countdown targets and serverTime), slots, and with a diner token the diner's entry and result",
+        params: dropIdParams,
+        response: { 200: dropDetail, ...standardErrors },
+      },
     },
-    config: { rateLimitGroup: 'booking' },
-  }, async (request, reply) => reply.code(201).send(await drops.enterDrop(await request.principal(), request.params.id, request.body)));
+    async (request) => drops.getDrop(await request.principal(), request.params.id),
+  );
 
-  app.delete('/api/drops/:id/entries', {
-    schema: {
-      tags,
-      summary: "Withdraw the caller's entry: before the draw it is removed; after it, the caller leaves the line",
-      security: bearer,
-      params: dropIdParams,
-      response: { 200: dropDetail, ...standardErrors },
+  app.post(
+    '/api/drops/:id/entries',
+    {
+      schema: {
+        tags,
+        summary: 'Enter the drop with a party size: inside the entry window, with a verified phone, once per account and per phone',
+        security: bearer,
+        params: dropIdParams,
+        body: enterDropBody,
+        response: { 201: dropDetail, ...standardErrors },
+      },
+      config: { rateLimitGroup: 'booking' },
     },
-  }, async (request) => drops.leaveDrop(await request.principal(), request.params.id));
+    async (request, reply) => reply.code(201).send(await drops.enterDrop(await request.principal(), request.params.id, request.body)),
+  );
 
-  app.get('/api/drops/:id/draw', {
-    schema: {
-      tags,
-      summary: 'The draw, for audit: seed, algorithm and the drawn order of entry ids (recompute with drawOrder(seed, entryIds))',
-      params: dropIdParams,
-      response: { 200: dropDrawAudit, ...standardErrors },
+  app.delete(
+    '/api/drops/:id/entries',
+    {
+      schema: {
+        tags,
+        summary: "Withdraw the caller's entry: before the draw it is removed; after it, the caller leaves the line",
+        security: bearer,
+        params: dropIdParams,
+        response: { 200: dropDetail, ...standardErrors },
+      },
     },
-  }, async (request) => drops.getDrawAudit(await request.principal(), request.params.id));
+    async (request) => drops.leaveDrop(await request.principal(), request.params.id),
+  );
+
+  app.get(
+    '/api/drops/:id/draw',
+    {
+      schema: {
+        tags,
+        summary: 'The draw, for audit: seed, algorithm and the drawn order of entry ids (recompute with drawOrder(seed, entryIds))',
+        params: dropIdParams,
+        response: { 200: dropDrawAudit, ...standardErrors },
+      },
+    },
+    async (request) => drops.getDrawAudit(await request.principal(), request.params.id),
+  );
 };

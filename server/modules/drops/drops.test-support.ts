@@ -13,7 +13,10 @@ export const ENTRY_CLOSES = '2026-11-24T05:00:00.000Z';
 let phoneCounter = 0;
 
 /** A diner whose phone is already verified (the verification itself has its own tests). */
-export async function buildVerifiedDiner(db: Db, phone = `+9199${String(process.pid % 1000).padStart(3, '0')}${String(phoneCounter++).padStart(5, '0')}`): Promise<BuiltAccount & { phone: string }> {
+export async function buildVerifiedDiner(
+  db: Db,
+  phone = `+9199${String(process.pid % 1000).padStart(3, '0')}${String(phoneCounter++).padStart(5, '0')}`,
+): Promise<BuiltAccount & { phone: string }> {
   const diner = await buildDiner(db, { name: `Verified ${phoneCounter}` });
   await db.execute(sql`UPDATE users SET verified_phone = ${phone}, phone = ${phone}, phone_verified_at = now() WHERE id = ${diner.id}`);
   return { ...diner, phone };

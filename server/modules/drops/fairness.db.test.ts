@@ -33,7 +33,15 @@ beforeAll(async () => {
   diners = [];
   for (let i = 0; i < N; i++) diners.push(await buildVerifiedDiner(t.database.db));
   // 2 slots × 10 covers: 10 tables for parties of two.
-  dropId = await createDrop(t, staffToken, { dateFrom: '2026-11-26', dateTo: '2026-11-26', times: ['19:00', '21:00'], capacity: 10, entryOpensAt: ENTRY_OPENS, entryClosesAt: ENTRY_CLOSES, releaseAt: RELEASE });
+  dropId = await createDrop(t, staffToken, {
+    dateFrom: '2026-11-26',
+    dateTo: '2026-11-26',
+    times: ['19:00', '21:00'],
+    capacity: 10,
+    entryOpensAt: ENTRY_OPENS,
+    entryClosesAt: ENTRY_CLOSES,
+    releaseAt: RELEASE,
+  });
 });
 afterAll(() => t.close());
 
@@ -118,7 +126,12 @@ describe('the draw', () => {
     const positions = entries.map((entry) => entry.position).sort((a, b) => a! - b!);
     expect(positions).toEqual(Array.from({ length: N }, (_, i) => i + 1));
     const stored = [...entries].sort((a, b) => a.position! - b.position!).map((entry) => entry.id);
-    expect(await drawOrder(drop.seed, entries.map((entry) => entry.id))).toEqual(stored);
+    expect(
+      await drawOrder(
+        drop.seed,
+        entries.map((entry) => entry.id),
+      ),
+    ).toEqual(stored);
 
     const audit = await get(`/api/drops/${dropId}/draw`);
     expect(audit.statusCode).toBe(200);
@@ -145,7 +158,11 @@ describe('the draw', () => {
       expect(body.phase).toBe('released');
       expect(body.myEntry.position).toBe(entry.position);
       if (entry.position! <= 10) {
-        expect(body.myEntry.result).toMatchObject({ state: 'won', reservationId: entry.reservation_id, holdExpiresAt: new Date(now.getTime() + 10 * 60_000).toISOString() });
+        expect(body.myEntry.result).toMatchObject({
+          state: 'won',
+          reservationId: entry.reservation_id,
+          holdExpiresAt: new Date(now.getTime() + 10 * 60_000).toISOString(),
+        });
       } else {
         expect(body.myEntry.result).toEqual({ state: 'waiting', placeInLine: entry.position! - 10 });
       }
@@ -204,7 +221,15 @@ describe('the draw', () => {
       const opens = new Date(Date.parse(TEST_NOW) + HOUR).toISOString();
       const closes = new Date(Date.parse(TEST_NOW) + 2 * HOUR).toISOString();
       const release = new Date(Date.parse(TEST_NOW) + 3 * HOUR).toISOString();
-      const id = await createDrop(t, staffToken, { dateFrom: '2026-11-28', dateTo: '2026-11-28', times: [`1${run}:00`], capacity: 2, entryOpensAt: opens, entryClosesAt: closes, releaseAt: release });
+      const id = await createDrop(t, staffToken, {
+        dateFrom: '2026-11-28',
+        dateTo: '2026-11-28',
+        times: [`1${run}:00`],
+        capacity: 2,
+        entryOpensAt: opens,
+        entryClosesAt: closes,
+        releaseAt: release,
+      });
       for (let i = 0; i < N; i++) {
         t.clock.set(new Date(Date.parse(opens) + i * 60_000));
         expect((await enterDrop(t, diners[i].token, id, 2)).statusCode).toBe(201);
@@ -216,7 +241,10 @@ describe('the draw', () => {
       const entries = await entriesOf(t.database.db, id);
       const stored = [...entries].sort((a, b) => a.position! - b.position!).map((entry) => entry.id);
       expect(await drawOrder(drop.seed, entries.map((entry) => entry.id).reverse())).toEqual(stored);
-      sumRho += spearman(entries.map((_, index) => index + 1), entries.map((entry) => entry.position!));
+      sumRho += spearman(
+        entries.map((_, index) => index + 1),
+        entries.map((entry) => entry.position!),
+      );
       // One table of two: exactly the first in line holds it.
       expect((await dropReservations(t.database.db, id, t.clock.now())).map((r) => r.position)).toEqual([1]);
     }

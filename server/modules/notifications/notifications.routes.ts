@@ -10,26 +10,36 @@ export const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const openEventStream = createEventStreams(app);
 
-  app.get('/api/me/events', {
-    schema: {
-      tags: ['notifications'],
-      summary: 'Server-sent events for the signed-in diner: `offer` when a table is held for them (drop or waitlist), `drop` when a drop they entered has drawn; a comment every 15 s. Read with fetch and the bearer header.',
-      security: [{ bearer: [] }],
-      response: { 200: z.string().describe('text/event-stream'), ...standardErrors },
+  app.get(
+    '/api/me/events',
+    {
+      schema: {
+        tags: ['notifications'],
+        summary:
+          'Server-sent events for the signed-in diner: `offer` when a table is held for them (drop or waitlist), `drop` when a drop they entered has drawn; a comment every 15 s. Read with fetch and the bearer header.',
+        security: [{ bearer: [] }],
+        response: { 200: z.string().describe('text/event-stream'), ...standardErrors },
+      },
     },
-  }, async (request, reply) => {
-    // The access check runs in subscribe, before any header is sent.
-    const principal = await request.principal();
-    await openEventStream<DinerStreamEvent>(reply, (send) => notifications.subscribeToMyEvents(principal, send));
-  });
+    async (request, reply) => {
+      // The access check runs in subscribe, before any header is sent.
+      const principal = await request.principal();
+      await openEventStream<DinerStreamEvent>(reply, (send) => notifications.subscribeToMyEvents(principal, send));
+    },
+  );
 
-  app.get('/api/dev/mailbox', {
-    schema: {
-      tags: ['notifications'],
-      summary: "Recent email and SMS from the outbox, newest first: by default only the signed-in diner's own (401 when signed out); everything with DEV_MAILBOX=all (refused in production); 404 when off (production's default)",
-      security: [{ bearer: [] }],
-      querystring: devMailboxQuery,
-      response: { 200: devMailboxResponse, ...standardErrors },
+  app.get(
+    '/api/dev/mailbox',
+    {
+      schema: {
+        tags: ['notifications'],
+        summary:
+          "Recent email and SMS from the outbox, newest first: by default only the signed-in diner's own (401 when signed out); everything with DEV_MAILBOX=all (refused in production); 404 when off (production's default)",
+        security: [{ bearer: [] }],
+        querystring: devMailboxQuery,
+        response: { 200: devMailboxResponse, ...standardErrors },
+      },
     },
-  }, async (request) => notifications.listDevMailbox(await request.principal(), request.query));
+    async (request) => notifications.listDevMailbox(await request.principal(), request.query),
+  );
 };

@@ -43,7 +43,9 @@ function toOutboxMessage(row: OutboxRow): OutboxMessage {
  */
 export function createNotificationsService(deps: AppDeps, drivers: { mail?: MailDriver; sms?: SmsDriver } = {}) {
   const { db, clock, config, log, events } = deps;
-  const mail = drivers.mail ?? (config.notifications.smtpUrl ? createSmtpMailDriver(config.notifications.smtpUrl, config.notifications.mailFrom) : createDevMailboxMailDriver(log));
+  const mail =
+    drivers.mail ??
+    (config.notifications.smtpUrl ? createSmtpMailDriver(config.notifications.smtpUrl, config.notifications.mailFrom) : createDevMailboxMailDriver(log));
   const sms = drivers.sms ?? createLogSmsDriver(log, { isProduction: config.nodeEnv === 'production' });
   /** Live listeners per diner: the streams open on this instance. */
   const listeners = new Map<string, Set<(event: DinerStreamEvent) => void>>();
@@ -79,7 +81,10 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
       const hourStart = new Date(now - (now % HOUR_MS));
       const dayStart = new Date(Math.floor((now + KOLKATA_OFFSET_MS) / DAY_MS) * DAY_MS - KOLKATA_OFFSET_MS);
       if (message.userId && (await countSmsInWindow(tx, `account:${message.userId}`, dayStart)) > policy.maxPerAccountPerDay) {
-        throw new AppError('RATE_LIMITED', `We have sent this account ${policy.maxPerAccountPerDay} codes today, the most we send in a day. Please try again tomorrow.`);
+        throw new AppError(
+          'RATE_LIMITED',
+          `We have sent this account ${policy.maxPerAccountPerDay} codes today, the most we send in a day. Please try again tomorrow.`,
+        );
       }
       if (message.ip && (await countSmsInWindow(tx, `ip:${message.ip}`, dayStart)) > policy.maxPerIpPerDay) {
         throw new AppError('RATE_LIMITED', 'Too many codes have been asked for from this network today. Please try again tomorrow.');

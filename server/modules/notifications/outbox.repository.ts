@@ -32,7 +32,11 @@ export async function insertOutboxMessage(
  * Claims up to `limit` unsent messages due at `now` for one sending attempt: each claim moves
  * next_attempt_at forward by `leaseSeconds`, so another instance skips it meanwhile.
  */
-export function claimDueMessages(db: Db, now: Date, options: { limit: number; leaseSeconds: number; maxAttempts: number; ids?: string[] }): Promise<OutboxRow[]> {
+export function claimDueMessages(
+  db: Db,
+  now: Date,
+  options: { limit: number; leaseSeconds: number; maxAttempts: number; ids?: string[] },
+): Promise<OutboxRow[]> {
   const at = now.toISOString();
   const onlyThese = options.ids ? sql`AND id = ANY(${toPgArray(options.ids)}::uuid[])` : sql``;
   return queryRows<OutboxRow>(

@@ -45,7 +45,16 @@ const command: fc.Arbitrary<Command> = fc.oneof(
       kind: fc.constant('staff' as const),
       pick: fc.nat(),
       // 'next' is the move that carries a booking forward from where it is, so runs get deep into the machine.
-      to: fc.constantFrom('next' as const, 'next' as const, 'next' as const, 'CONFIRMED' as const, 'SEATED' as const, 'COMPLETED' as const, 'CANCELLED' as const, 'NO_SHOW' as const),
+      to: fc.constantFrom(
+        'next' as const,
+        'next' as const,
+        'next' as const,
+        'CONFIRMED' as const,
+        'SEATED' as const,
+        'COMPLETED' as const,
+        'CANCELLED' as const,
+        'NO_SHOW' as const,
+      ),
     }),
   },
 );
@@ -157,7 +166,8 @@ async function step(world: World, c: Command): Promise<void> {
       const expected = expectedCreate(world, c, now);
       expect(response.statusCode, response.body).toBe(expected.status);
       if (expected.status === 409) expect(response.json().error).toBe(expected.error);
-      else world.reservations.push({ id: response.json().id, diner: c.diner, slot: c.slot, partySize: c.partySize, status: 'HELD', holdExpiresAt: now + HOLD_MS });
+      else
+        world.reservations.push({ id: response.json().id, diner: c.diner, slot: c.slot, partySize: c.partySize, status: 'HELD', holdExpiresAt: now + HOLD_MS });
       return;
     }
     case 'confirm':
@@ -253,7 +263,10 @@ describe('covers never exceed capacity', () => {
     expect(holdsPlaced).toBeGreaterThan(15);
     const summary = JSON.stringify([...movesMade]);
     expect(movesMade.get('HELD→PENDING by diner') ?? 0, summary).toBeGreaterThan(0);
-    expect([...movesMade.values()].reduce((a, b) => a + b, 0), summary).toBeGreaterThan(10);
+    expect(
+      [...movesMade.values()].reduce((a, b) => a + b, 0),
+      summary,
+    ).toBeGreaterThan(10);
     expect(movesMade.size, summary).toBeGreaterThanOrEqual(4);
   }, 60_000);
 });

@@ -38,7 +38,8 @@ describe('bookings', () => {
   it('moves a booking through Confirm, Seat and Complete, and the diner sees each step', async () => {
     const { id, diner: owner } = await pendingBooking('19:30');
     const summary = async () => (await call('GET', '/api/reservations/status', owner.token)).json();
-    const dinerStatus = async () => ((await call('GET', '/api/reservations', owner.token)).json() as { id: string; status: string }[]).find((r) => r.id === id)!.status;
+    const dinerStatus = async () =>
+      ((await call('GET', '/api/reservations', owner.token)).json() as { id: string; status: string }[]).find((r) => r.id === id)!.status;
     expect(await summary()).toEqual({ pending: 1, ongoing: 0, completed: 0 });
 
     const confirmed = await call('PATCH', `/api/admin/bookings/${id}`, staffX.token, { status: 'CONFIRMED' });
@@ -134,7 +135,6 @@ describe('bookings', () => {
   });
 });
 
-
 describe('GET /api/admin/events', () => {
   it('pushes booking changes of the own restaurant only, refuses other callers, and ends on close', async () => {
     const local = await createTestApp({ env: { DATA_DIR: dataDir }, database: undefined });
@@ -174,7 +174,12 @@ describe('GET /api/admin/events', () => {
 
       // Another restaurant's booking first, then ours: only ours arrives.
       const inject = (token: string, slug: string) =>
-        local.app.inject({ method: 'POST', url: '/api/reservations', headers: bearer(token), payload: { restaurantSlug: slug, date: TODAY, time: '20:00', partySize: 2 } });
+        local.app.inject({
+          method: 'POST',
+          url: '/api/reservations',
+          headers: bearer(token),
+          payload: { restaurantSlug: slug, date: TODAY, time: '20:00', partySize: 2 },
+        });
       const theirs = (await inject((await buildDiner(local.database.db)).token, other.slug)).json().id as string;
       const ours = (await inject(someone.token, r.slug)).json().id as string;
       expect(theirs).toBeTruthy();

@@ -10,34 +10,46 @@ export const reservationsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const bearer = [{ bearer: [] }];
   const tags = ['portal'];
 
-  app.get('/api/admin/bookings', {
-    schema: { tags, summary: "Upcoming bookings and today's live counts", security: bearer, response: { 200: adminBookingsResponse, ...standardErrors } },
-  }, async (request) => reservationsAdmin.listBookings(await request.principal()));
-
-  app.patch('/api/admin/bookings/:id', {
-    schema: {
-      tags,
-      summary: 'Move a booking: Confirm, Cancel, Seat, Complete or No-show (any other move answers 409)',
-      security: bearer,
-      params: bookingIdParams,
-      body: updateBookingBody,
-      response: { 200: adminBooking, ...standardErrors },
+  app.get(
+    '/api/admin/bookings',
+    {
+      schema: { tags, summary: "Upcoming bookings and today's live counts", security: bearer, response: { 200: adminBookingsResponse, ...standardErrors } },
     },
-  }, async (request) => reservationsAdmin.moveBooking(await request.principal(), request.params.id, request.body.status));
+    async (request) => reservationsAdmin.listBookings(await request.principal()),
+  );
+
+  app.patch(
+    '/api/admin/bookings/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Move a booking: Confirm, Cancel, Seat, Complete or No-show (any other move answers 409)',
+        security: bearer,
+        params: bookingIdParams,
+        body: updateBookingBody,
+        response: { 200: adminBooking, ...standardErrors },
+      },
+    },
+    async (request) => reservationsAdmin.moveBooking(await request.principal(), request.params.id, request.body.status),
+  );
 
   // Streams that are still open when the app closes are ended, so shutdown never waits on them.
   const openEventStream = createEventStreams(app);
 
-  app.get('/api/admin/events', {
-    schema: {
-      tags,
-      summary: 'Server-sent events: `booking` when a booking is created or moves, `slots` when capacity frees up; a comment every 15 s',
-      security: bearer,
-      response: { 200: z.string().describe('text/event-stream'), ...standardErrors },
+  app.get(
+    '/api/admin/events',
+    {
+      schema: {
+        tags,
+        summary: 'Server-sent events: `booking` when a booking is created or moves, `slots` when capacity frees up; a comment every 15 s',
+        security: bearer,
+        response: { 200: z.string().describe('text/event-stream'), ...standardErrors },
+      },
     },
-  }, async (request, reply) => {
-    // The access check runs in subscribe, before any header is sent.
-    const principal = await request.principal();
-    await openEventStream<PortalStreamEvent>(reply, (send) => reservationsAdmin.subscribeToChanges(principal, send));
-  });
+    async (request, reply) => {
+      // The access check runs in subscribe, before any header is sent.
+      const principal = await request.principal();
+      await openEventStream<PortalStreamEvent>(reply, (send) => reservationsAdmin.subscribeToChanges(principal, send));
+    },
+  );
 };

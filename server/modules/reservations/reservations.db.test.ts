@@ -5,15 +5,7 @@ import { kolkataInstant } from '#common/domain/time.ts';
 import { queryRows } from '#server/db/client.ts';
 import type { Principal } from '#server/modules/accounts/principal.ts';
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
-import {
-  buildDiner,
-  buildRestaurant,
-  buildSlot,
-  buildStaff,
-  coversHeld,
-  type BuiltAccount,
-  type BuiltRestaurant,
-} from '#server/test/factories.ts';
+import { buildDiner, buildRestaurant, buildSlot, buildStaff, coversHeld, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 
 let t: TestApp;
 let restaurant: BuiltRestaurant;
@@ -397,8 +389,7 @@ describe('reading reservations', () => {
   });
 
   it.each(['GET', 'confirm', 'cancel'] as const)('answers %s with a malformed id 400, an unknown one 404', async (action) => {
-    const call = (id: string) =>
-      action === 'GET' ? t.app.inject({ method: 'GET', url: `/api/reservations/${id}` }) : move(action, id, diner.token);
+    const call = (id: string) => (action === 'GET' ? t.app.inject({ method: 'GET', url: `/api/reservations/${id}` }) : move(action, id, diner.token));
     for (const bad of ['not-a-uuid', '123', '6f1c2d3e-aaaa-bbbb-cccc', "1' OR '1'='1"]) {
       const body = await expectRefusedCleanly(() => call(encodeURIComponent(bad)), 400);
       expect(body.error).toMatch(/^id\b/);

@@ -107,10 +107,7 @@ export async function isSlotPublic(db: Db, slotId: string, now: Date): Promise<b
 
 /** Locks a slot row by id with what a hold needs (offers from drops and the waitlist name the slot). */
 export async function lockSlotForHold(db: Db, slotId: string): Promise<LockedSlot | undefined> {
-  const [row] = await queryRows<LockedSlot>(
-    db,
-    sql`SELECT id, restaurant_id, capacity, status, starts_at, drop_id FROM slots WHERE id = ${slotId} FOR UPDATE`,
-  );
+  const [row] = await queryRows<LockedSlot>(db, sql`SELECT id, restaurant_id, capacity, status, starts_at, drop_id FROM slots WHERE id = ${slotId} FOR UPDATE`);
   return row;
 }
 
@@ -135,10 +132,7 @@ export async function lockSlotById(db: Db, slotId: string): Promise<{ capacity: 
 }
 
 export async function countCoversTaken(db: Db, slotId: string, now: Date): Promise<number> {
-  const [row] = await queryRows<{ covers: number }>(
-    db,
-    sql`SELECT taken.covers FROM slots s ${coversTakenJoin(now)} WHERE s.id = ${slotId}`,
-  );
+  const [row] = await queryRows<{ covers: number }>(db, sql`SELECT taken.covers FROM slots s ${coversTakenJoin(now)} WHERE s.id = ${slotId}`);
   return row?.covers ?? 0;
 }
 
@@ -159,7 +153,15 @@ export async function insertReservation(
 
 export async function insertReservationEvent(
   db: Db,
-  event: { reservationId: string; from: ReservationStatus | null; to: ReservationStatus; actor: ReservationActor; actorId: string | null; reason?: string; now: Date },
+  event: {
+    reservationId: string;
+    from: ReservationStatus | null;
+    to: ReservationStatus;
+    actor: ReservationActor;
+    actorId: string | null;
+    reason?: string;
+    now: Date;
+  },
 ): Promise<void> {
   await db.execute(
     sql`INSERT INTO reservation_events (reservation_id, from_status, to_status, actor_kind, actor_id, reason, created_at)
@@ -175,11 +177,7 @@ export async function findReservation(db: Db, id: string, options: { forUpdate?:
   return row;
 }
 
-export async function updateReservationStatus(
-  db: Db,
-  id: string,
-  change: { to: ReservationStatus; cancelReason?: string; now: Date },
-): Promise<void> {
+export async function updateReservationStatus(db: Db, id: string, change: { to: ReservationStatus; cancelReason?: string; now: Date }): Promise<void> {
   await db.execute(
     sql`UPDATE reservations SET status = ${change.to}, cancel_reason = ${change.cancelReason ?? null}, updated_at = ${change.now.toISOString()}
         WHERE id = ${id}`,

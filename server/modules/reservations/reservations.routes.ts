@@ -13,54 +13,88 @@ export const reservationsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { reservations } = app.services;
   const bearer = [{ bearer: [] }];
 
-  app.post('/api/reservations', {
-    schema: {
-      tags: ['reservations'],
-      summary: 'Hold a table: a HELD reservation that must be confirmed before holdExpiresAt',
-      security: bearer,
-      body: createReservationBody,
-      response: { 201: createReservationResponse, ...standardErrors },
+  app.post(
+    '/api/reservations',
+    {
+      schema: {
+        tags: ['reservations'],
+        summary: 'Hold a table: a HELD reservation that must be confirmed before holdExpiresAt',
+        security: bearer,
+        body: createReservationBody,
+        response: { 201: createReservationResponse, ...standardErrors },
+      },
+      config: { rateLimitGroup: 'booking' },
     },
-    config: { rateLimitGroup: 'booking' },
-  }, async (request, reply) => {
-    const reservation = await reservations.createReservation(await request.principal(), request.body);
-    return reply.code(201).send(reservation);
-  });
-
-  app.get('/api/reservations', {
-    schema: { tags: ['reservations'], summary: "The signed-in diner's reservations", security: bearer, response: { 200: reservationList, ...standardErrors } },
-  }, async (request) => reservations.listMyReservations(await request.principal()));
-
-  app.get('/api/reservations/status', {
-    schema: { tags: ['reservations'], summary: 'Counts: pending, ongoing, completed', security: bearer, response: { 200: reservationSummary, ...standardErrors } },
-  }, async (request) => reservations.getMySummary(await request.principal()));
-
-  app.get('/api/reservations/:id', {
-    schema: {
-      tags: ['reservations'],
-      summary: 'One reservation by id (no token needed; a token sent must be the owner’s)',
-      params: reservationIdParams,
-      response: { 200: dinerReservation, ...standardErrors },
+    async (request, reply) => {
+      const reservation = await reservations.createReservation(await request.principal(), request.body);
+      return reply.code(201).send(reservation);
     },
-  }, async (request) => reservations.getReservation(await request.principal(), request.params.id));
+  );
 
-  app.post('/api/reservations/:id/confirm', {
-    schema: {
-      tags: ['reservations'],
-      summary: 'Confirm a hold before it expires (HELD → PENDING)',
-      params: reservationIdParams,
-      body: emptyBody,
-      response: { 200: dinerReservation, ...standardErrors },
+  app.get(
+    '/api/reservations',
+    {
+      schema: {
+        tags: ['reservations'],
+        summary: "The signed-in diner's reservations",
+        security: bearer,
+        response: { 200: reservationList, ...standardErrors },
+      },
     },
-  }, async (request) => reservations.confirmReservation(await request.principal(), request.params.id));
+    async (request) => reservations.listMyReservations(await request.principal()),
+  );
 
-  app.post('/api/reservations/:id/cancel', {
-    schema: {
-      tags: ['reservations'],
-      summary: 'Cancel a hold, a pending request, or an accepted reservation at least 2 hours ahead',
-      params: reservationIdParams,
-      body: emptyBody,
-      response: { 200: dinerReservation, ...standardErrors },
+  app.get(
+    '/api/reservations/status',
+    {
+      schema: {
+        tags: ['reservations'],
+        summary: 'Counts: pending, ongoing, completed',
+        security: bearer,
+        response: { 200: reservationSummary, ...standardErrors },
+      },
     },
-  }, async (request) => reservations.cancelReservation(await request.principal(), request.params.id));
+    async (request) => reservations.getMySummary(await request.principal()),
+  );
+
+  app.get(
+    '/api/reservations/:id',
+    {
+      schema: {
+        tags: ['reservations'],
+        summary: 'One reservation by id (no token needed; a token sent must be the owner’s)',
+        params: reservationIdParams,
+        response: { 200: dinerReservation, ...standardErrors },
+      },
+    },
+    async (request) => reservations.getReservation(await request.principal(), request.params.id),
+  );
+
+  app.post(
+    '/api/reservations/:id/confirm',
+    {
+      schema: {
+        tags: ['reservations'],
+        summary: 'Confirm a hold before it expires (HELD → PENDING)',
+        params: reservationIdParams,
+        body: emptyBody,
+        response: { 200: dinerReservation, ...standardErrors },
+      },
+    },
+    async (request) => reservations.confirmReservation(await request.principal(), request.params.id),
+  );
+
+  app.post(
+    '/api/reservations/:id/cancel',
+    {
+      schema: {
+        tags: ['reservations'],
+        summary: 'Cancel a hold, a pending request, or an accepted reservation at least 2 hours ahead',
+        params: reservationIdParams,
+        body: emptyBody,
+        response: { 200: dinerReservation, ...standardErrors },
+      },
+    },
+    async (request) => reservations.cancelReservation(await request.principal(), request.params.id),
+  );
 };

@@ -126,13 +126,7 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
   }
 
   /** Applies one move inside a transaction, after the state machine allows it. */
-  async function applyMove(
-    tx: Db,
-    row: ReservationRow,
-    to: ReservationStatus,
-    principal: Principal,
-    options: { cancelReason?: string } = {},
-  ): Promise<void> {
+  async function applyMove(tx: Db, row: ReservationRow, to: ReservationStatus, principal: Principal, options: { cancelReason?: string } = {}): Promise<void> {
     // Confirming a hold keeps its covers for good, so it queues on the slot like a new hold does
     // (decision 030); the time is read after the lock.
     const isConfirmingHold = row.status === 'HELD' && to === 'PENDING';

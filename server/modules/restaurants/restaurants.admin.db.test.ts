@@ -10,7 +10,13 @@ describe('GET /api/admin/restaurant', () => {
   it("answers the staff's own restaurant, decided by the server", async () => {
     const response = await call('GET', '/api/admin/restaurant', staffX.token);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ id: x.id, slug: x.slug, name: 'Portal Kitchen', heroImageUrl: null, heroImageSrc: `/api/restaurant/${x.id}/hero-image` });
+    expect(response.json()).toMatchObject({
+      id: x.id,
+      slug: x.slug,
+      name: 'Portal Kitchen',
+      heroImageUrl: null,
+      heroImageSrc: `/api/restaurant/${x.id}/hero-image`,
+    });
     expect((await call('GET', '/api/admin/restaurant', staffY.token)).json().id).toBe(y.id);
   });
 
@@ -79,7 +85,6 @@ describe('PUT /api/admin/restaurant', () => {
   });
 });
 
-
 describe('POST /api/upload', () => {
   function upload(token: string | undefined, file: { filename: string; contentType: string; bytes: Buffer } | undefined, restaurantId = x.id) {
     const { body, contentType } = multipartBody({ restaurantId }, file && { field: 'image', ...file });
@@ -106,7 +111,11 @@ describe('POST /api/upload', () => {
   });
 
   it('accepts a JPEG by its bytes whatever its name', async () => {
-    const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00]), Buffer.alloc(200, 7), Buffer.from([0xff, 0xd9])]);
+    const jpeg = Buffer.concat([
+      Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00]),
+      Buffer.alloc(200, 7),
+      Buffer.from([0xff, 0xd9]),
+    ]);
     const response = await upload(staffX.token, { filename: 'photo.bin', contentType: 'application/octet-stream', bytes: jpeg });
     expect(response.statusCode, response.body).toBe(200);
     const served = await call('GET', `/api/restaurant/${x.id}/hero-image`);

@@ -10,55 +10,67 @@ export const restaurantsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const bearer = [{ bearer: [] }];
   const tags = ['portal'];
 
-  app.get('/api/admin/restaurant', {
-    schema: { tags, summary: "The signed-in staff's restaurant profile", security: bearer, response: { 200: adminRestaurant, ...standardErrors } },
-  }, async (request) => restaurants.getOwnRestaurant(await request.principal()));
-
-  app.put('/api/admin/restaurant', {
-    schema: {
-      tags,
-      summary: 'Update the public profile: name, neighborhood, instagramUrl, website, heroImageUrl',
-      security: bearer,
-      body: updateAdminRestaurantBody,
-      response: { 200: adminRestaurant, ...standardErrors },
+  app.get(
+    '/api/admin/restaurant',
+    {
+      schema: { tags, summary: "The signed-in staff's restaurant profile", security: bearer, response: { 200: adminRestaurant, ...standardErrors } },
     },
-  }, async (request) => restaurants.updateOwnRestaurant(await request.principal(), request.body));
+    async (request) => restaurants.getOwnRestaurant(await request.principal()),
+  );
+
+  app.put(
+    '/api/admin/restaurant',
+    {
+      schema: {
+        tags,
+        summary: 'Update the public profile: name, neighborhood, instagramUrl, website, heroImageUrl',
+        security: bearer,
+        body: updateAdminRestaurantBody,
+        response: { 200: adminRestaurant, ...standardErrors },
+      },
+    },
+    async (request) => restaurants.updateOwnRestaurant(await request.principal(), request.body),
+  );
 
   // The hero photo upload: multipart, one file of at most 5 MB, in this plugin's scope only.
   await app.register(async (uploads) => {
     await uploads.register(multipart, { limits: { fileSize: HERO_IMAGE_MAX_BYTES, files: 1, fields: 5, parts: 6, fieldSize: 1024 } });
 
-    uploads.post('/api/upload', {
-      schema: {
-        tags,
-        summary: 'Upload the hero photo (multipart: image file + restaurantId). JPEG, PNG or WebP by their bytes, at most 5 MB',
-        security: bearer,
-        consumes: ['multipart/form-data'],
-        response: { 200: uploadResponse, 413: errorResponse, 415: errorResponse, ...standardErrors },
+    uploads.post(
+      '/api/upload',
+      {
+        schema: {
+          tags,
+          summary: 'Upload the hero photo (multipart: image file + restaurantId). JPEG, PNG or WebP by their bytes, at most 5 MB',
+          security: bearer,
+          consumes: ['multipart/form-data'],
+          response: { 200: uploadResponse, 413: errorResponse, 415: errorResponse, ...standardErrors },
+        },
+        config: { rateLimitGroup: 'upload' },
+        // Only restaurant staff get as far as sending a file.
+        preHandler: async (request) => {
+          restaurants.assertMayUpload(await request.principal());
+        },
       },
-      config: { rateLimitGroup: 'upload' },
-      // Only restaurant staff get as far as sending a file.
-      preHandler: async (request) => {
-        restaurants.assertMayUpload(await request.principal());
-      },
-    }, async (request) => {
-      let restaurantId: string | undefined;
-      let bytes: Buffer | undefined;
-      for await (const part of request.parts()) {
-        if (part.type === 'file') {
-          try {
-            bytes = await part.toBuffer();
-          } catch (error) {
-            if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-              throw new AppError('TOO_LARGE', `The photo is larger than ${HERO_IMAGE_MAX_BYTES / 1024 / 1024} MB`);
+      async (request) => {
+        let restaurantId: string | undefined;
+        let bytes: Buffer | undefined;
+        for await (const part of request.parts()) {
+          if (part.type === 'file') {
+            try {
+              bytes = await part.toBuffer();
+            } catch (error) {
+              if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+                throw new AppError('TOO_LARGE', `The photo is larger than ${HERO_IMAGE_MAX_BYTES / 1024 / 1024} MB`);
+              }
+              throw error;
             }
-            throw error;
+          } else if (part.fieldname === 'restaurantId' && typeof part.value === 'string') {
+            restaurantId = part.value.trim();
           }
-        } else if (part.fieldname === 'restaurantId' && typeof part.value === 'string') {
-          restaurantId = part.value.trim();
         }
-      }
-      return restaurants.uploadHeroImage(await request.principal(), { restaurantId, bytes });
-    });
+        return restaurants.uploadHeroImage(await request.principal(), { restaurantId, bytes });
+      },
+    );
   });
 };

@@ -7,38 +7,47 @@ import { renderHeroSvg } from './hero-image.ts';
 export const restaurantsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { restaurants } = app.services;
 
-  app.get('/api/restaurants', {
-    schema: { tags: ['restaurants'], summary: 'Every restaurant in the city', response: { 200: restaurantList } },
-    config: { etag: true, sharedAnswerSeconds: 300 },
-  }, async (request) => restaurants.listRestaurants(await request.principal()));
-
-  app.get('/api/restaurants/:slug', {
-    schema: {
-      tags: ['restaurants'],
-      summary: 'One restaurant, by slug or id',
-      params: restaurantKeyParams,
-      response: { 200: publicRestaurant, ...standardErrors },
+  app.get(
+    '/api/restaurants',
+    {
+      schema: { tags: ['restaurants'], summary: 'Every restaurant in the city', response: { 200: restaurantList } },
+      config: { etag: true, sharedAnswerSeconds: 300 },
     },
-  }, async (request) => restaurants.getRestaurant(await request.principal(), request.params.slug));
+    async (request) => restaurants.listRestaurants(await request.principal()),
+  );
 
-  app.get('/api/restaurant/:id/hero-image', {
-    schema: {
-      tags: ['restaurants'],
-      summary: "The restaurant's hero image: the photo its staff uploaded, else a generated one",
-      params: z.object({ id: z.string().min(1).max(120) }),
+  app.get(
+    '/api/restaurants/:slug',
+    {
+      schema: {
+        tags: ['restaurants'],
+        summary: 'One restaurant, by slug or id',
+        params: restaurantKeyParams,
+        response: { 200: publicRestaurant, ...standardErrors },
+      },
     },
-    config: { etag: true },
-  }, async (request, reply) => {
-    const principal = await request.principal();
-    const restaurant = await restaurants.getRestaurant(principal, request.params.id);
-    const photo = await restaurants.readHeroImage(principal, restaurant.id);
-    if (photo) {
-      // Short-lived: a new upload must show soon even at this address (uploads also get a new ?v= address).
-      return reply.type(photo.contentType).header('cache-control', 'public, max-age=300').send(photo.body);
-    }
-    return reply
-      .type('image/svg+xml')
-      .header('cache-control', 'public, max-age=3600')
-      .send(renderHeroSvg(restaurant.id, restaurant.emoji));
-  });
+    async (request) => restaurants.getRestaurant(await request.principal(), request.params.slug),
+  );
+
+  app.get(
+    '/api/restaurant/:id/hero-image',
+    {
+      schema: {
+        tags: ['restaurants'],
+        summary: "The restaurant's hero image: the photo its staff uploaded, else a generated one",
+        params: z.object({ id: z.string().min(1).max(120) }),
+      },
+      config: { etag: true },
+    },
+    async (request, reply) => {
+      const principal = await request.principal();
+      const restaurant = await restaurants.getRestaurant(principal, request.params.id);
+      const photo = await restaurants.readHeroImage(principal, restaurant.id);
+      if (photo) {
+        // Short-lived: a new upload must show soon even at this address (uploads also get a new ?v= address).
+        return reply.type(photo.contentType).header('cache-control', 'public, max-age=300').send(photo.body);
+      }
+      return reply.type('image/svg+xml').header('cache-control', 'public, max-age=3600').send(renderHeroSvg(restaurant.id, restaurant.emoji));
+    },
+  );
 };

@@ -60,7 +60,14 @@ describe('slots', () => {
     // The limits themselves are accepted.
     const edges = await call('POST', '/api/admin/slots/bulk', staffX.token, { ...valid, interval: 240, capacity: 500 });
     expect(edges.json()).toEqual({ created: 1, skipped: 0, past: 0 });
-    const fine = await call('POST', '/api/admin/slots/bulk', staffX.token, { ...valid, date: '2026-11-25', start: '12:00', end: '12:10', interval: 5, capacity: 1 });
+    const fine = await call('POST', '/api/admin/slots/bulk', staffX.token, {
+      ...valid,
+      date: '2026-11-25',
+      start: '12:00',
+      end: '12:10',
+      interval: 5,
+      capacity: 1,
+    });
     expect(fine.json()).toEqual({ created: 3, skipped: 0, past: 0 });
   });
 
@@ -112,7 +119,9 @@ describe('slots', () => {
     const ySlots = (await call('GET', `/api/admin/slots?date=${TOMORROW}`, staffY.token)).json();
     expect(ySlots).toEqual([]);
     // Y's bulk add lands in Y only.
-    expect((await call('POST', '/api/admin/slots/bulk', staffY.token, { date: TOMORROW, start: '18:00', end: '19:00', interval: 60, capacity: 2 })).json().created).toBe(2);
+    expect(
+      (await call('POST', '/api/admin/slots/bulk', staffY.token, { date: TOMORROW, start: '18:00', end: '19:00', interval: 60, capacity: 2 })).json().created,
+    ).toBe(2);
     expect(((await call('GET', `/api/admin/slots?date=${TOMORROW}`, staffY.token)).json() as unknown[]).length).toBe(2);
     expect(((await call('GET', `/api/admin/slots?date=${TOMORROW}`, staffX.token)).json() as unknown[]).length).toBe(xSlots.length);
   });
@@ -121,7 +130,10 @@ describe('slots', () => {
     const slot = await buildSlot(t.database.db, x.id, { date: TOMORROW, time: '15:00' });
     for (const caller of wrongKinds()) {
       expect((await call('GET', `/api/admin/slots?date=${TOMORROW}`, caller.token)).statusCode, caller.name).toBe(401);
-      expect((await call('POST', '/api/admin/slots/bulk', caller.token, { date: TOMORROW, start: '10:00', end: '11:00', interval: 30, capacity: 2 })).statusCode, caller.name).toBe(401);
+      expect(
+        (await call('POST', '/api/admin/slots/bulk', caller.token, { date: TOMORROW, start: '10:00', end: '11:00', interval: 30, capacity: 2 })).statusCode,
+        caller.name,
+      ).toBe(401);
       expect((await call('PATCH', `/api/admin/slots/${slot.id}`, caller.token, { status: 'full' })).statusCode, caller.name).toBe(401);
     }
   });

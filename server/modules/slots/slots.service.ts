@@ -87,7 +87,12 @@ export function createSlotsService(deps: AppDeps) {
     },
 
     /** Inside the drop's transaction: the drop's slots, one per (date, time) pair, hidden until its line has had its turn. */
-    addDropSlots(tx: Db, restaurantId: string, dropId: string, slots: { dates: string[]; times: string[]; startsAt: string[]; capacity: number }): Promise<void> {
+    addDropSlots(
+      tx: Db,
+      restaurantId: string,
+      dropId: string,
+      slots: { dates: string[]; times: string[]; startsAt: string[]; capacity: number },
+    ): Promise<void> {
       return insertDropSlots(tx, restaurantId, dropId, slots);
     },
 

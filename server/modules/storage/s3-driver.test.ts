@@ -33,7 +33,15 @@ describe('SigV4 query signing', () => {
   });
 
   it('signs the content type of a PUT, so the browser must send exactly that type', () => {
-    const url = new URL(presignS3Url(AWS_EXAMPLE, { method: 'PUT', key: 'dating/a.png', expiresSeconds: 900, now: new Date('2026-11-22T10:00:00Z'), headers: { 'Content-Type': 'image/png' } }));
+    const url = new URL(
+      presignS3Url(AWS_EXAMPLE, {
+        method: 'PUT',
+        key: 'dating/a.png',
+        expiresSeconds: 900,
+        now: new Date('2026-11-22T10:00:00Z'),
+        headers: { 'Content-Type': 'image/png' },
+      }),
+    );
     expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('content-type;host');
     expect(url.pathname).toBe('/dating/a.png');
     expect(url.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
@@ -55,7 +63,12 @@ describe('S3ObjectStore against a stand-in S3 server', () => {
   beforeAll(async () => {
     server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://localhost');
-      seen.push({ method: req.method ?? '', path: url.pathname, signed: /^[0-9a-f]{64}$/.test(url.searchParams.get('X-Amz-Signature') ?? ''), contentType: req.headers['content-type'] });
+      seen.push({
+        method: req.method ?? '',
+        path: url.pathname,
+        signed: /^[0-9a-f]{64}$/.test(url.searchParams.get('X-Amz-Signature') ?? ''),
+        contentType: req.headers['content-type'],
+      });
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {

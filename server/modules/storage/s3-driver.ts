@@ -32,7 +32,10 @@ export function uriEncode(value: string): string {
 
 /** 20130524T000000Z */
 function amzDate(now: Date): string {
-  return now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 /** The URL of an object, before signing. */

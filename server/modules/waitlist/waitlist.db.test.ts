@@ -42,7 +42,14 @@ async function book(diner: BuiltAccount, time: string, partySize: number, date =
 }
 
 function join(diner: BuiltAccount, body: Partial<{ date: string; partySize: number; windowStart: string; windowEnd: string }> = {}) {
-  return call('POST', '/api/waitlist', diner.token, { restaurantSlug: restaurant.slug, date: DATE, partySize: 2, windowStart: '18:00', windowEnd: '20:00', ...body });
+  return call('POST', '/api/waitlist', diner.token, {
+    restaurantSlug: restaurant.slug,
+    date: DATE,
+    partySize: 2,
+    windowStart: '18:00',
+    windowEnd: '20:00',
+    ...body,
+  });
 }
 
 async function joined(diner: BuiltAccount, body: Parameters<typeof join>[1] = {}) {
@@ -54,7 +61,10 @@ async function joined(diner: BuiltAccount, body: Parameters<typeof join>[1] = {}
 async function myWaitlist(diner: BuiltAccount) {
   const response = await call('GET', '/api/waitlist', diner.token);
   expect(response.statusCode).toBe(200);
-  return response.json() as { entries: { id: string; state: string; placeInLine: number | null; offer: { reservationId: string; holdExpiresAt: string | null } | null }[]; offers: { id: string }[] };
+  return response.json() as {
+    entries: { id: string; state: string; placeInLine: number | null; offer: { reservationId: string; holdExpiresAt: string | null } | null }[];
+    offers: { id: string }[];
+  };
 }
 
 async function stateOf(diner: BuiltAccount, entryId: string) {
@@ -129,12 +139,23 @@ describe('the waitlist', () => {
     expect(reservation.json()).toMatchObject({ status: 'HELD', partySize: 2, slot: { date: DATE, time: '19:00' } });
     expect(await coversHeld(t.database.db, slot.id, t.clock.now())).toBe(4);
     // The others are untouched; the second waits as number 1 among those still waiting behind the non-matching ones.
-    for (const [diner, entry] of [[tooBig, tooBigEntry], [outside, outsideEntry], [otherDate, otherDateEntry], [second, secondEntry]] as const) {
+    for (const [diner, entry] of [
+      [tooBig, tooBigEntry],
+      [outside, outsideEntry],
+      [otherDate, otherDateEntry],
+      [second, secondEntry],
+    ] as const) {
       expect((await stateOf(diner, entry)).state).toBe('waiting');
     }
     // The offer reached the diner live and by email (outbox; the dev mailbox shows it without SMTP).
     await waitFor(async () => stream.events.some((e) => e.event === 'offer'), 2_000, 'the offer event on the stream');
-    expect(stream.events.find((e) => e.event === 'offer')!.data).toMatchObject({ type: 'offer', source: 'waitlist', reservationId: offer.reservationId, waitlistEntryId: firstEntry, time: '19:00' });
+    expect(stream.events.find((e) => e.event === 'offer')!.data).toMatchObject({
+      type: 'offer',
+      source: 'waitlist',
+      reservationId: offer.reservationId,
+      waitlistEntryId: firstEntry,
+      time: '19:00',
+    });
     stream.close();
     const [mail] = await queryRows<{ recipient: string; subject: string; body: string }>(
       t.database.db,
@@ -195,9 +216,14 @@ describe('the waitlist', () => {
     expect((await join(diner, { date: '2026-11-28' })).statusCode).toBe(201);
     expect((await join(diner, { date: '2026-11-28' })).json()).toEqual({ error: 'You are already on the waitlist for that restaurant on that date' });
     expect((await join(diner, { date: '2026-11-20' })).json()).toEqual({ error: 'date must not be in the past' });
-    expect((await join(diner, { date: '2026-11-29', windowStart: '21:00', windowEnd: '19:00' })).json()).toEqual({ error: 'windowEnd must be at or after windowStart' });
+    expect((await join(diner, { date: '2026-11-29', windowStart: '21:00', windowEnd: '19:00' })).json()).toEqual({
+      error: 'windowEnd must be at or after windowStart',
+    });
     expect((await join(diner, { windowStart: '25:00' })).statusCode).toBe(400);
-    expect((await call('POST', '/api/waitlist', staffToken, { restaurantSlug: restaurant.slug, date: DATE, partySize: 2, windowStart: '18:00', windowEnd: '20:00' })).statusCode).toBe(401);
+    expect(
+      (await call('POST', '/api/waitlist', staffToken, { restaurantSlug: restaurant.slug, date: DATE, partySize: 2, windowStart: '18:00', windowEnd: '20:00' }))
+        .statusCode,
+    ).toBe(401);
     expect((await call('GET', '/api/waitlist')).statusCode).toBe(401);
   });
 });

@@ -8,28 +8,41 @@ export const waitlistRoutes: FastifyPluginAsyncZod = async (app) => {
   const security = [{ bearer: [] }];
   const tags = ['waitlist'];
 
-  app.post('/api/waitlist', {
-    schema: {
-      tags,
-      summary: 'Join the waitlist for a restaurant, date, party size and time window; freed covers are offered to the longest-waiting match as a 10-minute hold',
-      security,
-      body: joinWaitlistBody,
-      response: { 201: waitlistEntry, ...standardErrors },
+  app.post(
+    '/api/waitlist',
+    {
+      schema: {
+        tags,
+        summary:
+          'Join the waitlist for a restaurant, date, party size and time window; freed covers are offered to the longest-waiting match as a 10-minute hold',
+        security,
+        body: joinWaitlistBody,
+        response: { 201: waitlistEntry, ...standardErrors },
+      },
+      config: { rateLimitGroup: 'booking' },
     },
-    config: { rateLimitGroup: 'booking' },
-  }, async (request, reply) => reply.code(201).send(await waitlist.joinWaitlist(await request.principal(), request.body)));
+    async (request, reply) => reply.code(201).send(await waitlist.joinWaitlist(await request.principal(), request.body)),
+  );
 
-  app.get('/api/waitlist', {
-    schema: { tags, summary: "The signed-in diner's waitlist entries and live offers", security, response: { 200: waitlistResponse, ...standardErrors } },
-  }, async (request) => waitlist.listMyWaitlist(await request.principal()));
-
-  app.delete('/api/waitlist/:id', {
-    schema: {
-      tags,
-      summary: 'Leave the waitlist; a live offer is let go and passes to the next in line',
-      security,
-      params: waitlistIdParams,
-      response: { 200: waitlistEntry, ...standardErrors },
+  app.get(
+    '/api/waitlist',
+    {
+      schema: { tags, summary: "The signed-in diner's waitlist entries and live offers", security, response: { 200: waitlistResponse, ...standardErrors } },
     },
-  }, async (request) => waitlist.leaveWaitlist(await request.principal(), request.params.id));
+    async (request) => waitlist.listMyWaitlist(await request.principal()),
+  );
+
+  app.delete(
+    '/api/waitlist/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Leave the waitlist; a live offer is let go and passes to the next in line',
+        security,
+        params: waitlistIdParams,
+        response: { 200: waitlistEntry, ...standardErrors },
+      },
+    },
+    async (request) => waitlist.leaveWaitlist(await request.principal(), request.params.id),
+  );
 };

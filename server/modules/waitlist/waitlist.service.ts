@@ -57,7 +57,13 @@ export function createWaitlistService(deps: AppDeps, restaurants: RestaurantsSer
     const state = stateOf(row, now);
     return {
       id: row.id,
-      restaurant: { id: row.restaurant_id, slug: row.restaurant_slug, name: row.restaurant_name, emoji: row.restaurant_emoji, neighborhood: row.restaurant_neighborhood },
+      restaurant: {
+        id: row.restaurant_id,
+        slug: row.restaurant_slug,
+        name: row.restaurant_name,
+        emoji: row.restaurant_emoji,
+        neighborhood: row.restaurant_neighborhood,
+      },
       date: row.wait_date,
       partySize: row.party_size,
       windowStart: row.window_start,
@@ -132,7 +138,9 @@ export function createWaitlistService(deps: AppDeps, restaurants: RestaurantsSer
   }
 
   /** One offer run per slot at a time in this process; a request arriving meanwhile runs once more after it. */
-  const scheduleOffers = createCoalescingRunner(offerFreedCovers, (error, slotId) => log.warn({ err: error, slotId }, 'waitlist offer failed; the sweep retries'));
+  const scheduleOffers = createCoalescingRunner(offerFreedCovers, (error, slotId) =>
+    log.warn({ err: error, slotId }, 'waitlist offer failed; the sweep retries'),
+  );
 
   // Covers freed by a cancellation, an expired hold (an unanswered offer too), or staff adding slots.
   const stopListening = events.subscribe('slot.freed', ({ slotId }) => {
@@ -180,12 +188,18 @@ export function createWaitlistService(deps: AppDeps, restaurants: RestaurantsSer
         cutoffMinutes: config.bookingCutoffMinutes,
       });
       if (free) throw conflict(`A table for ${input.partySize} is free at ${formatTime12h(free.time)} on that date. Book it instead of waiting.`);
-      const id = await insertEntry(db, { userId, restaurantId: restaurant.id, date: input.date, partySize: input.partySize, windowStart: input.windowStart, windowEnd: input.windowEnd, now }).catch(
-        (error: unknown) => {
-          if (isUniqueViolation(error, 'waitlist_one_waiting_key')) throw conflict('You are already on the waitlist for that restaurant on that date');
-          throw error;
-        },
-      );
+      const id = await insertEntry(db, {
+        userId,
+        restaurantId: restaurant.id,
+        date: input.date,
+        partySize: input.partySize,
+        windowStart: input.windowStart,
+        windowEnd: input.windowEnd,
+        now,
+      }).catch((error: unknown) => {
+        if (isUniqueViolation(error, 'waitlist_one_waiting_key')) throw conflict('You are already on the waitlist for that restaurant on that date');
+        throw error;
+      });
       return toEntry((await findEntry(db, id))!, clock.now());
     },
 

@@ -3,7 +3,19 @@ import { Link } from 'react-router';
 import './layout.css';
 
 /** A tidy page for a feature that is on its way: what it will do, and where to go meanwhile. */
-export function ComingSoon({ icon, eyebrow, title, children, back = { to: '/', label: 'Find a table today' } }: { icon: string; eyebrow: string; title: string; children: ReactNode; back?: { to: string; label: string } }) {
+export function ComingSoon({
+  icon,
+  eyebrow,
+  title,
+  children,
+  back = { to: '/', label: 'Find a table today' },
+}: {
+  icon: string;
+  eyebrow: string;
+  title: string;
+  children: ReactNode;
+  back?: { to: string; label: string };
+}) {
   return (
     <div className="container page">
       <section className="coming-soon" aria-labelledby="coming-soon-title">

@@ -29,7 +29,11 @@ function MobileNav() {
         </svg>
         <span className="visually-hidden">Menu</span>
       </summary>
-      <nav className="mobile-nav__panel" aria-label="Main" onClick={(event) => (event.target as HTMLElement).closest('a') && event.currentTarget.parentElement?.removeAttribute('open')}>
+      <nav
+        className="mobile-nav__panel"
+        aria-label="Main"
+        onClick={(event) => (event.target as HTMLElement).closest('a') && event.currentTarget.parentElement?.removeAttribute('open')}
+      >
         {SECTIONS.map((section) => (
           <NavLink key={section.to} to={section.to}>
             {section.label}

@@ -35,14 +35,28 @@ export function ConfirmDialog({
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return (
-    <dialog ref={ref} className="dialog" onCancel={(event) => { event.preventDefault(); onCancel(); }} aria-labelledby="confirm-dialog-title">
+    <dialog
+      ref={ref}
+      className="dialog"
+      onCancel={(event) => {
+        event.preventDefault();
+        onCancel();
+      }}
+      aria-labelledby="confirm-dialog-title"
+    >
       <div className="dialog__body">
-        <h2 className="dialog__title" id="confirm-dialog-title">{title}</h2>
+        <h2 className="dialog__title" id="confirm-dialog-title">
+          {title}
+        </h2>
         {children}
       </div>
       <div className="dialog__actions">
-        <Button variant="secondary" onClick={onCancel} disabled={busy}>{cancelLabel}</Button>
-        <Button variant={tone === 'danger' ? 'danger' : 'primary'} onClick={onConfirm} disabled={busy}>{confirmLabel}</Button>
+        <Button variant="secondary" onClick={onCancel} disabled={busy}>
+          {cancelLabel}
+        </Button>
+        <Button variant={tone === 'danger' ? 'danger' : 'primary'} onClick={onConfirm} disabled={busy}>
+          {confirmLabel}
+        </Button>
       </div>
     </dialog>
   );

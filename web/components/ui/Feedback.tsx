@@ -13,8 +13,20 @@ export function Alert({ tone, title, children }: { tone: 'error' | 'success' | '
   );
 }
 
-export function Skeleton({ width = '100%', height = 16, radius, className }: { width?: number | string; height?: number | string; radius?: string; className?: string }) {
-  return <span className={['skeleton', className].filter(Boolean).join(' ')} style={{ display: 'block', width, height, borderRadius: radius }} aria-hidden="true" />;
+export function Skeleton({
+  width = '100%',
+  height = 16,
+  radius,
+  className,
+}: {
+  width?: number | string;
+  height?: number | string;
+  radius?: string;
+  className?: string;
+}) {
+  return (
+    <span className={['skeleton', className].filter(Boolean).join(' ')} style={{ display: 'block', width, height, borderRadius: radius }} aria-hidden="true" />
+  );
 }
 
 /** A screen while it loads: skeletons for the eye, one status sentence for screen readers. */

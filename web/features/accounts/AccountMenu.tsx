@@ -73,7 +73,10 @@ export function AccountMenu() {
           </div>
         ) : null}
         <Link className="account-menu__item" to="/me">
-          <span className="emoji" aria-hidden="true">👤</span> My Profile
+          <span className="emoji" aria-hidden="true">
+            👤
+          </span>{' '}
+          My Profile
         </Link>
         <button
           type="button"
@@ -83,7 +86,10 @@ export function AccountMenu() {
             void signOut();
           }}
         >
-          <span className="emoji" aria-hidden="true">↩</span> Sign Out
+          <span className="emoji" aria-hidden="true">
+            ↩
+          </span>{' '}
+          Sign Out
         </button>
       </div>
     </div>

@@ -5,7 +5,6 @@ import type { DinerProfile } from '#common/contract/accounts.ts';
 import { ApiError, apiRequest, readToken, TOKEN_KEYS, writeToken } from '#web/api/client.ts';
 import { accountKeys } from './keys.ts';
 
-
 /*
  * The stored customer token as React state: signing in or out here, or in another tab,
  * re-renders every screen that reads it (the header's menu, the home panel, /me).
@@ -38,7 +37,11 @@ export function setCustomerToken(token: string | null): void {
 
 /** The stored customer token, kept current. */
 export function useCustomerToken(): string | null {
-  return useSyncExternalStore(subscribe, () => readToken('customer'), () => null);
+  return useSyncExternalStore(
+    subscribe,
+    () => readToken('customer'),
+    () => null,
+  );
 }
 
 /**
@@ -67,7 +70,11 @@ export function useCurrentDiner() {
 
 /** True during sign-out (see useSignOut). */
 export function useIsSigningOut(): boolean {
-  return useSyncExternalStore(subscribe, () => signingOut, () => false);
+  return useSyncExternalStore(
+    subscribe,
+    () => signingOut,
+    () => false,
+  );
 }
 
 /** Signs the diner out: revokes the token on the server, forgets it here, and returns to / (spec section 4). */

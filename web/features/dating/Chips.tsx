@@ -14,13 +14,7 @@ export function ToggleChips<T extends string>({
 }: GroupChrome & { choices: readonly Choice<T>[]; selected: readonly T[]; onToggle(value: T): void; name: string }) {
   const id = useId();
   return (
-    <div
-      className="d-group"
-      role="group"
-      aria-labelledby={`${id}-label`}
-      aria-describedby={groupDescribedBy(id, hint, error)}
-      data-field={name}
-    >
+    <div className="d-group" role="group" aria-labelledby={`${id}-label`} aria-describedby={groupDescribedBy(id, hint, error)} data-field={name}>
       <GroupHeading id={id} label={label} hint={hint} />
       <div className="d-chips">
         {choices.map((choice) => {

@@ -21,8 +21,7 @@ export function DatingHeader({ children }: { children?: ReactNode }) {
       <div className="dating-header__inner">
         <Link to="/dating" className="dating-brand">
           <DatingMark />
-          <span className="dating-brand__name">Tablefair</span>{' '}
-          <span className="dating-brand__tag">Dating</span>
+          <span className="dating-brand__name">Tablefair</span> <span className="dating-brand__tag">Dating</span>
         </Link>
         <nav className="dating-header__end" aria-label="Account">
           {children}
@@ -57,7 +56,17 @@ export function DatingFooter({ isMember = false }: { isMember?: boolean }) {
 }
 
 /** The dating section's frame: skip link, header, main landmark, footer, on the plum-and-rose theme. */
-export function DatingPage({ header, children, isMember = false, className }: { header?: ReactNode; children: ReactNode; isMember?: boolean; className?: string }) {
+export function DatingPage({
+  header,
+  children,
+  isMember = false,
+  className,
+}: {
+  header?: ReactNode;
+  children: ReactNode;
+  isMember?: boolean;
+  className?: string;
+}) {
   return (
     <div className={['dating', className].filter(Boolean).join(' ')}>
       <a className="skip-link" href="#dating-main">

@@ -59,7 +59,12 @@ export function PhotoPicker({ photos, onChange, error }: { photos: File[]; onCha
               <li key={`${file.name}-${index}`} className="d-photo">
                 <img src={previews[index]} alt={`Photo ${index + 1} of ${DATING_PHOTO_COUNT}`} className="d-photo__img" width={300} height={400} />
                 {index === 0 ? <span className="d-photo__badge">Main</span> : null}
-                <button type="button" className="d-photo__remove" aria-label={`Remove photo ${index + 1}`} onClick={() => onChange(photos.filter((_, i) => i !== index))}>
+                <button
+                  type="button"
+                  className="d-photo__remove"
+                  aria-label={`Remove photo ${index + 1}`}
+                  onClick={() => onChange(photos.filter((_, i) => i !== index))}
+                >
                   ×
                 </button>
               </li>

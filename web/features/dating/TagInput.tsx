@@ -64,7 +64,12 @@ export function TagInput({
           {tags.map((tag) => (
             <li key={tag} className="d-tag">
               <span>{tag}</span>
-              <button type="button" className="d-tag__remove" aria-label={`Remove ${tag}`} onClick={() => onChange(tags.filter((existing) => existing !== tag))}>
+              <button
+                type="button"
+                className="d-tag__remove"
+                aria-label={`Remove ${tag}`}
+                onClick={() => onChange(tags.filter((existing) => existing !== tag))}
+              >
                 ×
               </button>
             </li>

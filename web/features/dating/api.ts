@@ -1,10 +1,4 @@
-import type {
-  DatingLoginBody,
-  DatingPresignBody,
-  DatingPresignResponse,
-  DatingProfile,
-  DatingSignupBody,
-} from '#common/contract/dating.ts';
+import type { DatingLoginBody, DatingPresignBody, DatingPresignResponse, DatingProfile, DatingSignupBody } from '#common/contract/dating.ts';
 import { DATING_MESSAGES } from '#common/contract/dating.ts';
 
 /**

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { datingSignupBody } from '#common/contract/dating.ts';
-import { addTag, emptySignupForm, photoProblem, removeTag, runSignupSequence, toggle, toSignupBody, validateLoginForm, validateSignupForm, type DatingSignupForm } from './signup-form.ts';
+import {
+  addTag,
+  emptySignupForm,
+  photoProblem,
+  removeTag,
+  runSignupSequence,
+  toggle,
+  toSignupBody,
+  validateLoginForm,
+  validateSignupForm,
+  type DatingSignupForm,
+} from './signup-form.ts';
 
 /** The web side of the dating forms: the same schema as the server, plus the spec's form behaviour. */
 

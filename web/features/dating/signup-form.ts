@@ -144,5 +144,10 @@ export async function runSignupSequence(form: DatingSignupForm, transport: Signu
   const presigned = await transport.presign({ count: DATING_PHOTO_COUNT, contentTypes, userHint: 'signup' });
   if (!Array.isArray(presigned?.items) || presigned.items.length !== DATING_PHOTO_COUNT) throw new Error(DATING_MESSAGES.presignCount);
   await Promise.all(presigned.items.map((item, index) => transport.upload(item.uploadUrl, form.photos[index], item.contentType || contentTypes[index])));
-  await transport.signup(toSignupBody(form, presigned.items.map((item) => item.objectKey)));
+  await transport.signup(
+    toSignupBody(
+      form,
+      presigned.items.map((item) => item.objectKey),
+    ),
+  );
 }

@@ -3,7 +3,17 @@ import { Skeleton } from '#web/components/ui/Feedback.tsx';
 import type { MapRestaurant } from './map-filters.ts';
 
 /** The small-screen list under the map: it follows the active filter. */
-export function MapCardList({ restaurants, loading, failed, onShowAll }: { restaurants: MapRestaurant[]; loading: boolean; failed: boolean; onShowAll?: () => void }) {
+export function MapCardList({
+  restaurants,
+  loading,
+  failed,
+  onShowAll,
+}: {
+  restaurants: MapRestaurant[];
+  loading: boolean;
+  failed: boolean;
+  onShowAll?: () => void;
+}) {
   return (
     <section className="map-list" aria-labelledby="map-list-title">
       <div className="map-list__head">

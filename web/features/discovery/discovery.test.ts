@@ -101,7 +101,11 @@ describe('Explore Tonight filters', () => {
   });
 
   it('reads and writes the filters in the address, ignoring party sizes not offered', () => {
-    expect(readExploreFilters(new URLSearchParams('hood=HSR+Layout&cuisine=Thai&party=6'))).toEqual({ neighborhood: 'HSR Layout', cuisine: 'Thai', partySize: 6 });
+    expect(readExploreFilters(new URLSearchParams('hood=HSR+Layout&cuisine=Thai&party=6'))).toEqual({
+      neighborhood: 'HSR Layout',
+      cuisine: 'Thai',
+      partySize: 6,
+    });
     expect(readExploreFilters(new URLSearchParams('party=5'))).toEqual({ neighborhood: '', cuisine: '', partySize: 2 });
     expect(writeExploreFilters({ neighborhood: 'CBD', cuisine: '', partySize: 2 }).toString()).toBe('hood=CBD');
   });

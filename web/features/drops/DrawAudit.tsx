@@ -19,8 +19,8 @@ export function DrawAudit({ dropId, myEntryId }: { dropId: string; myEntryId: st
       ) : (
         <div className="drop__audit-body">
           <p>
-            The order was drawn with <code>{audit.data.algorithm}</code> from this seed, recorded before anyone knew the result. Anyone can recompute it
-            with <code>drawOrder(seed, entryIds)</code> and compare.
+            The order was drawn with <code>{audit.data.algorithm}</code> from this seed, recorded before anyone knew the result. Anyone can recompute it with{' '}
+            <code>drawOrder(seed, entryIds)</code> and compare.
           </p>
           <p className="drop__seed">
             Seed <code>{audit.data.seed}</code>

@@ -17,7 +17,10 @@ export function DropEnterForm({ drop }: { drop: DropDetail }) {
   const [error, setError] = useState<string | null>(null);
   const toast = useToast();
 
-  if (drop.phase === 'upcoming') return <p className="drop__note">Entries open {formatInstant(drop.entryOpensAt)}. Come back then — entering early or late in the window makes no difference.</p>;
+  if (drop.phase === 'upcoming')
+    return (
+      <p className="drop__note">Entries open {formatInstant(drop.entryOpensAt)}. Come back then — entering early or late in the window makes no difference.</p>
+    );
   if (drop.phase !== 'open') return <p className="drop__note">Entries are closed for this drop.</p>;
   if (drop.phoneVerified === false) {
     return <PhoneVerification intro="Drops are for people, not scripts: verify your phone once to enter. One phone enters once per drop." />;

@@ -87,7 +87,11 @@ export function DropEntryResult({ drop, entry, now }: { drop: DropDetail; entry:
         onConfirm={() => void onWithdraw()}
         onCancel={() => setAsking(false)}
       >
-        <p>{result.state === 'waiting' ? 'You will leave the line, and the tables go to those after you.' : 'Your entry is removed. You can enter again while entries are open.'}</p>
+        <p>
+          {result.state === 'waiting'
+            ? 'You will leave the line, and the tables go to those after you.'
+            : 'Your entry is removed. You can enter again while entries are open.'}
+        </p>
       </ConfirmDialog>
     </div>
   );

@@ -20,7 +20,9 @@ export function DropWindow({ drop, secondsToMilestone }: { drop: DropDetail; sec
           </span>
         </div>
       ) : (
-        <p className="drop__drawn">Drawn {drop.drawnAt ? formatInstant(drop.drawnAt) : ''} · {drop.entryCount.toLocaleString('en-IN')} entries</p>
+        <p className="drop__drawn">
+          Drawn {drop.drawnAt ? formatInstant(drop.drawnAt) : ''} · {drop.entryCount.toLocaleString('en-IN')} entries
+        </p>
       )}
       <dl className="drop__facts">
         <div>

@@ -29,9 +29,9 @@ describe('drop countdowns', () => {
 describe('drop results', () => {
   const now = Date.parse('2026-11-23T10:00:00.000Z');
   it('say what the spec says', () => {
-    expect(resultHeadline({ state: 'won', reservationId: 'r', holdExpiresAt: '2026-11-23T10:09:41.000Z', slot: { date: '2026-11-24', time: '19:00' } }, now)).toBe(
-      'You got a table — complete booking in 9:41',
-    );
+    expect(
+      resultHeadline({ state: 'won', reservationId: 'r', holdExpiresAt: '2026-11-23T10:09:41.000Z', slot: { date: '2026-11-24', time: '19:00' } }, now),
+    ).toBe('You got a table — complete booking in 9:41');
     expect(resultHeadline({ state: 'waiting', placeInLine: 37 }, now)).toBe('You are number 37 in line');
     expect(resultHeadline({ state: 'not_this_time' }, now)).toBe('Not this time');
   });

@@ -47,7 +47,10 @@ export function AdminHeader({
           <BrandMark />
           <div className="admin-header__titles">
             <h1 className="admin-header__name">
-              <span className="emoji" aria-hidden="true">{restaurant.emoji}</span> {restaurant.name}
+              <span className="emoji" aria-hidden="true">
+                {restaurant.emoji}
+              </span>{' '}
+              {restaurant.name}
             </h1>
             <p className="admin-header__role">Restaurant Admin</p>
           </div>

@@ -34,7 +34,9 @@ function LiveStatusPanel({ liveStatus, updatedAt, isLoading }: { liveStatus?: Li
   return (
     <section className="admin-panel live-status" aria-labelledby="live-status-title">
       <div className="admin-panel__head">
-        <h2 id="live-status-title" className="admin-panel__title">Live Booking Status</h2>
+        <h2 id="live-status-title" className="admin-panel__title">
+          Live Booking Status
+        </h2>
         <p className="admin-panel__note">
           Auto-refreshes every 30 seconds
           {updatedAt ? <span className="admin-panel__updated"> · {formatUpdated(updatedAt)}</span> : null}
@@ -132,21 +134,23 @@ function BookingsPanel() {
     <>
       <section className="admin-panel bookings" aria-labelledby="bookings-title">
         <div className="admin-panel__head">
-          <h2 id="bookings-title" className="admin-panel__title">Upcoming Bookings</h2>
-          {bookings.data ? (
-            <p className="admin-panel__note">
-              {bookings.data.bookings.filter((b) => !isSettled(b.status)).length} open
-            </p>
-          ) : null}
+          <h2 id="bookings-title" className="admin-panel__title">
+            Upcoming Bookings
+          </h2>
+          {bookings.data ? <p className="admin-panel__note">{bookings.data.bookings.filter((b) => !isSettled(b.status)).length} open</p> : null}
         </div>
         {bookings.isPending ? (
           <div className="bookings__loading" aria-hidden="true">
-            {[0, 1, 2].map((i) => <Skeleton key={i} height={56} radius="var(--radius-md)" />)}
+            {[0, 1, 2].map((i) => (
+              <Skeleton key={i} height={56} radius="var(--radius-md)" />
+            ))}
           </div>
         ) : bookings.isError && !bookings.data ? (
           <EmptyState icon="📡" title="Bookings could not be loaded">
             <p>We will try again in a moment.</p>
-            <Button variant="secondary" size="sm" onClick={() => bookings.refetch()}>Try again</Button>
+            <Button variant="secondary" size="sm" onClick={() => bookings.refetch()}>
+              Try again
+            </Button>
           </EmptyState>
         ) : (
           days.map((day) => (
@@ -184,7 +188,9 @@ function BookingsPanel() {
           <p>
             {asking.booking.user.name}, {asking.booking.partySize} {asking.booking.partySize === 1 ? 'guest' : 'guests'} at{' '}
             {formatTime12h(asking.booking.slot.time)}.{' '}
-            {asking.move.to === 'NO_SHOW' ? 'The table is released and the diner sees a no-show.' : 'The table is released and the diner sees the booking cancelled.'}
+            {asking.move.to === 'NO_SHOW'
+              ? 'The table is released and the diner sees a no-show.'
+              : 'The table is released and the diner sees the booking cancelled.'}
           </p>
         ) : null}
       </ConfirmDialog>

@@ -17,12 +17,21 @@ export function DropDrawPanel({ drop }: { drop: TimedDropDetail }) {
     try {
       const [audit, { drawOrder }] = await Promise.all([fetchDrawAudit(drop.id), import('#common/domain/draw.ts')]);
       // The entry ids as the portal lists them, not the audit's own list: two sources, one order.
-      const recomputed = await drawOrder(audit.seed, drop.entries.map((entry) => entry.id));
-      const byPosition = [...drop.entries].filter((entry) => entry.position !== null).sort((a, b) => a.position! - b.position!).map((entry) => entry.id);
+      const recomputed = await drawOrder(
+        audit.seed,
+        drop.entries.map((entry) => entry.id),
+      );
+      const byPosition = [...drop.entries]
+        .filter((entry) => entry.position !== null)
+        .sort((a, b) => a.position! - b.position!)
+        .map((entry) => entry.id);
       const matches = audit.seed === drop.seed && recomputed.join() === audit.order.join() && byPosition.join() === audit.order.join();
       setCheck({ state: 'done', matches, count: audit.order.length });
     } catch (error) {
-      setCheck({ state: 'failed', message: errorMessage(error, { server: 'The draw could not be read.', network: 'No connection: the draw could not be read.' }) });
+      setCheck({
+        state: 'failed',
+        message: errorMessage(error, { server: 'The draw could not be read.', network: 'No connection: the draw could not be read.' }),
+      });
     }
   }
 
@@ -59,8 +68,12 @@ export function DropDrawPanel({ drop }: { drop: TimedDropDetail }) {
             </Button>
           </div>
           <p className="drop-draw__note">
-            To audit, anyone can read <a href={auditPath} target="_blank" rel="noopener">GET {auditPath}</a>: the seed, the algorithm and every entry id in drawn order.
-            Running <code>drawOrder(seed, entryIds)</code> (common/domain/draw.ts) on the same ids gives the same order.
+            To audit, anyone can read{' '}
+            <a href={auditPath} target="_blank" rel="noopener">
+              GET {auditPath}
+            </a>
+            : the seed, the algorithm and every entry id in drawn order. Running <code>drawOrder(seed, entryIds)</code> (common/domain/draw.ts) on the same ids
+            gives the same order.
           </p>
           <div className="drop-draw__check">
             <Button variant="secondary" size="sm" onClick={runCheck} disabled={check.state === 'checking'}>

@@ -68,7 +68,9 @@ export function DropEntriesPanel({ drop }: { drop: TimedDropDetail }) {
             <span>Result</span>
           </div>
           <ol className="drop-entries__list">
-            {drop.entries.map((entry) => <EntryRow key={entry.id} entry={entry} />)}
+            {drop.entries.map((entry) => (
+              <EntryRow key={entry.id} entry={entry} />
+            ))}
           </ol>
         </>
       )}

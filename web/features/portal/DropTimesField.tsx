@@ -5,7 +5,24 @@ import { Button } from '#web/components/ui/Button.tsx';
 import { addDropTime } from './drops-form.ts';
 
 /** Times a restaurant often runs, offered as one-tap chips when free on the first date. */
-const SUGGESTED_TIMES = ['12:00', '12:30', '13:00', '13:30', '17:30', '18:00', '18:30', '19:00', '19:30', '20:00', '20:30', '21:00', '21:30', '22:00', '22:30', '23:00'];
+const SUGGESTED_TIMES = [
+  '12:00',
+  '12:30',
+  '13:00',
+  '13:30',
+  '17:30',
+  '18:00',
+  '18:30',
+  '19:00',
+  '19:30',
+  '20:00',
+  '20:30',
+  '21:00',
+  '21:30',
+  '22:00',
+  '22:30',
+  '23:00',
+];
 
 /** The drop's times as removable chips, a time input, and one-tap suggestions free on the first date. */
 export function DropTimesField({
@@ -47,7 +64,12 @@ export function DropTimesField({
           {times.map((time) => (
             <li key={time} className="drop-chip">
               <span>{formatTime12h(time)}</span>
-              <button type="button" className="drop-chip__remove" aria-label={`Remove ${formatTime12h(time)}`} onClick={() => onChange(times.filter((t) => t !== time))}>
+              <button
+                type="button"
+                className="drop-chip__remove"
+                aria-label={`Remove ${formatTime12h(time)}`}
+                onClick={() => onChange(times.filter((t) => t !== time))}
+              >
                 <span aria-hidden="true">×</span>
               </button>
             </li>

@@ -56,8 +56,8 @@ function DropRow({ drop }: { drop: AdminDropSummary }) {
           </Link>
         </div>
         <p className="drop-row__meta">
-          {formatDateRange(drop.dateFrom, drop.dateTo)} · {formatTimes(drop.times)} · {drop.capacity} {drop.capacity === 1 ? 'cover' : 'covers'} · {drop.slotCount}{' '}
-          {drop.slotCount === 1 ? 'slot' : 'slots'}
+          {formatDateRange(drop.dateFrom, drop.dateTo)} · {formatTimes(drop.times)} · {drop.capacity} {drop.capacity === 1 ? 'cover' : 'covers'} ·{' '}
+          {drop.slotCount} {drop.slotCount === 1 ? 'slot' : 'slots'}
         </p>
         <p className="drop-row__meta drop-row__window">
           <span>
@@ -107,7 +107,9 @@ function DropList() {
       </div>
       {drops.isPending ? (
         <div className="portal-drops__loading" aria-hidden="true">
-          {[0, 1, 2].map((i) => <Skeleton key={i} height={92} radius="var(--radius-md)" />)}
+          {[0, 1, 2].map((i) => (
+            <Skeleton key={i} height={92} radius="var(--radius-md)" />
+          ))}
         </div>
       ) : drops.isError && !drops.data ? (
         <EmptyState icon="📡" title="Drops could not be loaded">
@@ -118,11 +120,11 @@ function DropList() {
         </EmptyState>
       ) : drops.data.length === 0 ? (
         <div className="portal-drops__empty">
-          <div className="portal-drops__empty-icon emoji" aria-hidden="true">🎟️</div>
+          <div className="portal-drops__empty-icon emoji" aria-hidden="true">
+            🎟️
+          </div>
           <h3 className="portal-drops__empty-title">No drops yet</h3>
-          <p className="portal-drops__empty-lede">
-            A drop gives out your most wanted tables fairly: no bots, no refresh races, no fastest-finger wins.
-          </p>
+          <p className="portal-drops__empty-lede">A drop gives out your most wanted tables fairly: no bots, no refresh races, no fastest-finger wins.</p>
           <DropsExplainer />
           <ButtonLink to={dropsSearch.create}>Create your first drop</ButtonLink>
         </div>
@@ -130,7 +132,9 @@ function DropList() {
         <>
           {current.length > 0 ? (
             <ul className="portal-drops__list" aria-label="Current drops">
-              {current.map((drop) => <DropRow key={drop.id} drop={drop} />)}
+              {current.map((drop) => (
+                <DropRow key={drop.id} drop={drop} />
+              ))}
             </ul>
           ) : (
             <p className="bookings__empty">No drops running. Past ones are below.</p>
@@ -141,7 +145,9 @@ function DropList() {
                 Past drops <span className="bookings__day-count">{past.length}</span>
               </h3>
               <ul className="portal-drops__list" aria-label="Past drops">
-                {past.map((drop) => <DropRow key={drop.id} drop={drop} />)}
+                {past.map((drop) => (
+                  <DropRow key={drop.id} drop={drop} />
+                ))}
               </ul>
             </>
           ) : null}

@@ -100,7 +100,9 @@ export function ProfilePanel({ restaurant, onSaved }: { restaurant: AdminRestaur
   return (
     <section className="admin-panel profile" aria-labelledby="profile-title">
       <div className="admin-panel__head">
-        <h2 id="profile-title" className="admin-panel__title">Restaurant Profile</h2>
+        <h2 id="profile-title" className="admin-panel__title">
+          Restaurant Profile
+        </h2>
         <Link className="profile__public-link" to={`/r/${restaurant.slug}`} target="_blank" rel="noopener">
           View public page <span aria-hidden="true">↗</span>
         </Link>
@@ -109,7 +111,14 @@ export function ProfilePanel({ restaurant, onSaved }: { restaurant: AdminRestaur
         <form className="profile__form" onSubmit={onSubmit} noValidate={false}>
           <TextField label="Name" name="name" value={form.name} onChange={update('name')} autoComplete="organization" />
           <TextField label="Neighborhood" name="neighborhood" value={form.neighborhood} onChange={update('neighborhood')} placeholder="Indiranagar" />
-          <TextField label="Instagram URL" name="instagramUrl" type="url" value={form.instagramUrl} onChange={update('instagramUrl')} placeholder="https://instagram.com/yourplace" />
+          <TextField
+            label="Instagram URL"
+            name="instagramUrl"
+            type="url"
+            value={form.instagramUrl}
+            onChange={update('instagramUrl')}
+            placeholder="https://instagram.com/yourplace"
+          />
           <TextField label="Website" name="website" type="url" value={form.website} onChange={update('website')} placeholder="https://yourplace.in" />
           <TextField
             label="Hero image URL"

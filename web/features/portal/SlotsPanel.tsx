@@ -73,7 +73,11 @@ export function SlotsPanel() {
           setResult({ tone: 'success', text: `${parts.join('; ')}.` });
         },
         // Logged as the spec says ('Failed to add slots'); the server's reason is shown so the form can be fixed.
-        onError: (error) => setResult({ tone: 'error', text: error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Slots could not be added. Please try again.' }),
+        onError: (error) =>
+          setResult({
+            tone: 'error',
+            text: error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Slots could not be added. Please try again.',
+          }),
       },
     );
   }
@@ -83,18 +87,34 @@ export function SlotsPanel() {
   return (
     <section className="admin-panel slots" aria-labelledby="slots-title">
       <div className="admin-panel__head">
-        <h2 id="slots-title" className="admin-panel__title">Slot Management</h2>
+        <h2 id="slots-title" className="admin-panel__title">
+          Slot Management
+        </h2>
       </div>
       <div className="slots__date">
         <TextField label="Date" type="date" value={date} onChange={(event) => event.target.value && setDate(event.target.value)} />
       </div>
       <form className="slots__bulk" onSubmit={onSubmit} aria-labelledby="bulk-title">
-        <h3 id="bulk-title" className="slots__subtitle">Add slots for {formatDateShort(date)}</h3>
+        <h3 id="bulk-title" className="slots__subtitle">
+          Add slots for {formatDateShort(date)}
+        </h3>
         <div className="slots__bulk-grid">
           <TextField label="Start" type="time" value={form.start} onChange={(event) => update('start', event.target.value)} />
           <TextField label="End" type="time" value={form.end} onChange={(event) => update('end', event.target.value)} />
-          <TextField label="Interval (min)" type="number" inputMode="numeric" value={form.interval} onChange={(event) => update('interval', event.target.value)} />
-          <TextField label="Capacity (covers)" type="number" inputMode="numeric" value={form.capacity} onChange={(event) => update('capacity', event.target.value)} />
+          <TextField
+            label="Interval (min)"
+            type="number"
+            inputMode="numeric"
+            value={form.interval}
+            onChange={(event) => update('interval', event.target.value)}
+          />
+          <TextField
+            label="Capacity (covers)"
+            type="number"
+            inputMode="numeric"
+            value={form.capacity}
+            onChange={(event) => update('capacity', event.target.value)}
+          />
         </div>
         <div className="slots__bulk-foot">
           <Button type="submit" disabled={addSlots.isPending}>
@@ -112,7 +132,9 @@ export function SlotsPanel() {
       </h3>
       {slots.isPending ? (
         <div className="slots__loading" aria-hidden="true">
-          {[0, 1, 2, 3].map((i) => <Skeleton key={i} height={40} />)}
+          {[0, 1, 2, 3].map((i) => (
+            <Skeleton key={i} height={40} />
+          ))}
         </div>
       ) : !slots.data || slots.data.length === 0 ? (
         <p className="bookings__empty">No slots found for this date</p>

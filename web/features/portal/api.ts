@@ -72,10 +72,7 @@ export function useAdminSlots(date: string) {
 /** After each change the dashboard reloads its data (spec section 4). */
 function useReloadDashboard() {
   const queryClient = useQueryClient();
-  return () => Promise.all([
-    queryClient.invalidateQueries({ queryKey: adminKeys.bookings }),
-    queryClient.invalidateQueries({ queryKey: adminKeys.allSlots }),
-  ]);
+  return () => Promise.all([queryClient.invalidateQueries({ queryKey: adminKeys.bookings }), queryClient.invalidateQueries({ queryKey: adminKeys.allSlots })]);
 }
 
 export function useMoveBooking() {

@@ -26,7 +26,8 @@ export function useAdminDrops() {
     queryKey: dropAdminKeys.list,
     staleTime: 5_000,
     // Entry counts move while a drop is open; otherwise the list changes only when staff create one.
-    refetchInterval: (query) => ((query.state.data ?? []).some((drop) => drop.phase === 'open' || drop.phase === 'closed' || drop.phase === 'released') ? 10_000 : 30_000),
+    refetchInterval: (query) =>
+      (query.state.data ?? []).some((drop) => drop.phase === 'open' || drop.phase === 'closed' || drop.phase === 'released') ? 10_000 : 30_000,
     meta: { errorLog: 'Failed to fetch drops' },
     queryFn: ({ signal }) => apiRequest<AdminDropSummary[]>('/api/admin/drops', { auth: 'restaurant', signal }),
   });

@@ -81,8 +81,22 @@ export function CreateDropForm({ onCreated }: { onCreated: (id: string) => void 
           <fieldset className="drop-form__group">
             <legend className="drop-form__legend">Tables</legend>
             <div className="drop-form__pair">
-              <TextField id={fieldId('dateFrom')} label="First date" type="date" value={values.dateFrom} error={errors.dateFrom} onChange={(event) => update('dateFrom', event.target.value)} />
-              <TextField id={fieldId('dateTo')} label="Last date" type="date" value={values.dateTo} error={errors.dateTo} onChange={(event) => update('dateTo', event.target.value)} />
+              <TextField
+                id={fieldId('dateFrom')}
+                label="First date"
+                type="date"
+                value={values.dateFrom}
+                error={errors.dateFrom}
+                onChange={(event) => update('dateFrom', event.target.value)}
+              />
+              <TextField
+                id={fieldId('dateTo')}
+                label="Last date"
+                type="date"
+                value={values.dateTo}
+                error={errors.dateTo}
+                onChange={(event) => update('dateTo', event.target.value)}
+              />
             </div>
             <DropTimesField times={values.times} onChange={(times) => update('times', times)} taken={taken} takenDate={values.dateFrom} error={errors.times} />
             <TextField

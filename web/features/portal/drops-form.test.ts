@@ -106,7 +106,8 @@ describe('defaults', () => {
 });
 
 describe('validation mirrors the contract and the server', () => {
-  const errorsOf = (overrides: Partial<DropFormValues>, taken?: { date: string; times: string[] }) => validateDropForm(valid(overrides), { now: NOW, taken }).errors;
+  const errorsOf = (overrides: Partial<DropFormValues>, taken?: { date: string; times: string[] }) =>
+    validateDropForm(valid(overrides), { now: NOW, taken }).errors;
 
   it("uses the contract's messages, with the form's labels", () => {
     expect(errorsOf({ title: '   ' })).toEqual({ title: 'Title is required' });
@@ -144,7 +145,9 @@ describe('validation mirrors the contract and the server', () => {
 
   it("refuses a time the first date's slots already use", () => {
     const taken = { date: '2026-11-30', times: ['18:00', '22:30'] };
-    expect(errorsOf({ times: ['21:00', '22:30'] }, taken)).toEqual({ times: 'There is already a slot on Mon, 30 Nov at 10:30 PM: choose other dates or times' });
+    expect(errorsOf({ times: ['21:00', '22:30'] }, taken)).toEqual({
+      times: 'There is already a slot on Mon, 30 Nov at 10:30 PM: choose other dates or times',
+    });
     expect(errorsOf({ times: ['23:00'] }, taken)).toEqual({});
     // Slots of another date say nothing about this one.
     expect(errorsOf({ times: ['22:30'] }, { date: '2026-12-01', times: ['22:30'] })).toEqual({});

@@ -1,5 +1,15 @@
 import { createDropBody, DROP_DAYS_MAX, type CreateDropBody } from '#common/contract/drops.ts';
-import { addDays, daysBetween, formatDateShort, formatTime12h, isClockTime, isIsoDate, kolkataInstant, toKolkata, todayInKolkata } from '#common/domain/time.ts';
+import {
+  addDays,
+  daysBetween,
+  formatDateShort,
+  formatTime12h,
+  isClockTime,
+  isIsoDate,
+  kolkataInstant,
+  toKolkata,
+  todayInKolkata,
+} from '#common/domain/time.ts';
 
 /**
  * The portal's create-drop form, as pure functions: Bengaluru wall-clock date-times to

@@ -39,7 +39,10 @@ describe('countdowns on the server clock', () => {
   it('run to the next moment of the drop', () => {
     expect(nextMilestone({ ...drop, phase: 'upcoming' })).toEqual({ label: 'Entries open in', at: drop.entryOpensAt });
     expect(nextMilestone({ ...drop, phase: 'open' })).toEqual({ label: 'Entries close in', at: drop.entryClosesAt });
-    expect(nextMilestone({ ...drop, entryClosesAt: drop.releaseAt, phase: 'open' })).toEqual({ label: 'Entries close and the draw runs in', at: drop.releaseAt });
+    expect(nextMilestone({ ...drop, entryClosesAt: drop.releaseAt, phase: 'open' })).toEqual({
+      label: 'Entries close and the draw runs in',
+      at: drop.releaseAt,
+    });
     expect(nextMilestone({ ...drop, phase: 'closed' })).toEqual({ label: 'The draw runs in', at: drop.releaseAt });
     expect(nextMilestone({ ...drop, phase: 'released' })).toBeNull();
     expect(nextMilestone({ ...drop, phase: 'ended' })).toBeNull();

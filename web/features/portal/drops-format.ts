@@ -57,7 +57,6 @@ export function nextMilestone(drop: Pick<AdminDropSummary, 'phase' | 'entryOpens
   return null;
 }
 
-
 /** How often the staff's drop detail re-reads itself: often while entries and tables move, never once it has ended. */
 export function dropRefreshMs(phase: DropPhase | undefined): number | false {
   if (phase === 'open' || phase === 'closed') return 5_000;
@@ -80,7 +79,11 @@ export function entryResultView(result: DropEntryResult): { label: string; detai
         tone: 'accent',
       };
     case 'booked':
-      return { label: 'Booked', detail: `${formatDateShort(result.slot.date)}, ${formatTime12h(result.slot.time)} · ${staffStatusLabels[result.status]}`, tone: 'success' };
+      return {
+        label: 'Booked',
+        detail: `${formatDateShort(result.slot.date)}, ${formatTime12h(result.slot.time)} · ${staffStatusLabels[result.status]}`,
+        tone: 'success',
+      };
     case 'waiting':
       return { label: 'Waiting', detail: `Number ${result.placeInLine} in line`, tone: 'info' };
     case 'lapsed':

@@ -57,7 +57,10 @@ export function useCreateDropForm(onCreated: (id: string) => void) {
         onCreated(drop.id);
       },
       onError: (error) => {
-        const message = errorMessage(error, { server: 'The drop could not be created. Please try again.', network: 'No connection: the drop was not created. Please try again.' });
+        const message = errorMessage(error, {
+          server: 'The drop could not be created. Please try again.',
+          network: 'No connection: the drop was not created. Please try again.',
+        });
         setServerError(humaniseDropMessage(message));
         // A refusal about one field (e.g. 'releaseAt must be at least 30 minutes before…') takes the focus there.
         const field = fieldOfMessage(message);

@@ -21,7 +21,15 @@ export function NoReservationsYet({ className, next }: { className: string; next
 }
 
 /** Reservations as cards (home panel, /me), each cancellable from the list after the confirm dialog. */
-export function ReservationList({ reservations, now, cancel }: { reservations: DinerReservation[]; now: Date; cancel: { ask: (reservation: DinerReservation) => void; pendingId: string | null } }) {
+export function ReservationList({
+  reservations,
+  now,
+  cancel,
+}: {
+  reservations: DinerReservation[];
+  now: Date;
+  cancel: { ask: (reservation: DinerReservation) => void; pendingId: string | null };
+}) {
   return (
     <ul className="res-list">
       {reservations.map((reservation) => (
@@ -32,7 +40,17 @@ export function ReservationList({ reservations, now, cancel }: { reservations: D
 }
 
 /** One reservation in a list (home panel, /me): where, when, its status, and what the diner can do next. */
-export function ReservationCard({ reservation, now, onCancel, busy = false }: { reservation: DinerReservation; now: Date; onCancel?: (reservation: DinerReservation) => void; busy?: boolean }) {
+export function ReservationCard({
+  reservation,
+  now,
+  onCancel,
+  busy = false,
+}: {
+  reservation: DinerReservation;
+  now: Date;
+  onCancel?: (reservation: DinerReservation) => void;
+  busy?: boolean;
+}) {
   const actions = dinerActions(reservation, now);
   const { restaurant, slot } = reservation;
   const holdEnds = reservation.status === 'HELD' && reservation.holdExpiresAt ? formatTime12h(toKolkata(new Date(reservation.holdExpiresAt)).time) : null;
@@ -64,7 +82,14 @@ export function ReservationCard({ reservation, now, onCancel, busy = false }: { 
               </ButtonLink>
             ) : null}
             {actions.cancel && onCancel ? (
-              <Button variant="danger" size="sm" className="res-card__action" disabled={busy} onClick={() => onCancel(reservation)} aria-label={`Cancel reservation at ${restaurant.name}, ${formatDateShort(slot.date)} ${formatTime12h(slot.time)}`}>
+              <Button
+                variant="danger"
+                size="sm"
+                className="res-card__action"
+                disabled={busy}
+                onClick={() => onCancel(reservation)}
+                aria-label={`Cancel reservation at ${restaurant.name}, ${formatDateShort(slot.date)} ${formatTime12h(slot.time)}`}
+              >
                 {busy ? 'Cancelling…' : 'Cancel'}
               </Button>
             ) : null}

@@ -1,7 +1,15 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { AvailabilityCalendar, PublicRestaurant } from '#common/contract/restaurants.ts';
-import { initialChoice, openingChoice, partySizeFor, partySizesOn, pickerPartySizes, readBookingParams, writeBookingParams } from '#common/domain/booking-choice.ts';
+import {
+  initialChoice,
+  openingChoice,
+  partySizeFor,
+  partySizesOn,
+  pickerPartySizes,
+  readBookingParams,
+  writeBookingParams,
+} from '#common/domain/booking-choice.ts';
 import { formatDateShort, formatTime12h } from '#common/domain/time.ts';
 import { ApiError, errorMessage } from '#web/api/client.ts';
 import { useToast } from '#web/components/ui/Toast.tsx';

@@ -25,7 +25,9 @@ export function ReserveBar({
     <div className="reserve-bar">
       <div className="reserve-bar__inner">
         <div className="reserve-bar__summary" aria-live="polite">
-          <span className="reserve-bar__label">{time ? 'Your table' : noTimeFree && hasJoinedWaitlist ? 'On the waitlist' : noTimeFree ? 'Fully booked' : 'Pick a time'}</span>
+          <span className="reserve-bar__label">
+            {time ? 'Your table' : noTimeFree && hasJoinedWaitlist ? 'On the waitlist' : noTimeFree ? 'Fully booked' : 'Pick a time'}
+          </span>
           <span className="reserve-bar__value">{summaryDate}</span>
           <span className="reserve-bar__value reserve-bar__value--sub">{summaryParty}</span>
         </div>

@@ -95,14 +95,23 @@ function TodayCard({ entry }: { entry: AvailableTodayEntry }) {
           {restaurant.hot ? (
             <span className="today-card__hot">
               {' '}
-              · <span className="emoji" aria-hidden="true">🔥</span> Hot
+              ·{' '}
+              <span className="emoji" aria-hidden="true">
+                🔥
+              </span>{' '}
+              Hot
             </span>
           ) : null}
         </p>
       </div>
       <div className="today-card__times">
         {shown.map((slot) => (
-          <Link key={slot.slot_id} to={restaurantLink(entry, slot)} className="today-card__time" aria-label={`${formatTime12h(slot.time)} at ${restaurant.name}`}>
+          <Link
+            key={slot.slot_id}
+            to={restaurantLink(entry, slot)}
+            className="today-card__time"
+            aria-label={`${formatTime12h(slot.time)} at ${restaurant.name}`}
+          >
             {formatTime12h(slot.time)}
           </Link>
         ))}

@@ -1,5 +1,14 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { AvailabilityCalendar, AvailabilityEntry, AvailableTodayEntry, AvailableTodayQuery, AvailableTodayResponse, HomePageData, PublicRestaurant, RestaurantPageData } from '#common/contract/restaurants.ts';
+import type {
+  AvailabilityCalendar,
+  AvailabilityEntry,
+  AvailableTodayEntry,
+  AvailableTodayQuery,
+  AvailableTodayResponse,
+  HomePageData,
+  PublicRestaurant,
+  RestaurantPageData,
+} from '#common/contract/restaurants.ts';
 import { HOME_STRIP_CARDS } from '#common/domain/restaurants.ts';
 import { apiRequest } from '#web/api/client.ts';
 import { PAGE_DATA_TIME, readPageData } from '#web/api/page-data.ts';

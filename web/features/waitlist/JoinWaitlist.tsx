@@ -15,7 +15,10 @@ import './waitlist.css';
 /** The form's id, so the restaurant page's thumb bar can submit it. */
 export const JOIN_WAITLIST_FORM_ID = 'join-waitlist-form';
 
-const FALLBACKS = { server: 'We could not add you to the waitlist. Please try again.', network: 'We could not reach Tablefair. Check your connection and try again.' };
+const FALLBACKS = {
+  server: 'We could not add you to the waitlist. Please try again.',
+  network: 'We could not reach Tablefair. Check your connection and try again.',
+};
 
 /**
  * "Join the waitlist" on the restaurant page, for the chosen date and party size: a time window
@@ -116,8 +119,8 @@ export function JoinWaitlist({
             You’re on the waitlist
           </h3>
           <p className="join-waitlist__text">
-            We’ll hold a table for you the moment one frees up — {partyText(joined.partySize)} on {formatDateShort(joined.date)}, {windowLabel({ start: joined.windowStart, end: joined.windowEnd })}.
-            {joined.placeInLine ? ` You are number ${joined.placeInLine} in line.` : ''}
+            We’ll hold a table for you the moment one frees up — {partyText(joined.partySize)} on {formatDateShort(joined.date)},{' '}
+            {windowLabel({ start: joined.windowStart, end: joined.windowEnd })}.{joined.placeInLine ? ` You are number ${joined.placeInLine} in line.` : ''}
           </p>
         </div>
         <p className="join-waitlist__fine">You’ll get an email and a message here when it’s yours to confirm.</p>
@@ -192,7 +195,9 @@ export function JoinWaitlist({
               Not now
             </Button>
           </div>
-          <p className="join-waitlist__fine">One table at a time goes to the longest-waiting diner whose window fits. You can leave the waitlist whenever you like.</p>
+          <p className="join-waitlist__fine">
+            One table at a time goes to the longest-waiting diner whose window fits. You can leave the waitlist whenever you like.
+          </p>
         </form>
       )}
     </section>

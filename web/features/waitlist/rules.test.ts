@@ -76,9 +76,13 @@ describe('what each entry says', () => {
   });
 
   it('names the offered table in every later state', () => {
-    expect(stateText({ state: 'offered', placeInLine: null, offer })).toBe('A table at 7:30 PM on Sat, 28 Nov is held for you — confirm it before the timer runs out');
+    expect(stateText({ state: 'offered', placeInLine: null, offer })).toBe(
+      'A table at 7:30 PM on Sat, 28 Nov is held for you — confirm it before the timer runs out',
+    );
     expect(stateText({ state: 'booked', placeInLine: null, offer })).toBe('You booked the table at 7:30 PM on Sat, 28 Nov');
-    expect(stateText({ state: 'lapsed', placeInLine: null, offer })).toBe('The table at 7:30 PM on Sat, 28 Nov was held for you, but the time ran out and it went to the next in line');
+    expect(stateText({ state: 'lapsed', placeInLine: null, offer })).toBe(
+      'The table at 7:30 PM on Sat, 28 Nov was held for you, but the time ran out and it went to the next in line',
+    );
     expect(stateText({ state: 'declined', placeInLine: null, offer })).toBe('You let the table at 7:30 PM on Sat, 28 Nov go to the next in line');
   });
 
@@ -135,10 +139,22 @@ describe('the offer’s countdown on the server’s clock', () => {
 });
 
 describe('the dev mailbox', () => {
-  const message = (id: string, createdAt: string): OutboxMessage => ({ id, channel: 'email', recipient: 'a@example.com', subject: '', body: '', createdAt, sentAt: null });
+  const message = (id: string, createdAt: string): OutboxMessage => ({
+    id,
+    channel: 'email',
+    recipient: 'a@example.com',
+    subject: '',
+    body: '',
+    createdAt,
+    sentAt: null,
+  });
 
   it('lists the newest message first', () => {
-    const sorted = newestFirst([message('old', '2026-11-28T10:00:00.000Z'), message('new', '2026-11-28T12:00:00.000Z'), message('mid', '2026-11-28T11:00:00.000Z')]);
+    const sorted = newestFirst([
+      message('old', '2026-11-28T10:00:00.000Z'),
+      message('new', '2026-11-28T12:00:00.000Z'),
+      message('mid', '2026-11-28T11:00:00.000Z'),
+    ]);
     expect(sorted.map((item) => item.id)).toEqual(['new', 'mid', 'old']);
   });
 });

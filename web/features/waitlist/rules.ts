@@ -28,7 +28,8 @@ export function windowOptions(slotTimes: readonly string[], options: { isToday: 
   let times = [...new Set(slotTimes)].sort();
   if (times.length === 0) {
     times = [];
-    for (let minutes = minutesOfDay(FALLBACK_RANGE.start); minutes <= minutesOfDay(FALLBACK_RANGE.end); minutes += FALLBACK_RANGE.stepMinutes) times.push(clockTimeOf(minutes));
+    for (let minutes = minutesOfDay(FALLBACK_RANGE.start); minutes <= minutesOfDay(FALLBACK_RANGE.end); minutes += FALLBACK_RANGE.stepMinutes)
+      times.push(clockTimeOf(minutes));
   }
   if (options.isToday && options.nowTime) {
     const earliest = minutesOfDay(options.nowTime) + CUTOFF_MINUTES;
@@ -142,4 +143,3 @@ export function countdownAnnouncement(seconds: number): string {
 export function newestFirst(messages: readonly OutboxMessage[]): OutboxMessage[] {
   return [...messages].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
 }
-
