@@ -8,7 +8,7 @@ declare module 'autocannon' {
     timeout?: number;
     headers?: Record<string, string>;
     requests?: {
-      setupRequest?: (request: any, context: Record<string, unknown>) => any;
+      setupRequest?: (request: Record<string, unknown>, context: Record<string, unknown>) => Record<string, unknown>;
       onResponse?: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string>) => void;
     }[];
   }

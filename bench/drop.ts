@@ -195,7 +195,17 @@ const SQL = {
              FROM reservations r JOIN restaurants rest ON rest.id = r.restaurant_id JOIN slots s ON s.id = r.slot_id WHERE r.id = $1`,
 };
 
-type Query = (text: string, params: unknown[]) => Promise<{ rows: any[] }>;
+/** Every column the statements above return, by name (each statement fills its own few). */
+interface BenchRow {
+  id: string;
+  free: number;
+  covers: number;
+  capacity: number;
+  active_holds: number;
+  upcoming: number;
+  live_at_start: number;
+}
+type Query = (text: string, params: unknown[]) => Promise<{ rows: BenchRow[] }>;
 
 const breaksDinerRule = (row: { active_holds: number; upcoming: number; live_at_start: number }) =>
   row.active_holds >= 2 || row.upcoming >= 4 || row.live_at_start > 0;
@@ -206,7 +216,7 @@ const breaksDinerRule = (row: { active_holds: number; upcoming: number; live_at_
  */
 async function isRefusedWithoutLocks(q: Query, plan: DropPlan, entry: DropEntry): Promise<boolean> {
   const at = new Date().toISOString();
-  const free = (await q(SQL.freeCovers, [plan.restaurantId, plan.date, entry.time, at])).rows[0].free as number;
+  const free = (await q(SQL.freeCovers, [plan.restaurantId, plan.date, entry.time, at])).rows[0].free;
   if (free >= entry.partySize) return false;
   const startsAt = kolkataInstant(plan.date, entry.time).toISOString();
   return !breaksDinerRule((await q(SQL.dinerCounts, [entry.userId, at, startsAt])).rows[0]);
@@ -222,7 +232,7 @@ async function holdTransaction(q: Query, plan: DropPlan, entry: DropEntry): Prom
   // The app's second look before the slot's lock (from memory there, an unlocked read here).
   if ((await q(SQL.freeCovers, [plan.restaurantId, plan.date, entry.time, at])).rows[0].free < entry.partySize) return false;
   const slot = (await q(SQL.lockSlot, [plan.restaurantId, plan.date, entry.time])).rows[0];
-  const taken = (await q(SQL.coversTaken, [slot.id, at])).rows[0].covers as number;
+  const taken = (await q(SQL.coversTaken, [slot.id, at])).rows[0].covers;
   if (slot.capacity - taken < entry.partySize) return false;
   const holdExpiresAt = new Date(now.getTime() + HOLD_MINUTES * 60_000).toISOString();
   const id = (await q(SQL.insert, [entry.userId, plan.restaurantId, slot.id, entry.partySize, holdExpiresAt, startsAt, at])).rows[0].id;

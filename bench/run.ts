@@ -61,7 +61,7 @@ if (only !== 'drop') {
   console.log('\n== Availability reads');
   const options = { connections, seconds, restaurants };
   const baselineServer = await startBaseline(PORTS.baseline);
-  let reads: Record<string, LoadResult> = {};
+  const reads: Record<string, LoadResult> = {};
   let checks: HeaderCheck[] = [];
   let baselines: LoadResult[] = [];
   try {

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { AdminSlot } from '#common/contract/portal.ts';
 import type { DinerReservation } from '#common/contract/reservations.ts';
-import type { DevMailboxResponse, WaitlistEntry, WaitlistResponse } from '#common/contract/waitlist.ts';
+import type { WaitlistEntry, WaitlistResponse } from '#common/contract/waitlist.ts';
 import { addDays, todayInKolkata } from '#common/domain/time.ts';
 import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
 import {

@@ -1,7 +1,6 @@
 import type { Principal } from './modules/accounts/principal.ts';
 import type { AppServices } from './app.ts';
 import type { AppDeps } from './deps.ts';
-import type { FastifyRequest } from 'fastify';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -41,7 +41,7 @@ function timeZones(current: string): string[] {
  * same schema as the server; then presign → three parallel uploads → signup → /dating/app.
  */
 export default function DatingSignup() {
-  const { form, today, errors, shown, touch, set, text, onSubmit, isBusy, failure, errorCount } = useDatingSignupForm();
+  const { form, today, shown, touch, set, text, onSubmit, isBusy, failure, errorCount } = useDatingSignupForm();
   const zones = useMemo(() => timeZones(form.timeZone), [form.timeZone]);
 
   return (

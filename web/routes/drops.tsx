@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { DropSummary } from '#common/contract/drops.ts';
 import { errorMessage } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
-import { Alert, EmptyState, Skeleton } from '#web/components/ui/Feedback.tsx';
+import { Alert, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useDropList } from '#web/features/drops/api.ts';
 import { formatWait, secondsBetween, useServerNow } from '#web/features/drops/clock.ts';
 import { dropWhen, nextMilestone, phaseLabel } from '#web/features/drops/rules.ts';

@@ -1,6 +1,6 @@
 import type { AvailabilityCalendar, AvailabilityEntry, AvailableTodayQuery, AvailableTodayResponse } from '#common/contract/restaurants.ts';
 import { AVAILABILITY_HORIZON_DAYS, probedPartySizes } from '#common/domain/restaurants.ts';
-import { addDays, todayInKolkata } from '#common/domain/time.ts';
+import { addDays } from '#common/domain/time.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { anonymous, type Principal } from '#server/modules/accounts/principal.ts';
 import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';

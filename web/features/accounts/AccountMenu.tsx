@@ -11,21 +11,22 @@ export function AccountMenu() {
   const { diner, isSignedIn } = useCurrentDiner();
   const signOut = useSignOut();
   const location = useLocation();
-  const [open, setOpen] = useState(false);
+  // The menu remembers the page it was opened on, so it is closed on any other page.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === location.pathname;
   const root = useRef<HTMLDivElement>(null);
   const trigger = useRef<HTMLButtonElement>(null);
   const listId = useId();
 
-  // Close on navigation, on a click elsewhere and on Escape (focus goes back to the button).
-  useEffect(() => setOpen(false), [location.pathname]);
+  // Close on a click elsewhere and on Escape (focus goes back to the button).
   useEffect(() => {
     if (!open) return;
     const onPointer = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
+      if (!root.current?.contains(event.target as Node)) setOpenOn(null);
     };
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
-        setOpen(false);
+        setOpenOn(null);
         trigger.current?.focus();
       }
     };
@@ -55,7 +56,7 @@ export function AccountMenu() {
         className="account-menu__trigger"
         aria-expanded={open}
         aria-controls={listId}
-        onClick={() => setOpen((value) => !value)}
+        onClick={() => setOpenOn(open ? null : location.pathname)}
       >
         <span className="account-menu__avatar" aria-hidden="true">
           {name ? name.charAt(0) : '·'}
@@ -82,7 +83,7 @@ export function AccountMenu() {
           type="button"
           className="account-menu__item"
           onClick={() => {
-            setOpen(false);
+            setOpenOn(null);
             void signOut();
           }}
         >

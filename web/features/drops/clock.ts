@@ -13,13 +13,13 @@ export function clockOffsetMs(serverTime: string | undefined, receivedAtMs: numb
 
 /** The server's "now", re-read every second. */
 export function useServerNow(offsetMs: number): number {
-  const [now, setNow] = useState(() => Date.now() + offsetMs);
+  // The device's clock ticks in state; the offset is applied on read, so a new offset shows at once.
+  const [deviceNow, setDeviceNow] = useState(() => Date.now());
   useEffect(() => {
-    setNow(Date.now() + offsetMs);
-    const timer = window.setInterval(() => setNow(Date.now() + offsetMs), 1000);
+    const timer = window.setInterval(() => setDeviceNow(Date.now()), 1000);
     return () => window.clearInterval(timer);
-  }, [offsetMs]);
-  return now;
+  }, []);
+  return deviceNow + offsetMs;
 }
 
 /** Whole seconds from `nowMs` until `instant`, never negative. */

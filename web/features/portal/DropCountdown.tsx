@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useEffectEvent } from 'react';
 import { formatWait, secondsBetween, useServerNow } from '#web/features/drops/clock.ts';
 import type { TimedDropDetail } from './drops-api.ts';
 import { formatInstant, nextMilestone } from './drops-format.ts';
@@ -9,12 +9,11 @@ export function DropCountdown({ drop, onReached }: { drop: TimedDropDetail; onRe
   const milestone = nextMilestone(drop);
   const remaining = milestone ? secondsBetween(now, milestone.at) : null;
   const reached = remaining === 0;
-  const onReachedRef = useRef(onReached);
-  onReachedRef.current = onReached;
+  const readAgain = useEffectEvent(onReached);
   // At the milestone the phase changes on the server: read it again (the draw runs on the first read after the release).
   useEffect(() => {
     if (!reached) return;
-    const timer = window.setTimeout(() => onReachedRef.current(), 600);
+    const timer = window.setTimeout(() => readAgain(), 600);
     return () => window.clearTimeout(timer);
   }, [reached, milestone?.at]);
 

@@ -44,14 +44,15 @@ export function ProfilePanel({ restaurant, onSaved }: { restaurant: AdminRestaur
   const [form, setForm] = useState<ProfileForm>(() => formOf(restaurant));
   const [uploading, setUploading] = useState(false);
   const [photoNote, setPhotoNote] = useState('');
-  const [previewFailed, setPreviewFailed] = useState(false);
+  // Which preview failed to load, so a new address gets its own try.
+  const [failedPreview, setFailedPreview] = useState<string | null>(null);
   const returnTimer = useRef<number | undefined>(undefined);
   const pickerId = useId();
 
   useEffect(() => () => window.clearTimeout(returnTimer.current), []);
 
   const preview = form.heroImageUrl.trim() ? toStored(form.heroImageUrl) : restaurant.heroImageSrc;
-  useEffect(() => setPreviewFailed(false), [preview]);
+  const previewFailed = failedPreview === preview;
 
   function update(field: keyof ProfileForm) {
     return (event: ChangeEvent<HTMLInputElement>) => setForm((current) => ({ ...current, [field]: event.target.value }));
@@ -140,7 +141,7 @@ export function ProfilePanel({ restaurant, onSaved }: { restaurant: AdminRestaur
             {previewFailed ? (
               <div className="profile__preview-missing">This address does not show an image</div>
             ) : (
-              <img src={preview} alt={`Hero photo of ${restaurant.name}`} width={640} height={336} onError={() => setPreviewFailed(true)} />
+              <img src={preview} alt={`Hero photo of ${restaurant.name}`} width={640} height={336} onError={() => setFailedPreview(preview)} />
             )}
           </div>
           <input

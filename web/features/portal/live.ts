@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import type { PortalStreamEvent } from '#common/contract/portal.ts';
 import { readToken } from '#web/api/client.ts';
 import { readEventStream } from '#web/api/event-stream.ts';
@@ -12,8 +12,7 @@ import { adminKeys } from './api.ts';
 export function useLiveUpdates(options: { onUnauthorized: () => void }): { connected: boolean } {
   const queryClient = useQueryClient();
   const [connected, setConnected] = useState(false);
-  const onUnauthorized = useRef(options.onUnauthorized);
-  onUnauthorized.current = options.onUnauthorized;
+  const onUnauthorized = useEffectEvent(() => options.onUnauthorized());
 
   useEffect(() => {
     const controller = new AbortController();
@@ -31,7 +30,7 @@ export function useLiveUpdates(options: { onUnauthorized: () => void }): { conne
       token: () => readToken('restaurant'),
       signal: controller.signal,
       onConnectedChange: setConnected,
-      onUnauthorized: () => onUnauthorized.current(),
+      onUnauthorized: () => onUnauthorized(),
       onEvent(event, { isReconnect }) {
         // On a reconnect, catch up on anything missed while disconnected.
         if (event.type === 'ready' ? isReconnect : event.type === 'booking' || event.type === 'slots') reload();

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { AvailabilityCalendar, PublicRestaurant } from '#common/contract/restaurants.ts';
 import {
@@ -45,12 +45,8 @@ export function BookingPanel({ restaurant, calendar }: { restaurant: PublicResta
   const toast = useToast();
   const navigate = useNavigate();
 
-  // A preselected or chosen time that is (or becomes) taken is let go.
-  const isCurrent = availability.data !== undefined;
-  useEffect(() => {
-    if (!isCurrent || time === null) return;
-    if (!availability.data!.some((entry) => entry.time === time && entry.available)) setTime(null);
-  }, [isCurrent, availability.data, time]);
+  // A preselected or chosen time that is (or becomes) taken is let go, in the same render.
+  if (time !== null && availability.data !== undefined && !availability.data.some((entry) => entry.time === time && entry.available)) setTime(null);
 
   // Nothing to book for this date and party: the waitlist is the way forward.
   const noTimeFree = isFullDay || (availability.data !== undefined && !availability.data.some((entry) => entry.available));

@@ -18,16 +18,17 @@ function dayParts(date: string) {
 export function DatePicker({ calendar, value, onChange }: { calendar: AvailabilityCalendar; value: string; onChange: (date: string) => void }) {
   const row = useRef<HTMLDivElement>(null);
   const hasScrolled = useRef(false);
+  const firstDay = calendar.days[0]?.date;
   useEffect(() => {
     // A new row already shows its first day: measuring it would force a layout while the page loads.
     const isFirstRun = !hasScrolled.current;
     hasScrolled.current = true;
-    if (isFirstRun && calendar.days[0]?.date === value) return;
+    if (isFirstRun && firstDay === value) return;
     // Bring the chosen day into view inside the row only (never scroll the page).
     const list = row.current;
     const chosen = list?.querySelector<HTMLElement>('[aria-pressed="true"]');
     if (list && chosen) list.scrollLeft = Math.max(0, chosen.offsetLeft - list.offsetLeft - 12);
-  }, [value]);
+  }, [value, firstDay]);
   return (
     <fieldset className="picker">
       <legend className="picker__legend">Date</legend>

@@ -68,10 +68,9 @@ export function JoinWaitlist({
   const [serverError, setServerError] = useState<string | null>(null);
   const [joined, setJoined] = useState<WaitlistEntry | null>(null);
 
-  // The day's times arrive after the panel: take the default once they do.
-  useEffect(() => {
-    setRange((current) => (current && options.includes(current.start) && options.includes(current.end) ? current : initial));
-  }, [options, initial]);
+  // The day's times arrive after the panel: take the default once they do (in the same render).
+  const isRangeOffered = range !== null && options.includes(range.start) && options.includes(range.end);
+  if (!isRangeOffered && range !== initial) setRange(initial);
 
   const wasOpen = useRef(open);
   useEffect(() => {
