@@ -7,7 +7,8 @@ const flag = z
   .optional()
   .transform((value) => value === '1' || value === 'true');
 
-const envSchema = z.object({
+/** Every environment variable the server reads, with its rule and default (`.env.example` lists them all). */
+export const envSchema = z.object({
   NODE_ENV: z.string().default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
@@ -60,8 +61,8 @@ const envSchema = z.object({
     .default(24 * 30),
   /** log2 of scrypt's N; 15 means 32 MiB of memory per hash. */
   PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(15),
-  /** Secret for signed URLs; generated and kept under DATA_DIR when unset (set it when running N instances). */
-  SIGNING_SECRET: z.string().min(32).optional(),
+  /** Secret for signed URLs; generated and kept under DATA_DIR when unset or empty (set it when running N instances). */
+  SIGNING_SECRET: z.preprocess((value) => (value === '' ? undefined : value), z.string().min(32).optional()),
   /** How often expired holds are swept to CANCELLED (they stop counting at expiry regardless). */
   HOLD_SWEEP_SECONDS: z.coerce.number().positive().default(15),
   /** Availability in memory (decision 073): the most seconds an entry serves, whatever notifications say; 0 turns the cache off. */
