@@ -15,29 +15,13 @@
 import { pathToFileURL } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { AVAILABILITY_HORIZON_DAYS, categoryEmoji, preferredHoods } from '#common/domain/restaurants.ts';
-import { addDays, todayInKolkata } from '#common/domain/time.ts';
+import { addDays, clockTimesBetween, todayInKolkata } from '#common/domain/time.ts';
 import type { DatabaseHandle } from '#server/db/client.ts';
 import { hashPassword } from '#server/modules/accounts/password.ts';
 import { benchTarget, openBenchDatabase, querySql, type BenchTarget } from './lib.ts';
 
-export const SLOT_TIMES = [
-  '12:00',
-  '12:30',
-  '13:00',
-  '13:30',
-  '14:00',
-  '14:30',
-  '18:00',
-  '18:30',
-  '19:00',
-  '19:30',
-  '20:00',
-  '20:30',
-  '21:00',
-  '21:30',
-  '22:00',
-  '22:30',
-];
+/** Lunch and dinner, every half hour: 16 slots a day. */
+export const SLOT_TIMES = [...clockTimesBetween('12:00', '14:30', 30), ...clockTimesBetween('18:00', '22:30', 30)];
 export const CITY_DINERS = 5_000;
 export const DROP_DINERS = 2_000;
 /** Every bench diner's password (bench data only). */

@@ -6,6 +6,7 @@ import {
   bookingCutoffInstant,
   isPastBookingCutoff,
   clockTimeOf,
+  clockTimesBetween,
   daysBetween,
   formatCountdown,
   formatDateShort,
@@ -151,6 +152,9 @@ describe('parsing and small helpers', () => {
     expect(minutesOfDay('00:00')).toBe(0);
     expect(minutesOfDay('19:30')).toBe(1170);
     expect(clockTimeOf(1170)).toBe('19:30');
+    expect(clockTimesBetween('18:00', '19:00', 30)).toEqual(['18:00', '18:30', '19:00']);
+    expect(clockTimesBetween('18:00', '19:10', 45)).toEqual(['18:00', '18:45']);
+    expect(clockTimesBetween('20:00', '19:00', 30)).toEqual([]);
     expect(clockTimeOf(1439)).toBe('23:59');
     expect(clockTimeOf(5)).toBe('00:05');
   });

@@ -80,6 +80,13 @@ export function clockTimeOf(minutes: number): string {
   return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`;
 }
 
+/** HH:MM times every `intervalMinutes` from `start` up to and including `end` (decision 040). */
+export function clockTimesBetween(start: string, end: string, intervalMinutes: number): string[] {
+  const times: string[] = [];
+  for (let minute = minutesOfDay(start); minute <= minutesOfDay(end); minute += intervalMinutes) times.push(clockTimeOf(minute));
+  return times;
+}
+
 /** '19:30' → '7:30 PM'; '00:15' → '12:15 AM'. */
 export function formatTime12h(time: string): string {
   const [hours, minutes] = time.split(':').map(Number);

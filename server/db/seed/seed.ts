@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { emojiForCategory, AVAILABILITY_HORIZON_DAYS } from '#common/domain/restaurants.ts';
-import { addDays, kolkataInstant, todayInKolkata } from '#common/domain/time.ts';
+import { addDays, clockTimesBetween, kolkataInstant, todayInKolkata } from '#common/domain/time.ts';
 import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import { hashPassword } from '#server/modules/accounts/password.ts';
 import { insertDrop } from '#server/modules/drops/drops.repository.ts';
@@ -10,7 +10,7 @@ import { seedRestaurants, slugify } from './restaurants.data.ts';
 export const DEMO_DINER = { username: 'demo', password: 'demo1234', name: 'Demo Diner' } as const;
 export const DEMO_STAFF_PASSWORD = 'staff1234';
 /** The evening every demo restaurant offers: 18:00 to 22:00 every 30 minutes. */
-const EVENING_TIMES = ['18:00', '18:30', '19:00', '19:30', '20:00', '20:30', '21:00', '21:30', '22:00'];
+const EVENING_TIMES = clockTimesBetween('18:00', '22:00', 30);
 
 /**
  * Demo data, safe to run on every start: restaurants and accounts are created once,

@@ -1,5 +1,5 @@
 import type { AdminSlot, BulkSlotsInput, BulkSlotsResponse, StaffSlotStatus } from '#common/contract/portal.ts';
-import { clockTimeOf, isPastBookingCutoff, kolkataInstant, minutesOfDay, todayInKolkata } from '#common/domain/time.ts';
+import { clockTimesBetween, isPastBookingCutoff, kolkataInstant, todayInKolkata } from '#common/domain/time.ts';
 import type { Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { badInput, notFound } from '#server/errors.ts';
@@ -53,10 +53,7 @@ export function createSlotsService(deps: AppDeps) {
       requireStaff(principal);
       const now = clock.now();
       if (input.date < todayInKolkata(now)) throw badInput('date must not be in the past');
-      const times: string[] = [];
-      for (let minute = minutesOfDay(input.start); minute <= minutesOfDay(input.end); minute += input.interval) {
-        times.push(clockTimeOf(minute));
-      }
+      const times = clockTimesBetween(input.start, input.end, input.interval);
       const future = times.filter((time) => kolkataInstant(input.date, time) > now);
       const created = await insertSlots(db, principal.restaurantId, {
         date: input.date,

@@ -1,28 +1,11 @@
 import { useState, type KeyboardEvent } from 'react';
 import { DROP_TIMES_MAX } from '#common/contract/drops.ts';
-import { formatDateShort, formatTime12h, isIsoDate } from '#common/domain/time.ts';
+import { clockTimesBetween, formatDateShort, formatTime12h, isIsoDate } from '#common/domain/time.ts';
 import { Button } from '#web/components/ui/Button.tsx';
 import { addDropTime } from './drops-form.ts';
 
 /** Times a restaurant often runs, offered as one-tap chips when free on the first date. */
-const SUGGESTED_TIMES = [
-  '12:00',
-  '12:30',
-  '13:00',
-  '13:30',
-  '17:30',
-  '18:00',
-  '18:30',
-  '19:00',
-  '19:30',
-  '20:00',
-  '20:30',
-  '21:00',
-  '21:30',
-  '22:00',
-  '22:30',
-  '23:00',
-];
+const SUGGESTED_TIMES = [...clockTimesBetween('12:00', '13:30', 30), ...clockTimesBetween('17:30', '23:00', 30)];
 
 /** The drop's times as removable chips, a time input, and one-tap suggestions free on the first date. */
 export function DropTimesField({
