@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { clockTime, isoDate, slotRef, uuid } from './common.ts';
-import { partySize } from './restaurants.ts';
+import { partySize, restaurantRef } from './restaurants.ts';
 import { reservationStatus } from './reservations.ts';
 
 /**
@@ -33,14 +33,12 @@ export type DropPhase = z.infer<typeof dropPhase>;
 
 export const dropIdParams = z.object({ id: uuid });
 
-export const dropRestaurant = z.object({ id: z.string(), slug: z.string(), name: z.string(), emoji: z.string(), neighborhood: z.string() });
-
 /** A drop as anyone sees it on /drops. Instants are ISO-8601 UTC; serverTime lets a countdown correct the device's clock. */
 export const dropSummary = z.object({
   id: z.string(),
   title: z.string(),
   description: z.string().nullable(),
-  restaurant: dropRestaurant,
+  restaurant: restaurantRef,
   phase: dropPhase,
   entryOpensAt: z.string(),
   entryClosesAt: z.string(),

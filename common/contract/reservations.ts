@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { clockTime, isoDate, slotRef, uuid } from './common.ts';
-import { partySize } from './restaurants.ts';
+import { partySize, restaurantRef } from './restaurants.ts';
 import { reservationStatuses } from '../domain/reservation-status.ts';
 
 export const reservationStatus = z.enum(reservationStatuses);
@@ -18,7 +18,7 @@ export const dinerReservation = z.object({
   id: z.string(),
   status: reservationStatus,
   partySize: z.number(),
-  restaurant: z.object({ id: z.string(), name: z.string(), slug: z.string(), emoji: z.string(), neighborhood: z.string() }),
+  restaurant: restaurantRef,
   slot: slotRef,
   holdExpiresAt: z.string().nullable(),
   startsAt: z.string(),

@@ -4,6 +4,10 @@ import { MAX_PARTY_SIZE, preferredHoods } from '../domain/restaurants.ts';
 
 export const restaurantPosition = z.object({ lat: z.number(), lng: z.number() });
 
+/** A restaurant named beside something of its own: a booking, a drop, a waitlist entry. */
+export const restaurantRef = z.object({ id: z.string(), slug: z.string(), name: z.string(), emoji: z.string(), neighborhood: z.string() });
+export type RestaurantRef = z.infer<typeof restaurantRef>;
+
 /** A restaurant as diners see it (spec section 3). */
 export const publicRestaurant = z.object({
   id: z.string(),

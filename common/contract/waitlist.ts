@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { clockTime, isoDate, slotRef, uuid } from './common.ts';
-import { partySize } from './restaurants.ts';
+import { partySize, restaurantRef } from './restaurants.ts';
 
 /**
  * The waitlist (issue 6): when covers free up, the longest-waiting matching entry gets an
@@ -44,7 +44,7 @@ export type WaitlistOffer = z.infer<typeof waitlistOffer>;
 
 export const waitlistEntry = z.object({
   id: z.string(),
-  restaurant: z.object({ id: z.string(), slug: z.string(), name: z.string(), emoji: z.string(), neighborhood: z.string() }),
+  restaurant: restaurantRef,
   date: z.string(),
   partySize: z.number(),
   windowStart: z.string(),

@@ -1,3 +1,4 @@
+import { toRestaurantRef } from '#server/modules/restaurants/restaurant-sql.ts';
 import type { AdminDropSummary, DropEntryResult, DropPhase, DropSummary } from '#common/contract/drops.ts';
 import { isLiveHold } from '#common/domain/reservation-status.ts';
 import { formatInstantKolkata, isPastBookingCutoff } from '#common/domain/time.ts';
@@ -32,13 +33,7 @@ export function toDropSummary(row: DropRow, now: Date, cutoffMinutes: number): D
     id: row.id,
     title: row.title,
     description: row.description,
-    restaurant: {
-      id: row.restaurant_id,
-      slug: row.restaurant_slug,
-      name: row.restaurant_name,
-      emoji: row.restaurant_emoji,
-      neighborhood: row.restaurant_neighborhood,
-    },
+    restaurant: toRestaurantRef(row),
     phase: phaseOf(row, now, cutoffMinutes),
     entryOpensAt: iso(row.entry_opens_at),
     entryClosesAt: iso(row.entry_closes_at),

@@ -2,12 +2,12 @@ import { sql } from 'drizzle-orm';
 import type { ReservationStatus } from '#common/domain/reservation-status.ts';
 import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import { coversTakenJoin } from '#server/modules/reservations/reservation-sql.ts';
+import { restaurantRefColumns, type RestaurantRefRow } from '#server/modules/restaurants/restaurant-sql.ts';
 
 /** The drops' SQL: drops, their slots, entries and the draw. No rules here. */
 
-export interface DropRow {
+export interface DropRow extends RestaurantRefRow {
   id: string;
-  restaurant_id: string;
   title: string;
   description: string | null;
   entry_opens_at: Date | string;
@@ -18,10 +18,6 @@ export interface DropRow {
   seed: string | null;
   drawn_at: Date | string | null;
   opened_to_all_at: Date | string | null;
-  restaurant_slug: string;
-  restaurant_name: string;
-  restaurant_emoji: string;
-  restaurant_neighborhood: string;
   date_from: string;
   date_to: string;
   times: string[];
@@ -31,9 +27,8 @@ export interface DropRow {
   booked_count: number;
 }
 
-const dropSelect = sql`SELECT d.id, d.restaurant_id, d.title, d.description, d.entry_opens_at, d.entry_closes_at, d.release_at, d.capacity,
-    d.last_slot_at, d.seed, d.drawn_at, d.opened_to_all_at,
-    rest.slug AS restaurant_slug, rest.name AS restaurant_name, rest.emoji AS restaurant_emoji, rest.neighborhood AS restaurant_neighborhood,
+const dropSelect = sql`SELECT d.id, d.title, d.description, d.entry_opens_at, d.entry_closes_at, d.release_at, d.capacity,
+    d.last_slot_at, d.seed, d.drawn_at, d.opened_to_all_at, ${restaurantRefColumns},
     sl.date_from, sl.date_to, sl.times, sl.slot_count,
     en.entry_count, en.offered_count, en.booked_count
   FROM drops d

@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import type { ReservationActor, ReservationStatus } from '#common/domain/reservation-status.ts';
+import { restaurantRefColumns, type RestaurantRefRow } from '#server/modules/restaurants/restaurant-sql.ts';
 import { slotIsPublic } from '#server/modules/slots/slot-sql.ts';
 import { coversTakenJoin, effectiveStatusSql, holdsCovers, isLapsedHold } from './reservation-sql.ts';
 
 /** A reservation with what its screens show: restaurant and slot. */
-export interface ReservationRow {
+export interface ReservationRow extends RestaurantRefRow {
   id: string;
   user_id: string;
   restaurant_id: string;
@@ -15,17 +16,12 @@ export interface ReservationRow {
   hold_expires_at: Date | null;
   starts_at: Date;
   created_at: Date;
-  restaurant_name: string;
-  restaurant_slug: string;
-  restaurant_emoji: string;
-  restaurant_neighborhood: string;
   slot_date: string;
   slot_time: string;
 }
 
-const reservationColumns = sql`r.id, r.user_id, r.restaurant_id, r.slot_id, r.party_size, r.status, r.hold_expires_at,
-  r.starts_at, r.created_at, rest.name AS restaurant_name, rest.slug AS restaurant_slug, rest.emoji AS restaurant_emoji,
-  rest.neighborhood AS restaurant_neighborhood, to_char(s.slot_date, 'YYYY-MM-DD') AS slot_date, s.slot_time`;
+const reservationColumns = sql`r.id, r.user_id, r.slot_id, r.party_size, r.status, r.hold_expires_at, r.starts_at, r.created_at,
+  ${restaurantRefColumns}, to_char(s.slot_date, 'YYYY-MM-DD') AS slot_date, s.slot_time`;
 
 const reservationJoins = sql`FROM reservations r
   JOIN restaurants rest ON rest.id = r.restaurant_id

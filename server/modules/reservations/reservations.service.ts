@@ -1,3 +1,4 @@
+import { toRestaurantRef } from '#server/modules/restaurants/restaurant-sql.ts';
 import type { CreateReservationBody, DinerReservation, ReservationSummary } from '#common/contract/reservations.ts';
 import {
   checkTransition,
@@ -82,13 +83,7 @@ export function toDinerReservation(row: ReservationRow, now: Date): DinerReserva
     id: row.id,
     status,
     partySize: row.party_size,
-    restaurant: {
-      id: row.restaurant_id,
-      name: row.restaurant_name,
-      slug: row.restaurant_slug,
-      emoji: row.restaurant_emoji,
-      neighborhood: row.restaurant_neighborhood,
-    },
+    restaurant: toRestaurantRef(row),
     slot: { date: row.slot_date, time: row.slot_time },
     holdExpiresAt: status === 'HELD' && row.hold_expires_at ? asDate(row.hold_expires_at).toISOString() : null,
     startsAt: asDate(row.starts_at).toISOString(),

@@ -3,10 +3,11 @@ import type { ReservationStatus } from '#common/domain/reservation-status.ts';
 import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import { coversTakenJoin } from '#server/modules/reservations/reservation-sql.ts';
 import { slotIsOpen } from '#server/modules/slots/slot-sql.ts';
+import { restaurantRefColumns, type RestaurantRefRow } from '#server/modules/restaurants/restaurant-sql.ts';
 
 /** The waitlist's SQL. No rules here. */
 
-export interface WaitlistRow {
+export interface WaitlistRow extends RestaurantRefRow {
   id: string;
   user_id: string;
   restaurant_id: string;
@@ -17,10 +18,6 @@ export interface WaitlistRow {
   status: 'waiting' | 'offered' | 'removed';
   reservation_id: string | null;
   created_at: Date | string;
-  restaurant_slug: string;
-  restaurant_name: string;
-  restaurant_emoji: string;
-  restaurant_neighborhood: string;
   reservation_status: ReservationStatus | null;
   cancel_reason: string | null;
   hold_expires_at: Date | string | null;
@@ -30,9 +27,8 @@ export interface WaitlistRow {
   waiting_ahead: number;
 }
 
-const waitlistSelect = sql`SELECT w.id, w.user_id, w.restaurant_id, to_char(w.wait_date, 'YYYY-MM-DD') AS wait_date, w.party_size,
-    w.window_start, w.window_end, w.status, w.reservation_id, w.created_at,
-    rest.slug AS restaurant_slug, rest.name AS restaurant_name, rest.emoji AS restaurant_emoji, rest.neighborhood AS restaurant_neighborhood,
+const waitlistSelect = sql`SELECT w.id, w.user_id, to_char(w.wait_date, 'YYYY-MM-DD') AS wait_date, w.party_size,
+    w.window_start, w.window_end, w.status, w.reservation_id, w.created_at, ${restaurantRefColumns},
     r.status AS reservation_status, r.cancel_reason, r.hold_expires_at, to_char(s.slot_date, 'YYYY-MM-DD') AS slot_date, s.slot_time,
     r.party_size AS offered_party_size,
     (SELECT count(*)::int FROM waitlist_entries o

@@ -1,3 +1,4 @@
+import { toRestaurantRef } from '#server/modules/restaurants/restaurant-sql.ts';
 import type { JoinWaitlistBody, WaitlistEntry, WaitlistResponse, WaitlistState } from '#common/contract/waitlist.ts';
 import { WAITLIST_MAX_WAITING } from '#common/contract/waitlist.ts';
 import { AVAILABILITY_HORIZON_DAYS } from '#common/domain/restaurants.ts';
@@ -57,13 +58,7 @@ export function createWaitlistService(deps: AppDeps, restaurants: RestaurantsSer
     const state = stateOf(row, now);
     return {
       id: row.id,
-      restaurant: {
-        id: row.restaurant_id,
-        slug: row.restaurant_slug,
-        name: row.restaurant_name,
-        emoji: row.restaurant_emoji,
-        neighborhood: row.restaurant_neighborhood,
-      },
+      restaurant: toRestaurantRef(row),
       date: row.wait_date,
       partySize: row.party_size,
       windowStart: row.window_start,
