@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { datingNeighbourhoods } from '#common/domain/dating-profile.ts';
 import { DatingPage } from '#web/features/dating/DatingLayout.tsx';
+import { StepList } from '#web/components/ui/StepList.tsx';
 
 const stroke = { fill: 'none', stroke: 'currentColor', strokeWidth: 2, strokeLinecap: 'round', strokeLinejoin: 'round' } as const;
 /** Small line icons for the feature cards (decorative). */
@@ -153,19 +154,7 @@ export default function DatingLanding() {
           <h2 id="dating-how" className="d-section__title">
             How it works
           </h2>
-          <ol className="d-steps">
-            {STEPS.map((step, index) => (
-              <li key={step.title} className="d-step">
-                <span className="d-step__number" aria-hidden="true">
-                  {index + 1}
-                </span>
-                <div>
-                  <h3 className="d-step__title">{step.title}</h3>
-                  <p>{step.text}</p>
-                </div>
-              </li>
-            ))}
-          </ol>
+          <StepList steps={STEPS} classNames={{ list: 'd-steps', item: 'd-step', number: 'd-step__number', title: 'd-step__title' }} />
         </div>
       </section>
 

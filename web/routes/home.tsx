@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { Link } from 'react-router';
 import { toKolkata } from '#common/domain/time.ts';
 import { ButtonLink } from '#web/components/ui/Button.tsx';
+import { StepList } from '#web/components/ui/StepList.tsx';
 import { firstName, useCurrentDiner } from '#web/features/accounts/session.ts';
 import { TodayStrip } from '#web/features/restaurants/TodayStrip.tsx';
 import '#web/components/layout/home.css';
@@ -130,19 +131,7 @@ export default function HomeScreen() {
         <div className="container">
           <p className="home-section__eyebrow">How it works</p>
           <h2 id="how-title">From craving to table in three steps</h2>
-          <ol className="home-how__steps">
-            {STEPS.map((step, index) => (
-              <li key={step.title} className="home-how__step">
-                <span className="home-how__number" aria-hidden="true">
-                  {index + 1}
-                </span>
-                <div>
-                  <h3>{step.title}</h3>
-                  <p>{step.text}</p>
-                </div>
-              </li>
-            ))}
-          </ol>
+          <StepList steps={STEPS} classNames={{ list: 'home-how__steps', item: 'home-how__step', number: 'home-how__number' }} />
         </div>
       </section>
 

@@ -1,5 +1,6 @@
 import type { PublicRestaurant } from '#common/contract/restaurants.ts';
 import { capitalise, emojiForCategory } from '#common/domain/restaurants.ts';
+import { HotMark } from './HotMark.tsx';
 
 /** Name, neighbourhood, Hot chip, cuisine tags and description. */
 export function RestaurantIntro({ restaurant }: { restaurant: PublicRestaurant }) {
@@ -13,14 +14,7 @@ export function RestaurantIntro({ restaurant }: { restaurant: PublicRestaurant }
           <h1 className="restaurant__name">{restaurant.name}</h1>
           <p className="restaurant__meta">
             <span>{restaurant.neighborhood}</span>
-            {restaurant.hot ? (
-              <span className="chip chip--hot">
-                <span className="emoji" aria-hidden="true">
-                  🔥
-                </span>{' '}
-                Hot
-              </span>
-            ) : null}
+            {restaurant.hot ? <HotMark className="chip chip--hot" /> : null}
           </p>
         </div>
       </div>

@@ -4,6 +4,7 @@ import { HOME_STRIP_CARDS, preferredHoods } from '#common/domain/restaurants.ts'
 import { formatTime12h } from '#common/domain/time.ts';
 import { Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useAvailableToday } from './api.ts';
+import { HotMark } from './HotMark.tsx';
 import { writeBookingParams } from '#common/domain/booking-choice.ts';
 import './today.css';
 
@@ -92,16 +93,7 @@ function TodayCard({ entry }: { entry: AvailableTodayEntry }) {
         </h3>
         <p className="today-card__hood">
           {restaurant.neighborhood}
-          {restaurant.hot ? (
-            <span className="today-card__hot">
-              {' '}
-              ·{' '}
-              <span className="emoji" aria-hidden="true">
-                🔥
-              </span>{' '}
-              Hot
-            </span>
-          ) : null}
+          {restaurant.hot ? <HotMark className="today-card__hot" lead=" · " /> : null}
         </p>
       </div>
       <div className="today-card__times">
