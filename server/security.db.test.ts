@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createConnection, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,8 +8,9 @@ import { sql } from 'drizzle-orm';
 import { loadConfig } from '#server/config.ts';
 import { queryRows } from '#server/db/client.ts';
 import { hashPassword } from '#server/modules/accounts/password.ts';
+import { hashToken } from '#server/modules/accounts/sessions.service.ts';
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
-import { buildDiner, buildRestaurant, buildStaff, TEST_PASSWORD } from '#server/test/factories.ts';
+import { buildDiner, buildRestaurant, buildSlot, buildStaff, TEST_PASSWORD } from '#server/test/factories.ts';
 import { freePort, startServerProcess, type ServerProcess } from '#server/test/server-process.ts';
 
 /**
@@ -413,5 +415,117 @@ describe('4. SMS pumping', () => {
     } finally {
       await app.app.close();
     }
+  });
+});
+
+/*
+ * Issue 12 — holes in fairness. Items 3 (an expired hold skips the waitlist) has its property test in
+ * server/security-waitlist-first.property.db.test.ts.
+ */
+describe('issue 12', () => {
+  describe('2. A reservation id alone cancels an accepted booking', () => {
+    const DATE = '2026-11-23';
+    let nextMinute = 0;
+
+    /** A reservation of a fresh diner on a fresh slot, driven to `status` by its owner and the restaurant's staff. */
+    async function bookingIn(status: 'HELD' | 'PENDING' | 'CONFIRMED') {
+      const restaurant = await buildRestaurant(t.database.db);
+      const staff = await buildStaff(t.database.db, restaurant.id);
+      const owner = await buildDiner(t.database.db);
+      const minute = nextMinute++;
+      const time = `${String(19 + Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
+      await buildSlot(t.database.db, restaurant.id, { date: DATE, time, capacity: 4 });
+      const held = await call(t.app, 'POST', '/api/reservations', {
+        token: owner.token,
+        payload: { restaurantSlug: restaurant.slug, date: DATE, time, partySize: 2 },
+      });
+      expect(held.statusCode, held.body).toBe(201);
+      const id: string = held.json().id;
+      if (status !== 'HELD') expect((await call(t.app, 'POST', `/api/reservations/${id}/confirm`, { token: owner.token, payload: {} })).statusCode).toBe(200);
+      if (status === 'CONFIRMED') {
+        const accepted = await t.app.inject({
+          method: 'PATCH',
+          url: `/api/admin/bookings/${id}`,
+          headers: bearer(staff.token),
+          payload: { status: 'CONFIRMED' },
+        });
+        expect(accepted.statusCode, accepted.body).toBe(200);
+      }
+      return { id, owner, staff, restaurant };
+    }
+    const statusOf = async (id: string) =>
+      (await queryRows<{ status: string }>(t.database.db, sql`SELECT status FROM reservations WHERE id = ${id}`))[0].status;
+    const dinerEvents = async (id: string) =>
+      queryRows<{ to_status: string; actor_id: string | null }>(
+        t.database.db,
+        sql`SELECT to_status, actor_id FROM reservation_events WHERE reservation_id = ${id} AND actor_kind = 'diner' ORDER BY created_at, id`,
+      );
+    /** A dating account's session token, sent as a bearer where a diner's is expected. */
+    async function datingToken(): Promise<string> {
+      const [user] = await queryRows<{ id: string }>(
+        t.database.db,
+        sql`INSERT INTO dating_users (phone, password_hash, name, dob, date_budget, cuisines, first_date_types)
+            VALUES (${freshPhone()}, 'not-a-login', 'Meera', '1995-05-05', 'INR_1000_2500', '{NORTH_INDIAN}', '{COFFEE}') RETURNING id`,
+      );
+      const token = randomBytes(32).toString('base64url');
+      await t.database.db.execute(
+        sql`INSERT INTO sessions (token_hash, kind, subject_id, expires_at) VALUES (${hashToken(token)}, 'dating', ${user.id}, ${new Date(Date.now() + 86_400_000).toISOString()})`,
+      );
+      return token;
+    }
+
+    it('refuses to cancel a PENDING or CONFIRMED booking without a token (401), changing nothing; the owner’s token cancels it', async () => {
+      for (const status of ['PENDING', 'CONFIRMED'] as const) {
+        const booking = await bookingIn(status);
+        const refused = await call(t.app, 'POST', `/api/reservations/${booking.id}/cancel`, { payload: {} });
+        expect(refused.statusCode, `${status}: ${refused.body}`).toBe(401);
+        expect(refused.json()).toEqual({ error: `This reservation is ${status}: sign in as the diner who made it to cancel it.` });
+        // Nor may it be confirmed again or otherwise moved with the id alone.
+        const confirm = await call(t.app, 'POST', `/api/reservations/${booking.id}/confirm`, { payload: {} });
+        expect(confirm.statusCode).toBe(401);
+        expect(confirm.json()).toEqual({ error: `This reservation is ${status}: sign in as the diner who made it to confirm it.` });
+        expect(await statusOf(booking.id)).toBe(status);
+
+        const cancelled = await call(t.app, 'POST', `/api/reservations/${booking.id}/cancel`, { token: booking.owner.token, payload: {} });
+        expect(cancelled.statusCode, cancelled.body).toBe(200);
+        expect(cancelled.json().status).toBe('CANCELLED');
+        expect((await dinerEvents(booking.id)).at(-1)).toEqual({ to_status: 'CANCELLED', actor_id: booking.owner.id });
+      }
+    });
+
+    it('still lets the id alone read any reservation and confirm or cancel a HELD hold (the hold screen), written with no actor id', async () => {
+      const confirmed = await bookingIn('CONFIRMED');
+      const read = await call(t.app, 'GET', `/api/reservations/${confirmed.id}`);
+      expect(read.statusCode).toBe(200);
+      expect(read.json().status).toBe('CONFIRMED');
+
+      const toConfirm = await bookingIn('HELD');
+      expect((await call(t.app, 'POST', `/api/reservations/${toConfirm.id}/confirm`, { payload: {} })).json().status).toBe('PENDING');
+      const toCancel = await bookingIn('HELD');
+      expect((await call(t.app, 'POST', `/api/reservations/${toCancel.id}/cancel`, { payload: {} })).json().status).toBe('CANCELLED');
+      expect((await dinerEvents(toConfirm.id)).at(-1)).toEqual({ to_status: 'PENDING', actor_id: null });
+      expect((await dinerEvents(toCancel.id)).at(-1)).toEqual({ to_status: 'CANCELLED', actor_id: null });
+    });
+
+    it('never takes a staff or dating token for the diner, and refuses another diner’s token with 403; nothing is written as the diner', async () => {
+      for (const status of ['HELD', 'PENDING', 'CONFIRMED'] as const) {
+        const booking = await bookingIn(status);
+        const before = await dinerEvents(booking.id);
+        const stranger = await buildDiner(t.database.db);
+        for (const action of ['cancel', 'confirm'] as const) {
+          const url = `/api/reservations/${booking.id}/${action}`;
+          for (const token of [booking.staff.token, await datingToken()]) {
+            const refused = await call(t.app, 'POST', url, { token, payload: {} });
+            expect(refused.statusCode, `${status} ${action}: ${refused.body}`).toBe(401);
+            expect(refused.json()).toEqual({ error: 'This needs a diner sign-in' });
+          }
+          const notYours = await call(t.app, 'POST', url, { token: stranger.token, payload: {} });
+          expect(notYours.statusCode).toBe(403);
+          expect(notYours.json()).toEqual({ error: 'That reservation belongs to another account' });
+        }
+        expect(await statusOf(booking.id)).toBe(status);
+        expect(await dinerEvents(booking.id)).toEqual(before);
+      }
+    });
   });
 });

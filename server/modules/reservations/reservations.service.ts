@@ -117,6 +117,19 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     }
   }
 
+  /**
+   * A diner's move: the id alone may confirm or cancel only a hold (HELD as stored; an expired one is
+   * then refused by the state machine), anything later needs the owner's token (decision 097). Runs
+   * on the locked row, so the status cannot change between this check and the move.
+   */
+  function assertMayMoveAsDiner(principal: Principal, row: ReservationRow, verb: 'confirm' | 'cancel'): void {
+    assertMayActOnAsDiner(principal, row);
+    if (principal.kind === 'anonymous' && row.status !== 'HELD') {
+      const status = effectiveStatus(row.status, row.hold_expires_at, clock.now());
+      throw unauthenticated(`This reservation is ${status}: sign in as the diner who made it to ${verb} it.`);
+    }
+  }
+
   /** The first per-diner rule a new hold would break (MAX_ACTIVE_HOLDS, MAX_UPCOMING_RESERVATIONS, one per time), or null. */
   function dinerRuleRefusal(counts: { activeHolds: number; upcoming: number; hasLiveAtStart: boolean }): string | null {
     if (counts.activeHolds >= config.maxActiveHolds) return `You already have ${config.maxActiveHolds} holds waiting. Confirm or cancel one first.`;
@@ -288,14 +301,14 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
       return toDinerReservation(row, clock.now());
     },
 
-    /** HELD → PENDING, before the hold expires. */
+    /** HELD → PENDING, before the hold expires (the id alone will do: it is still a hold). */
     confirmReservation(principal: Principal, id: string): Promise<DinerReservation> {
-      return moveReservation(principal, id, 'PENDING', (row) => assertMayActOnAsDiner(principal, row));
+      return moveReservation(principal, id, 'PENDING', (row) => assertMayMoveAsDiner(principal, row, 'confirm'));
     },
 
-    /** The diner's cancel: a hold, a pending request, or an accepted one at least 2 hours ahead. */
+    /** The diner's cancel: a hold (the id alone will do), or with the owner's token a pending request or an accepted one at least 2 hours ahead. */
     cancelReservation(principal: Principal, id: string): Promise<DinerReservation> {
-      return moveReservation(principal, id, 'CANCELLED', (row) => assertMayActOnAsDiner(principal, row), { cancelReason: 'DINER_CANCELLED' });
+      return moveReservation(principal, id, 'CANCELLED', (row) => assertMayMoveAsDiner(principal, row, 'cancel'), { cancelReason: 'DINER_CANCELLED' });
     },
 
     /** Staff moves on their own restaurant's bookings; another restaurant's booking is not found. */
