@@ -528,4 +528,90 @@ describe('issue 12', () => {
       }
     });
   });
+
+  describe('9. Holds recycled to block tables', () => {
+    const DATE = '2026-11-23';
+    /** 10:00:30 in Kolkata: half a minute past the hour, so the time to try again is rounded up. */
+    const START = '2026-11-23T04:30:30.000Z';
+    const limited = { MAX_HOLDS_PER_RESTAURANT_PER_HOUR: '4' };
+    const holdAt = (app: TestApp, token: string, slug: string, partySize = 20) =>
+      call(app.app, 'POST', '/api/reservations', { token, payload: { restaurantSlug: slug, date: DATE, time: '20:00', partySize } });
+    async function heldThenCancelled(app: TestApp, token: string, slug: string, partySize = 20) {
+      const held = await holdAt(app, token, slug, partySize);
+      expect(held.statusCode, held.body).toBe(201);
+      expect((await call(app.app, 'POST', `/api/reservations/${held.json().id}/cancel`, { token, payload: {} })).statusCode).toBe(200);
+    }
+
+    it('lets a diner start 4 holds an hour at one restaurant, counted in the database so two instances agree; the 5th is 429 saying when to try again', async () => {
+      const one = await createTestApp({ env: limited, database: t.database, now: START });
+      const two = await createTestApp({ env: limited, database: t.database, now: START });
+      try {
+        const x = await buildRestaurant(t.database.db);
+        const y = await buildRestaurant(t.database.db);
+        await buildSlot(t.database.db, x.id, { date: DATE, time: '20:00', capacity: 20 });
+        await buildSlot(t.database.db, y.id, { date: DATE, time: '20:00', capacity: 20 });
+        const blocker = await buildDiner(t.database.db);
+        // Hold the whole evening, let it go, hold it again: alternately on two instances, two minutes apart.
+        for (let i = 0; i < 4; i++) {
+          await heldThenCancelled(i % 2 === 0 ? one : two, blocker.token, x.slug);
+          for (const app of [one, two]) app.clock.advance(2 * 60_000);
+        }
+        for (const app of [one, two]) {
+          const refused = await holdAt(app, blocker.token, x.slug);
+          expect(refused.statusCode, refused.body).toBe(429);
+          expect(refused.json()).toEqual({ error: 'You have started 4 holds at this restaurant in the last hour. Please try again after 11:01 AM.' });
+        }
+        // The table is open to everyone else, and the diner may still hold elsewhere.
+        await heldThenCancelled(one, (await buildDiner(t.database.db)).token, x.slug);
+        await heldThenCancelled(two, blocker.token, y.slug);
+        // An hour after the first of the four, one place in the budget comes back.
+        one.clock.set('2026-11-23T05:30:29.000Z');
+        expect((await holdAt(one, blocker.token, x.slug)).statusCode).toBe(429);
+        one.clock.set('2026-11-23T05:31:00.000Z');
+        expect((await holdAt(one, blocker.token, x.slug)).statusCode).toBe(201);
+        expect(loadConfig({}).maxHoldsPerRestaurantPerHour).toBe(4);
+        expect(() => loadConfig({ MAX_HOLDS_PER_RESTAURANT_PER_HOUR: '0' })).toThrow(/MAX_HOLDS_PER_RESTAURANT_PER_HOUR/);
+      } finally {
+        await one.app.close();
+        await two.app.close();
+      }
+    });
+
+    it('does not count the holds the system places for the diner (waitlist and drop offers), and never refuses those', async () => {
+      const app = await createTestApp({ env: limited, database: t.database, now: START });
+      try {
+        const restaurant = await buildRestaurant(t.database.db);
+        const slot = await buildSlot(t.database.db, restaurant.id, { date: DATE, time: '20:00', capacity: 2 });
+        const diner = await buildDiner(t.database.db);
+        const { reservations } = app.app.services;
+        // Three offers placed for the diner, each let go.
+        for (const reason of ['WAITLIST_OFFER', 'DROP_OFFER', 'WAITLIST_OFFER'] as const) {
+          const outcome = await app.database.db.transaction((tx) =>
+            reservations.createHoldForOffer(tx, { userId: diner.id, slotId: slot.id, partySize: 2, holdMinutes: 10, reason, gate: 'public' }),
+          );
+          if (!('held' in outcome)) throw new Error(`offer refused: ${outcome.refused}`);
+          expect((await call(app.app, 'POST', `/api/reservations/${outcome.held.id}/cancel`, { token: diner.token, payload: {} })).statusCode).toBe(200);
+        }
+        // The diner's own four are still all theirs to start.
+        for (let i = 0; i < 4; i++) await heldThenCancelled(app, diner.token, restaurant.slug, 2);
+        expect((await holdAt(app, diner.token, restaurant.slug, 2)).statusCode).toBe(429);
+
+        // At the limit, a table freed for them on the waitlist still reaches them.
+        const other = await buildDiner(t.database.db);
+        const taken = await holdAt(app, other.token, restaurant.slug, 2);
+        expect(taken.statusCode).toBe(201);
+        const joinedLine = await call(app.app, 'POST', '/api/waitlist', {
+          token: diner.token,
+          payload: { restaurantSlug: restaurant.slug, date: DATE, partySize: 2, windowStart: '19:00', windowEnd: '21:00' },
+        });
+        expect(joinedLine.statusCode, joinedLine.body).toBe(201);
+        expect((await call(app.app, 'POST', `/api/reservations/${taken.json().id}/cancel`, { token: other.token, payload: {} })).statusCode).toBe(200);
+        await app.app.services.waitlist.offerFreedCovers(slot.id);
+        const line = (await call(app.app, 'GET', '/api/waitlist', { token: diner.token })).json();
+        expect(line.offers.map((offer: { id: string }) => offer.id)).toEqual([joinedLine.json().id]);
+      } finally {
+        await app.app.close();
+      }
+    });
+  });
 });

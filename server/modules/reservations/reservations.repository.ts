@@ -78,6 +78,24 @@ export async function readDinerBookingCounts(
   return { activeHolds: row.active_holds, upcoming: row.upcoming, hasLiveAtStart: row.live_at_start > 0 };
 }
 
+/**
+ * When the diner started their most recent holds at a restaurant since `since`, newest first, at
+ * most `limit` of them. Only holds the diner placed count (their first history row is the diner's):
+ * offers the system placed for them (waitlist, drops) do not.
+ */
+export async function listHoldStartsSince(db: Db, userId: string, restaurantId: string, since: Date, limit: number): Promise<Date[]> {
+  const rows = await queryRows<{ created_at: Date | string }>(
+    db,
+    sql`SELECT r.created_at FROM reservations r
+        WHERE r.user_id = ${userId} AND r.restaurant_id = ${restaurantId} AND r.created_at > ${since.toISOString()}
+          AND EXISTS (SELECT 1 FROM reservation_events e
+                      WHERE e.reservation_id = r.id AND e.from_status IS NULL AND e.actor_kind = 'diner')
+        ORDER BY r.created_at DESC
+        LIMIT ${limit}`,
+  );
+  return rows.map((row) => new Date(row.created_at));
+}
+
 export interface LockedSlot {
   id: string;
   restaurant_id: string;

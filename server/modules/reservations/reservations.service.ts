@@ -9,10 +9,10 @@ import {
   type ReservationStatus,
   type TransitionCheck,
 } from '#common/domain/reservation-status.ts';
-import { isPastBookingCutoff, kolkataInstant } from '#common/domain/time.ts';
+import { formatTime12h, isPastBookingCutoff, kolkataInstant, toKolkata } from '#common/domain/time.ts';
 import { asDate, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { conflict, forbidden, notFound, sessionExpired, unauthenticated } from '#server/errors.ts';
+import { AppError, conflict, forbidden, notFound, sessionExpired, unauthenticated } from '#server/errors.ts';
 import { rejectInvalidCredential, requireDiner, requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
 import type { AvailabilityService } from '#server/modules/availability/availability.service.ts';
 import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
@@ -27,6 +27,7 @@ import {
   insertReservation,
   insertReservationEvent,
   isSlotPublic,
+  listHoldStartsSince,
   listReservationsOfUser,
   lockSlot,
   lockSlotById,
@@ -45,6 +46,11 @@ export const BOOKING_NOT_FOUND = 'Booking not found';
 export const HELD_FOR_DROP = 'That time is given out through a drop. Enter the drop for a fair chance at a table.';
 /** MAX_UPCOMING_RESERVATIONS reached (decision 086). */
 export const upcomingLimitMessage = (limit: number) => `You already have ${limit} upcoming reservations. Cancel one before booking another.`;
+
+/** MAX_HOLDS_PER_RESTAURANT_PER_HOUR reached (decision 098): when a place in the budget comes back, in Kolkata time. */
+export const holdStartsLimitMessage = (limit: number, retryAt: Date) =>
+  `You have started ${limit} holds at this restaurant in the last hour. Please try again after ${formatTime12h(toKolkata(retryAt).time)}.`;
+const HOUR_MS = 3_600_000;
 
 /** Why an offer (drop or waitlist) could not become a hold: the caller passes the table on. */
 export type OfferRefusal = 'no_account' | 'hold_limit' | 'upcoming_limit' | 'same_time' | 'slot_closed' | 'no_room';
@@ -138,6 +144,20 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     return null;
   }
 
+  /**
+   * MAX_HOLDS_PER_RESTAURANT_PER_HOUR (decision 098): holds the diner started at this restaurant in
+   * the last hour, counted from the reservations themselves under the diner's row lock, so every
+   * instance agrees and two requests of one diner cannot both squeeze in. The refusal names the
+   * minute (rounded up) when the oldest of the counted holds leaves the hour.
+   */
+  async function assertMayStartHold(tx: Db, userId: string, restaurantId: string, now: Date): Promise<void> {
+    const limit = config.maxHoldsPerRestaurantPerHour;
+    const started = await listHoldStartsSince(tx, userId, restaurantId, new Date(now.getTime() - HOUR_MS), limit);
+    if (started.length < limit) return;
+    const retryAt = new Date(Math.ceil((started[limit - 1].getTime() + HOUR_MS) / 60_000) * 60_000);
+    throw new AppError('RATE_LIMITED', holdStartsLimitMessage(limit, retryAt));
+  }
+
   /** Applies one move inside a transaction, after the state machine allows it. */
   async function applyMove(tx: Db, row: ReservationRow, to: ReservationStatus, principal: Principal, options: { cancelReason?: string } = {}): Promise<void> {
     // Confirming a hold keeps its covers for good, so it queues on the slot like a new hold does
@@ -210,6 +230,7 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
         if (!(await lockUser(tx, principal.userId))) throw sessionExpired();
         const refusal = dinerRuleRefusal(await readDinerBookingCounts(tx, principal.userId, startsAt, now));
         if (refusal) throw conflict(refusal);
+        await assertMayStartHold(tx, principal.userId, restaurantId, now);
         // Waiting for a connection may have outlasted the covers: holds committed meanwhile have been
         // heard, so a slot full in memory is refused before queueing for its lock (decision 073).
         // Memory only: a read on another connection here could wait on the pool this holds a place in.
