@@ -10,7 +10,7 @@ import { queryRows } from '#server/db/client.ts';
 import { hashPassword } from '#server/modules/accounts/password.ts';
 import { hashToken } from '#server/modules/accounts/sessions.service.ts';
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
-import { buildDiner, buildRestaurant, buildSlot, buildStaff, TEST_PASSWORD } from '#server/test/factories.ts';
+import { buildDiner, buildRestaurant, buildSlot, buildStaff, coversHeld, TEST_PASSWORD } from '#server/test/factories.ts';
 import { freePort, startServerProcess, type ServerProcess } from '#server/test/server-process.ts';
 
 /**
@@ -419,8 +419,8 @@ describe('4. SMS pumping', () => {
 });
 
 /*
- * Issue 12 — holes in fairness. Items 3 (an expired hold skips the waitlist) has its property test in
- * server/security-waitlist-first.property.db.test.ts.
+ * Issue 12 — holes in fairness. Item 3 (an expired hold skips the waitlist) also has a property test
+ * over every way covers are freed: server/security-waitlist-first.property.db.test.ts.
  */
 describe('issue 12', () => {
   describe('2. A reservation id alone cancels an accepted booking', () => {
@@ -526,6 +526,40 @@ describe('issue 12', () => {
         expect(await statusOf(booking.id)).toBe(status);
         expect(await dinerEvents(booking.id)).toEqual(before);
       }
+    });
+  });
+
+  // Every way of freeing covers, at random, is in server/security-waitlist-first.property.db.test.ts.
+  describe('3. An expired hold skips the waitlist', () => {
+    it('refuses a direct hold 192 ms after a hold lapsed (no sweep yet) while someone waits, and offers the table to the line', async () => {
+      const restaurant = await buildRestaurant(t.database.db);
+      const slot = await buildSlot(t.database.db, restaurant.id, { date: '2026-11-23', time: '20:00', capacity: 2 });
+      const [holder, waiter, tapper] = [await buildDiner(t.database.db), await buildDiner(t.database.db), await buildDiner(t.database.db)];
+      const hold = (token: string) =>
+        call(t.app, 'POST', '/api/reservations', { token, payload: { restaurantSlug: restaurant.slug, date: '2026-11-23', time: '20:00', partySize: 2 } });
+      const held = await hold(holder.token);
+      expect(held.statusCode).toBe(201);
+      const joined = await call(t.app, 'POST', '/api/waitlist', {
+        token: waiter.token,
+        payload: { restaurantSlug: restaurant.slug, date: '2026-11-23', partySize: 2, windowStart: '19:00', windowEnd: '21:00' },
+      });
+      expect(joined.statusCode, joined.body).toBe(201);
+      t.clock.set(new Date(Date.parse(held.json().holdExpiresAt) + 192));
+      const tapped = await hold(tapper.token);
+      expect(tapped.statusCode).toBe(409);
+      expect(tapped.json()).toEqual({
+        error: 'That table has just come free and is being offered to the diners on its waitlist first. Please try another time.',
+      });
+      // The refusal sets the line moving at once, without waiting for the sweeper.
+      const deadline = Date.now() + 5_000;
+      let offers: { id: string }[] = [];
+      while (offers.length === 0 && Date.now() < deadline) {
+        offers = (await call(t.app, 'GET', '/api/waitlist', { token: waiter.token })).json().offers;
+        if (offers.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(offers.map((offer) => offer.id)).toEqual([joined.json().id]);
+      expect(await coversHeld(t.database.db, slot.id, t.clock.now())).toBe(2);
+      expect((await hold(tapper.token)).statusCode).toBe(409);
     });
   });
 

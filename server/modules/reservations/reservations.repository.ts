@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import type { ReservationActor, ReservationStatus } from '#common/domain/reservation-status.ts';
 import { slotIsPublic } from '#server/modules/slots/slot-sql.ts';
+import { waitingEntryFits } from '#server/modules/waitlist/waitlist-sql.ts';
 import { coversTakenJoin, effectiveStatusSql, holdsCovers, isLapsedHold } from './reservation-sql.ts';
 
 /** A reservation with what its screens show: restaurant and slot. */
@@ -147,6 +148,12 @@ export async function lockSlot(db: Db, restaurantId: string, date: string, time:
 export async function lockSlotById(db: Db, slotId: string): Promise<{ capacity: number } | undefined> {
   const [row] = await queryRows<{ capacity: number }>(db, sql`SELECT capacity FROM slots WHERE id = ${slotId} FOR UPDATE`);
   return row;
+}
+
+/** True when `freeCovers` on the slot are owed to someone else waiting for it (decision 099). */
+export async function isOwedToWaitlist(db: Db, slotId: string, freeCovers: number, userId: string): Promise<boolean> {
+  const rows = await queryRows(db, sql`SELECT 1 FROM slots s WHERE s.id = ${slotId} AND ${waitingEntryFits(freeCovers, userId)}`);
+  return rows.length > 0;
 }
 
 export async function countCoversTaken(db: Db, slotId: string, now: Date): Promise<number> {

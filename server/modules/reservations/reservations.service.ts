@@ -26,6 +26,7 @@ import {
   hasLiveReservationAt,
   insertReservation,
   insertReservationEvent,
+  isOwedToWaitlist,
   isSlotPublic,
   listHoldStartsSince,
   listReservationsOfUser,
@@ -44,6 +45,8 @@ export const RESERVATION_NOT_FOUND = 'Reservation not found';
 export const BOOKING_NOT_FOUND = 'Booking not found';
 /** A drop's slot before its line has had its turn (decision 082). */
 export const HELD_FOR_DROP = 'That time is given out through a drop. Enter the drop for a fair chance at a table.';
+/** Covers freed on a slot that someone waiting for it has not been offered yet (decision 099). */
+export const OWED_TO_WAITLIST = 'That table has just come free and is being offered to the diners on its waitlist first. Please try another time.';
 /** MAX_UPCOMING_RESERVATIONS reached (decision 086). */
 export const upcomingLimitMessage = (limit: number) => `You already have ${limit} upcoming reservations. Cancel one before booking another.`;
 
@@ -224,36 +227,49 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
         throw conflict(NO_LONGER_AVAILABLE);
       }
       const restaurantId = await availability.findRestaurantId(input.restaurantSlug);
-      const row = await db.transaction(async (tx) => {
-        const now = clock.now();
-        // Lock order: diner, then slot, everywhere.
-        if (!(await lockUser(tx, principal.userId))) throw sessionExpired();
-        const refusal = dinerRuleRefusal(await readDinerBookingCounts(tx, principal.userId, startsAt, now));
-        if (refusal) throw conflict(refusal);
-        await assertMayStartHold(tx, principal.userId, restaurantId, now);
-        // Waiting for a connection may have outlasted the covers: holds committed meanwhile have been
-        // heard, so a slot full in memory is refused before queueing for its lock (decision 073).
-        // Memory only: a read on another connection here could wait on the pool this holds a place in.
-        if (availability.isSlotKnownFull(input.restaurantSlug, input.date, input.time, input.partySize)) throw conflict(NO_LONGER_AVAILABLE);
-        const slot = await lockSlot(tx, restaurantId, input.date, input.time);
-        if (!slot) throw notFound('That time is not offered on that date');
-        if (slot.status !== 'available' || isPastBookingCutoff(slot.starts_at, now, config.bookingCutoffMinutes)) throw conflict(NO_LONGER_AVAILABLE);
-        if (slot.drop_id && !(await isSlotPublic(tx, slot.id, now))) throw conflict(HELD_FOR_DROP);
-        const taken = await countCoversTaken(tx, slot.id, now);
-        if (slot.capacity - taken < input.partySize) throw conflict(NO_LONGER_AVAILABLE);
-        const holdExpiresAt = new Date(now.getTime() + config.holdMinutes * 60_000);
-        const id = await insertReservation(tx, {
-          userId: principal.userId,
-          restaurantId,
-          slotId: slot.id,
-          partySize: input.partySize,
-          holdExpiresAt,
-          startsAt: asDate(slot.starts_at),
-          now,
+      // Set when the covers are owed to the waitlist: after the refusal, the line is offered them at once.
+      let owedSlotId: string | undefined;
+      const row = await db
+        .transaction(async (tx) => {
+          const now = clock.now();
+          // Lock order: diner, then slot, everywhere.
+          if (!(await lockUser(tx, principal.userId))) throw sessionExpired();
+          const refusal = dinerRuleRefusal(await readDinerBookingCounts(tx, principal.userId, startsAt, now));
+          if (refusal) throw conflict(refusal);
+          await assertMayStartHold(tx, principal.userId, restaurantId, now);
+          // Waiting for a connection may have outlasted the covers: holds committed meanwhile have been
+          // heard, so a slot full in memory is refused before queueing for its lock (decision 073).
+          // Memory only: a read on another connection here could wait on the pool this holds a place in.
+          if (availability.isSlotKnownFull(input.restaurantSlug, input.date, input.time, input.partySize)) throw conflict(NO_LONGER_AVAILABLE);
+          const slot = await lockSlot(tx, restaurantId, input.date, input.time);
+          if (!slot) throw notFound('That time is not offered on that date');
+          if (slot.status !== 'available' || isPastBookingCutoff(slot.starts_at, now, config.bookingCutoffMinutes)) throw conflict(NO_LONGER_AVAILABLE);
+          if (slot.drop_id && !(await isSlotPublic(tx, slot.id, now))) throw conflict(HELD_FOR_DROP);
+          const free = slot.capacity - (await countCoversTaken(tx, slot.id, now));
+          if (free < input.partySize) throw conflict(NO_LONGER_AVAILABLE);
+          // Covers freed by a lapsed hold, a cancel or staff go to the line first, whichever way they
+          // were freed and whether or not the sweeper or an event has run yet (decision 099).
+          if (await isOwedToWaitlist(tx, slot.id, free, principal.userId)) {
+            owedSlotId = slot.id;
+            throw conflict(OWED_TO_WAITLIST);
+          }
+          const holdExpiresAt = new Date(now.getTime() + config.holdMinutes * 60_000);
+          const id = await insertReservation(tx, {
+            userId: principal.userId,
+            restaurantId,
+            slotId: slot.id,
+            partySize: input.partySize,
+            holdExpiresAt,
+            startsAt: asDate(slot.starts_at),
+            now,
+          });
+          await insertReservationEvent(tx, { reservationId: id, from: null, to: 'HELD', actor: 'diner', actorId: principal.userId, now });
+          return (await findReservation(tx, id))!;
+        })
+        .catch((error: unknown) => {
+          if (owedSlotId) events.publish('slot.freed', { slotId: owedSlotId, restaurantId });
+          throw error;
         });
-        await insertReservationEvent(tx, { reservationId: id, from: null, to: 'HELD', actor: 'diner', actorId: principal.userId, now });
-        return (await findReservation(tx, id))!;
-      });
       announce(row, 'HELD');
       return toDinerReservation(row, clock.now());
     },
