@@ -174,6 +174,11 @@ const SQL = {
                        count(*) FILTER (WHERE starts_at = $3)::int AS live_at_start
                 FROM reservations WHERE user_id = $1 AND status IN ('HELD', 'PENDING', 'CONFIRMED', 'SEATED')
                   AND (status <> 'HELD' OR hold_expires_at > $2)`,
+  /** listHoldStartsSince: the holds the diner started at the restaurant in the last hour (decision 098). */
+  holdStarts: `SELECT r.created_at FROM reservations r
+               WHERE r.user_id = $1 AND r.restaurant_id = $2 AND r.created_at > $3
+                 AND EXISTS (SELECT 1 FROM reservation_events e WHERE e.reservation_id = r.id AND e.from_status IS NULL AND e.actor_kind = 'diner')
+               ORDER BY r.created_at DESC LIMIT 4`,
   /** The pre-check's view of the slot, without locks (the app reads it from memory). */
   freeCovers: `SELECT s.capacity - taken.covers AS free FROM slots s LEFT JOIN LATERAL (
                  SELECT coalesce(sum(r.party_size), 0)::int AS covers FROM reservations r
@@ -229,6 +234,7 @@ async function holdTransaction(q: Query, plan: DropPlan, entry: DropEntry): Prom
   const startsAt = kolkataInstant(plan.date, entry.time).toISOString();
   await q(SQL.lockUser, [entry.userId]);
   if (breaksDinerRule((await q(SQL.dinerCounts, [entry.userId, at, startsAt])).rows[0])) return false;
+  if ((await q(SQL.holdStarts, [entry.userId, plan.restaurantId, new Date(now.getTime() - 3_600_000).toISOString()])).rows.length >= 4) return false;
   // The app's second look before the slot's lock (from memory there, an unlocked read here).
   if ((await q(SQL.freeCovers, [plan.restaurantId, plan.date, entry.time, at])).rows[0].free < entry.partySize) return false;
   const slot = (await q(SQL.lockSlot, [plan.restaurantId, plan.date, entry.time])).rows[0];

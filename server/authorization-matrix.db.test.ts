@@ -12,7 +12,7 @@ const callers: Caller[] = ['anonymous', 'dinerA', 'dinerB', 'staffX', 'staffY'];
 
 interface Row {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Placeholders: {slugX} {restaurantX} {reservationA} {slotX} */
+  /** Placeholders: {slugX} {restaurantX} {reservationA} {confirmedA} {slotX} {dropX} {waitlistA} */
   path: string;
   /** A server-sent event stream: called over real HTTP and closed once the status is known. */
   stream?: boolean;
@@ -51,7 +51,7 @@ export const authorizationTable: Row[] = [
     body: (f) => ({ restaurantSlug: f.slugX, date: '2026-11-23', time: '20:00', partySize: 2 }),
     expect: dinerOnly(201),
   },
-  // The hold screen works with the id alone; a diner token sent must be the owner's.
+  // The hold screen works with the id alone while it is a hold (diner A's is HELD); a diner token sent must be the owner's.
   { method: 'GET', path: '/api/reservations/{reservationA}', expect: { anonymous: 200, dinerA: 200, dinerB: 403, staffX: 401, staffY: 401 } },
   {
     method: 'POST',
@@ -64,6 +64,20 @@ export const authorizationTable: Row[] = [
     path: '/api/reservations/{reservationA}/cancel',
     body: () => ({}),
     expect: { anonymous: 200, dinerA: 200, dinerB: 403, staffX: 401, staffY: 401 },
+  },
+  // An accepted (CONFIRMED) booking of diner A: still readable by id, but only its owner's token moves it (issue 12 item 2).
+  { method: 'GET', path: '/api/reservations/{confirmedA}', expect: { anonymous: 200, dinerA: 200, dinerB: 403, staffX: 401, staffY: 401 } },
+  {
+    method: 'POST',
+    path: '/api/reservations/{confirmedA}/confirm',
+    body: () => ({}),
+    expect: { anonymous: 401, dinerA: 409, dinerB: 403, staffX: 401, staffY: 401 },
+  },
+  {
+    method: 'POST',
+    path: '/api/reservations/{confirmedA}/cancel',
+    body: () => ({}),
+    expect: { anonymous: 401, dinerA: 200, dinerB: 403, staffX: 401, staffY: 401 },
   },
   // The portal: every call is the staff's own restaurant; another restaurant's things are not found.
   { method: 'GET', path: '/api/admin/restaurant', expect: staffOnly(200) },
@@ -169,6 +183,24 @@ async function streamStatus(url: string, headers: Record<string, string>): Promi
   return { status: response.status, body };
 }
 
+/** An accepted booking of diner A at restaurant X (held, confirmed by A, accepted by X's staff), for the rows that name it. */
+async function buildConfirmedBooking(fixture: Fixture): Promise<string> {
+  const slot = await buildSlot(t.database.db, fixture.restaurantX, { date: '2026-11-23', time: '21:00', capacity: 20 });
+  const held = await requestHold(t.app, fixture.tokens.dinerA, { restaurantSlug: fixture.slugX, date: slot.date, time: slot.time, partySize: 2 });
+  expect(held.statusCode, held.body).toBe(201);
+  const id: string = held.json().id;
+  const confirm = await t.app.inject({ method: 'POST', url: `/api/reservations/${id}/confirm`, headers: bearer(fixture.tokens.dinerA), payload: {} });
+  expect(confirm.statusCode, confirm.body).toBe(200);
+  const accept = await t.app.inject({
+    method: 'PATCH',
+    url: `/api/admin/bookings/${id}`,
+    headers: bearer(fixture.tokens.staffX),
+    payload: { status: 'CONFIRMED' },
+  });
+  expect(accept.statusCode, accept.body).toBe(200);
+  return id;
+}
+
 async function buildFixture(): Promise<Fixture> {
   const db = t.database.db;
   const x = await buildRestaurant(db);
@@ -213,7 +245,9 @@ describe('authorisation matrix', () => {
     for (const caller of callers) {
       it(`${row.method} ${row.path} as ${caller} → ${row.expect[caller]}`, async () => {
         const fixture = await buildFixture();
+        const confirmedA = row.path.includes('{confirmedA}') ? await buildConfirmedBooking(fixture) : '';
         const url = row.path
+          .replace('{confirmedA}', confirmedA)
           .replace('{slugX}', fixture.slugX)
           .replace('{restaurantX}', fixture.restaurantX)
           .replace('{reservationA}', fixture.reservationA)

@@ -26,6 +26,8 @@ export const envSchema = z.object({
   MAX_ACTIVE_HOLDS: z.coerce.number().int().min(1).max(100).default(2),
   /** Live reservations (holds included) starting later that one diner may have at once. */
   MAX_UPCOMING_RESERVATIONS: z.coerce.number().int().min(1).max(100).default(4),
+  /** Holds one diner may start at one restaurant in any hour (decision 098); offers the system places do not count. */
+  MAX_HOLDS_PER_RESTAURANT_PER_HOUR: z.coerce.number().int().min(1).default(4),
   /** How long a waitlist offer (an exclusive hold) lasts before the next in line gets it. Fractions allowed. */
   WAITLIST_OFFER_MINUTES: z.coerce.number().positive().max(120).default(10),
   /** Outgoing email: smtp(s)://user:pass@host:port; unset means the dev mailbox and the log only. */
@@ -172,6 +174,7 @@ export type AppConfig = {
   bookingCutoffMinutes: number;
   maxActiveHolds: number;
   maxUpcomingReservations: number;
+  maxHoldsPerRestaurantPerHour: number;
   waitlistOfferMinutes: number;
   /** Outgoing email and SMS (the outbox's drivers) and whether the dev mailbox is served. */
   notifications: { smtpUrl: string | undefined; mailFrom: string; devMailbox: DevMailboxMode; smsDriver: 'log' };
@@ -233,6 +236,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bookingCutoffMinutes: e.BOOKING_CUTOFF_MINUTES,
     maxActiveHolds: e.MAX_ACTIVE_HOLDS,
     maxUpcomingReservations: e.MAX_UPCOMING_RESERVATIONS,
+    maxHoldsPerRestaurantPerHour: e.MAX_HOLDS_PER_RESTAURANT_PER_HOUR,
     waitlistOfferMinutes: e.WAITLIST_OFFER_MINUTES,
     notifications: {
       smtpUrl: e.SMTP_URL || undefined,

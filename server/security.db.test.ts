@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createConnection, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,8 +8,9 @@ import { sql } from 'drizzle-orm';
 import { loadConfig } from '#server/config.ts';
 import { queryRows } from '#server/db/client.ts';
 import { hashPassword } from '#server/modules/accounts/password.ts';
+import { hashToken } from '#server/modules/accounts/sessions.service.ts';
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
-import { buildDiner, buildRestaurant, buildStaff, TEST_PASSWORD } from '#server/test/factories.ts';
+import { buildDiner, buildRestaurant, buildSlot, buildStaff, coversHeld, TEST_PASSWORD } from '#server/test/factories.ts';
 import { freePort, startServerProcess, type ServerProcess } from '#server/test/server-process.ts';
 
 /**
@@ -413,5 +415,237 @@ describe('4. SMS pumping', () => {
     } finally {
       await app.app.close();
     }
+  });
+});
+
+/*
+ * Issue 12 — holes in fairness. Item 3 (an expired hold skips the waitlist) also has a property test
+ * over every way covers are freed: server/security-waitlist-first.property.db.test.ts.
+ */
+describe('issue 12', () => {
+  describe('2. A reservation id alone cancels an accepted booking', () => {
+    const DATE = '2026-11-23';
+    let nextMinute = 0;
+
+    /** A reservation of a fresh diner on a fresh slot, driven to `status` by its owner and the restaurant's staff. */
+    async function bookingIn(status: 'HELD' | 'PENDING' | 'CONFIRMED') {
+      const restaurant = await buildRestaurant(t.database.db);
+      const staff = await buildStaff(t.database.db, restaurant.id);
+      const owner = await buildDiner(t.database.db);
+      const minute = nextMinute++;
+      const time = `${String(19 + Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
+      await buildSlot(t.database.db, restaurant.id, { date: DATE, time, capacity: 4 });
+      const held = await call(t.app, 'POST', '/api/reservations', {
+        token: owner.token,
+        payload: { restaurantSlug: restaurant.slug, date: DATE, time, partySize: 2 },
+      });
+      expect(held.statusCode, held.body).toBe(201);
+      const id: string = held.json().id;
+      if (status !== 'HELD') expect((await call(t.app, 'POST', `/api/reservations/${id}/confirm`, { token: owner.token, payload: {} })).statusCode).toBe(200);
+      if (status === 'CONFIRMED') {
+        const accepted = await t.app.inject({
+          method: 'PATCH',
+          url: `/api/admin/bookings/${id}`,
+          headers: bearer(staff.token),
+          payload: { status: 'CONFIRMED' },
+        });
+        expect(accepted.statusCode, accepted.body).toBe(200);
+      }
+      return { id, owner, staff, restaurant };
+    }
+    const statusOf = async (id: string) =>
+      (await queryRows<{ status: string }>(t.database.db, sql`SELECT status FROM reservations WHERE id = ${id}`))[0].status;
+    const dinerEvents = async (id: string) =>
+      queryRows<{ to_status: string; actor_id: string | null }>(
+        t.database.db,
+        sql`SELECT to_status, actor_id FROM reservation_events WHERE reservation_id = ${id} AND actor_kind = 'diner' ORDER BY created_at, id`,
+      );
+    /** A dating account's session token, sent as a bearer where a diner's is expected. */
+    async function datingToken(): Promise<string> {
+      const [user] = await queryRows<{ id: string }>(
+        t.database.db,
+        sql`INSERT INTO dating_users (phone, password_hash, name, dob, date_budget, cuisines, first_date_types)
+            VALUES (${freshPhone()}, 'not-a-login', 'Meera', '1995-05-05', 'INR_1000_2500', '{NORTH_INDIAN}', '{COFFEE}') RETURNING id`,
+      );
+      const token = randomBytes(32).toString('base64url');
+      await t.database.db.execute(
+        sql`INSERT INTO sessions (token_hash, kind, subject_id, expires_at) VALUES (${hashToken(token)}, 'dating', ${user.id}, ${new Date(Date.now() + 86_400_000).toISOString()})`,
+      );
+      return token;
+    }
+
+    it('refuses to cancel a PENDING or CONFIRMED booking without a token (401), changing nothing; the owner’s token cancels it', async () => {
+      for (const status of ['PENDING', 'CONFIRMED'] as const) {
+        const booking = await bookingIn(status);
+        const refused = await call(t.app, 'POST', `/api/reservations/${booking.id}/cancel`, { payload: {} });
+        expect(refused.statusCode, `${status}: ${refused.body}`).toBe(401);
+        expect(refused.json()).toEqual({ error: `This reservation is ${status}: sign in as the diner who made it to cancel it.` });
+        // Nor may it be confirmed again or otherwise moved with the id alone.
+        const confirm = await call(t.app, 'POST', `/api/reservations/${booking.id}/confirm`, { payload: {} });
+        expect(confirm.statusCode).toBe(401);
+        expect(confirm.json()).toEqual({ error: `This reservation is ${status}: sign in as the diner who made it to confirm it.` });
+        expect(await statusOf(booking.id)).toBe(status);
+
+        const cancelled = await call(t.app, 'POST', `/api/reservations/${booking.id}/cancel`, { token: booking.owner.token, payload: {} });
+        expect(cancelled.statusCode, cancelled.body).toBe(200);
+        expect(cancelled.json().status).toBe('CANCELLED');
+        expect((await dinerEvents(booking.id)).at(-1)).toEqual({ to_status: 'CANCELLED', actor_id: booking.owner.id });
+      }
+    });
+
+    it('still lets the id alone read any reservation and confirm or cancel a HELD hold (the hold screen), written with no actor id', async () => {
+      const confirmed = await bookingIn('CONFIRMED');
+      const read = await call(t.app, 'GET', `/api/reservations/${confirmed.id}`);
+      expect(read.statusCode).toBe(200);
+      expect(read.json().status).toBe('CONFIRMED');
+
+      const toConfirm = await bookingIn('HELD');
+      expect((await call(t.app, 'POST', `/api/reservations/${toConfirm.id}/confirm`, { payload: {} })).json().status).toBe('PENDING');
+      const toCancel = await bookingIn('HELD');
+      expect((await call(t.app, 'POST', `/api/reservations/${toCancel.id}/cancel`, { payload: {} })).json().status).toBe('CANCELLED');
+      expect((await dinerEvents(toConfirm.id)).at(-1)).toEqual({ to_status: 'PENDING', actor_id: null });
+      expect((await dinerEvents(toCancel.id)).at(-1)).toEqual({ to_status: 'CANCELLED', actor_id: null });
+    });
+
+    it('never takes a staff or dating token for the diner, and refuses another diner’s token with 403; nothing is written as the diner', async () => {
+      for (const status of ['HELD', 'PENDING', 'CONFIRMED'] as const) {
+        const booking = await bookingIn(status);
+        const before = await dinerEvents(booking.id);
+        const stranger = await buildDiner(t.database.db);
+        for (const action of ['cancel', 'confirm'] as const) {
+          const url = `/api/reservations/${booking.id}/${action}`;
+          for (const token of [booking.staff.token, await datingToken()]) {
+            const refused = await call(t.app, 'POST', url, { token, payload: {} });
+            expect(refused.statusCode, `${status} ${action}: ${refused.body}`).toBe(401);
+            expect(refused.json()).toEqual({ error: 'This needs a diner sign-in' });
+          }
+          const notYours = await call(t.app, 'POST', url, { token: stranger.token, payload: {} });
+          expect(notYours.statusCode).toBe(403);
+          expect(notYours.json()).toEqual({ error: 'That reservation belongs to another account' });
+        }
+        expect(await statusOf(booking.id)).toBe(status);
+        expect(await dinerEvents(booking.id)).toEqual(before);
+      }
+    });
+  });
+
+  // Every way of freeing covers, at random, is in server/security-waitlist-first.property.db.test.ts.
+  describe('3. An expired hold skips the waitlist', () => {
+    it('refuses a direct hold 192 ms after a hold lapsed (no sweep yet) while someone waits, and offers the table to the line', async () => {
+      const restaurant = await buildRestaurant(t.database.db);
+      const slot = await buildSlot(t.database.db, restaurant.id, { date: '2026-11-23', time: '20:00', capacity: 2 });
+      const [holder, waiter, tapper] = [await buildDiner(t.database.db), await buildDiner(t.database.db), await buildDiner(t.database.db)];
+      const hold = (token: string) =>
+        call(t.app, 'POST', '/api/reservations', { token, payload: { restaurantSlug: restaurant.slug, date: '2026-11-23', time: '20:00', partySize: 2 } });
+      const held = await hold(holder.token);
+      expect(held.statusCode).toBe(201);
+      const joined = await call(t.app, 'POST', '/api/waitlist', {
+        token: waiter.token,
+        payload: { restaurantSlug: restaurant.slug, date: '2026-11-23', partySize: 2, windowStart: '19:00', windowEnd: '21:00' },
+      });
+      expect(joined.statusCode, joined.body).toBe(201);
+      t.clock.set(new Date(Date.parse(held.json().holdExpiresAt) + 192));
+      const tapped = await hold(tapper.token);
+      expect(tapped.statusCode).toBe(409);
+      expect(tapped.json()).toEqual({
+        error: 'That table has just come free and is being offered to the diners on its waitlist first. Please try another time.',
+      });
+      // The refusal sets the line moving at once, without waiting for the sweeper.
+      const deadline = Date.now() + 5_000;
+      let offers: { id: string }[] = [];
+      while (offers.length === 0 && Date.now() < deadline) {
+        offers = (await call(t.app, 'GET', '/api/waitlist', { token: waiter.token })).json().offers;
+        if (offers.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(offers.map((offer) => offer.id)).toEqual([joined.json().id]);
+      expect(await coversHeld(t.database.db, slot.id, t.clock.now())).toBe(2);
+      expect((await hold(tapper.token)).statusCode).toBe(409);
+    });
+  });
+
+  describe('9. Holds recycled to block tables', () => {
+    const DATE = '2026-11-23';
+    /** 10:00:30 in Kolkata: half a minute past the hour, so the time to try again is rounded up. */
+    const START = '2026-11-23T04:30:30.000Z';
+    const limited = { MAX_HOLDS_PER_RESTAURANT_PER_HOUR: '4' };
+    const holdAt = (app: TestApp, token: string, slug: string, partySize = 20) =>
+      call(app.app, 'POST', '/api/reservations', { token, payload: { restaurantSlug: slug, date: DATE, time: '20:00', partySize } });
+    async function heldThenCancelled(app: TestApp, token: string, slug: string, partySize = 20) {
+      const held = await holdAt(app, token, slug, partySize);
+      expect(held.statusCode, held.body).toBe(201);
+      expect((await call(app.app, 'POST', `/api/reservations/${held.json().id}/cancel`, { token, payload: {} })).statusCode).toBe(200);
+    }
+
+    it('lets a diner start 4 holds an hour at one restaurant, counted in the database so two instances agree; the 5th is 429 saying when to try again', async () => {
+      const one = await createTestApp({ env: limited, database: t.database, now: START });
+      const two = await createTestApp({ env: limited, database: t.database, now: START });
+      try {
+        const x = await buildRestaurant(t.database.db);
+        const y = await buildRestaurant(t.database.db);
+        await buildSlot(t.database.db, x.id, { date: DATE, time: '20:00', capacity: 20 });
+        await buildSlot(t.database.db, y.id, { date: DATE, time: '20:00', capacity: 20 });
+        const blocker = await buildDiner(t.database.db);
+        // Hold the whole evening, let it go, hold it again: alternately on two instances, two minutes apart.
+        for (let i = 0; i < 4; i++) {
+          await heldThenCancelled(i % 2 === 0 ? one : two, blocker.token, x.slug);
+          for (const app of [one, two]) app.clock.advance(2 * 60_000);
+        }
+        for (const app of [one, two]) {
+          const refused = await holdAt(app, blocker.token, x.slug);
+          expect(refused.statusCode, refused.body).toBe(429);
+          expect(refused.json()).toEqual({ error: 'You have started 4 holds at this restaurant in the last hour. Please try again after 11:01 AM.' });
+        }
+        // The table is open to everyone else, and the diner may still hold elsewhere.
+        await heldThenCancelled(one, (await buildDiner(t.database.db)).token, x.slug);
+        await heldThenCancelled(two, blocker.token, y.slug);
+        // An hour after the first of the four, one place in the budget comes back.
+        one.clock.set('2026-11-23T05:30:29.000Z');
+        expect((await holdAt(one, blocker.token, x.slug)).statusCode).toBe(429);
+        one.clock.set('2026-11-23T05:31:00.000Z');
+        expect((await holdAt(one, blocker.token, x.slug)).statusCode).toBe(201);
+        expect(loadConfig({}).maxHoldsPerRestaurantPerHour).toBe(4);
+        expect(() => loadConfig({ MAX_HOLDS_PER_RESTAURANT_PER_HOUR: '0' })).toThrow(/MAX_HOLDS_PER_RESTAURANT_PER_HOUR/);
+      } finally {
+        await one.app.close();
+        await two.app.close();
+      }
+    });
+
+    it('does not count the holds the system places for the diner (waitlist and drop offers), and never refuses those', async () => {
+      const app = await createTestApp({ env: limited, database: t.database, now: START });
+      try {
+        const restaurant = await buildRestaurant(t.database.db);
+        const slot = await buildSlot(t.database.db, restaurant.id, { date: DATE, time: '20:00', capacity: 2 });
+        const diner = await buildDiner(t.database.db);
+        const { reservations } = app.app.services;
+        // Three offers placed for the diner, each let go.
+        for (const reason of ['WAITLIST_OFFER', 'DROP_OFFER', 'WAITLIST_OFFER'] as const) {
+          const outcome = await app.database.db.transaction((tx) =>
+            reservations.createHoldForOffer(tx, { userId: diner.id, slotId: slot.id, partySize: 2, holdMinutes: 10, reason, gate: 'public' }),
+          );
+          if (!('held' in outcome)) throw new Error(`offer refused: ${outcome.refused}`);
+          expect((await call(app.app, 'POST', `/api/reservations/${outcome.held.id}/cancel`, { token: diner.token, payload: {} })).statusCode).toBe(200);
+        }
+        // The diner's own four are still all theirs to start.
+        for (let i = 0; i < 4; i++) await heldThenCancelled(app, diner.token, restaurant.slug, 2);
+        expect((await holdAt(app, diner.token, restaurant.slug, 2)).statusCode).toBe(429);
+
+        // At the limit, a table freed for them on the waitlist still reaches them.
+        const other = await buildDiner(t.database.db);
+        const taken = await holdAt(app, other.token, restaurant.slug, 2);
+        expect(taken.statusCode).toBe(201);
+        const joinedLine = await call(app.app, 'POST', '/api/waitlist', {
+          token: diner.token,
+          payload: { restaurantSlug: restaurant.slug, date: DATE, partySize: 2, windowStart: '19:00', windowEnd: '21:00' },
+        });
+        expect(joinedLine.statusCode, joinedLine.body).toBe(201);
+        expect((await call(app.app, 'POST', `/api/reservations/${taken.json().id}/cancel`, { token: other.token, payload: {} })).statusCode).toBe(200);
+        await app.app.services.waitlist.offerFreedCovers(slot.id);
+        const line = (await call(app.app, 'GET', '/api/waitlist', { token: diner.token })).json();
+        expect(line.offers.map((offer: { id: string }) => offer.id)).toEqual([joinedLine.json().id]);
+      } finally {
+        await app.app.close();
+      }
+    });
   });
 });

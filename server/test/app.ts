@@ -24,6 +24,7 @@ export const GENEROUS_RATE_LIMITS: Record<string, string> = {
   SMS_MAX_PER_ACCOUNT_PER_DAY: '100000',
   SMS_MAX_PER_IP_PER_DAY: '100000',
   SMS_MAX_PER_HOUR: '100000',
+  MAX_HOLDS_PER_RESTAURANT_PER_HOUR: '100000',
 };
 
 /** A fixed "now" for tests: 10:00 in Kolkata on a weekday, well before the evening slots. */

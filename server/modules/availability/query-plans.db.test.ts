@@ -8,6 +8,7 @@ import {
   countReservationsByStatus,
   findReservation,
   hasLiveReservationAt,
+  listHoldStartsSince,
   listReservationsOfUser,
   lockSlot,
   readDinerBookingCounts,
@@ -209,6 +210,16 @@ describe('a diner’s reads', () => {
     expect(await expectOneIndexedQuery((db) => countActiveHolds(db, userId, now))).toBe(1);
     expect(await expectOneIndexedQuery((db) => hasLiveReservationAt(db, userId, kolkataInstant('2026-11-24', '19:00'), now))).toBe(true);
     expect(await expectOneIndexedQuery((db) => hasLiveReservationAt(db, userId, kolkataInstant('2026-11-25', '19:00'), now))).toBe(false);
+  });
+
+  it('counts the holds they started at a restaurant in the last hour through the user index (their own, not offers)', async () => {
+    await t.database.db.execute(
+      sql`INSERT INTO reservation_events (reservation_id, from_status, to_status, actor_kind, actor_id, created_at)
+          VALUES (${reservationIds.held}, NULL, 'HELD', 'diner', ${userId}, ${now.toISOString()}),
+                 (${reservationIds.pending}, NULL, 'HELD', 'system', NULL, ${now.toISOString()})`,
+    );
+    const started = await expectOneIndexedQuery((db) => listHoldStartsSince(db, userId, target.id, new Date(now.getTime() - 3_600_000), 4));
+    expect(started).toEqual([now]);
   });
 });
 

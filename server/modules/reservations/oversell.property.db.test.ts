@@ -180,6 +180,12 @@ async function step(world: World, c: Command): Promise<void> {
         headers: c.withToken ? bearer(world.diners[r.diner].token) : {},
         payload: {},
       });
+      // The id alone moves only a hold (stored HELD); anything later needs the owner's token (issue 12 item 2).
+      if (!c.withToken && r.status !== 'HELD') {
+        expect(response.statusCode, `${c.kind} of ${effective(r, now)} with no token: ${response.body}`).toBe(401);
+        expect(response.json().error).toContain(effective(r, now));
+        return;
+      }
       const next = expectedMove(r, 'diner', c.kind === 'confirm' ? 'PENDING' : 'CANCELLED', now, world.startsAt[r.slot]);
       expect(response.statusCode, `${c.kind} of ${effective(r, now)}: ${response.body}`).toBe(next ? 200 : 409);
       if (next) {

@@ -3,6 +3,7 @@ import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import type { ReservationActor, ReservationStatus } from '#common/domain/reservation-status.ts';
 import { restaurantRefColumns, type RestaurantRefRow } from '#server/modules/restaurants/restaurant-sql.ts';
 import { slotIsPublic } from '#server/modules/slots/slot-sql.ts';
+import { waitingEntryFits } from '#server/modules/waitlist/waitlist-sql.ts';
 import { coversTakenJoin, effectiveStatusSql, holdsCovers, isLapsedHold } from './reservation-sql.ts';
 
 /** A reservation with what its screens show: restaurant and slot. */
@@ -74,6 +75,24 @@ export async function readDinerBookingCounts(
   return { activeHolds: row.active_holds, upcoming: row.upcoming, hasLiveAtStart: row.live_at_start > 0 };
 }
 
+/**
+ * When the diner started their most recent holds at a restaurant since `since`, newest first, at
+ * most `limit` of them. Only holds the diner placed count (their first history row is the diner's):
+ * offers the system placed for them (waitlist, drops) do not.
+ */
+export async function listHoldStartsSince(db: Db, userId: string, restaurantId: string, since: Date, limit: number): Promise<Date[]> {
+  const rows = await queryRows<{ created_at: Date | string }>(
+    db,
+    sql`SELECT r.created_at FROM reservations r
+        WHERE r.user_id = ${userId} AND r.restaurant_id = ${restaurantId} AND r.created_at > ${since.toISOString()}
+          AND EXISTS (SELECT 1 FROM reservation_events e
+                      WHERE e.reservation_id = r.id AND e.from_status IS NULL AND e.actor_kind = 'diner')
+        ORDER BY r.created_at DESC
+        LIMIT ${limit}`,
+  );
+  return rows.map((row) => new Date(row.created_at));
+}
+
 export interface LockedSlot {
   id: string;
   restaurant_id: string;
@@ -125,6 +144,12 @@ export async function lockSlot(db: Db, restaurantId: string, date: string, time:
 export async function lockSlotById(db: Db, slotId: string): Promise<{ capacity: number } | undefined> {
   const [row] = await queryRows<{ capacity: number }>(db, sql`SELECT capacity FROM slots WHERE id = ${slotId} FOR UPDATE`);
   return row;
+}
+
+/** True when `freeCovers` on the slot are owed to someone else waiting for it (decision 099). */
+export async function isOwedToWaitlist(db: Db, slotId: string, freeCovers: number, userId: string): Promise<boolean> {
+  const rows = await queryRows(db, sql`SELECT 1 FROM slots s WHERE s.id = ${slotId} AND ${waitingEntryFits(freeCovers, userId)}`);
+  return rows.length > 0;
 }
 
 export async function countCoversTaken(db: Db, slotId: string, now: Date): Promise<number> {

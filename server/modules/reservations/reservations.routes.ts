@@ -75,7 +75,7 @@ export const reservationsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['reservations'],
-        summary: 'Confirm a hold before it expires (HELD → PENDING)',
+        summary: 'Confirm a hold before it expires (HELD → PENDING); the id alone will do, a token sent must be the owner’s',
         params: reservationIdParams,
         body: emptyBody,
         response: { 200: dinerReservation, ...standardErrors },
@@ -89,7 +89,7 @@ export const reservationsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['reservations'],
-        summary: 'Cancel a hold, a pending request, or an accepted reservation at least 2 hours ahead',
+        summary: 'Cancel a hold (the id alone will do), or with the owner’s token a pending request or an accepted reservation at least 2 hours ahead',
         params: reservationIdParams,
         body: emptyBody,
         response: { 200: dinerReservation, ...standardErrors },

@@ -10,10 +10,10 @@ import {
   type ReservationStatus,
   type TransitionCheck,
 } from '#common/domain/reservation-status.ts';
-import { isPastBookingCutoff, kolkataInstant } from '#common/domain/time.ts';
+import { formatTime12h, isPastBookingCutoff, kolkataInstant, toKolkata } from '#common/domain/time.ts';
 import { asDate, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { conflict, forbidden, notFound, sessionExpired, unauthenticated } from '#server/errors.ts';
+import { AppError, conflict, forbidden, notFound, sessionExpired, unauthenticated } from '#server/errors.ts';
 import { rejectInvalidCredential, requireDiner, requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
 import type { AvailabilityService } from '#server/modules/availability/availability.service.ts';
 import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
@@ -27,7 +27,9 @@ import {
   hasLiveReservationAt,
   insertReservation,
   insertReservationEvent,
+  isOwedToWaitlist,
   isSlotPublic,
+  listHoldStartsSince,
   listReservationsOfUser,
   lockSlot,
   lockSlotById,
@@ -44,8 +46,15 @@ export const RESERVATION_NOT_FOUND = 'Reservation not found';
 export const BOOKING_NOT_FOUND = 'Booking not found';
 /** A drop's slot before its line has had its turn (decision 082). */
 export const HELD_FOR_DROP = 'That time is given out through a drop. Enter the drop for a fair chance at a table.';
+/** Covers freed on a slot that someone waiting for it has not been offered yet (decision 099). */
+export const OWED_TO_WAITLIST = 'That table has just come free and is being offered to the diners on its waitlist first. Please try another time.';
 /** MAX_UPCOMING_RESERVATIONS reached (decision 086). */
 export const upcomingLimitMessage = (limit: number) => `You already have ${limit} upcoming reservations. Cancel one before booking another.`;
+
+/** MAX_HOLDS_PER_RESTAURANT_PER_HOUR reached (decision 098): when a place in the budget comes back, in Kolkata time. */
+export const holdStartsLimitMessage = (limit: number, retryAt: Date) =>
+  `You have started ${limit} holds at this restaurant in the last hour. Please try again after ${formatTime12h(toKolkata(retryAt).time)}.`;
+const HOUR_MS = 3_600_000;
 
 /** Why an offer (drop or waitlist) could not become a hold: the caller passes the table on. */
 export type OfferRefusal = 'no_account' | 'hold_limit' | 'upcoming_limit' | 'same_time' | 'slot_closed' | 'no_room';
@@ -112,12 +121,39 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     }
   }
 
+  /**
+   * A diner's move: the id alone may confirm or cancel only a hold (HELD as stored; an expired one is
+   * then refused by the state machine), anything later needs the owner's token (decision 097). Runs
+   * on the locked row, so the status cannot change between this check and the move.
+   */
+  function assertMayMoveAsDiner(principal: Principal, row: ReservationRow, verb: 'confirm' | 'cancel'): void {
+    assertMayActOnAsDiner(principal, row);
+    if (principal.kind === 'anonymous' && row.status !== 'HELD') {
+      const status = effectiveStatus(row.status, row.hold_expires_at, clock.now());
+      throw unauthenticated(`This reservation is ${status}: sign in as the diner who made it to ${verb} it.`);
+    }
+  }
+
   /** The first per-diner rule a new hold would break (MAX_ACTIVE_HOLDS, MAX_UPCOMING_RESERVATIONS, one per time), or null. */
   function dinerRuleRefusal(counts: { activeHolds: number; upcoming: number; hasLiveAtStart: boolean }): string | null {
     if (counts.activeHolds >= config.maxActiveHolds) return `You already have ${config.maxActiveHolds} holds waiting. Confirm or cancel one first.`;
     if (counts.upcoming >= config.maxUpcomingReservations) return upcomingLimitMessage(config.maxUpcomingReservations);
     if (counts.hasLiveAtStart) return 'You already have a reservation at that date and time';
     return null;
+  }
+
+  /**
+   * MAX_HOLDS_PER_RESTAURANT_PER_HOUR (decision 098): holds the diner started at this restaurant in
+   * the last hour, counted from the reservations themselves under the diner's row lock, so every
+   * instance agrees and two requests of one diner cannot both squeeze in. The refusal names the
+   * minute (rounded up) when the oldest of the counted holds leaves the hour.
+   */
+  async function assertMayStartHold(tx: Db, userId: string, restaurantId: string, now: Date): Promise<void> {
+    const limit = config.maxHoldsPerRestaurantPerHour;
+    const started = await listHoldStartsSince(tx, userId, restaurantId, new Date(now.getTime() - HOUR_MS), limit);
+    if (started.length < limit) return;
+    const retryAt = new Date(Math.ceil((started[limit - 1].getTime() + HOUR_MS) / 60_000) * 60_000);
+    throw new AppError('RATE_LIMITED', holdStartsLimitMessage(limit, retryAt));
   }
 
   /** Applies one move inside a transaction, after the state machine allows it. */
@@ -186,35 +222,49 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
         throw conflict(NO_LONGER_AVAILABLE);
       }
       const restaurantId = await availability.findRestaurantId(input.restaurantSlug);
-      const row = await db.transaction(async (tx) => {
-        const now = clock.now();
-        // Lock order: diner, then slot, everywhere.
-        if (!(await lockUser(tx, principal.userId))) throw sessionExpired();
-        const refusal = dinerRuleRefusal(await readDinerBookingCounts(tx, principal.userId, startsAt, now));
-        if (refusal) throw conflict(refusal);
-        // Waiting for a connection may have outlasted the covers: holds committed meanwhile have been
-        // heard, so a slot full in memory is refused before queueing for its lock (decision 073).
-        // Memory only: a read on another connection here could wait on the pool this holds a place in.
-        if (availability.isSlotKnownFull(input.restaurantSlug, input.date, input.time, input.partySize)) throw conflict(NO_LONGER_AVAILABLE);
-        const slot = await lockSlot(tx, restaurantId, input.date, input.time);
-        if (!slot) throw notFound('That time is not offered on that date');
-        if (slot.status !== 'available' || isPastBookingCutoff(slot.starts_at, now, config.bookingCutoffMinutes)) throw conflict(NO_LONGER_AVAILABLE);
-        if (slot.drop_id && !(await isSlotPublic(tx, slot.id, now))) throw conflict(HELD_FOR_DROP);
-        const taken = await countCoversTaken(tx, slot.id, now);
-        if (slot.capacity - taken < input.partySize) throw conflict(NO_LONGER_AVAILABLE);
-        const holdExpiresAt = new Date(now.getTime() + config.holdMinutes * 60_000);
-        const id = await insertReservation(tx, {
-          userId: principal.userId,
-          restaurantId,
-          slotId: slot.id,
-          partySize: input.partySize,
-          holdExpiresAt,
-          startsAt: asDate(slot.starts_at),
-          now,
+      // Set when the covers are owed to the waitlist: after the refusal, the line is offered them at once.
+      let owedSlotId: string | undefined;
+      const row = await db
+        .transaction(async (tx) => {
+          const now = clock.now();
+          // Lock order: diner, then slot, everywhere.
+          if (!(await lockUser(tx, principal.userId))) throw sessionExpired();
+          const refusal = dinerRuleRefusal(await readDinerBookingCounts(tx, principal.userId, startsAt, now));
+          if (refusal) throw conflict(refusal);
+          await assertMayStartHold(tx, principal.userId, restaurantId, now);
+          // Waiting for a connection may have outlasted the covers: holds committed meanwhile have been
+          // heard, so a slot full in memory is refused before queueing for its lock (decision 073).
+          // Memory only: a read on another connection here could wait on the pool this holds a place in.
+          if (availability.isSlotKnownFull(input.restaurantSlug, input.date, input.time, input.partySize)) throw conflict(NO_LONGER_AVAILABLE);
+          const slot = await lockSlot(tx, restaurantId, input.date, input.time);
+          if (!slot) throw notFound('That time is not offered on that date');
+          if (slot.status !== 'available' || isPastBookingCutoff(slot.starts_at, now, config.bookingCutoffMinutes)) throw conflict(NO_LONGER_AVAILABLE);
+          if (slot.drop_id && !(await isSlotPublic(tx, slot.id, now))) throw conflict(HELD_FOR_DROP);
+          const free = slot.capacity - (await countCoversTaken(tx, slot.id, now));
+          if (free < input.partySize) throw conflict(NO_LONGER_AVAILABLE);
+          // Covers freed by a lapsed hold, a cancel or staff go to the line first, whichever way they
+          // were freed and whether or not the sweeper or an event has run yet (decision 099).
+          if (await isOwedToWaitlist(tx, slot.id, free, principal.userId)) {
+            owedSlotId = slot.id;
+            throw conflict(OWED_TO_WAITLIST);
+          }
+          const holdExpiresAt = new Date(now.getTime() + config.holdMinutes * 60_000);
+          const id = await insertReservation(tx, {
+            userId: principal.userId,
+            restaurantId,
+            slotId: slot.id,
+            partySize: input.partySize,
+            holdExpiresAt,
+            startsAt: asDate(slot.starts_at),
+            now,
+          });
+          await insertReservationEvent(tx, { reservationId: id, from: null, to: 'HELD', actor: 'diner', actorId: principal.userId, now });
+          return (await findReservation(tx, id))!;
+        })
+        .catch((error: unknown) => {
+          if (owedSlotId) events.publish('slot.freed', { slotId: owedSlotId, restaurantId });
+          throw error;
         });
-        await insertReservationEvent(tx, { reservationId: id, from: null, to: 'HELD', actor: 'diner', actorId: principal.userId, now });
-        return (await findReservation(tx, id))!;
-      });
       announce(row, 'HELD');
       return toDinerReservation(row, clock.now());
     },
@@ -283,14 +333,14 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
       return toDinerReservation(row, clock.now());
     },
 
-    /** HELD → PENDING, before the hold expires. */
+    /** HELD → PENDING, before the hold expires (the id alone will do: it is still a hold). */
     confirmReservation(principal: Principal, id: string): Promise<DinerReservation> {
-      return moveReservation(principal, id, 'PENDING', (row) => assertMayActOnAsDiner(principal, row));
+      return moveReservation(principal, id, 'PENDING', (row) => assertMayMoveAsDiner(principal, row, 'confirm'));
     },
 
-    /** The diner's cancel: a hold, a pending request, or an accepted one at least 2 hours ahead. */
+    /** The diner's cancel: a hold (the id alone will do), or with the owner's token a pending request or an accepted one at least 2 hours ahead. */
     cancelReservation(principal: Principal, id: string): Promise<DinerReservation> {
-      return moveReservation(principal, id, 'CANCELLED', (row) => assertMayActOnAsDiner(principal, row), { cancelReason: 'DINER_CANCELLED' });
+      return moveReservation(principal, id, 'CANCELLED', (row) => assertMayMoveAsDiner(principal, row, 'cancel'), { cancelReason: 'DINER_CANCELLED' });
     },
 
     /** Staff moves on their own restaurant's bookings; another restaurant's booking is not found. */
