@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AdminSlot } from '#common/contract/portal.ts';
 import { addDays, todayInKolkata } from '#common/domain/time.ts';
 import { collectPageErrors } from './support/browser.ts';
-import { apiClient, openAs as openPageAs, saveScreenshot } from './support/fixtures.ts';
+import { apiClient, createDiner, openAs as openPageAs, saveScreenshot } from './support/fixtures.ts';
 import { useE2eEnvironment } from './support/environment.ts';
 import type { E2eServer } from './support/server.ts';
 
@@ -18,6 +18,19 @@ let api: ReturnType<typeof apiClient>;
 useE2eEnvironment('rough-edges', (environment) => ({ server, browser, api } = environment));
 
 const openAs = (token: string | null, viewport: { width: number; height: number }): Promise<Page> => openPageAs(browser, token, viewport);
+
+/** The element that has focus, described as its tag and text (for messages). */
+async function focused(page: Page): Promise<string> {
+  return page.evaluate(() => `${document.activeElement?.tagName ?? ''} ${document.activeElement?.textContent?.trim().slice(0, 60) ?? ''}`);
+}
+
+/** Waits until the page's h1 has focus (the new page announced to a screen reader), or fails naming what has it. */
+async function expectHeadingFocused(page: Page, name: string): Promise<void> {
+  await page
+    .waitForFunction(() => document.activeElement?.tagName === 'H1', undefined, { timeout: 5_000 })
+    .catch(async () => expect.fail(`h1 focused after the navigation, found ${await focused(page)}`));
+  expect(await focused(page)).toBe(`H1 ${name}`);
+}
 
 /** Staff mark every slot of each date full, through the portal's API. */
 async function markDatesFull(slug: string, dates: string[]): Promise<void> {
@@ -56,5 +69,51 @@ describe('rough edges a diner hits', () => {
       expect(errors).toEqual([]);
       await page.context().close();
     }
+  });
+
+  it('2. a new page opens at its top with its heading announced, and Back returns to where the diner was', async () => {
+    const diner = await createDiner(api, { prefix: 're', name: 'Meera Scroll' });
+    const page = await openAs(diner.token, { width: 375, height: 740 });
+    const errors = collectPageErrors(page);
+    const date = addDays(todayInKolkata(), 3);
+    await page.goto(`${server.baseUrl}/r/koshy-street-kitchen?date=${date}&time=19%3A00&party=2`);
+    await page.getByRole('heading', { level: 1, name: 'Koshy Street Kitchen' }).waitFor();
+    expect(await page.getByRole('button', { name: '7:00 PM', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    await page.evaluate(() => window.scrollTo(0, 600));
+    await page.waitForFunction(() => window.scrollY > 500);
+    const scrolledTo = await page.evaluate(() => window.scrollY);
+
+    await page.getByRole('button', { name: 'Reserve Now' }).click();
+    await page.waitForURL(/\/hold\//);
+    await page.getByRole('heading', { level: 1, name: 'Confirm your table' }).waitFor();
+    expect(await page.evaluate(() => window.scrollY), 'the hold screen opens at its top').toBe(0);
+    await expectHeadingFocused(page, 'Confirm your table');
+
+    // Back: the restaurant page where the diner left it.
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'Koshy Street Kitchen' }).waitFor();
+    await page.waitForFunction((y) => Math.abs(window.scrollY - y) < 80, scrolledTo, { timeout: 5_000 }).catch(() => undefined);
+    expect(Math.abs((await page.evaluate(() => window.scrollY)) - scrolledTo), 'Back restores the scroll').toBeLessThan(80);
+
+    // A time on Explore Tonight, far down the list, opens the restaurant at its top.
+    await page.goto(`${server.baseUrl}/explore-tonight`);
+    await page.getByRole('heading', { level: 1, name: 'Explore Tonight' }).waitFor();
+    const times = page.locator('a.explore-time');
+    await times.first().waitFor();
+    const far = times.nth(Math.min(8, (await times.count()) - 1));
+    await far.scrollIntoViewIfNeeded();
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
+    await far.click();
+    await page.waitForURL(/\/r\/[a-z0-9-]+\?/);
+    const heading = page.getByRole('heading', { level: 1 });
+    await heading.waitFor();
+    expect(await page.evaluate(() => window.scrollY), 'the restaurant opens at its top').toBe(0);
+    await expectHeadingFocused(page, await heading.innerText());
+
+    // The 404 page has an h1 to announce.
+    await page.goto(`${server.baseUrl}/no-such-page`);
+    await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+    expect(errors).toEqual([]);
+    await page.context().close();
   });
 });
