@@ -116,4 +116,30 @@ describe('rough edges a diner hits', () => {
     expect(errors).toEqual([]);
     await page.context().close();
   });
+
+  it('3. Sign Out on /me lands on the home page, signed out', async () => {
+    const diner = await createDiner(api, { prefix: 're', name: 'Ravi Signout' });
+    const page = await openAs(null, { width: 375, height: 740 });
+    const errors = collectPageErrors(page);
+    await page.goto(`${server.baseUrl}/login`);
+    await page.getByLabel('Username').fill(diner.username);
+    await page.getByLabel('Password').fill('password123');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(`${server.baseUrl}/`);
+    await page.goto(`${server.baseUrl}/me`);
+    await page.getByRole('heading', { level: 1, name: 'My Profile' }).waitFor();
+    await page.getByRole('main').getByRole('button', { name: 'Sign Out' }).click();
+    await page.waitForURL(`${server.baseUrl}/`);
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    // Nothing bounces the diner on to the login page afterwards.
+    await page.waitForTimeout(500);
+    expect(page.url()).toBe(`${server.baseUrl}/`);
+    expect(await page.getByRole('link', { name: 'Log in' }).count()).toBeGreaterThan(0);
+    expect(await page.evaluate(() => localStorage.getItem('tablefair.customerToken'))).toBeNull();
+    // A visitor who is not signed in is still sent to sign in first.
+    await page.goto(`${server.baseUrl}/me`);
+    await page.waitForURL(`${server.baseUrl}/login?next=%2Fme`);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
 });
