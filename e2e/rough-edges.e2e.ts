@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AdminSlot } from '#common/contract/portal.ts';
 import { addDays, todayInKolkata } from '#common/domain/time.ts';
 import { collectPageErrors } from './support/browser.ts';
-import { apiClient, createDiner, openAs as openPageAs, saveScreenshot } from './support/fixtures.ts';
+import { apiClient, createDiner, openAs as openPageAs, saveScreenshot, signInStaff, toastTexts } from './support/fixtures.ts';
 import { useE2eEnvironment } from './support/environment.ts';
 import type { E2eServer } from './support/server.ts';
 
@@ -140,6 +140,36 @@ describe('rough edges a diner hits', () => {
     await page.goto(`${server.baseUrl}/me`);
     await page.waitForURL(`${server.baseUrl}/login?next=%2Fme`);
     expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('6. a success takes away the error toast it answers', async () => {
+    // Reserve Now with no time, then with one: the hold screen shows the booking, not the old error.
+    const diner = await createDiner(api, { prefix: 're', name: 'Tara Stale' });
+    const page = await openAs(diner.token, { width: 1280, height: 800 });
+    const errors = collectPageErrors(page);
+    await page.goto(`${server.baseUrl}/r/sakura-lane?date=${addDays(todayInKolkata(), 4)}&party=2`);
+    await page.getByRole('heading', { level: 1, name: 'Sakura Lane' }).waitFor();
+    await page.getByRole('button', { name: '7:00 PM', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Reserve Now' }).click();
+    await page.getByText('Please select a time slot').waitFor();
+    await page.getByRole('button', { name: '7:00 PM', exact: true }).click();
+    await page.getByRole('button', { name: 'Reserve Now' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Confirm your table' }).waitFor();
+    await page.getByText('Reservation created!').waitFor();
+    expect(await toastTexts(page)).not.toContain('Please select a time slot');
+
+    // The portal: a wrong password, then the right one.
+    const staffPage = await openAs(null, { width: 1280, height: 800 });
+    await staffPage.goto(`${server.baseUrl}/restaurant-login`);
+    await staffPage.getByLabel('Username').fill('sakura-lane');
+    await staffPage.getByLabel('Password').fill('wrong-password');
+    await staffPage.getByRole('button', { name: 'Sign in' }).click();
+    await staffPage.getByText('Invalid username or password').waitFor();
+    await signInStaff(staffPage, server.baseUrl, { username: 'sakura-lane', password: 'staff1234' });
+    expect(await toastTexts(staffPage)).not.toContain('Invalid username or password');
+    expect(errors).toEqual([]);
+    await staffPage.context().close();
     await page.context().close();
   });
 });

@@ -116,9 +116,11 @@ function MyReservations() {
   const cancel = useCancelFromList({
     onFailed: (error) => {
       console.error('Could not cancel the reservation', error);
-      toast(errorMessage(error, { server: 'Could not cancel this reservation', network: 'Could not cancel this reservation. Please try again.' }), 'error');
+      toast(errorMessage(error, { server: 'Could not cancel this reservation', network: 'Could not cancel this reservation. Please try again.' }), 'error', {
+        key: 'cancel-reservation',
+      });
     },
-    onCancelled: () => toast('Reservation cancelled.', 'info'),
+    onCancelled: () => toast('Reservation cancelled.', 'info', { key: 'cancel-reservation' }),
   });
   const now = new Date();
 

@@ -86,7 +86,7 @@ export function BookingPanel({ restaurant, calendar }: { restaurant: PublicResta
 
   async function reserve() {
     if (!time) {
-      toast('Please select a time slot', 'error');
+      toast('Please select a time slot', 'error', { key: 'reserve' });
       return;
     }
     const returnTo = `/r/${encodeURIComponent(restaurant.slug)}${writeBookingParams({ date, time, party: partySize })}`;
@@ -99,10 +99,13 @@ export function BookingPanel({ restaurant, calendar }: { restaurant: PublicResta
       toast(
         `Reservation created! Status: ${reservation.status}\n${restaurant.name} · ${formatDateShort(date)} · ${formatTime12h(time)} · ${partyLabel(partySize)}`,
         'success',
+        { key: 'reserve' },
       );
       navigate(holdPath(reservation));
     } catch (error) {
-      toast(errorMessage(error, { server: 'Failed to create reservation', network: 'Failed to create reservation. Please try again.' }), 'error');
+      toast(errorMessage(error, { server: 'Failed to create reservation', network: 'Failed to create reservation. Please try again.' }), 'error', {
+        key: 'reserve',
+      });
       if (error instanceof ApiError && error.status === 401) {
         setCustomerToken(null);
         navigate(loginPath(returnTo));
