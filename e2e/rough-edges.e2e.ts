@@ -32,6 +32,32 @@ async function expectHeadingFocused(page: Page, name: string): Promise<void> {
   expect(await focused(page)).toBe(`H1 ${name}`);
 }
 
+type Box = { x: number; y: number; width: number; height: number };
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** Fails when a visible toast covers Confirm or Cancel Hold on the hold screen; returns how many toasts were checked. */
+async function expectToastsClearOfHoldActions(page: Page, where: string): Promise<number> {
+  const toasts = await page.getByTestId('toast').evaluateAll((nodes) =>
+    nodes.map((node) => {
+      const { x, y, width, height } = node.getBoundingClientRect();
+      return { x, y, width, height, text: node.textContent ?? '' };
+    }),
+  );
+  for (const name of ['Confirm', 'Cancel Hold']) {
+    const button = await page.getByRole('button', { name, exact: true }).boundingBox();
+    expect(button, `${name} on screen (${where})`).toBeTruthy();
+    for (const toast of toasts) expect(overlaps(toast, button!), `"${toast.text.slice(0, 40)}" over ${name} (${where})`).toBe(false);
+  }
+  // The dismiss button is a real touch target.
+  for (const box of await page
+    .getByRole('button', { name: 'Dismiss' })
+    .evaluateAll((nodes) => nodes.map((node) => node.getBoundingClientRect().toJSON() as Box))) {
+    expect(box.width, `Dismiss width (${where})`).toBeGreaterThanOrEqual(44);
+    expect(box.height, `Dismiss height (${where})`).toBeGreaterThanOrEqual(44);
+  }
+  return toasts.length;
+}
+
 /** Staff mark every slot of each date full, through the portal's API. */
 async function markDatesFull(slug: string, dates: string[]): Promise<void> {
   const staff = await api<{ token: string }>('/api/auth/restaurant-login', { method: 'POST', body: { username: slug, password: 'staff1234' } });
@@ -171,5 +197,39 @@ describe('rough edges a diner hits', () => {
     expect(errors).toEqual([]);
     await staffPage.context().close();
     await page.context().close();
+  });
+
+  it('5. toasts never cover Confirm or Cancel Hold, and their dismiss button is 44 px', async () => {
+    const viewports = [
+      { width: 1280, height: 800 },
+      { width: 1280, height: 900 },
+      { width: 375, height: 740 },
+    ];
+    for (const [index, viewport] of viewports.entries()) {
+      const where = `${viewport.width}×${viewport.height}`;
+      const diner = await createDiner(api, { prefix: 're', name: `Kiran Toast${index}` });
+      const page = await openAs(diner.token, viewport);
+      const errors = collectPageErrors(page);
+      const date = addDays(todayInKolkata(), 5 + index);
+      await page.goto(`${server.baseUrl}/r/trattoria-nonna-lucia?date=${date}&time=19%3A30&party=2`);
+      await page.getByRole('heading', { level: 1, name: 'Trattoria Nonna Lucia' }).waitFor();
+      await page.getByRole('button', { name: 'Reserve Now' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Confirm your table' }).waitFor();
+      await page.getByText('Reservation created!').waitFor();
+      expect(await expectToastsClearOfHoldActions(page, `${where}, one toast`)).toBe(1);
+      await saveScreenshot(page, `rough-hold-toast-${viewport.width}x${viewport.height}`);
+
+      // Cancel the hold, book again: two toasts on the hold screen.
+      await page.getByRole('button', { name: 'Cancel Hold', exact: true }).click();
+      await page.getByRole('button', { name: 'Yes, cancel hold' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Trattoria Nonna Lucia' }).waitFor();
+      await page.getByRole('button', { name: '8:00 PM', exact: true }).click();
+      await page.getByRole('button', { name: 'Reserve Now' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Confirm your table' }).waitFor();
+      await page.getByText('Reservation created!').waitFor();
+      expect(await expectToastsClearOfHoldActions(page, `${where}, two toasts`)).toBe(2);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }
   });
 });
