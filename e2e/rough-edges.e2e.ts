@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { AdminSlot } from '#common/contract/portal.ts';
-import { addDays, todayInKolkata } from '#common/domain/time.ts';
+import { addDays, formatDateShort, todayInKolkata } from '#common/domain/time.ts';
 import { collectPageErrors } from './support/browser.ts';
 import { apiClient, createDiner, openAs as openPageAs, saveScreenshot, signInStaff, toastTexts } from './support/fixtures.ts';
 import { useE2eEnvironment } from './support/environment.ts';
@@ -228,6 +228,46 @@ describe('rough edges a diner hits', () => {
       await page.getByRole('heading', { level: 1, name: 'Confirm your table' }).waitFor();
       await page.getByText('Reservation created!').waitFor();
       expect(await expectToastsClearOfHoldActions(page, `${where}, two toasts`)).toBe(2);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }
+  });
+
+  it('4. the Reserve Now bar shows the whole chosen date and time on a phone', async () => {
+    for (const width of [375, 360, 320]) {
+      const page = await openAs(null, { width, height: 740 });
+      const errors = collectPageErrors(page);
+      // A Wednesday, the widest weekday in the bar.
+      let date = addDays(todayInKolkata(), 1);
+      while (!formatDateShort(date).startsWith('Wed')) date = addDays(date, 1);
+      await page.goto(`${server.baseUrl}/r/taco-tuesday-co?date=${date}&time=21%3A30&party=2`);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      const expected = `${formatDateShort(date)} · 9:30 PM`;
+      const value = page.locator('.reserve-bar__value').first();
+      await page.getByRole('button', { name: '9:30 PM', exact: true }).waitFor();
+      expect((await value.innerText()).replace(/\s+/g, ' ').trim()).toBe(expected);
+      const fit = await value.evaluate((node) => {
+        const bar = node.closest('.reserve-bar')!.getBoundingClientRect();
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        const text = range.getBoundingClientRect();
+        return {
+          scrollWidth: node.scrollWidth,
+          clientWidth: node.clientWidth,
+          textRight: text.right,
+          barRight: bar.right,
+          box: node.getBoundingClientRect().toJSON(),
+        };
+      });
+      expect(fit.scrollWidth, `the time is not cut off at ${width} px`).toBeLessThanOrEqual(fit.clientWidth);
+      expect(fit.textRight).toBeLessThanOrEqual(fit.barRight);
+      // Reserve Now keeps its size beside it.
+      const button = await page.getByRole('button', { name: 'Reserve Now' }).boundingBox();
+      expect(button!.x).toBeGreaterThanOrEqual(fit.box.x + fit.box.width);
+      expect(button!.x + button!.width).toBeLessThanOrEqual(width);
+      expect(button!.height).toBeGreaterThanOrEqual(44);
+      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+      await saveScreenshot(page, `rough-reserve-bar-${width}`);
       expect(errors).toEqual([]);
       await page.context().close();
     }

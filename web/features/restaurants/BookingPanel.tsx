@@ -115,7 +115,8 @@ export function BookingPanel({ restaurant, calendar }: { restaurant: PublicResta
     }
   }
 
-  const summaryDate = time ? `${formatDateShort(date)} · ${formatTime12h(time)}` : formatDateShort(date);
+  const summaryDate = formatDateShort(date);
+  const summaryTime = time ? formatTime12h(time) : null;
   const summaryParty = partyLabel(partySize);
 
   return (
@@ -156,6 +157,7 @@ export function BookingPanel({ restaurant, calendar }: { restaurant: PublicResta
       <ReserveBar
         time={time}
         summaryDate={summaryDate}
+        summaryTime={summaryTime}
         summaryParty={summaryParty}
         noTimeFree={noTimeFree}
         hasJoinedWaitlist={joinedFor === `${date} ${partySize}`}
