@@ -272,4 +272,37 @@ describe('rough edges a diner hits', () => {
       await page.context().close();
     }
   });
+
+  it('7. each dating page has its own title, and full page loads log no warnings or errors', async () => {
+    const page = await openAs(null, { width: 375, height: 740 });
+    const errors = collectPageErrors(page);
+    const logged: string[] = [];
+    page.on('console', (message) => {
+      // The browser's own line for a refused request (the signed-out /dating/app's 401) is not the app's log.
+      if (message.text().startsWith('Failed to load resource')) return;
+      if (message.type() === 'error' || message.type() === 'warning') logged.push(`${message.type()}: ${message.text()} (${page.url()})`);
+    });
+    for (const path of ['/', '/r/toit-tandoor', '/explore-tonight']) {
+      await page.goto(`${server.baseUrl}${path}`);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      await page.waitForLoadState('networkidle');
+    }
+    const titles = new Map<string, string>();
+    for (const path of ['/dating', '/dating/login', '/dating/signup']) {
+      await page.goto(`${server.baseUrl}${path}`);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      await page.waitForLoadState('networkidle');
+      titles.set(path, await page.title());
+    }
+    expect(new Set(titles.values()).size, JSON.stringify([...titles])).toBe(3);
+    for (const title of titles.values()) expect(title).toContain('Tablefair Dating');
+    // Signed out, /dating/app sends the visitor to log in: that load is quiet too.
+    await page.goto(`${server.baseUrl}/dating/app`);
+    await page.waitForURL(`${server.baseUrl}/dating/login`);
+    await page.waitForLoadState('networkidle');
+    expect(logged.filter((line) => line.includes('HydrateFallback'))).toEqual([]);
+    expect(logged).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
 });
