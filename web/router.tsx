@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { FirstPageLoading, RootLayout } from './components/layout/RootLayout.tsx';
 import { SiteLayout } from './components/layout/SiteLayout.tsx';
 import { AccountMenu } from './features/accounts/AccountMenu.tsx';
 import { RouteError } from './routes/route-error.tsx';
@@ -9,36 +10,47 @@ function screen(load: () => Promise<{ default: ComponentType }>): Pick<RouteObje
   return { lazy: async () => ({ Component: (await load()).default }) };
 }
 
+/**
+ * One root for every page (the diner's site, the map, the staff portal, dating): scroll
+ * restoration, the new page's announcement, and the fallback while the first page's chunk loads.
+ */
 export const routes: RouteObject[] = [
   {
-    element: <SiteLayout headerEnd={<AccountMenu />} />,
+    element: <RootLayout />,
+    hydrateFallbackElement: <FirstPageLoading />,
     errorElement: <RouteError />,
     children: [
-      { path: '/', ...screen(() => import('./routes/home.tsx')) },
-      { path: '/login', ...screen(() => import('./routes/login.tsx')) },
-      { path: '/signup', ...screen(() => import('./routes/signup.tsx')) },
-      { path: '/me', ...screen(() => import('./routes/me.tsx')) },
-      { path: '/profile', ...screen(() => import('./routes/me.tsx')) },
-      { path: '/r/:slug', ...screen(() => import('./routes/restaurant.tsx')) },
-      { path: '/restaurant/:id', ...screen(() => import('./routes/restaurant.tsx')) },
-      { path: '/r/:slug/hold/:reservationId', ...screen(() => import('./routes/hold.tsx')) },
-      { path: '/hold/:id', ...screen(() => import('./routes/hold.tsx')) },
-      { path: '/drops', ...screen(() => import('./routes/drops.tsx')) },
-      { path: '/drops/:id', ...screen(() => import('./routes/drop-detail.tsx')) },
-      { path: '/waitlist', ...screen(() => import('./routes/waitlist.tsx')) },
-      { path: '/dev/mailbox', ...screen(() => import('./routes/dev-mailbox.tsx')) },
-      { path: '/explore-tonight', ...screen(() => import('./routes/explore-tonight.tsx')) },
-      { path: '/restaurant/login', ...screen(() => import('./routes/restaurant-login.tsx')) },
-      { path: '/restaurant-login', ...screen(() => import('./routes/restaurant-login.tsx')) },
-      { path: '*', ...screen(() => import('./routes/not-found.tsx')) },
+      {
+        element: <SiteLayout headerEnd={<AccountMenu />} />,
+        errorElement: <RouteError />,
+        children: [
+          { path: '/', ...screen(() => import('./routes/home.tsx')) },
+          { path: '/login', ...screen(() => import('./routes/login.tsx')) },
+          { path: '/signup', ...screen(() => import('./routes/signup.tsx')) },
+          { path: '/me', ...screen(() => import('./routes/me.tsx')) },
+          { path: '/profile', ...screen(() => import('./routes/me.tsx')) },
+          { path: '/r/:slug', ...screen(() => import('./routes/restaurant.tsx')) },
+          { path: '/restaurant/:id', ...screen(() => import('./routes/restaurant.tsx')) },
+          { path: '/r/:slug/hold/:reservationId', ...screen(() => import('./routes/hold.tsx')) },
+          { path: '/hold/:id', ...screen(() => import('./routes/hold.tsx')) },
+          { path: '/drops', ...screen(() => import('./routes/drops.tsx')) },
+          { path: '/drops/:id', ...screen(() => import('./routes/drop-detail.tsx')) },
+          { path: '/waitlist', ...screen(() => import('./routes/waitlist.tsx')) },
+          { path: '/dev/mailbox', ...screen(() => import('./routes/dev-mailbox.tsx')) },
+          { path: '/explore-tonight', ...screen(() => import('./routes/explore-tonight.tsx')) },
+          { path: '/restaurant/login', ...screen(() => import('./routes/restaurant-login.tsx')) },
+          { path: '/restaurant-login', ...screen(() => import('./routes/restaurant-login.tsx')) },
+          { path: '*', ...screen(() => import('./routes/not-found.tsx')) },
+        ],
+      },
+      { path: '/map', errorElement: <RouteError />, ...screen(() => import('./routes/map.tsx')) },
+      { path: '/admin/:restaurantId', errorElement: <RouteError />, ...screen(() => import('./routes/admin.tsx')) },
+      { path: '/dating', errorElement: <RouteError />, ...screen(() => import('./routes/dating-landing.tsx')) },
+      { path: '/dating/login', errorElement: <RouteError />, ...screen(() => import('./routes/dating-login.tsx')) },
+      { path: '/dating/signup', errorElement: <RouteError />, ...screen(() => import('./routes/dating-signup.tsx')) },
+      { path: '/dating/app', errorElement: <RouteError />, ...screen(() => import('./routes/dating-app.tsx')) },
     ],
   },
-  { path: '/map', errorElement: <RouteError />, ...screen(() => import('./routes/map.tsx')) },
-  { path: '/admin/:restaurantId', errorElement: <RouteError />, ...screen(() => import('./routes/admin.tsx')) },
-  { path: '/dating', errorElement: <RouteError />, ...screen(() => import('./routes/dating-landing.tsx')) },
-  { path: '/dating/login', errorElement: <RouteError />, ...screen(() => import('./routes/dating-login.tsx')) },
-  { path: '/dating/signup', errorElement: <RouteError />, ...screen(() => import('./routes/dating-signup.tsx')) },
-  { path: '/dating/app', errorElement: <RouteError />, ...screen(() => import('./routes/dating-app.tsx')) },
 ];
 
 export function createRouter() {

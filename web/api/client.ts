@@ -55,7 +55,12 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-/** Calls the API and returns its JSON, or throws ApiError. */
+/** True when the request was cancelled by its signal, rather than failed. */
+function wasAborted(error: unknown, signal: AbortSignal | undefined): boolean {
+  return (error as Error | null)?.name === 'AbortError' || signal?.aborted === true;
+}
+
+/** Calls the API and returns its JSON, or throws ApiError (an aborted request rethrows its AbortError). */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
@@ -73,14 +78,16 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
       signal: options.signal,
     });
   } catch (error) {
-    if ((error as Error)?.name === 'AbortError') throw error;
+    if (wasAborted(error, options.signal)) throw error;
     throw new ApiError({ status: 0, serverMessage: '', isNetworkError: true });
   }
   if (response.status === 204) return undefined as T;
   let payload: unknown;
   try {
     payload = await response.json();
-  } catch {
+  } catch (error) {
+    // Aborted while the body was still arriving (the screen went away): not a failure to report.
+    if (wasAborted(error, options.signal)) throw error;
     throw new ApiError({ status: response.status, serverMessage: '', isNetworkError: true, statusText: response.statusText });
   }
   if (!response.ok) {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CancelledError } from '@tanstack/react-query';
-import { ApiError } from './client.ts';
+import { ApiError, apiRequest } from './client.ts';
 import { createQueryClient, handleQueryError } from './query-client.ts';
 
 describe('the one QueryCache onError', () => {
@@ -28,6 +28,26 @@ describe('the one QueryCache onError', () => {
     handleQueryError(new CancelledError(), { meta: { errorLog: 'Failed to fetch drops', onUnauthorized } });
     expect(log).not.toHaveBeenCalled();
     expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+
+  it('keeps a fetch aborted while its body arrives quiet (not "ApiError: OK")', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const controller = new AbortController();
+    const abort = new DOMException('The operation was aborted.', 'AbortError');
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue({
+      status: 200,
+      ok: true,
+      statusText: 'OK',
+      json: () => {
+        controller.abort();
+        return Promise.reject(abort);
+      },
+    } as unknown as Response);
+    const failure = await apiRequest('/api/restaurants/x/availability', { signal: controller.signal }).catch((error: unknown) => error);
+    expect(failure).toBe(abort);
+    expect(failure).not.toBeInstanceOf(ApiError);
+    handleQueryError(failure, { meta: { errorLog: 'Could not load today’s availability' } });
+    expect(log).not.toHaveBeenCalled();
   });
 
   it('runs for every failed query of the app client, once, after its retries', async () => {

@@ -64,7 +64,10 @@ function SignedInAdmin() {
     document.title = restaurant.data ? `${restaurant.data.name} · Restaurant Admin · Tablefair` : 'Restaurant Admin · Tablefair';
   }, [restaurant.data]);
 
-  const setTab = useCallback((next: AdminTab) => setSearchParams(next === 'dashboard' ? {} : { tab: next }, { replace: true }), [setSearchParams]);
+  const setTab = useCallback(
+    (next: AdminTab) => setSearchParams(next === 'dashboard' ? {} : { tab: next }, { replace: true, preventScrollReset: true }),
+    [setSearchParams],
+  );
 
   if (!restaurant.data) {
     return (

@@ -31,7 +31,7 @@ export default function DatingApp() {
   }, [isSignedOut]);
 
   return (
-    <DatingPage className="dating--app" isMember header={me.data ? <LogOutButton name={me.data.name} /> : null}>
+    <DatingPage title="Your dating profile · Tablefair Dating" className="dating--app" isMember header={me.data ? <LogOutButton name={me.data.name} /> : null}>
       {me.data ? (
         <Profile profile={me.data} />
       ) : me.isError && !isSignedOut ? (

@@ -53,6 +53,7 @@ const STEPS = [
 export default function DatingLanding() {
   return (
     <DatingPage
+      title="Dinner dates in Bengaluru · Tablefair Dating"
       header={
         <>
           <Link to="/dating/login" className="btn d-btn--ghost">

@@ -43,6 +43,7 @@ export default function DatingLogin() {
 
   return (
     <DatingPage
+      title="Log in · Tablefair Dating"
       className="dating--auth"
       header={
         <Link to="/dating/signup" className="btn d-btn--ghost">

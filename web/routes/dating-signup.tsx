@@ -46,6 +46,7 @@ export default function DatingSignup() {
 
   return (
     <DatingPage
+      title="Create your account · Tablefair Dating"
       className="dating--signup"
       header={
         <Link to="/dating/login" className="btn d-btn--ghost">

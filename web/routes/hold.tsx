@@ -86,7 +86,7 @@ function HoldLive({ reservation, onLeaving }: { reservation: DinerReservation; o
   });
   const leaveExpiredHold = useEffectEvent(() => {
     onLeaving(true);
-    toast('Your hold ended and the table was released. Pick a time to try again.', 'info');
+    toast('Your hold ended and the table was released. Pick a time to try again.', 'info', { key: 'hold' });
     navigate(restaurantPath(reservation, true), { replace: true });
   });
   useEffect(() => {
@@ -100,11 +100,11 @@ function HoldLive({ reservation, onLeaving }: { reservation: DinerReservation; o
     onLeaving(true);
     try {
       await confirm.mutateAsync(reservation.id);
-      toast('Reservation confirmed! Check your email for details.', 'success');
+      toast('Reservation confirmed! Check your email for details.', 'success', { key: 'hold' });
       navigate('/me');
     } catch (error) {
       onLeaving(false);
-      toast(errorMessage(error, CONFIRM_FALLBACKS), 'error');
+      toast(errorMessage(error, CONFIRM_FALLBACKS), 'error', { key: 'hold' });
     }
   }
 
@@ -113,7 +113,7 @@ function HoldLive({ reservation, onLeaving }: { reservation: DinerReservation; o
     try {
       await cancel.mutateAsync(reservation.id);
       setAsking(false);
-      toast('Your hold was cancelled and the table released.', 'info');
+      toast('Your hold was cancelled and the table released.', 'info', { key: 'hold' });
       navigate(restaurantPath(reservation), { replace: true });
     } catch (error) {
       // A failed cancel is only logged (spec section 8); the screen re-reads the hold to show where it stands.

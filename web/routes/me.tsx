@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, Navigate } from 'react-router';
 import type { DinerReservation } from '#common/contract/reservations.ts';
 import { errorMessage } from '#web/api/client.ts';
@@ -6,7 +6,7 @@ import { Button } from '#web/components/ui/Button.tsx';
 import { Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { loginPath } from '#web/features/accounts/return-path.ts';
-import { useCurrentDiner, useIsSigningOut, useSignOut } from '#web/features/accounts/session.ts';
+import { useCurrentDiner, useIsSigningOut, useSignOut, useSignOutCount } from '#web/features/accounts/session.ts';
 import { useMyReservations } from '#web/features/reservations/api.ts';
 import { useCancelFromList } from '#web/features/reservations/CancelReservationDialog.tsx';
 import { NoReservationsYet, ReservationList, ReservationSkeletons } from '#web/features/reservations/ReservationCard.tsx';
@@ -30,11 +30,15 @@ export default function ProfileScreen() {
   // A table offered from a drop or the waitlist shows up here at once.
   useDinerEvents();
 
+  // A visitor who is not signed in signs in first; a diner who signs out while here goes home.
+  const signOutCount = useSignOutCount();
+  const [signOutCountAtOpen] = useState(signOutCount);
+
   useEffect(() => {
     document.title = 'My Profile · Tablefair';
   }, []);
 
-  if (!isSignedIn) return isSigningOut ? null : <Navigate to={loginPath('/me')} replace />;
+  if (!isSignedIn) return isSigningOut ? null : <Navigate to={signOutCount !== signOutCountAtOpen ? '/' : loginPath('/me')} replace />;
 
   const displayName = diner?.name?.trim() || diner?.username || '';
   return (
@@ -112,9 +116,11 @@ function MyReservations() {
   const cancel = useCancelFromList({
     onFailed: (error) => {
       console.error('Could not cancel the reservation', error);
-      toast(errorMessage(error, { server: 'Could not cancel this reservation', network: 'Could not cancel this reservation. Please try again.' }), 'error');
+      toast(errorMessage(error, { server: 'Could not cancel this reservation', network: 'Could not cancel this reservation. Please try again.' }), 'error', {
+        key: 'cancel-reservation',
+      });
     },
-    onCancelled: () => toast('Reservation cancelled.', 'info'),
+    onCancelled: () => toast('Reservation cancelled.', 'info', { key: 'cancel-reservation' }),
   });
   const now = new Date();
 

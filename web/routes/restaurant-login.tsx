@@ -4,7 +4,7 @@ import type { StaffLoginResponse } from '#common/contract/accounts.ts';
 import { ApiError, apiRequest, writeToken } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
 import { DemoCredentials, PasswordField, UsernameField } from '#web/features/accounts/CredentialFields.tsx';
-import { useToast } from '#web/components/ui/Toast.tsx';
+import { useDismissToast, useToast } from '#web/components/ui/Toast.tsx';
 import '#web/features/portal/portal.css';
 
 /** One of the seeded staff accounts (username = the restaurant's slug). */
@@ -14,6 +14,7 @@ const DEMO_STAFF = { username: 'toit-tandoor', password: 'staff1234', restaurant
 export default function RestaurantLoginScreen() {
   const navigate = useNavigate();
   const toast = useToast();
+  const dismissToast = useDismissToast();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
@@ -31,9 +32,11 @@ export default function RestaurantLoginScreen() {
         body: { username, password },
       });
       writeToken('restaurant', token);
+      // Signed in: an earlier "Invalid username or password" no longer applies.
+      dismissToast('staff-login');
       navigate(`/admin/${restaurantId}`);
     } catch (error) {
-      toast(error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Login failed', 'error');
+      toast(error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Login failed', 'error', { key: 'staff-login' });
       setBusy(false);
     }
   }

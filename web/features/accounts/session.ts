@@ -12,6 +12,8 @@ import { accountKeys } from './keys.ts';
 const listeners = new Set<() => void>();
 /** True while signing out, so screens for signed-in diners do not bounce to /login on the way home. */
 let signingOut = false;
+/** How many times the diner has signed out in this tab: a screen that saw it happen goes home, not to /login. */
+let signOuts = 0;
 
 function notify(): void {
   for (const listener of listeners) listener();
@@ -77,12 +79,26 @@ export function useIsSigningOut(): boolean {
   );
 }
 
+/**
+ * How many sign-outs this tab has seen. A screen for signed-in diners compares it with the count
+ * when it opened: the router commits sign-out's navigation home in a transition, after
+ * useIsSigningOut has already dropped, so the flag alone cannot tell a sign-out from a visitor.
+ */
+export function useSignOutCount(): number {
+  return useSyncExternalStore(
+    subscribe,
+    () => signOuts,
+    () => 0,
+  );
+}
+
 /** Signs the diner out: revokes the token on the server, forgets it here, and returns to / (spec section 4). */
 export function useSignOut() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useCallback(async () => {
     signingOut = true;
+    signOuts += 1;
     notify();
     try {
       await apiRequest('/api/auth/logout', { method: 'POST', auth: 'customer' });

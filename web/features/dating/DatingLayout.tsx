@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import '#web/components/ui/ui.css';
 import './dating.css';
@@ -57,16 +57,22 @@ export function DatingFooter({ isMember = false }: { isMember?: boolean }) {
 
 /** The dating section's frame: skip link, header, main landmark, footer, on the plum-and-rose theme. */
 export function DatingPage({
+  title,
   header,
   children,
   isMember = false,
   className,
 }: {
+  /** The tab's title: each dating page has its own. */
+  title: string;
   header?: ReactNode;
   children: ReactNode;
   isMember?: boolean;
   className?: string;
 }) {
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
   return (
     <div className={['dating', className].filter(Boolean).join(' ')}>
       <a className="skip-link" href="#dating-main">

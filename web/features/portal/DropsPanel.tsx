@@ -20,7 +20,10 @@ export function DropsPanel() {
   const [searchParams, setSearchParams] = useSearchParams();
   const dropId = searchParams.get('drop');
   const creating = searchParams.get('view') === 'new';
-  const open = useCallback((id: string) => setSearchParams(new URLSearchParams(dropsSearch.one(id)), { replace: true }), [setSearchParams]);
+  const open = useCallback(
+    (id: string) => setSearchParams(new URLSearchParams(dropsSearch.one(id)), { replace: true, preventScrollReset: true }),
+    [setSearchParams],
+  );
 
   if (creating) return <CreateDropForm onCreated={open} />;
   if (dropId) return <DropDetailView key={dropId} id={dropId} />;

@@ -90,10 +90,10 @@ export function ProfilePanel({ restaurant, onSaved }: { restaurant: AdminRestaur
       {
         onSuccess: (saved) => {
           setForm(formOf(saved));
-          toast('Profile updated successfully!', 'success');
+          toast('Profile updated successfully!', 'success', { key: 'portal-profile' });
           returnTimer.current = window.setTimeout(onSaved, 1000);
         },
-        onError: () => toast('Failed to update profile', 'error'),
+        onError: () => toast('Failed to update profile', 'error', { key: 'portal-profile' }),
       },
     );
   }

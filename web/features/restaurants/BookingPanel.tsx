@@ -82,7 +82,7 @@ export function BookingPanel({ restaurant, calendar }: { restaurant: PublicResta
 
   async function reserve() {
     if (!time) {
-      toast('Please select a time slot', 'error');
+      toast('Please select a time slot', 'error', { key: 'reserve' });
       return;
     }
     const returnTo = `/r/${encodeURIComponent(restaurant.slug)}${writeBookingParams({ date, time, party: partySize })}`;
@@ -95,10 +95,13 @@ export function BookingPanel({ restaurant, calendar }: { restaurant: PublicResta
       toast(
         `Reservation created! Status: ${reservation.status}\n${restaurant.name} · ${formatDateShort(date)} · ${formatTime12h(time)} · ${partyLabel(partySize)}`,
         'success',
+        { key: 'reserve' },
       );
       navigate(holdPath(reservation));
     } catch (error) {
-      toast(errorMessage(error, { server: 'Failed to create reservation', network: 'Failed to create reservation. Please try again.' }), 'error');
+      toast(errorMessage(error, { server: 'Failed to create reservation', network: 'Failed to create reservation. Please try again.' }), 'error', {
+        key: 'reserve',
+      });
       if (error instanceof ApiError && error.status === 401) {
         setCustomerToken(null);
         navigate(loginPath(returnTo));
@@ -108,7 +111,8 @@ export function BookingPanel({ restaurant, calendar }: { restaurant: PublicResta
     }
   }
 
-  const summaryDate = time ? `${formatDateShort(date)} · ${formatTime12h(time)}` : formatDateShort(date);
+  const summaryDate = formatDateShort(date);
+  const summaryTime = time ? formatTime12h(time) : null;
   const summaryParty = partyLabel(partySize);
 
   return (
@@ -149,6 +153,7 @@ export function BookingPanel({ restaurant, calendar }: { restaurant: PublicResta
       <ReserveBar
         time={time}
         summaryDate={summaryDate}
+        summaryTime={summaryTime}
         summaryParty={summaryParty}
         noTimeFree={noTimeFree}
         hasJoinedWaitlist={joinedFor === `${date} ${partySize}`}

@@ -4,6 +4,7 @@ import { Button, ButtonLink } from '#web/components/ui/Button.tsx';
 export function ReserveBar({
   time,
   summaryDate,
+  summaryTime,
   summaryParty,
   noTimeFree,
   hasJoinedWaitlist,
@@ -13,6 +14,8 @@ export function ReserveBar({
 }: {
   time: string | null;
   summaryDate: string;
+  /** The chosen time in 12-hour form, or null before one is picked. */
+  summaryTime: string | null;
   summaryParty: string;
   noTimeFree: boolean;
   /** The diner has just joined the waitlist for this date and party size. */
@@ -28,7 +31,16 @@ export function ReserveBar({
           <span className="reserve-bar__label">
             {time ? 'Your table' : noTimeFree && hasJoinedWaitlist ? 'On the waitlist' : noTimeFree ? 'Fully booked' : 'Pick a time'}
           </span>
-          <span className="reserve-bar__value">{summaryDate}</span>
+          {/* Date and time each stay whole; on a narrow phone the time wraps under the date, never cut off. */}
+          <span className="reserve-bar__value reserve-bar__value--when">
+            <span className="reserve-bar__part">{summaryDate}</span>
+            {summaryTime ? (
+              <>
+                {' · '}
+                <span className="reserve-bar__part">{summaryTime}</span>
+              </>
+            ) : null}
+          </span>
           <span className="reserve-bar__value reserve-bar__value--sub">{summaryParty}</span>
         </div>
         {noTimeFree && hasJoinedWaitlist ? (
