@@ -28,6 +28,40 @@ async function description(field: Locator): Promise<string> {
   );
 }
 
+/** The focus is somewhere on the page, not dropped to <body>. */
+async function focusKept(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.activeElement !== null && document.activeElement !== document.body);
+}
+
+/** The texts of the polite status regions (role=status and aria-live=polite), joined. */
+async function announced(page: Page): Promise<string> {
+  return page.evaluate(() => [...document.querySelectorAll('[role="status"], [aria-live="polite"]')].map((element) => element.textContent ?? '').join(' | '));
+}
+
+/** A drop at ember-oak whose entries are open for the next two hours. */
+async function openDrop(title: string): Promise<string> {
+  const staff = await api<{ token: string }>('/api/auth/restaurant-login', { method: 'POST', body: { username: 'ember-oak', password: 'staff1234' } });
+  const now = Date.now();
+  const closesAt = new Date(now + 2 * 3_600_000).toISOString();
+  const created = await api<{ id: string }>('/api/admin/drops', {
+    method: 'POST',
+    token: staff.body.token,
+    body: {
+      title,
+      description: 'Eight seats at the pass.',
+      dateFrom: addDays(todayInKolkata(), 9),
+      dateTo: addDays(todayInKolkata(), 9),
+      times: ['16:45'],
+      capacity: 2,
+      entryOpensAt: new Date(now - 60_000).toISOString(),
+      entryClosesAt: closesAt,
+      releaseAt: closesAt,
+    },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.id;
+}
+
 describe('errors are tied to their fields', () => {
   it('on /login, /signup and the portal’s New drop form, each invalid field is described by its error', async () => {
     const page = await openAs(browser, null, LAPTOP);
@@ -87,6 +121,91 @@ describe('the hold screen', () => {
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.filter((text) => /expired|hold ended|run out/i.test(text))).toEqual([]);
     expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('the focus stays on the page after an in-page action, and the outcome is announced', () => {
+  it('portal Confirm: the focus moves to the row’s next action, and the new status is announced', async () => {
+    const diner = await createDiner(api, { prefix: 'kb', name: 'Rohan Shetty' });
+    const date = addDays(todayInKolkata(), 3);
+    const slots = await api<{ time: string; available: boolean }[]>(`/api/restaurants/ember-oak/availability?date=${date}&partySize=2`);
+    const time = slots.body.find((slot) => slot.available)!.time;
+    const held = await api<{ id: string }>('/api/reservations', {
+      method: 'POST',
+      token: diner.token,
+      body: { restaurantSlug: 'ember-oak', date, time, partySize: 2 },
+    });
+    expect(held.status).toBe(201);
+    expect((await api(`/api/reservations/${held.body.id}/confirm`, { method: 'POST', body: {}, token: diner.token })).status).toBe(200);
+
+    const page = await openAs(browser, null, LAPTOP);
+    await signInStaff(page, server.baseUrl, { username: 'ember-oak', password: 'staff1234' });
+    const row = page.locator(`[data-testid="booking-row"][data-booking-id="${held.body.id}"]`);
+    await row.getByRole('button', { name: /^Confirm/ }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => row.getAttribute('data-status')).toBe('CONFIRMED');
+    await expect.poll(() => focusKept(page)).toBe(true);
+    expect(await row.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+    await expect.poll(() => announced(page)).toContain('Rohan Shetty');
+    await page.context().close();
+  });
+
+  it('/me Yes, cancel: the focus lands on the cancelled reservation, and the cancel is announced', async () => {
+    const diner = await createDiner(api, { prefix: 'kb', name: 'Tara Menon' });
+    const date = addDays(todayInKolkata(), 4);
+    const slots = await api<{ time: string; available: boolean }[]>(`/api/restaurants/ember-oak/availability?date=${date}&partySize=2`);
+    const time = slots.body.find((slot) => slot.available)!.time;
+    const held = await api<{ id: string }>('/api/reservations', {
+      method: 'POST',
+      token: diner.token,
+      body: { restaurantSlug: 'ember-oak', date, time, partySize: 2 },
+    });
+    await api(`/api/reservations/${held.body.id}/confirm`, { method: 'POST', body: {}, token: diner.token });
+
+    const page = await openAs(browser, diner.token, LAPTOP);
+    await page.goto(`${server.baseUrl}/me`);
+    await page.getByRole('button', { name: /^Cancel reservation at/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Yes, cancel' }).click();
+    const card = page.locator(`[data-reservation-id="${held.body.id}"]`);
+    await expect.poll(() => card.getAttribute('data-status')).toBe('CANCELLED');
+    await expect.poll(() => focusKept(page)).toBe(true);
+    await expect.poll(() => card.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+    await expect.poll(() => announced(page)).toContain('Reservation cancelled.');
+    await page.context().close();
+  });
+
+  it('dating signup: removing a tag keeps the focus in the tag list, and says what was removed', async () => {
+    const page = await openAs(browser, null, LAPTOP);
+    await page.goto(`${server.baseUrl}/dating/signup`);
+    const tagInput = page.locator('.d-tag-entry input').first();
+    for (const tag of ['jazz', 'chess']) {
+      await tagInput.fill(tag);
+      await tagInput.press('Enter');
+    }
+    await page.getByRole('button', { name: 'Remove jazz' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('button', { name: 'Remove jazz' }).count()).toBe(0);
+    expect(await focusKept(page)).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Remove chess');
+    await expect.poll(() => announced(page)).toContain('Removed jazz.');
+    await page.getByRole('button', { name: 'Remove chess' }).click();
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('INPUT');
+    await page.context().close();
+  });
+
+  it('the drop page’s Send code moves the focus to the Code field and announces where the code went', async () => {
+    const dropId = await openDrop('Keyboard counter');
+    const diner = await createDiner(api, { prefix: 'kb', name: 'Isha Rao' });
+    const page = await openAs(browser, diner.token, LAPTOP);
+    await page.goto(`${server.baseUrl}/drops/${dropId}`);
+    await page.getByLabel('Mobile number').fill('98000 00077');
+    await page.getByRole('button', { name: 'Send code' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Code').waitFor();
+    await expect.poll(() => focusKept(page)).toBe(true);
+    expect(await page.getByLabel('Code').evaluate((element) => element === document.activeElement)).toBe(true);
+    await expect.poll(() => announced(page)).toContain('+919800000077');
     await page.context().close();
   });
 });
