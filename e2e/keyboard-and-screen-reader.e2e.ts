@@ -62,6 +62,28 @@ async function openDrop(title: string): Promise<string> {
   return created.body.id;
 }
 
+/**
+ * Tabs through the page (up to `limit` stops) and lists each focused control whose box meets
+ * the bar's; the bar's own controls are skipped.
+ */
+async function controlsHiddenUnderBar(page: Page, barSelector: string, limit: number): Promise<string[]> {
+  const hidden: string[] = [];
+  for (let stop = 0; stop < limit; stop++) {
+    await page.keyboard.press('Tab');
+    const problem = await page.evaluate((selector) => {
+      const bar = document.querySelector(selector);
+      const focused = document.activeElement;
+      if (!bar || !focused || focused === document.body || bar.contains(focused)) return null;
+      const a = focused.getBoundingClientRect();
+      const b = bar.getBoundingClientRect();
+      const meets = a.bottom > b.top && a.top < b.bottom && a.right > b.left && a.left < b.right;
+      return meets ? `${focused.tagName} "${(focused.getAttribute('aria-label') ?? (focused as HTMLElement).innerText ?? '').trim().slice(0, 40)}"` : null;
+    }, barSelector);
+    if (problem) hidden.push(problem);
+  }
+  return hidden;
+}
+
 describe('errors are tied to their fields', () => {
   it('on /login, /signup and the portal’s New drop form, each invalid field is described by its error', async () => {
     const page = await openAs(browser, null, LAPTOP);
@@ -206,6 +228,25 @@ describe('the focus stays on the page after an in-page action, and the outcome i
     await expect.poll(() => focusKept(page)).toBe(true);
     expect(await page.getByLabel('Code').evaluate((element) => element === document.activeElement)).toBe(true);
     await expect.poll(() => announced(page)).toContain('+919800000077');
+    await page.context().close();
+  });
+});
+
+describe('sticky bars never hide the focused control at 375 px', () => {
+  it('the Reserve Now bar leaves every time chip and Join the waitlist in view', async () => {
+    const page = await openAs(browser, null, { width: 375, height: 740 });
+    await page.goto(`${server.baseUrl}/r/toit-tandoor`);
+    await page.locator('.reserve-bar').waitFor();
+    await page.getByRole('button', { name: 'Join the waitlist' }).or(page.getByText('Join the waitlist')).first().waitFor();
+    expect(await controlsHiddenUnderBar(page, '.reserve-bar', 70)).toEqual([]);
+    await page.context().close();
+  });
+
+  it('the dating signup’s submit bar leaves Password, Instagram and the chips in view', async () => {
+    const page = await openAs(browser, null, { width: 375, height: 740 });
+    await page.goto(`${server.baseUrl}/dating/signup`);
+    await page.locator('.d-submit').waitFor();
+    expect(await controlsHiddenUnderBar(page, '.d-submit', 90)).toEqual([]);
     await page.context().close();
   });
 });
