@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { addDays, todayInKolkata } from '#common/domain/time.ts';
-import { collectPageErrors, LAPTOP } from './support/browser.ts';
+import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
 import { useE2eEnvironment } from './support/environment.ts';
 import { apiClient, createDiner, openAs, signInStaff } from './support/fixtures.ts';
 import type { E2eServer } from './support/server.ts';
@@ -247,6 +247,60 @@ describe('sticky bars never hide the focused control at 375 px', () => {
     await page.goto(`${server.baseUrl}/dating/signup`);
     await page.locator('.d-submit').waitFor();
     expect(await controlsHiddenUnderBar(page, '.d-submit', 90)).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('the map popup (/map)', () => {
+  /** /map with the outside world (the tile server) unreachable, as on a machine with no internet. */
+  async function openMap(viewport = LAPTOP): Promise<Page> {
+    const page = await openAs(browser, null, viewport);
+    await page.context().route(
+      (url) => url.origin !== new URL(server.baseUrl).origin,
+      (route) => route.abort('internetdisconnected'),
+    );
+    await page.goto(`${server.baseUrl}/map`);
+    await expect.poll(() => page.locator('.leaflet-marker-pane .leaflet-marker-icon').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await page.waitForTimeout(600); // the fit-to-bounds and its animation
+    return page;
+  }
+  const activeIsMarker = (page: Page) => page.evaluate(() => !!document.activeElement?.classList.contains('leaflet-marker-icon'));
+
+  it('Escape closes the popup and the focus goes back to its marker; so does the close button, which is 44 px', async () => {
+    const page = await openMap();
+    const marker = page.locator('.leaflet-marker-pane .leaflet-marker-icon').first();
+    const popup = page.locator('.leaflet-popup');
+    await marker.focus();
+    await page.keyboard.press('Enter');
+    await popup.getByRole('link', { name: 'Reserve Now' }).waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Reserve Now');
+    await page.keyboard.press('Escape');
+    await popup.waitFor({ state: 'detached', timeout: 3_000 });
+    await expect.poll(() => marker.evaluate((element) => element === document.activeElement)).toBe(true);
+
+    await page.keyboard.press('Enter');
+    const close = popup.getByRole('button', { name: 'Close popup' });
+    await close.waitFor();
+    const box = (await close.boundingBox())!;
+    expect(box.width).toBeGreaterThanOrEqual(44);
+    expect(box.height).toBeGreaterThanOrEqual(44);
+    await close.focus();
+    await page.keyboard.press('Enter');
+    await popup.waitFor({ state: 'detached', timeout: 3_000 });
+    await expect.poll(() => marker.evaluate((element) => element === document.activeElement)).toBe(true);
+    await page.context().close();
+  });
+
+  it('on a phone, the markers’ Tab stops can be skipped: after the filters comes a way to the restaurant list', async () => {
+    const page = await openMap(PHONE);
+    await page.locator('.map-filter').last().focus();
+    await page.keyboard.press('Tab');
+    expect(await activeIsMarker(page)).toBe(false);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toMatch(/restaurant list/);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    expect(await activeIsMarker(page)).toBe(false);
+    expect(await page.evaluate(() => !!document.activeElement?.closest('.map-list'))).toBe(true);
     await page.context().close();
   });
 });
