@@ -304,3 +304,65 @@ describe('the map popup (/map)', () => {
     await page.context().close();
   });
 });
+
+describe('live regions say what matters, once', () => {
+  it('the drop page’s entry section is not a live region, and a /drops card’s link name has no ticking countdown', async () => {
+    const dropId = await openDrop('Quiet counter');
+    const diner = await createDiner(api, { prefix: 'kb', name: 'Dev Kapoor' });
+    const page = await openAs(browser, diner.token, LAPTOP);
+    await page.goto(`${server.baseUrl}/drops/${dropId}`);
+    await page.getByRole('heading', { name: 'Enter the drop' }).waitFor();
+    expect(await page.locator('section.drop__entry').getAttribute('aria-live')).toBeNull();
+
+    await page.goto(`${server.baseUrl}/drops`);
+    const link = page.getByRole('link', { name: /Quiet counter/ });
+    await link.waitFor();
+    const before = await link.ariaSnapshot();
+    await page.waitForTimeout(1_500);
+    expect(await link.ariaSnapshot()).toBe(before);
+    expect(before).not.toMatch(/close in/);
+    expect(before).toMatch(/Entries close/);
+    await page.context().close();
+  });
+
+  it('the dating signup says how many answers need a look only when Create account is pressed', async () => {
+    const page = await openAs(browser, null, LAPTOP);
+    await page.goto(`${server.baseUrl}/dating/signup`);
+    await page.getByLabel('Password').focus();
+    for (let stop = 0; stop < 6; stop++) await page.keyboard.press('Tab');
+    await page
+      .getByText(/answers? needs? a look/)
+      .first()
+      .waitFor();
+    expect(await announced(page)).not.toMatch(/need a look/);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect.poll(() => announced(page)).toMatch(/\d+ answers need a look/);
+    await page.context().close();
+  });
+
+  it('Explore Tonight announces the result count once the filters settle, not for each option arrowed past', async () => {
+    const page = await openAs(browser, null, LAPTOP);
+    await page.goto(`${server.baseUrl}/explore-tonight`);
+    const summary = page.locator('.explore-summary');
+    await summary.filter({ hasText: /a table for/ }).waitFor();
+    expect(await summary.getAttribute('role')).toBeNull();
+    expect(await summary.evaluate((element) => element.closest('[aria-live], [role="status"]'))).toBeNull();
+    const cuisine = page.getByLabel('Cuisine');
+    await cuisine.focus();
+    await page.evaluate(() => {
+      const changes: string[] = [];
+      (window as unknown as { __changes: string[] }).__changes = changes;
+      new MutationObserver((records) => {
+        for (const record of records) {
+          const target = record.target instanceof Element ? record.target : record.target.parentElement;
+          if (target?.closest('[aria-live], [role="status"]')) changes.push(target.textContent ?? '');
+        }
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    for (let step = 0; step < 4; step++) await page.keyboard.press('ArrowDown');
+    await page.waitForTimeout(1_500);
+    const changes = await page.evaluate(() => (window as unknown as { __changes: string[] }).__changes);
+    expect(new Set(changes.filter((text) => /table|match/.test(text))).size).toBeLessThanOrEqual(1);
+    await page.context().close();
+  });
+});
