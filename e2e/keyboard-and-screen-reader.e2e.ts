@@ -366,3 +366,47 @@ describe('live regions say what matters, once', () => {
     await page.context().close();
   });
 });
+
+describe('smaller things', () => {
+  it('the portal’s wrong password is also said in the form, tied to its fields, and the toast keeps its text', async () => {
+    const page = await openAs(browser, null, LAPTOP);
+    await page.goto(`${server.baseUrl}/restaurant-login`);
+    await page.getByLabel('Username').fill('toit-tandoor');
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('[data-testid="toast"]').filter({ hasText: 'Invalid username or password' }).waitFor();
+    await page.locator('form').getByText('Invalid username or password').waitFor();
+    expect(await description(page.getByLabel('Password'))).toContain('Invalid username or password');
+    await page.context().close();
+  });
+
+  it('a wrong code says only the sentence, without the field’s name in front', async () => {
+    const diner = await createDiner(api, { prefix: 'kb', name: 'Nikhil Bhat' });
+    const page = await openAs(browser, diner.token, LAPTOP);
+    await page.goto(`${server.baseUrl}/me`);
+    await page.getByLabel('Mobile number').fill('98000 00088');
+    await page.getByRole('button', { name: 'Send code' }).click();
+    await page.getByLabel('Code').fill('000000');
+    await page.getByRole('button', { name: 'Verify phone' }).click();
+    const alert = page.locator('.phone-verify [role="alert"]');
+    await alert.waitFor();
+    expect(await alert.innerText()).not.toMatch(/^code:/i);
+    await page.context().close();
+  });
+
+  it('a tag’s remove button and the drop page’s “← All drops” are at least 44 px', async () => {
+    const page = await openAs(browser, null, PHONE);
+    await page.goto(`${server.baseUrl}/dating/signup`);
+    const tagInput = page.locator('.d-tag-entry input').first();
+    await tagInput.fill('jazz');
+    await tagInput.press('Enter');
+    const remove = (await page.getByRole('button', { name: 'Remove jazz' }).boundingBox())!;
+    expect(Math.min(remove.width, remove.height)).toBeGreaterThanOrEqual(44);
+
+    const dropId = await openDrop('Big targets');
+    await page.goto(`${server.baseUrl}/drops/${dropId}`);
+    const back = (await page.getByRole('link', { name: '← All drops' }).boundingBox())!;
+    expect(back.height).toBeGreaterThanOrEqual(44);
+    await page.context().close();
+  });
+});

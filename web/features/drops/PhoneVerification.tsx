@@ -51,7 +51,8 @@ export function PhoneVerification({ intro, onVerified }: { intro?: string; onVer
     try {
       await step();
     } catch (error) {
-      setServerError(errorMessage(error, DROP_FALLBACKS));
+      // The server names the field first ('code: That code is not right…'); the person needs only the sentence.
+      setServerError(errorMessage(error, DROP_FALLBACKS).replace(/^(code|phone): /, ''));
     }
   }
 
