@@ -78,12 +78,7 @@ export function TagInput({
           {tags.map((tag, index) => (
             <li key={tag} className="d-tag">
               <span>{tag}</span>
-              <button
-                type="button"
-                className="d-tag__remove"
-                aria-label={`Remove ${tag}`}
-                onClick={() => remove(index)}
-              >
+              <button type="button" className="d-tag__remove" aria-label={`Remove ${tag}`} onClick={() => remove(index)}>
                 ×
               </button>
             </li>
