@@ -38,8 +38,11 @@ async function announced(page: Page): Promise<string> {
   return page.evaluate(() => [...document.querySelectorAll('[role="status"], [aria-live="polite"]')].map((element) => element.textContent ?? '').join(' | '));
 }
 
-/** A drop at ember-oak whose entries are open for the next two hours. */
+let dropsMade = 0;
+
+/** A drop at ember-oak whose entries are open for the next two hours, each on a day of its own. */
 async function openDrop(title: string): Promise<string> {
+  const day = addDays(todayInKolkata(), 9 + dropsMade++);
   const staff = await api<{ token: string }>('/api/auth/restaurant-login', { method: 'POST', body: { username: 'ember-oak', password: 'staff1234' } });
   const now = Date.now();
   const closesAt = new Date(now + 2 * 3_600_000).toISOString();
@@ -49,8 +52,8 @@ async function openDrop(title: string): Promise<string> {
     body: {
       title,
       description: 'Eight seats at the pass.',
-      dateFrom: addDays(todayInKolkata(), 9),
-      dateTo: addDays(todayInKolkata(), 9),
+      dateFrom: day,
+      dateTo: day,
       times: ['16:45'],
       capacity: 2,
       entryOpensAt: new Date(now - 60_000).toISOString(),
