@@ -41,7 +41,7 @@ function timeZones(current: string): string[] {
  * same schema as the server; then presign → three parallel uploads → signup → /dating/app.
  */
 export default function DatingSignup() {
-  const { form, today, shown, touch, set, text, onSubmit, isBusy, failure, errorCount } = useDatingSignupForm();
+  const { form, today, shown, touch, set, text, onSubmit, isBusy, failure, errorCount, submitNews } = useDatingSignupForm();
   const zones = useMemo(() => timeZones(form.timeZone), [form.timeZone]);
 
   return (
@@ -208,10 +208,12 @@ export default function DatingSignup() {
           <div className="d-submit">
             {failure ? <Alert tone="error">{failure}</Alert> : null}
             {errorCount > 0 && !failure ? (
-              <p className="d-submit__summary" role="status">
-                {errorCount === 1 ? '1 answer needs a look' : `${errorCount} answers need a look`} before you can continue.
-              </p>
+              // Not a live region: it changes as fields are left; submitNews is what gets announced.
+              <p className="d-submit__summary">{errorCount === 1 ? '1 answer needs a look' : `${errorCount} answers need a look`} before you can continue.</p>
             ) : null}
+            <p className="visually-hidden" role="status">
+              {submitNews}
+            </p>
             <button type="submit" className="btn d-btn--primary d-btn--block d-btn--lg" disabled={isBusy}>
               {isBusy ? 'Creating...' : 'Create account'}
             </button>

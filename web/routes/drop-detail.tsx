@@ -81,7 +81,7 @@ function DropView({ drop, isSignedIn }: { drop: DropDetail & { clockOffsetMs: nu
       <div className="drop__layout">
         <DropWindow drop={drop} secondsToMilestone={secondsToMilestone} />
 
-        <section className="drop__entry card card--padded" aria-labelledby="entry-title" aria-live="polite">
+        <section className="drop__entry card card--padded" aria-labelledby="entry-title">
           <h2 id="entry-title" className="drop__section-title">
             {drop.myEntry ? 'Your entry' : 'Enter the drop'}
           </h2>

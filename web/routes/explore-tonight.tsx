@@ -18,6 +18,19 @@ import {
 } from '#web/features/discovery/explore.ts';
 import '#web/features/discovery/explore.css';
 
+/** How long the filters must stay put before the result count is announced. */
+const SUMMARY_SETTLE_MS = 1000;
+
+/** `value`, once it has not changed for `ms`. */
+function useSettled(value: string, ms: number): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = window.setTimeout(() => setSettled(value), ms);
+    return () => window.clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
 /** Every restaurant with a table in the next 24 hours, filtered for the diner's evening. */
 export default function ExploreTonightScreen() {
   const [params, setParams] = useSearchParams();
@@ -37,6 +50,12 @@ export default function ExploreTonightScreen() {
   const hoods = useMemo(() => neighborhoodOptions(entries), [entries]);
   const cuisines = useMemo(() => cuisineOptions(entries), [entries]);
   const results = useMemo(() => applyExploreFilters(entries, filters), [entries, filters]);
+  const summary =
+    results.length === 0
+      ? 'No tables match these filters.'
+      : `${results.length} ${results.length === 1 ? 'restaurant has' : 'restaurants have'} a table for ${filters.partySize}`;
+  // Announced once the filters have settled, not for every option passed while arrowing through a select.
+  const settledSummary = useSettled(tonight.isSuccess && entries.length > 0 ? summary : '', SUMMARY_SETTLE_MS);
   const isFiltered = Boolean(filters.neighborhood || filters.cuisine || filters.partySize !== DEFAULT_PARTY_SIZE);
 
   const update = (change: Partial<ExploreFilters>) => setFilters((current) => ({ ...current, ...change }));
@@ -75,11 +94,7 @@ export default function ExploreTonightScreen() {
   } else {
     body = (
       <>
-        <p className={results.length === 0 ? 'visually-hidden' : 'explore-summary'} role="status">
-          {results.length === 0
-            ? 'No tables match these filters.'
-            : `${results.length} ${results.length === 1 ? 'restaurant has' : 'restaurants have'} a table for ${filters.partySize}`}
-        </p>
+        <p className={results.length === 0 ? 'visually-hidden' : 'explore-summary'}>{summary}</p>
         {results.length === 0 ? (
           <EmptyState icon="🔍" title="No tables match">
             <p>Try a smaller party, another neighbourhood or any cuisine.</p>
@@ -155,6 +170,9 @@ export default function ExploreTonightScreen() {
           </button>
         ) : null}
       </form>
+      <p className="visually-hidden" role="status">
+        {settledSummary}
+      </p>
 
       {body}
     </div>

@@ -70,7 +70,9 @@ function restaurantPath(reservation: DinerReservation, withChoice = false): stri
 function HoldLive({ reservation, onLeaving }: { reservation: DinerReservation; onLeaving: (leaving: boolean) => void }) {
   const secondsLeft = useSecondsLeft(reservation.holdExpiresAt);
   const totalSeconds = reservation.holdExpiresAt ? Math.round((Date.parse(reservation.holdExpiresAt) - Date.parse(reservation.createdAt)) / 1000) : 0;
-  const isExpired = secondsLeft <= 0;
+  // Confirmed or cancelled a moment ago (the answer is in the cache while we navigate away): not expired.
+  const settled = reservation.status === 'HELD' ? null : reservation.status === 'CANCELLED' ? 'cancelled' : 'confirmed';
+  const isExpired = !settled && secondsLeft <= 0;
   const confirm = useConfirmHold();
   const cancel = useCancelReservation(false);
   const [asking, setAsking] = useState(false);
@@ -136,7 +138,7 @@ function HoldLive({ reservation, onLeaving }: { reservation: DinerReservation; o
               : `We’re keeping this table for you while you confirm. Once confirmed, ${reservation.restaurant.name} gets your booking.`}
           </p>
         </header>
-        <HoldCountdown secondsLeft={secondsLeft} totalSeconds={totalSeconds} />
+        <HoldCountdown secondsLeft={secondsLeft} totalSeconds={totalSeconds} settled={settled} />
         <HoldSummary reservation={reservation} />
         <div className="hold__payment">
           <span className="hold__payment-icon emoji" aria-hidden="true">

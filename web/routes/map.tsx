@@ -81,6 +81,18 @@ export default function MapScreen() {
             <span className="map-legend__dot map-legend__dot--hot" aria-hidden="true" /> Hot spot
             <span className="map-legend__dot" aria-hidden="true" /> Restaurant
           </p>
+          {/* One Tab stop per marker follows: a keyboard user can go straight to the same restaurants as a list. */}
+          <a
+            className="map-section__skip"
+            href="#map-list"
+            onClick={(event) => {
+              // Moved by hand: the router's navigation would leave the focus on <body>.
+              event.preventDefault();
+              document.getElementById('map-list')?.focus();
+            }}
+          >
+            Skip the map’s markers to the restaurant list
+          </a>
           <RestaurantMap restaurants={visible} loading={loading} />
         </section>
         <MapCardList restaurants={visible} loading={loading} failed={failed} onShowAll={filter.kind === 'all' ? undefined : () => setFilter(ALL)} />

@@ -18,6 +18,8 @@ export default function RestaurantLoginScreen() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
+  // The refusal, also shown in the form (the toast goes away after 8 seconds) and tied to its fields.
+  const [failure, setFailure] = useState<string | null>(null);
 
   useEffect(() => {
     document.title = 'Restaurant sign-in · Tablefair';
@@ -26,6 +28,7 @@ export default function RestaurantLoginScreen() {
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     setBusy(true);
+    setFailure(null);
     try {
       const { token, restaurantId } = await apiRequest<StaffLoginResponse>('/api/auth/restaurant-login', {
         method: 'POST',
@@ -36,7 +39,9 @@ export default function RestaurantLoginScreen() {
       dismissToast('staff-login');
       navigate(`/admin/${restaurantId}`);
     } catch (error) {
-      toast(error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Login failed', 'error', { key: 'staff-login' });
+      const message = error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Login failed';
+      toast(message, 'error', { key: 'staff-login' });
+      setFailure(message);
       setBusy(false);
     }
   }
@@ -46,9 +51,24 @@ export default function RestaurantLoginScreen() {
       <p className="staff-login__eyebrow">For restaurants</p>
       <h1>Restaurant sign-in</h1>
       <p className="staff-login__lede">Manage tonight’s bookings, open or close times and keep your public page up to date.</p>
-      <form className="card card--padded staff-login__form" onSubmit={onSubmit}>
-        <UsernameField value={username} onChange={(event) => setUsername(event.target.value)} />
-        <PasswordField value={password} onChange={(event) => setPassword(event.target.value)} />
+      <form className="card card--padded staff-login__form" onSubmit={onSubmit} aria-describedby={failure ? 'staff-login-failure' : undefined}>
+        <UsernameField
+          value={username}
+          onChange={(event) => setUsername(event.target.value)}
+          aria-describedby={failure ? 'staff-login-failure' : undefined}
+          aria-invalid={failure ? true : undefined}
+        />
+        <PasswordField
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          aria-describedby={failure ? 'staff-login-failure' : undefined}
+          aria-invalid={failure ? true : undefined}
+        />
+        {failure ? (
+          <p className="staff-login__failure" id="staff-login-failure">
+            {failure}
+          </p>
+        ) : null}
         <Button type="submit" block disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </Button>

@@ -7,9 +7,15 @@ interface FieldChrome {
   error?: string | null;
 }
 
-function useFieldIds(error?: string | null, hint?: ReactNode) {
-  const id = useId();
-  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ') || undefined;
+/**
+ * One id for the control, its hint and its error: the caller's `id` when it passes one, else
+ * `useId`'s. `aria-describedby` names the error first (so "invalid" is heard with its reason),
+ * then the hint, then whatever the caller described the control with.
+ */
+function useFieldIds(ownId: string | undefined, error: string | null | undefined, hint: ReactNode, callerDescribedBy: string | undefined) {
+  const generated = useId();
+  const id = ownId ?? generated;
+  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null, callerDescribedBy ?? null].filter(Boolean).join(' ') || undefined;
   return { id, describedBy };
 }
 
@@ -34,29 +40,51 @@ function Chrome({ id, label, hint, error, children }: FieldChrome & { id: string
   );
 }
 
-export function TextField({ label, hint, error, ...input }: FieldChrome & InputHTMLAttributes<HTMLInputElement>) {
-  const { id, describedBy } = useFieldIds(error, hint);
+export function TextField({
+  label,
+  hint,
+  error,
+  id: ownId,
+  'aria-describedby': callerDescribedBy,
+  ...input
+}: FieldChrome & InputHTMLAttributes<HTMLInputElement>) {
+  const { id, describedBy } = useFieldIds(ownId, error, hint, callerDescribedBy);
   return (
-    <Chrome id={input.id ?? id} label={label} hint={hint} error={error}>
-      <input id={input.id ?? id} className="field__control" aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+    <Chrome id={id} label={label} hint={hint} error={error}>
+      <input className="field__control" aria-invalid={error ? true : undefined} {...input} id={id} aria-describedby={describedBy} />
     </Chrome>
   );
 }
 
-export function TextAreaField({ label, hint, error, ...textarea }: FieldChrome & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const { id, describedBy } = useFieldIds(error, hint);
+export function TextAreaField({
+  label,
+  hint,
+  error,
+  id: ownId,
+  'aria-describedby': callerDescribedBy,
+  ...textarea
+}: FieldChrome & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const { id, describedBy } = useFieldIds(ownId, error, hint, callerDescribedBy);
   return (
-    <Chrome id={textarea.id ?? id} label={label} hint={hint} error={error}>
-      <textarea id={textarea.id ?? id} className="field__control" aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...textarea} />
+    <Chrome id={id} label={label} hint={hint} error={error}>
+      <textarea className="field__control" aria-invalid={error ? true : undefined} {...textarea} id={id} aria-describedby={describedBy} />
     </Chrome>
   );
 }
 
-export function SelectField({ label, hint, error, children, ...select }: FieldChrome & SelectHTMLAttributes<HTMLSelectElement>) {
-  const { id, describedBy } = useFieldIds(error, hint);
+export function SelectField({
+  label,
+  hint,
+  error,
+  children,
+  id: ownId,
+  'aria-describedby': callerDescribedBy,
+  ...select
+}: FieldChrome & SelectHTMLAttributes<HTMLSelectElement>) {
+  const { id, describedBy } = useFieldIds(ownId, error, hint, callerDescribedBy);
   return (
-    <Chrome id={select.id ?? id} label={label} hint={hint} error={error}>
-      <select id={select.id ?? id} className="field__control" aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...select}>
+    <Chrome id={id} label={label} hint={hint} error={error}>
+      <select className="field__control" aria-invalid={error ? true : undefined} {...select} id={id} aria-describedby={describedBy}>
         {children}
       </select>
     </Chrome>

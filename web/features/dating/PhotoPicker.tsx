@@ -63,7 +63,11 @@ export function PhotoPicker({ photos, onChange, error }: { photos: File[]; onCha
                   type="button"
                   className="d-photo__remove"
                   aria-label={`Remove photo ${index + 1}`}
-                  onClick={() => onChange(photos.filter((_, i) => i !== index))}
+                  onClick={() => {
+                    onChange(photos.filter((_, i) => i !== index));
+                    // The picker is enabled again once the photo is gone: the focus waits a frame for that.
+                    window.requestAnimationFrame(() => inputRef.current?.focus());
+                  }}
                 >
                   ×
                 </button>

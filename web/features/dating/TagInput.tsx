@@ -1,4 +1,4 @@
-import { useId, useState, type KeyboardEvent } from 'react';
+import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { GroupError, GroupHint, groupDescribedBy } from './GroupChrome.tsx';
 import { addTag } from './signup-form.ts';
 
@@ -22,6 +22,19 @@ export function TagInput({
 }) {
   const id = useId();
   const [draft, setDraft] = useState('');
+  const [announcement, setAnnouncement] = useState('');
+  const inputRef = useRef<HTMLInputElement>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+
+  /** Removes a tag; the focus goes to the next tag's remove button (else the previous one, else the input). */
+  function remove(index: number) {
+    const tag = tags[index]!;
+    const buttons = [...(listRef.current?.querySelectorAll<HTMLButtonElement>('.d-tag__remove') ?? [])];
+    const next = buttons[index + 1] ?? buttons[index - 1] ?? inputRef.current;
+    onChange(tags.filter((existing) => existing !== tag));
+    setAnnouncement(`Removed ${tag}.`);
+    next?.focus();
+  }
 
   function commit() {
     onChange(addTag(tags, draft));
@@ -44,6 +57,7 @@ export function TagInput({
       <GroupHint id={id} hint={hint} className="field__hint" />
       <div className="d-tag-entry">
         <input
+          ref={inputRef}
           id={id}
           className="field__control"
           value={draft}
@@ -60,16 +74,11 @@ export function TagInput({
         </button>
       </div>
       {tags.length ? (
-        <ul className="d-tags" aria-label={`${label} added`}>
-          {tags.map((tag) => (
+        <ul ref={listRef} className="d-tags" aria-label={`${label} added`}>
+          {tags.map((tag, index) => (
             <li key={tag} className="d-tag">
               <span>{tag}</span>
-              <button
-                type="button"
-                className="d-tag__remove"
-                aria-label={`Remove ${tag}`}
-                onClick={() => onChange(tags.filter((existing) => existing !== tag))}
-              >
+              <button type="button" className="d-tag__remove" aria-label={`Remove ${tag}`} onClick={() => remove(index)}>
                 ×
               </button>
             </li>
@@ -77,6 +86,9 @@ export function TagInput({
         </ul>
       ) : null}
       <GroupError id={id} error={error} />
+      <p className="visually-hidden" role="status">
+        {announcement}
+      </p>
     </div>
   );
 }

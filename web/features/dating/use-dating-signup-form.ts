@@ -15,6 +15,7 @@ export function useDatingSignupForm() {
   const [touched, setTouched] = useState<Partial<Record<SignupField, boolean>>>({});
   const [isBusy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  const [submitNews, setSubmitNews] = useState('');
   const today = todayInKolkata();
   const errors = validateSignupForm(form, today);
 
@@ -40,6 +41,14 @@ export function useDatingSignupForm() {
     const all = Object.fromEntries(Object.keys(form).map((key) => [key, true]));
     setTouched(all);
     const problems = Object.keys(errors);
+    // Said once per blocked submit, never while the person merely tabs past empty fields.
+    setSubmitNews(
+      problems.length === 0
+        ? ''
+        : problems.length === 1
+          ? '1 answer needs a look before you can continue.'
+          : `${problems.length} answers need a look before you can continue.`,
+    );
     if (problems.length) {
       // Submit is blocked while any error holds: take the person to the first one.
       const target = event.currentTarget.querySelector<HTMLElement>(
@@ -69,5 +78,5 @@ export function useDatingSignupForm() {
 
   const errorCount = Object.keys(errors).filter((field) => touched[field as SignupField]).length;
 
-  return { form, today, errors, shown, touch, set, text, onSubmit, isBusy, failure, errorCount };
+  return { form, today, errors, shown, touch, set, text, onSubmit, isBusy, failure, errorCount, submitNews };
 }

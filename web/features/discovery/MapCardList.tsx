@@ -15,7 +15,7 @@ export function MapCardList({
   onShowAll?: () => void;
 }) {
   return (
-    <section className="map-list" aria-labelledby="map-list-title">
+    <section id="map-list" className="map-list" aria-labelledby="map-list-title" tabIndex={-1}>
       <div className="map-list__head">
         <h2 id="map-list-title">Available Restaurants</h2>
         {!loading && !failed ? <span className="map-list__count">{restaurants.length}</span> : null}

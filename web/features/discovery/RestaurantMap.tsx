@@ -92,16 +92,41 @@ function markerIcon(restaurant: MapRestaurant) {
   });
 }
 
+/** Popup elements that already close on Escape. */
+const popupsWithEscape = new WeakSet<HTMLElement>();
+
 function RestaurantMarker({ restaurant }: { restaurant: MapRestaurant }) {
   const icon = useMemo(() => markerIcon(restaurant), [restaurant]);
   const title = [restaurant.name, restaurant.neighborhood, restaurant.hot ? 'hot spot' : ''].filter(Boolean).join(', ');
   const events = useMemo(
     () => ({
-      // Opened from the keyboard (Enter on the focused marker): move focus into the popup.
       popupopen: (event: LeafletEvent) => {
         const marker = event.target as LeafletMarker;
+        const popup = marker.getPopup()?.getElement();
+        // Escape inside the open popup closes it (once per popup element; Leaflet reuses it).
+        if (popup && !popupsWithEscape.has(popup)) {
+          popupsWithEscape.add(popup);
+          popup.addEventListener('keydown', (keyEvent) => {
+            if (keyEvent.key !== 'Escape') return;
+            keyEvent.preventDefault();
+            keyEvent.stopPropagation();
+            marker.closePopup();
+          });
+        }
+        // Opened from the keyboard (Enter on the focused marker): move focus into the popup.
         if (document.activeElement !== marker.getElement()) return;
-        window.setTimeout(() => marker.getPopup()?.getElement()?.querySelector<HTMLElement>('.map-popup__reserve')?.focus(), 0);
+        window.setTimeout(() => popup?.querySelector<HTMLElement>('.map-popup__reserve')?.focus(), 0);
+      },
+      popupclose: (event: LeafletEvent) => {
+        const marker = event.target as LeafletMarker;
+        const popup = marker.getPopup()?.getElement();
+        // Closed with the focus inside the popup (Escape, or its close button): back to the marker,
+        // not to <body> or the zoom buttons. A click elsewhere keeps its own focus.
+        const focusWasInPopup = !!popup && popup.contains(document.activeElement);
+        window.setTimeout(() => {
+          const active = document.activeElement;
+          if (focusWasInPopup || active === document.body || active === null) marker.getElement()?.focus();
+        }, 0);
       },
     }),
     [],

@@ -19,6 +19,10 @@ export function PhoneVerification({ intro, onVerified }: { intro?: string; onVer
   const [code, setCode] = useState('');
   const [fieldError, setFieldError] = useState<{ phone?: string; code?: string }>({});
   const [serverError, setServerError] = useState<string | null>(null);
+  // What the last step did, for a screen reader, and where the focus goes next.
+  const [announcement, setAnnouncement] = useState('');
+  const [justSent, setJustSent] = useState(false);
+  const [justVerified, setJustVerified] = useState(false);
 
   if (status.isPending) return <Skeleton height={120} radius="var(--radius-lg)" />;
   if (status.isError) {
@@ -32,7 +36,8 @@ export function PhoneVerification({ intro, onVerified }: { intro?: string; onVer
   }
   if (status.data.verifiedPhone) {
     return (
-      <p className="phone-verified" role="status">
+      // Focused once verified here, so the keyboard stays on the page and the result is read out.
+      <p className="phone-verified" role="status" tabIndex={justVerified ? -1 : undefined} ref={justVerified ? (element) => element?.focus() : undefined}>
         <span aria-hidden="true">✅</span> Verified phone <strong>{status.data.verifiedPhone}</strong>
       </p>
     );
@@ -46,7 +51,8 @@ export function PhoneVerification({ intro, onVerified }: { intro?: string; onVer
     try {
       await step();
     } catch (error) {
-      setServerError(errorMessage(error, DROP_FALLBACKS));
+      // The server names the field first ('code: That code is not right…'); the person needs only the sentence.
+      setServerError(errorMessage(error, DROP_FALLBACKS).replace(/^(code|phone): /, ''));
     }
   }
 
@@ -60,8 +66,10 @@ export function PhoneVerification({ intro, onVerified }: { intro?: string; onVer
     }
     setFieldError({});
     await send(async () => {
-      await start.mutateAsync(phone);
+      const sent = await start.mutateAsync(phone);
       setCode('');
+      setJustSent(true);
+      setAnnouncement(`Code sent to ${sent.phone}.`);
     });
   }
 
@@ -76,6 +84,7 @@ export function PhoneVerification({ intro, onVerified }: { intro?: string; onVer
     setFieldError({});
     await send(async () => {
       await verify.mutateAsync({ phone: sentTo!, code: parsed.data.code });
+      setJustVerified(true);
       onVerified?.();
     });
   }
@@ -84,6 +93,9 @@ export function PhoneVerification({ intro, onVerified }: { intro?: string; onVer
     <div className="phone-verify">
       {intro ? <p className="phone-verify__intro">{intro}</p> : null}
       {serverError ? <Alert tone="error">{serverError}</Alert> : null}
+      <p className="visually-hidden" role="status">
+        {announcement}
+      </p>
       {sentTo ? (
         <form className="phone-verify__form" onSubmit={checkCode} noValidate>
           <p className="phone-verify__sent" role="status">
@@ -96,6 +108,8 @@ export function PhoneVerification({ intro, onVerified }: { intro?: string; onVer
             autoComplete="one-time-code"
             maxLength={6}
             value={code}
+            // Just after Send code the focus moves here: the form it was in is gone.
+            autoFocus={justSent}
             onChange={(event) => setCode(event.target.value)}
             error={fieldError.code}
           />
@@ -103,7 +117,16 @@ export function PhoneVerification({ intro, onVerified }: { intro?: string; onVer
             <Button type="submit" disabled={verify.isPending}>
               {verify.isPending ? 'Checking…' : 'Verify phone'}
             </Button>
-            <Button variant="ghost" onClick={() => void send(() => start.mutateAsync(sentTo))} disabled={start.isPending}>
+            <Button
+              variant="ghost"
+              onClick={() =>
+                void send(async () => {
+                  await start.mutateAsync(sentTo);
+                  setAnnouncement(`A new code was sent to ${sentTo}.`);
+                })
+              }
+              disabled={start.isPending}
+            >
               Send a new code
             </Button>
           </div>

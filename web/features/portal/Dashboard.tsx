@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AdminBooking, LiveStatus } from '#common/contract/portal.ts';
 import type { ReservationTransition } from '#common/domain/reservation-status.ts';
 import { formatTime12h, todayInKolkata } from '#common/domain/time.ts';
@@ -68,17 +68,42 @@ function BookingRow({
   now,
   busy,
   onMove,
+  takeFocus,
+  onFocusTaken,
 }: {
   booking: AdminBooking;
   now: Date;
   busy: boolean;
   onMove: (booking: AdminBooking, move: ReservationTransition) => void;
+  /** Set once a move on this row has landed: the focus goes to its next action, else to the row's time. */
+  takeFocus: boolean;
+  onFocusTaken: () => void;
 }) {
   const actions = staffActions(booking, now);
   const settled = isSettled(booking.status);
+  const rowRef = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    if (!takeFocus) return;
+    // After the frame, so a closing dialog has handed the focus back first.
+    const frame = window.requestAnimationFrame(() => {
+      const row = rowRef.current;
+      const next = row?.querySelector<HTMLElement>('.booking-row__action:not([disabled])') ?? row?.querySelector<HTMLElement>('.booking-row__time');
+      next?.focus();
+      onFocusTaken();
+    });
+    return () => window.cancelAnimationFrame(frame);
+  }, [takeFocus, onFocusTaken]);
   return (
-    <li className={`booking-row${settled ? ' booking-row--settled' : ''}`} data-testid="booking-row" data-booking-id={booking.id} data-status={booking.status}>
-      <div className="booking-row__time">{formatTime12h(booking.slot.time)}</div>
+    <li
+      ref={rowRef}
+      className={`booking-row${settled ? ' booking-row--settled' : ''}`}
+      data-testid="booking-row"
+      data-booking-id={booking.id}
+      data-status={booking.status}
+    >
+      <div className="booking-row__time" tabIndex={-1}>
+        {formatTime12h(booking.slot.time)}
+      </div>
       <div className="booking-row__guest">
         <div className="booking-row__name">
           {booking.user.name}
@@ -103,9 +128,12 @@ function BookingRow({
             size="sm"
             variant={actionVariant(move)}
             className="booking-row__action"
-            disabled={busy}
+            // aria-disabled, not disabled: a disabled button would drop the keyboard focus to <body>.
+            aria-disabled={busy || undefined}
             aria-label={`${move.label}: ${booking.user.name}, ${formatTime12h(booking.slot.time)}`}
-            onClick={() => onMove(booking, move)}
+            onClick={() => {
+              if (!busy) onMove(booking, move);
+            }}
           >
             {move.label}
           </Button>
@@ -123,11 +151,30 @@ function BookingsPanel() {
   const today = bookings.data?.today || todayInKolkata(now);
   const days = bookings.data ? groupByDay(bookings.data.bookings, today) : [];
   const busyId = move.isPending ? move.variables?.id : undefined;
+  // Where the focus goes once a move has landed and the list shows it, and what is announced.
+  const [focusId, setFocusId] = useState<string | null>(null);
+  const [announcement, setAnnouncement] = useState('');
+  const focusTaken = useCallback(() => setFocusId(null), []);
+
+  function send(booking: AdminBooking, status: ReservationTransition['to'], onSettled?: () => void) {
+    move.mutate(
+      { id: booking.id, status },
+      {
+        // The hook's onSettled has re-read the list by now, so the row shows the new status.
+        onSuccess: () => {
+          setAnnouncement(`${booking.user.name}, ${formatTime12h(booking.slot.time)}: ${staffStatusLabels[status]}.`);
+          setFocusId(booking.id);
+        },
+        onError: () => setAnnouncement(`The booking for ${booking.user.name} could not be updated. Try again.`),
+        onSettled,
+      },
+    );
+  }
 
   function onMove(booking: AdminBooking, transition: ReservationTransition) {
     // Undoable moves go at once; a cancel or a no-show is asked first.
     if (transition.to === 'CANCELLED' || transition.to === 'NO_SHOW') setAsking({ booking, move: transition });
-    else move.mutate({ id: booking.id, status: transition.to });
+    else send(booking, transition.to);
   }
 
   return (
@@ -164,7 +211,15 @@ function BookingsPanel() {
               ) : (
                 <ul className="bookings__list">
                   {day.bookings.map((booking) => (
-                    <BookingRow key={booking.id} booking={booking} now={now} busy={busyId === booking.id} onMove={onMove} />
+                    <BookingRow
+                      key={booking.id}
+                      booking={booking}
+                      now={now}
+                      busy={busyId === booking.id}
+                      onMove={onMove}
+                      takeFocus={focusId === booking.id}
+                      onFocusTaken={focusTaken}
+                    />
                   ))}
                 </ul>
               )}
@@ -181,7 +236,7 @@ function BookingsPanel() {
         onCancel={() => setAsking(null)}
         onConfirm={() => {
           if (!asking) return;
-          move.mutate({ id: asking.booking.id, status: asking.move.to }, { onSettled: () => setAsking(null) });
+          send(asking.booking, asking.move.to, () => setAsking(null));
         }}
       >
         {asking ? (
@@ -194,6 +249,9 @@ function BookingsPanel() {
           </p>
         ) : null}
       </ConfirmDialog>
+      <p className="visually-hidden" role="status">
+        {announcement}
+      </p>
     </>
   );
 }

@@ -79,6 +79,7 @@ export function ProfilePanel({ restaurant, onSaved }: { restaurant: AdminRestaur
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
+    if (save.isPending || uploading) return;
     save.mutate(
       {
         name: form.name,
@@ -131,7 +132,8 @@ export function ProfilePanel({ restaurant, onSaved }: { restaurant: AdminRestaur
             hint="Leave empty to use your uploaded photo or our generated picture."
           />
           <div className="profile__actions">
-            <Button type="submit" disabled={save.isPending || uploading}>
+            {/* aria-disabled, not disabled: a disabled button would drop the keyboard focus to <body>. */}
+            <Button type="submit" aria-disabled={save.isPending || uploading || undefined}>
               {save.isPending ? 'Saving…' : 'Save profile'}
             </Button>
           </div>

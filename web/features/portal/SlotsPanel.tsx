@@ -35,8 +35,11 @@ function SlotRow({ slot, busy, onStatus }: { slot: AdminSlot; busy: boolean; onS
         id={id}
         className="slot-row__select"
         value={slot.staffStatus}
-        disabled={busy}
-        onChange={(event) => onStatus(event.target.value as StaffSlotStatus)}
+        // aria-disabled, not disabled: a disabled select would drop the keyboard focus to <body>.
+        aria-disabled={busy || undefined}
+        onChange={(event) => {
+          if (!busy) onStatus(event.target.value as StaffSlotStatus);
+        }}
       >
         <option value="available">available</option>
         <option value="full">full</option>
@@ -62,6 +65,7 @@ export function SlotsPanel() {
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
+    if (addSlots.isPending) return;
     setResult(null);
     addSlots.mutate(
       { date, start: form.start, end: form.end, interval: Number(form.interval), capacity: Number(form.capacity) },
@@ -83,6 +87,8 @@ export function SlotsPanel() {
   }
 
   const busySlotId = setStatus.isPending ? setStatus.variables?.id : undefined;
+  // A slot's status change, said politely (the select keeps the focus).
+  const [slotNews, setSlotNews] = useState('');
 
   return (
     <section className="admin-panel slots" aria-labelledby="slots-title">
@@ -117,7 +123,8 @@ export function SlotsPanel() {
           />
         </div>
         <div className="slots__bulk-foot">
-          <Button type="submit" disabled={addSlots.isPending}>
+          {/* aria-disabled, not disabled: a disabled button would drop the keyboard focus to <body>. */}
+          <Button type="submit" aria-disabled={addSlots.isPending || undefined}>
             {addSlots.isPending ? 'Adding…' : 'Add slots'}
           </Button>
           <p className="slots__preview">{preview}</p>
@@ -141,10 +148,26 @@ export function SlotsPanel() {
       ) : (
         <ul className="slots__list">
           {slots.data.map((slot) => (
-            <SlotRow key={slot.id} slot={slot} busy={busySlotId === slot.id} onStatus={(status) => setStatus.mutate({ id: slot.id, status })} />
+            <SlotRow
+              key={slot.id}
+              slot={slot}
+              busy={busySlotId === slot.id}
+              onStatus={(status) =>
+                setStatus.mutate(
+                  { id: slot.id, status },
+                  {
+                    onSuccess: () => setSlotNews(`${formatTime12h(slot.time)} is now ${status}.`),
+                    onError: () => setSlotNews(`${formatTime12h(slot.time)} could not be changed. Try again.`),
+                  },
+                )
+              }
+            />
           ))}
         </ul>
       )}
+      <p className="visually-hidden" role="status">
+        {slotNews}
+      </p>
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { DinerReservation } from '#common/contract/reservations.ts';
 import { formatDateShort, formatTime12h } from '#common/domain/time.ts';
 import { ConfirmDialog } from '#web/components/ui/ConfirmDialog.tsx';
@@ -8,17 +8,24 @@ import { CANCEL_RESERVATION_QUESTION, partyLabel } from './rules.ts';
 /**
  * Cancel from a list with the diner's token, after the spec's confirm dialog.
  * `onFailed` decides what a refusal shows: the home panel only logs it (spec section 8).
+ * After a cancel the focus goes to the cancelled card (`focusId`), and without `onCancelled`
+ * (whose toast says so) a polite status announces it.
  */
 export function useCancelFromList({ onFailed, onCancelled }: { onFailed: (error: unknown) => void; onCancelled?: (reservation: DinerReservation) => void }) {
   const cancel = useCancelReservation(true);
   const [asking, setAsking] = useState<DinerReservation | null>(null);
+  const [focusId, setFocusId] = useState<string | null>(null);
+  const [announcement, setAnnouncement] = useState('');
+  const onFocused = useCallback(() => setFocusId(null), []);
 
   async function confirm() {
     const target = asking;
     if (!target) return;
     try {
       const cancelled = await cancel.mutateAsync(target.id);
-      onCancelled?.(cancelled);
+      setFocusId(target.id);
+      if (onCancelled) onCancelled(cancelled);
+      else setAnnouncement(`Reservation at ${target.restaurant.name} cancelled.`);
     } catch (error) {
       onFailed(error);
     } finally {
@@ -49,6 +56,22 @@ export function useCancelFromList({ onFailed, onCancelled }: { onFailed: (error:
       ) : null}
     </ConfirmDialog>
   );
+  const status = (
+    <p className="visually-hidden" role="status">
+      {announcement}
+    </p>
+  );
 
-  return { ask: setAsking, dialog, pendingId: cancel.isPending ? (cancel.variables ?? null) : null };
+  return {
+    ask: setAsking,
+    dialog: (
+      <>
+        {dialog}
+        {status}
+      </>
+    ),
+    pendingId: cancel.isPending ? (cancel.variables ?? null) : null,
+    focusId,
+    onFocused,
+  };
 }

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import type { DinerReservation } from '#common/contract/reservations.ts';
 import { formatDateShort, formatTime12h, toKolkata } from '#common/domain/time.ts';
@@ -28,12 +29,20 @@ export function ReservationList({
 }: {
   reservations: DinerReservation[];
   now: Date;
-  cancel: { ask: (reservation: DinerReservation) => void; pendingId: string | null };
+  cancel: { ask: (reservation: DinerReservation) => void; pendingId: string | null; focusId?: string | null; onFocused?: () => void };
 }) {
   return (
     <ul className="res-list">
       {reservations.map((reservation) => (
-        <ReservationCard key={reservation.id} reservation={reservation} now={now} onCancel={cancel.ask} busy={cancel.pendingId === reservation.id} />
+        <ReservationCard
+          key={reservation.id}
+          reservation={reservation}
+          now={now}
+          onCancel={cancel.ask}
+          busy={cancel.pendingId === reservation.id}
+          takeFocus={cancel.focusId === reservation.id}
+          onFocused={cancel.onFocused}
+        />
       ))}
     </ul>
   );
@@ -45,12 +54,28 @@ export function ReservationCard({
   now,
   onCancel,
   busy = false,
+  takeFocus = false,
+  onFocused,
 }: {
   reservation: DinerReservation;
   now: Date;
   onCancel?: (reservation: DinerReservation) => void;
   busy?: boolean;
+  /** Just cancelled from this card: once the list shows it cancelled, the focus goes to its name. */
+  takeFocus?: boolean;
+  onFocused?: () => void;
 }) {
+  const nameRef = useRef<HTMLAnchorElement>(null);
+  const cancelled = reservation.status === 'CANCELLED';
+  useEffect(() => {
+    if (!takeFocus || !cancelled) return;
+    // After the frame, so the closing dialog has handed the focus back first.
+    const frame = window.requestAnimationFrame(() => {
+      nameRef.current?.focus();
+      onFocused?.();
+    });
+    return () => window.cancelAnimationFrame(frame);
+  }, [takeFocus, cancelled, onFocused]);
   const actions = dinerActions(reservation, now);
   const { restaurant, slot } = reservation;
   const holdEnds = reservation.status === 'HELD' && reservation.holdExpiresAt ? formatTime12h(toKolkata(new Date(reservation.holdExpiresAt)).time) : null;
@@ -61,7 +86,7 @@ export function ReservationCard({
       </span>
       <div className="res-card__main">
         <div className="res-card__top">
-          <Link className="res-card__name" to={`/r/${encodeURIComponent(restaurant.slug)}`}>
+          <Link ref={nameRef} className="res-card__name" to={`/r/${encodeURIComponent(restaurant.slug)}`}>
             {restaurant.name}
           </Link>
           <span className={`badge badge--${reservation.status}`}>{statusLabel(reservation)}</span>
