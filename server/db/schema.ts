@@ -206,6 +206,15 @@ export const drops = pgTable('drops', {
   drawnAt: timestamp('drawn_at', { withTimezone: true }),
   openedToAllAt: timestamp('opened_to_all_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** The seed chosen at creation, secret until the draw copies it to `seed` (decision 097). */
+  sealedSeed: text('sealed_seed'),
+  /** SHA-256 (hex) of the sealed seed's bytes, public from committed_at. */
+  seedCommitment: text('seed_commitment'),
+  committedAt: timestamp('committed_at', { withTimezone: true }),
+  /** The entry list fixed at the close: when, how many, and the SHA-256 of the sorted ids. */
+  entriesClosedAt: timestamp('entries_closed_at', { withTimezone: true }),
+  closedEntryCount: integer('closed_entry_count'),
+  closedEntriesHash: text('closed_entries_hash'),
 });
 
 export const dropEntries = pgTable('drop_entries', {
