@@ -419,6 +419,9 @@ describe('4. SMS pumping', () => {
   });
 });
 
+// 12. Dating signup tells strangers who is on it: server/modules/dating/dating.db.test.ts,
+// describe "12. Dating signup tells strangers who is on it" (it needs that file's browser and upload helpers).
+
 describe('11. A draw nobody has to take on trust', () => {
   const OPENS = '2026-11-23T05:00:00.000Z';
   const CLOSES = '2026-11-24T05:00:00.000Z';
