@@ -108,14 +108,24 @@ async function signUpInPage(page: Page, phone: string): Promise<void> {
         smoking: 'NO',
       }),
     });
-    return signup.status;
+    if (signup.status !== 202) return signup.status;
+    // Step 2 (decision 101): the code texted to the phone, read from the dev mailbox as the demo does.
+    const { signupId } = (await signup.json()) as { signupId: string };
+    const mailbox = (await (await fetch(`/dating/dev/mailbox?signup=${signupId}`)).json()) as { messages: { body: string }[] };
+    const code = /\b(\d{6})\b/.exec(mailbox.messages[0]?.body ?? '')?.[1] ?? '';
+    const verify = await fetch('/dating/auth/signup/verify', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ signupId, code }),
+    });
+    return verify.status;
   }, phone);
   expect(status).toBe(201);
 }
 
 describe('dating section', () => {
   it('home → /dating → signup with three real photos → /dating/app → reload → log out → log in', async () => {
-    const context: BrowserContext = await browser.newContext({ viewport: LAPTOP });
+    const context: BrowserContext = await browser.newContext({ viewport: LAPTOP, bypassCSP: true });
     const page = await context.newPage();
     const errors = collectPageErrors(page);
 
@@ -219,7 +229,7 @@ describe('dating section', () => {
       const url = request.url();
       if (url.includes('/dating/uploads/presign')) order.push('presign');
       if (url.includes('/dating/uploads/put/')) order.push('put');
-      if (url.includes('/dating/auth/signup')) order.push('signup');
+      if (url.includes('/dating/auth/signup')) order.push(url.includes('/verify') ? 'verify' : 'signup');
     });
     await page.route('**/dating/uploads/put/**', async (route) => {
       putsStarted += 1;
@@ -238,9 +248,26 @@ describe('dating section', () => {
     const busy = page.getByRole('button', { name: 'Creating...' });
     await busy.waitFor();
     expect(await busy.isDisabled()).toBe(true);
+
+    // Step 2 (decision 101): the code texted to the phone. The demo shows the text from the dev mailbox.
+    await page.getByRole('heading', { name: 'Check your phone' }).waitFor({ timeout: 15_000 });
+    await page.getByText(`We sent a 6-digit code to +91${phone}. Enter it to finish creating your account.`).waitFor();
+    const demoText = await page.getByTestId('dating-demo-text').innerText();
+    const code = /\b(\d{6})\b/.exec(demoText)?.[1];
+    expect(code, demoText).toBeTruthy();
+    await page.setViewportSize(PHONE);
+    expect(await seriousAxeViolations(page), 'signup code step 375').toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'dating-signup-code-375.png'), fullPage: true });
+    await page.setViewportSize(LAPTOP);
+    await page.getByLabel('Code').fill('000000' === code ? '111111' : '000000');
+    await page.getByRole('button', { name: 'Verify and create account' }).click();
+    await page.getByText(/That code is not right\. 4 tries left\./).waitFor();
+    await page.getByLabel('Code').fill(code!);
+    await page.getByRole('button', { name: 'Verify and create account' }).click();
     await page.waitForURL(/\/dating\/app$/, { timeout: 15_000 });
     expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBeUndefined();
-    expect(order).toEqual(['presign', 'put', 'put', 'put', 'signup']);
+    expect(order).toEqual(['presign', 'put', 'put', 'put', 'signup', 'verify', 'verify']);
     expect(putsStartedBeforeFirstFinished).toBe(3);
     expect(signupBody).toMatchObject({
       phone,
@@ -292,7 +319,6 @@ describe('dating section', () => {
     await page.getByRole('button', { name: 'Logging in...' }).waitFor();
     await page.waitForURL(/\/dating\/app$/);
     await expectPhotosRendered(page, 3);
-
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -86,6 +86,9 @@ describe('a drop, in the browser', () => {
     await page.getByRole('link', { name: /Chef’s counter, one night only/ }).click();
     await page.getByRole('heading', { name: 'Chef’s counter, one night only' }).waitFor();
     expect(await page.getByTestId('drop-countdown').innerText()).toMatch(/^0:\d\d$/);
+    // Before anyone enters, the page shows the commitment to the draw's seed (and not the seed).
+    await page.getByText('How the draw is kept honest').click();
+    expect(await page.getByTestId('seed-commitment').innerText()).toMatch(/^[0-9a-f]{64}$/);
 
     // Entering needs a verified phone: the code comes by SMS (here, the dev mailbox).
     await page.getByLabel('Mobile number').fill('98000 00001');
@@ -127,9 +130,14 @@ describe('a drop, in the browser', () => {
       { status: 'PENDING', slug: RESTAURANT, partySize: 2 },
     ]);
 
-    // The draw can be checked: the seed and the drawn order are public.
+    // The draw can be checked: the seed and the drawn order are public, and the page checks them
+    // itself: the seed against the commitment published at creation, the order by drawOrder.
     await page.getByText('Check the draw').click();
     await page.getByText(/Your entry is number \d\./).waitFor();
+    await expect
+      .poll(async () => page.getByTestId('draw-check').innerText(), { timeout: 10_000 })
+      .toMatch(/^Seed matches the commitment published on .+ ✓ · Order recomputed in your browser ✓$/);
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'drop-audit-375.png'), fullPage: true });
     expect(errors).toEqual([]);
     await page.context().close();
 

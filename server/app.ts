@@ -69,8 +69,8 @@ function createServices(deps: AppDeps) {
   const pages = createPagesService(restaurants, availability);
   const reservations = createReservationsService(deps, restaurants, availability);
   const reservationsAdmin = createReservationsAdminService(deps, reservations);
-  const dating = createDatingService(deps, sessions, storage);
   const notifications = createNotificationsService(deps);
+  const dating = createDatingService(deps, sessions, storage, notifications);
   const phoneVerification = createPhoneVerificationService(deps, notifications);
   const dropOffers = createDropOffers(deps, reservations, notifications, slots);
   const drops = createDropsService(deps, dropOffers, phoneVerification);
@@ -183,8 +183,9 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
       // Fair access: draws due, tables freed for a drop's line or a waitlist, email and SMS to retry.
       // Each step is idempotent, so after a restart nothing an event would have done is lost.
       void (async () => {
-        const { dropOffers, waitlist, notifications } = app.services;
-        for (const step of [dropOffers.runDueWork, waitlist.runDueWork, () => notifications.deliverDue()]) {
+        const { dropOffers, waitlist, notifications, dating } = app.services;
+        // …and dating photo uploads nobody claimed in time (issue 12 item 7), logging the storage in use.
+        for (const step of [dropOffers.runDueWork, waitlist.runDueWork, () => notifications.deliverDue(), () => dating.sweepUploads()]) {
           await step().catch((error: unknown) => app.log.warn({ err: error }, 'fair-access sweep step failed'));
         }
       })();

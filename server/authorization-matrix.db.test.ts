@@ -108,6 +108,8 @@ export const authorizationTable: Row[] = [
   { method: 'POST', path: '/api/upload', body: () => ({ restaurantId: 'x' }), expect: staffOnly(415) },
   // Dating: its own cookie session (dating.db.test.ts covers it); a diner or staff bearer token is no dating sign-in.
   { method: 'POST', path: '/dating/auth/signup', body: () => ({}), expect: all(400) },
+  { method: 'POST', path: '/dating/auth/signup/verify', body: () => ({ signupId: '00000000-0000-4000-8000-000000000000', code: '123456' }), expect: all(404) },
+  { method: 'GET', path: '/dating/dev/mailbox?signup=00000000-0000-4000-8000-000000000000', expect: all(200) },
   { method: 'POST', path: '/dating/auth/login', body: () => ({ phone: '9000000001', password: 'wrong-password' }), expect: all(401) },
   { method: 'GET', path: '/dating/auth/me', expect: all(401) },
   { method: 'POST', path: '/dating/auth/logout', body: () => ({}), expect: all(204) },

@@ -56,6 +56,19 @@ export const envSchema = z.object({
   SMS_MAX_PER_ACCOUNT_PER_DAY: z.coerce.number().int().min(1).default(5),
   SMS_MAX_PER_IP_PER_DAY: z.coerce.number().int().min(1).default(20),
   SMS_MAX_PER_HOUR: z.coerce.number().int().min(1).default(200),
+  /** Dating photo uploads not claimed by a finished signup within this many minutes are deleted by the sweep (issue 12 item 7). */
+  UNCLAIMED_UPLOAD_TTL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(24 * 60)
+    .default(60),
+  /** Bytes of dating photos one address may upload per (Kolkata) day, counted in the database so N instances agree. */
+  UPLOAD_BYTES_PER_IP_PER_DAY: z.coerce
+    .number()
+    .int()
+    .min(1024 * 1024)
+    .default(40 * 1024 * 1024),
   SESSION_TTL_HOURS: z.coerce
     .number()
     .positive()
@@ -180,6 +193,8 @@ export type AppConfig = {
   notifications: { smtpUrl: string | undefined; mailFrom: string; devMailbox: DevMailboxMode; smsDriver: 'log' };
   /** Who texts may go to and how many (decision 095). */
   sms: { allowedCountryCodes: string[]; maxPerAccountPerDay: number; maxPerIpPerDay: number; maxPerHour: number };
+  /** Anonymous dating photo uploads: how long an unclaimed one lives, and bytes per address per day. */
+  uploads: { unclaimedTtlMinutes: number; bytesPerIpPerDay: number };
   sessionTtlHours: number;
   passwordHashCost: number;
   signingSecret: string | undefined;
@@ -250,6 +265,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxPerIpPerDay: e.SMS_MAX_PER_IP_PER_DAY,
       maxPerHour: e.SMS_MAX_PER_HOUR,
     },
+    uploads: { unclaimedTtlMinutes: e.UNCLAIMED_UPLOAD_TTL_MINUTES, bytesPerIpPerDay: e.UPLOAD_BYTES_PER_IP_PER_DAY },
     sessionTtlHours: e.SESSION_TTL_HOURS,
     passwordHashCost: e.PASSWORD_HASH_COST,
     signingSecret: e.SIGNING_SECRET,

@@ -1,14 +1,17 @@
 import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createConnection, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import { drawOrder } from '#common/domain/draw.ts';
 import { loadConfig } from '#server/config.ts';
 import { queryRows } from '#server/db/client.ts';
 import { hashPassword } from '#server/modules/accounts/password.ts';
 import { hashToken } from '#server/modules/accounts/sessions.service.ts';
+import { buildVerifiedDiner, createDrop, enterDrop, entriesOf } from '#server/modules/drops/drops.test-support.ts';
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildSlot, buildStaff, coversHeld, TEST_PASSWORD } from '#server/test/factories.ts';
 import { freePort, startServerProcess, type ServerProcess } from '#server/test/server-process.ts';
@@ -647,5 +650,80 @@ describe('issue 12', () => {
         await app.app.close();
       }
     });
+// 12. Dating signup tells strangers who is on it: server/modules/dating/dating.db.test.ts,
+// describe "12. Dating signup tells strangers who is on it" (it needs that file's browser and upload helpers).
+
+describe('11. A draw nobody has to take on trust', () => {
+  const OPENS = '2026-11-23T05:00:00.000Z';
+  const CLOSES = '2026-11-24T05:00:00.000Z';
+  const RELEASE = '2026-11-24T06:00:00.000Z';
+  const sha256Hex = (hex: string) => createHash('sha256').update(Buffer.from(hex, 'hex')).digest('hex');
+  const listHash = (ids: string[]) =>
+    createHash('sha256')
+      .update([...ids].sort().join('\n'))
+      .digest('hex');
+
+  it('publishes a commitment to the seed at creation, keeps the seed secret until the draw, fixes the entries at close, and the audit recomputes', async () => {
+    const restaurant = await buildRestaurant(t.database.db);
+    const staff = await buildStaff(t.database.db, restaurant.id);
+    const dropId = await createDrop(t, staff.token, {
+      dateFrom: '2026-11-26',
+      dateTo: '2026-11-26',
+      times: ['19:00'],
+      capacity: 4,
+      entryOpensAt: OPENS,
+      entryClosesAt: CLOSES,
+      releaseAt: RELEASE,
+    });
+
+    // Before entries open: the commitment is public, the seed is not (not to diners, staff or the audit).
+    const upcoming = (await call(t.app, 'GET', `/api/drops/${dropId}`)).json();
+    expect(upcoming.phase).toBe('upcoming');
+    expect(upcoming.seedCommitment).toMatch(/^[0-9a-f]{64}$/);
+    expect(upcoming.committedAt).toBe(TEST_NOW);
+    expect(upcoming.entriesClosedAt).toBeNull();
+    expect(JSON.stringify(upcoming)).not.toMatch(/"seed"/);
+    const adminBefore = (await call(t.app, 'GET', `/api/admin/drops/${dropId}`, { token: staff.token })).json();
+    expect(adminBefore.seed).toBeNull();
+    expect(adminBefore.seedCommitment).toBe(upcoming.seedCommitment);
+    expect((await call(t.app, 'GET', `/api/drops/${dropId}/draw`)).statusCode).toBe(409);
+
+    // Entries: three diners; one withdraws after the close (and stays in the fixed list).
+    const diners = [];
+    for (let i = 0; i < 3; i++) diners.push(await buildVerifiedDiner(t.database.db, freshPhone()));
+    t.clock.set(new Date(Date.parse(OPENS) + 60_000));
+    for (const diner of diners) expect((await enterDrop(t, diner.token, dropId)).statusCode).toBe(201);
+    const open = (await call(t.app, 'GET', `/api/drops/${dropId}`)).json();
+    expect(open.seedCommitment).toBe(upcoming.seedCommitment);
+    expect(JSON.stringify(open)).not.toMatch(/"seed"/);
+
+    // At the close the entry list is fixed: its hash is published, still without the seed.
+    t.clock.set(new Date(Date.parse(CLOSES) + 1_000));
+    const closed = (await call(t.app, 'GET', `/api/drops/${dropId}`)).json();
+    expect(closed.phase).toBe('closed');
+    const entryIds = (await entriesOf(t.database.db, dropId)).map((entry) => entry.id);
+    expect(closed.entriesClosedAt).toBe(new Date(Date.parse(CLOSES) + 1_000).toISOString());
+    expect(closed.closedEntryCount).toBe(3);
+    expect(closed.entriesHash).toBe(listHash(entryIds));
+    expect(JSON.stringify(closed)).not.toMatch(/"seed"/);
+    expect((await call(t.app, 'GET', `/api/drops/${dropId}/draw`)).statusCode).toBe(409);
+    const leave = await t.app.inject({ method: 'DELETE', url: `/api/drops/${dropId}/entries`, headers: bearer(diners[2].token) });
+    expect(leave.statusCode).toBe(200);
+
+    // After the draw: the seed is revealed, it matches the commitment, and the order recomputes from the fixed list.
+    t.clock.set(RELEASE);
+    const audit = await call(t.app, 'GET', `/api/drops/${dropId}/draw`);
+    expect(audit.statusCode).toBe(200);
+    const body = audit.json();
+    expect(body.seedCommitment).toBe(upcoming.seedCommitment);
+    expect(body.committedAt).toBe(TEST_NOW);
+    expect(sha256Hex(body.seed)).toBe(body.seedCommitment);
+    expect([...body.entryIds].sort()).toEqual([...entryIds].sort());
+    expect(listHash(body.entryIds)).toBe(body.entriesHash);
+    expect(body.entriesHash).toBe(closed.entriesHash);
+    expect(await drawOrder(body.seed, body.entryIds)).toEqual(body.order);
+    expect(body.order).toHaveLength(3);
+    const admin = (await call(t.app, 'GET', `/api/admin/drops/${dropId}`, { token: staff.token })).json();
+    expect(admin.seed).toBe(body.seed);
   });
 });

@@ -165,6 +165,30 @@ export const datingSignupBody = z.object({
 export type DatingSignupBody = z.input<typeof datingSignupBody>;
 export type DatingSignupInput = z.output<typeof datingSignupBody>;
 
+/**
+ * POST /dating/auth/signup answers 202 with this, the same whether or not the phone already has an
+ * account (decision 101): a code goes to the phone, and the account is made by
+ * POST /dating/auth/signup/verify with that code.
+ */
+export const datingSignupStarted = z.object({
+  signupId: z.string(),
+  phone: z.string(),
+  expiresAt: z.string(),
+  message: z.string(),
+});
+export type DatingSignupStarted = z.infer<typeof datingSignupStarted>;
+
+export const datingSignupVerifyBody = z.object({
+  signupId: z.uuid({ message: 'signupId: start the signup again' }),
+  code: z
+    .string({ message: 'code: Enter the 6-digit code we sent' })
+    .trim()
+    .regex(/^\d{6}$/, { message: 'code: Enter the 6-digit code we sent' }),
+});
+export type DatingSignupVerifyBody = z.infer<typeof datingSignupVerifyBody>;
+
+export const datingDevMailboxQuery = z.object({ signup: z.uuid({ message: 'signup: use the signupId of your signup' }) });
+
 /** The form also holds languages (tags) and a time zone; the signup call does not send them. */
 export const datingLanguages = tagList('Languages');
 

@@ -96,8 +96,23 @@ export const myDropEntry = z.object({
 });
 export type MyDropEntry = z.infer<typeof myDropEntry>;
 
+/**
+ * The draw's public commitments (decision 100), null only for drops created before them:
+ * seedCommitment — SHA-256 (hex) of the draw seed's 32 bytes, published at committedAt (the drop's creation), the seed itself secret until the draw;
+ * entriesClosedAt, closedEntryCount, entriesHash — the entry list fixed when entries closed: SHA-256 (hex) of the ids sorted and joined with "\n".
+ */
+export const drawCommitments = z.object({
+  seedCommitment: z.string().nullable(),
+  committedAt: z.string().nullable(),
+  entriesClosedAt: z.string().nullable(),
+  closedEntryCount: z.number().nullable(),
+  entriesHash: z.string().nullable(),
+});
+export type DrawCommitments = z.infer<typeof drawCommitments>;
+
 /** GET /api/drops/{id}: the drop, its slots and (for a signed-in diner) their entry. */
 export const dropDetail = dropSummary.extend({
+  ...drawCommitments.shape,
   slots: z.array(slotRef),
   /** null when signed out or not entered. */
   myEntry: myDropEntry.nullable(),
@@ -110,10 +125,21 @@ export type DropDetail = z.infer<typeof dropDetail>;
 export const enterDropBody = z.object({ partySize });
 export type EnterDropBody = z.infer<typeof enterDropBody>;
 
-/** GET /api/drops/{id}/draw: everything needed to recompute the order with drawOrder(seed, entryIds). */
+/**
+ * GET /api/drops/{id}/draw: everything needed to check the draw: seedCommitment(seed) === seedCommitment,
+ * entryListHash(entryIds) === entriesHash, and drawOrder(seed, entryIds) equals order.
+ */
 export const dropDrawAudit = z.object({
   dropId: z.string(),
   seed: z.string(),
+  /** SHA-256 (hex) of the seed's bytes, published since committedAt; null for a drop older than decision 100. */
+  seedCommitment: z.string().nullable(),
+  committedAt: z.string().nullable(),
+  /** When entries closed and the hash of the entry list fixed then. */
+  entriesClosedAt: z.string().nullable(),
+  entriesHash: z.string().nullable(),
+  /** The ids of every entry in the draw, sorted ascending. */
+  entryIds: z.array(z.string()),
   drawnAt: z.string(),
   algorithm: z.string(),
   /** Every entry in the draw, by id, in the drawn order (position 1 first). */
@@ -176,6 +202,7 @@ export type AdminDropSummary = z.infer<typeof adminDropSummary>;
 export const adminDropList = z.array(adminDropSummary);
 
 export const adminDropDetail = adminDropSummary.extend({
+  ...drawCommitments.shape,
   slots: z.array(z.object({ id: z.string(), date: z.string(), time: z.string(), capacity: z.number(), coversBooked: z.number() })),
   /** The draw's seed (hex) once it has run; with the entry ids it recomputes the order. */
   seed: z.string().nullable(),

@@ -94,3 +94,20 @@ export async function drawOrder(seed: Uint8Array | string, entryIds: readonly st
   }
   return order;
 }
+
+/**
+ * The commitment to a seed (decision 100): SHA-256 of the seed's 32 bytes, in hex. Published when
+ * the drop is created; once the seed is revealed, anyone checks `seedCommitment(seed) === commitment`.
+ */
+export async function seedCommitment(seed: Uint8Array | string): Promise<string> {
+  return bytesToHex(await sha256(typeof seed === 'string' ? hexToBytes(seed) : seed));
+}
+
+/**
+ * The fingerprint of the entry list fixed when entries close (decision 100): SHA-256 (hex) of the
+ * ids sorted ascending (as in drawOrder) and joined with "\n", UTF-8.
+ */
+export async function entryListHash(entryIds: readonly string[]): Promise<string> {
+  const sorted = [...entryIds].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return bytesToHex(await sha256(encoder.encode(sorted.join('\n'))));
+}

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, date, doublePrecision, integer, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, date, doublePrecision, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * Drizzle's view of every table, for typed queries (db.select().from(users) …) and the
@@ -161,6 +161,35 @@ export const datingPhotos = pgTable(
   (table) => [primaryKey({ columns: [table.datingUserId, table.sortOrder] })],
 );
 
+/** A dating signup waiting for its phone's code (decision 101). */
+export const datingSignups = pgTable('dating_signups', {
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
+  phone: text('phone').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  profile: jsonb('profile').notNull(),
+  browserNonceHash: text('browser_nonce_hash').notNull(),
+  codeSalt: text('code_salt').notNull(),
+  codeHash: text('code_hash').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  messageId: uuid('message_id'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  consumedAt: timestamp('consumed_at', { withTimezone: true }),
+});
+
+/** Bytes of dating photos uploaded per address per Kolkata day (migration 0008). */
+export const uploadByteCounts = pgTable(
+  'upload_byte_counts',
+  {
+    ip: text('ip').notNull(),
+    day: date('day').notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.ip, table.day] })],
+);
+
 /** Presigned dating photo uploads, bound to the browser that asked for them. */
 export const datingUploads = pgTable('dating_uploads', {
   objectKey: text('object_key').primaryKey(),
@@ -206,6 +235,15 @@ export const drops = pgTable('drops', {
   drawnAt: timestamp('drawn_at', { withTimezone: true }),
   openedToAllAt: timestamp('opened_to_all_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** The seed chosen at creation, secret until the draw copies it to `seed` (decision 100). */
+  sealedSeed: text('sealed_seed'),
+  /** SHA-256 (hex) of the sealed seed's bytes, public from committed_at. */
+  seedCommitment: text('seed_commitment'),
+  committedAt: timestamp('committed_at', { withTimezone: true }),
+  /** The entry list fixed at the close: when, how many, and the SHA-256 of the sorted ids. */
+  entriesClosedAt: timestamp('entries_closed_at', { withTimezone: true }),
+  closedEntryCount: integer('closed_entry_count'),
+  closedEntriesHash: text('closed_entries_hash'),
 });
 
 export const dropEntries = pgTable('drop_entries', {

@@ -18,6 +18,7 @@ import { DatingPage } from '#web/features/dating/DatingLayout.tsx';
 import { Counter, Section } from '#web/features/dating/FormSection.tsx';
 import { DatingPhoneField } from '#web/features/dating/PhoneField.tsx';
 import { PhotoPicker } from '#web/features/dating/PhotoPicker.tsx';
+import { SignupCodeStep } from '#web/features/dating/SignupCodeStep.tsx';
 import { SignupIntro } from '#web/features/dating/SignupIntro.tsx';
 import { TagInput } from '#web/features/dating/TagInput.tsx';
 import { toggle } from '#web/features/dating/signup-form.ts';
@@ -38,10 +39,11 @@ function timeZones(current: string): string[] {
 
 /**
  * 'Create your account': the profile answers and exactly three photos, checked live by the
- * same schema as the server; then presign → three parallel uploads → signup → /dating/app.
+ * same schema as the server; then presign → three parallel uploads → signup → the code sent to
+ * the phone (decision 101) → /dating/app. The form stays (hidden) so "Change your answers" keeps them.
  */
 export default function DatingSignup() {
-  const { form, today, shown, touch, set, text, onSubmit, isBusy, failure, errorCount, submitNews } = useDatingSignupForm();
+  const { form, today, shown, touch, set, text, onSubmit, isBusy, failure, errorCount, submitNews, pending, onVerify, startOver } = useDatingSignupForm();
   const zones = useMemo(() => timeZones(form.timeZone), [form.timeZone]);
 
   return (
@@ -57,7 +59,8 @@ export default function DatingSignup() {
       <div className="d-container d-signup">
         <SignupIntro />
 
-        <form className="d-card d-signup__form" noValidate onSubmit={onSubmit} aria-labelledby="signup-form-title">
+        {pending ? <SignupCodeStep pending={pending} isBusy={isBusy} failure={failure} onVerify={onVerify} onStartOver={startOver} /> : null}
+        <form hidden={Boolean(pending)} className="d-card d-signup__form" noValidate onSubmit={onSubmit} aria-labelledby="signup-form-title">
           <h2 id="signup-form-title" className="visually-hidden">
             Signup form
           </h2>
@@ -206,7 +209,7 @@ export default function DatingSignup() {
           </Section>
 
           <div className="d-submit">
-            {failure ? <Alert tone="error">{failure}</Alert> : null}
+            {failure && !pending ? <Alert tone="error">{failure}</Alert> : null}
             {errorCount > 0 && !failure ? (
               // Not a live region: it changes as fields are left; submitNews is what gets announced.
               <p className="d-submit__summary">{errorCount === 1 ? '1 answer needs a look' : `${errorCount} answers need a look`} before you can continue.</p>

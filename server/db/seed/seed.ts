@@ -3,6 +3,7 @@ import { emojiForCategory, AVAILABILITY_HORIZON_DAYS } from '#common/domain/rest
 import { addDays, clockTimesBetween, kolkataInstant, todayInKolkata } from '#common/domain/time.ts';
 import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import { hashPassword } from '#server/modules/accounts/password.ts';
+import { newSealedSeed } from '#server/modules/drops/drop-offers.ts';
 import { insertDrop } from '#server/modules/drops/drops.repository.ts';
 import { insertDropSlots } from '#server/modules/slots/slots.repository.ts';
 import { seedRestaurants, slugify } from './restaurants.data.ts';
@@ -107,6 +108,7 @@ async function seedDemoDrops(db: Db, now: Date): Promise<void> {
         capacity: 4,
         lastSlotAt: startsAt,
         now,
+        ...newSealedSeed(),
       });
       await insertDropSlots(tx, restaurant.id, dropId, { dates: [date], times: [DEMO_DROP_TIME], startsAt: [startsAt.toISOString()], capacity: 4 });
     });

@@ -1,10 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '#server/db/client.ts';
 import type { DatingSignupBody } from '#common/contract/dating.ts';
+import { normalizeDatingPhone } from '#common/domain/dating-profile.ts';
 import { makePng } from '#server/test/test-images.ts';
 import { createTestApp, type TestApp } from '#server/test/app.ts';
 import { DUPLICATE_PHONE, LOGIN_REFUSED, NOT_THIS_BROWSER, NOT_UPLOADED } from './dating.service.ts';
@@ -43,7 +46,7 @@ class Browser {
   async call(
     method: Method,
     url: string,
-    options: { json?: unknown; body?: Buffer | string; contentType?: string; headers?: Record<string, string> } = {},
+    options: { json?: unknown; body?: Buffer | string; contentType?: string; headers?: Record<string, string>; remoteAddress?: string } = {},
   ): Promise<Response> {
     const headers: Record<string, string> = { ...this.cookieHeader(), ...options.headers };
     if (options.json !== undefined) headers['content-type'] = 'application/json';
@@ -52,6 +55,7 @@ class Browser {
       method,
       url,
       headers,
+      remoteAddress: options.remoteAddress,
       payload: options.json !== undefined ? JSON.stringify(options.json) : options.body,
     });
     for (const cookie of response.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
@@ -117,7 +121,37 @@ async function uploadPhotos(browser: Browser, count = 3) {
 async function signUp(browser: Browser, overrides: Partial<DatingSignupBody> = {}) {
   const items = await uploadPhotos(browser);
   const body = profile(items, overrides);
-  return { body, items, response: await browser.call('POST', '/dating/auth/signup', { json: body }) };
+  return { body, items, browser, response: await browser.call('POST', '/dating/auth/signup', { json: body }) };
+}
+
+/** The text a signup sent, read as the demo reads it: the dev mailbox, by the signup's id. */
+async function textOf(started: Response, app = t.app): Promise<string> {
+  const { signupId } = started.json() as { signupId: string };
+  const mailbox = await app.inject({ method: 'GET', url: `/dating/dev/mailbox?signup=${signupId}` });
+  expect(mailbox.statusCode, mailbox.body).toBe(200);
+  return (mailbox.json() as { messages: { body: string }[] }).messages[0]?.body ?? '';
+}
+
+/** The code the signup's text carries (as the phone would). */
+async function codeSentTo(started: Response, app = t.app): Promise<string> {
+  const code = /\b(\d{6})\b/.exec(await textOf(started, app))?.[1];
+  if (!code) throw new Error(`no code was sent for ${started.body}`);
+  return code;
+}
+
+/** Step 2 of a signup (decision 101): the code texted to the phone creates the account and signs in. */
+async function verifySignup(browser: Browser, started: Response, headers: Record<string, string> = {}, app = t.app): Promise<Response> {
+  expect(started.statusCode, started.body).toBe(202);
+  const { signupId } = started.json() as { signupId: string };
+  return browser.call('POST', '/dating/auth/signup/verify', { json: { signupId, code: await codeSentTo(started, app) }, headers });
+}
+
+/** Both steps: the account exists and this browser is signed in. */
+async function signUpAndVerify(browser: Browser, overrides: Partial<DatingSignupBody> = {}) {
+  const started = await signUp(browser, overrides);
+  const response = await verifySignup(browser, started.response);
+  expect(response.statusCode, response.body).toBe(201);
+  return { ...started, response };
 }
 
 describe('the whole dating journey on local storage', () => {
@@ -139,7 +173,11 @@ describe('the whole dating journey on local storage', () => {
     }
 
     const body = profile(items, { phone: '+91 98450 11111' });
-    const signup = await browser.call('POST', '/dating/auth/signup', { json: body });
+    const started = await browser.call('POST', '/dating/auth/signup', { json: body });
+    expect(started.statusCode, started.body).toBe(202);
+    expect(started.cookies).toEqual([]);
+    // Step 2 (decision 101): the code texted to the phone creates the account and signs in.
+    const signup = await verifySignup(browser, started);
     expect(signup.statusCode, signup.body).toBe(201);
     const setCookie = String(signup.headers['set-cookie']);
     expect(setCookie).toMatch(/tf_dating_session=[A-Za-z0-9_-]{43}/);
@@ -184,7 +222,7 @@ describe('the whole dating journey on local storage', () => {
 
   it('keeps a session revoked by logout dead even if the old cookie is replayed', async () => {
     const browser = newBrowser();
-    expect((await signUp(browser)).response.statusCode).toBe(201);
+    await signUpAndVerify(browser);
     const stolen = browser.cookies.get('tf_dating_session')!;
     await browser.call('POST', '/dating/auth/logout', { json: {} });
     const replay = await t.app.inject({ method: 'GET', url: '/dating/auth/me', headers: { cookie: `tf_dating_session=${stolen}` } });
@@ -221,7 +259,8 @@ describe('the whole dating journey on local storage', () => {
       for (const [index, item] of (items.json().items as { uploadUrl: string }[]).entries()) {
         expect((await browser.call('PUT', item.uploadUrl, { body: PNGS[index], contentType: 'image/png' })).statusCode).toBe(204);
       }
-      const signup = await browser.call('POST', '/dating/auth/signup', { json: profile(items.json().items), headers: { 'x-forwarded-proto': 'https' } });
+      const started = await browser.call('POST', '/dating/auth/signup', { json: profile(items.json().items), headers: { 'x-forwarded-proto': 'https' } });
+      const signup = await verifySignup(browser, started, { 'x-forwarded-proto': 'https' }, secure.app);
       expect(signup.statusCode, signup.body).toBe(201);
       expect(String(signup.headers['set-cookie'])).toMatch(/tf_dating_session=.*; Secure/);
     } finally {
@@ -243,17 +282,53 @@ describe('signup rules enforced by the server with the form messages', () => {
     const young = await signUp(newBrowser(), { dob: '2008-11-24' });
     expect(young.response.statusCode).toBe(400);
     expect(young.response.json().error).toBe('You must be 18 or older');
-    const adult = await signUp(newBrowser(), { dob: '2008-11-23' });
+    const adult = await signUpAndVerify(newBrowser(), { dob: '2008-11-23' });
     expect(adult.response.statusCode, adult.response.body).toBe(201);
   });
 
   it('lets a phone sign up once, however it is written', async () => {
-    const first = await signUp(newBrowser(), { phone: '9812300001' });
+    const first = await signUpAndVerify(newBrowser(), { phone: '9812300001' });
     expect(first.response.statusCode).toBe(201);
     for (const phone of ['9812300001', '+919812300001', '+91 98123 00001', '09812300001']) {
+      // Said only by text to the phone (decision 101): the answer is the usual 202, and no code comes.
       const again = await signUp(newBrowser(), { phone });
-      expect(again.response.statusCode, phone).toBe(409);
-      expect(again.response.json().error).toBe(DUPLICATE_PHONE);
+      expect(again.response.statusCode, phone).toBe(202);
+      expect(await textOf(again.response)).toMatch(/already has a Tablefair Dating account/);
+    }
+    // Two signups for one free phone both get codes; the first to finish takes it, the second hears why.
+    const a = await signUp(newBrowser(), { phone: '9812300002' });
+    const aCode = await codeSentTo(a.response);
+    const b = await signUp(newBrowser(), { phone: '9812300002' });
+    const bCode = await codeSentTo(b.response);
+    expect((await a.browser.call('POST', '/dating/auth/signup/verify', { json: { signupId: a.response.json().signupId, code: aCode } })).statusCode).toBe(201);
+    const late = await b.browser.call('POST', '/dating/auth/signup/verify', { json: { signupId: b.response.json().signupId, code: bCode } });
+    expect(late.statusCode).toBe(409);
+    expect(late.json().error).toBe(DUPLICATE_PHONE);
+  });
+
+  it('takes the code only from the browser that started the signup, five wrong tries at most, for ten minutes', async () => {
+    const started = await signUp(newBrowser());
+    const { signupId } = started.response.json();
+    const code = await codeSentTo(started.response);
+    const wrongCode = code === '111111' ? '222222' : '111111';
+    const other = await newBrowser().call('POST', '/dating/auth/signup/verify', { json: { signupId, code } });
+    expect(other.statusCode).toBe(403);
+    for (let i = 4; i >= 1; i--) {
+      const wrong = await started.browser.call('POST', '/dating/auth/signup/verify', { json: { signupId, code: wrongCode } });
+      expect(wrong.json().error).toBe(`code: That code is not right. ${i} ${i === 1 ? 'try' : 'tries'} left.`);
+    }
+    const fifth = await started.browser.call('POST', '/dating/auth/signup/verify', { json: { signupId, code: wrongCode } });
+    expect(fifth.statusCode).toBe(429);
+    expect((await started.browser.call('POST', '/dating/auth/signup/verify', { json: { signupId, code } })).statusCode).toBe(429);
+
+    const slow = await signUp(newBrowser());
+    const slowCode = await codeSentTo(slow.response);
+    t.clock.advance(11 * 60_000);
+    try {
+      const expired = await slow.browser.call('POST', '/dating/auth/signup/verify', { json: { signupId: slow.response.json().signupId, code: slowCode } });
+      expect(expired.statusCode).toBe(404);
+    } finally {
+      t.clock.advance(-11 * 60_000);
     }
   });
 
@@ -288,7 +363,7 @@ describe('photo uploads are bound to the browser and checked by their bytes', ()
     const noCookie = await newBrowser().call('POST', '/dating/auth/signup', { json: profile(items) });
     expect(noCookie.statusCode).toBe(403);
     // The owner can still use them.
-    expect((await owner.call('POST', '/dating/auth/signup', { json: profile(items) })).statusCode).toBe(201);
+    expect((await verifySignup(owner, await owner.call('POST', '/dating/auth/signup', { json: profile(items) }))).statusCode).toBe(201);
   });
 
   it('refuses one photo of someone else mixed with two of ours', async () => {
@@ -345,7 +420,7 @@ describe('photo uploads are bound to the browser and checked by their bytes', ()
       t.clock.advance(-16 * 60_000);
     }
 
-    const { items, response } = await signUp(browser);
+    const { items, response } = await signUpAndVerify(browser);
     expect(response.statusCode).toBe(201);
     const overwrite = await browser.call('PUT', items[0].uploadUrl, { body: PNGS[1], contentType: 'image/png' });
     expect(overwrite.statusCode).toBe(409);
@@ -390,7 +465,7 @@ describe('JSON only on state-changing dating calls', () => {
 
   it('does not let a cross-site text/plain logout end a session', async () => {
     const browser = newBrowser();
-    expect((await signUp(browser)).response.statusCode).toBe(201);
+    await signUpAndVerify(browser);
     expect((await browser.call('POST', '/dating/auth/logout', { body: '{}', contentType: 'text/plain' })).statusCode).toBe(415);
     expect((await browser.call('GET', '/dating/auth/me')).statusCode).toBe(200);
   });
@@ -399,7 +474,7 @@ describe('JSON only on state-changing dating calls', () => {
 describe('photos are served to their owner only', () => {
   it('401 without a session, 404 to another dating user, 401 to a diner token', async () => {
     const owner = newBrowser();
-    expect((await signUp(owner)).response.statusCode).toBe(201);
+    await signUpAndVerify(owner);
     const url = (await owner.call('GET', '/dating/auth/me')).json().photos[0].url as string;
 
     const anonymous = await t.app.inject({ method: 'GET', url });
@@ -407,7 +482,7 @@ describe('photos are served to their owner only', () => {
     expect(anonymous.headers['content-type']).toMatch(/json/);
 
     const other = newBrowser();
-    expect((await signUp(other)).response.statusCode).toBe(201);
+    await signUpAndVerify(other);
     const stranger = await other.call('GET', url);
     expect(stranger.statusCode).toBe(404);
     expect(stranger.json().error).toBe('Photo not found');
@@ -418,7 +493,7 @@ describe('photos are served to their owner only', () => {
 
   it('does not read the dating cookie on diner calls', async () => {
     const browser = newBrowser();
-    expect((await signUp(browser)).response.statusCode).toBe(201);
+    await signUpAndVerify(browser);
     const diner = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: browser.cookieHeader() });
     expect(diner.statusCode).toBe(401);
     expect(diner.json().error).toBe('Please sign in to continue');
@@ -492,7 +567,7 @@ describe('S3-compatible storage: presigned PUT straight to the bucket, checked a
       const put = await fetch(item.uploadUrl, { method: 'PUT', headers: { 'content-type': item.contentType }, body: new Uint8Array(PNGS[index]) });
       expect(put.status).toBe(200);
     }
-    const signup = await browser.call('POST', '/dating/auth/signup', { json: profile(items) });
+    const signup = await verifySignup(browser, await browser.call('POST', '/dating/auth/signup', { json: profile(items) }));
     expect(signup.statusCode, signup.body).toBe(201);
     const photo = await browser.call('GET', signup.json().photos[1].url);
     expect(photo.statusCode).toBe(200);
@@ -515,3 +590,130 @@ describe('S3-compatible storage: presigned PUT straight to the bucket, checked a
     expect(missing.json().error).toBe(NOT_UPLOADED);
   });
 });
+
+// Listed in server/security.db.test.ts with the other holes of issue 12.
+describe('12. Dating signup tells strangers who is on it', () => {
+  it('answers a signup with a taken phone exactly as one with a free phone, after the same checks, and texts the owner instead', async () => {
+    const owner = await signUpAndVerify(newBrowser());
+    const takenPhone = owner.body.phone;
+
+    const taken = await signUp(newBrowser(), { phone: takenPhone });
+    const free = await signUp(newBrowser());
+    expect(taken.response.statusCode).toBe(free.response.statusCode);
+    expect(taken.response.statusCode).toBe(202);
+    const shape = (body: Record<string, unknown>) => ({ ...body, signupId: typeof body.signupId, phone: typeof body.phone });
+    expect(shape(taken.response.json())).toEqual(shape(free.response.json()));
+    expect(taken.response.json().phone).toBe(takenPhone);
+    expect(Object.keys(taken.response.headers).sort()).toEqual(Object.keys(free.response.headers).sort());
+    expect(taken.response.cookies).toEqual([]);
+
+    // No early exit on the phone: the photo and age checks answer first, the same for a taken phone.
+    const stranger = newBrowser();
+    const notHers = await uploadPhotos(newBrowser());
+    const stolen = await stranger.call('POST', '/dating/auth/signup', { json: profile(notHers, { phone: takenPhone }) });
+    expect(stolen.statusCode).toBe(403);
+    expect(stolen.json().error).toBe(NOT_THIS_BROWSER);
+    const young = await signUp(newBrowser(), { phone: takenPhone, dob: '2008-11-24' });
+    expect(young.response.statusCode).toBe(400);
+    expect(young.response.json().error).toBe('You must be 18 or older');
+
+    // The owner's phone is told (no code in it); the free phone gets its code.
+    expect(await textOf(taken.response)).toMatch(/already has a Tablefair Dating account/);
+    expect(await textOf(taken.response)).not.toMatch(/\b\d{6}\b/);
+    expect(await textOf(free.response)).toMatch(/\b\d{6}\b/);
+    const texts = await queryRows<{ recipient: string }>(
+      t.database.db,
+      sql`SELECT recipient FROM outbox_messages WHERE recipient IN (${takenPhone}, ${normalizeDatingPhone(free.body.phone)}) AND channel = 'sms'`,
+    );
+    expect(texts.filter((text) => text.recipient === takenPhone)).toHaveLength(2); // the owner's own code, then the warning
+
+    // A guessed code fails the same way for both.
+    for (const attempt of [taken, free]) {
+      const guess = await attempt.browser.call('POST', '/dating/auth/signup/verify', { json: { signupId: attempt.response.json().signupId, code: '000000' } });
+      expect(guess.statusCode).toBe(400);
+      expect(guess.json().error).toBe('code: That code is not right. 4 tries left.');
+    }
+  });
+});
+
+// Listed in server/security.db.test.ts with the other holes of issue 12.
+describe('7. Disk filling', () => {
+  const MB = 1024 * 1024;
+  /** A PNG by its magic number, padded to about `size` bytes. */
+  const bigPng = (size: number) => Buffer.concat([makePng(), Buffer.alloc(size - makePng().length)]);
+
+  async function putPhoto(browser: Browser, remoteAddress: string, size: number) {
+    const response = await browser.call('POST', '/dating/uploads/presign', {
+      json: { count: 1, contentTypes: ['image/png'], userHint: 'signup' },
+      remoteAddress,
+    });
+    const [item] = response.json().items as { uploadUrl: string; objectKey: string }[];
+    return { item, put: await browser.call('PUT', item.uploadUrl, { body: bigPng(size), contentType: 'image/png', remoteAddress }) };
+  }
+
+  it('caps the bytes one address uploads per day (UPLOAD_BYTES_PER_IP_PER_DAY), counted in the database so two instances agree', async () => {
+    const env = { DATA_DIR: dataDir, UPLOAD_BYTES_PER_IP_PER_DAY: String(20 * MB) };
+    const one = await createTestApp({ env, database: t.database });
+    const two = await createTestApp({ env, database: t.database });
+    try {
+      const address = '198.51.100.77';
+      // 8 MB through each instance: 16 MB of 20.
+      expect((await putPhoto(new Browser(() => one.app), address, 8 * MB)).put.statusCode).toBe(204);
+      expect((await putPhoto(new Browser(() => two.app), address, 8 * MB)).put.statusCode).toBe(204);
+      // The third 8 MB from that address is refused on either instance, with a reason, and nothing is stored.
+      const third = await putPhoto(new Browser(() => one.app), address, 8 * MB);
+      expect(third.put.statusCode).toBe(429);
+      expect(third.put.json().error).toBe('This network has uploaded 20 MB of photos today, the most we take in a day. Please try again tomorrow.');
+      expect(existsSync(join(dataDir, 'uploads', third.item.objectKey))).toBe(false);
+      // A small one still fits; another address has its own allowance; the next day starts again.
+      expect((await putPhoto(new Browser(() => two.app), address, 2 * MB)).put.statusCode).toBe(204);
+      expect((await putPhoto(new Browser(() => two.app), '198.51.100.78', 8 * MB)).put.statusCode).toBe(204);
+      one.clock.advance(24 * 3_600_000);
+      expect((await putPhoto(new Browser(() => one.app), address, 8 * MB)).put.statusCode).toBe(204);
+    } finally {
+      await one.app.close();
+      await two.app.close();
+    }
+  });
+
+  it('deletes uploads nobody claimed within UNCLAIMED_UPLOAD_TTL_MINUTES from the sweep, keeps claimed ones, and reports the storage in use', async () => {
+    const sweeper = await createTestApp({ env: { DATA_DIR: dataDir, UNCLAIMED_UPLOAD_TTL_MINUTES: '60' }, database: t.database });
+    try {
+      const browser = new Browser(() => sweeper.app);
+      const abandoned = await putPhoto(browser, '198.51.100.90', 64 * 1024);
+      expect(abandoned.put.statusCode).toBe(204);
+      const path = join(dataDir, 'uploads', abandoned.item.objectKey);
+      expect(existsSync(path)).toBe(true);
+      const kept = await signUpAndVerifyOn(sweeper.app);
+
+      // Within the hour (and its grace for a code in flight) nothing goes.
+      sweeper.clock.advance(60 * 60_000);
+      expect((await sweeper.app.services.dating.sweepUploads()).deleted).toBe(0);
+      expect(existsSync(path)).toBe(true);
+
+      sweeper.clock.advance(16 * 60_000);
+      const swept = await sweeper.app.services.dating.sweepUploads();
+      expect(swept.deleted).toBeGreaterThanOrEqual(1);
+      expect(existsSync(path)).toBe(false);
+      const rows = await queryRows(t.database.db, sql`SELECT 1 FROM dating_uploads WHERE object_key = ${abandoned.item.objectKey}`);
+      expect(rows).toHaveLength(0);
+      // The finished signup's photos stay, and are counted in the storage in use.
+      for (const item of kept) expect(existsSync(join(dataDir, 'uploads', item.objectKey))).toBe(true);
+      expect(swept.storage.files).toBeGreaterThanOrEqual(3);
+      expect(swept.storage.bytes).toBeGreaterThan(0);
+      expect(swept.storage.unclaimedBytes).toBeLessThan(swept.storage.bytes);
+    } finally {
+      await sweeper.app.close();
+    }
+  });
+});
+
+/** A finished signup on another app instance (same database): its three uploads. */
+async function signUpAndVerifyOn(app: TestApp['app']) {
+  const browser = new Browser(() => app);
+  const items = await uploadPhotos(browser);
+  const started = await browser.call('POST', '/dating/auth/signup', { json: profile(items) });
+  const done = await verifySignup(browser, started, {}, app);
+  expect(done.statusCode, done.body).toBe(201);
+  return items;
+}

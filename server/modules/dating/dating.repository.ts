@@ -208,3 +208,121 @@ export async function claimDatingUploads(db: Db, objectKeys: string[], browserNo
   );
   return rows.length;
 }
+
+/** A dating signup waiting for its code (decision 101). */
+export interface DatingSignupRow {
+  id: string;
+  phone: string;
+  password_hash: string;
+  profile: unknown;
+  browser_nonce_hash: string;
+  code_salt: string;
+  code_hash: string;
+  attempts: number;
+  message_id: string | null;
+  expires_at: Date | string;
+  consumed_at: Date | string | null;
+}
+
+export async function insertDatingSignup(
+  db: Db,
+  signup: {
+    id: string;
+    phone: string;
+    passwordHash: string;
+    profile: unknown;
+    browserNonceHash: string;
+    codeSalt: string;
+    codeHash: string;
+    now: Date;
+    expiresAt: Date;
+  },
+): Promise<string> {
+  const [row] = await queryRows<{ id: string }>(
+    db,
+    sql`INSERT INTO dating_signups (id, phone, password_hash, profile, browser_nonce_hash, code_salt, code_hash, created_at, expires_at)
+        VALUES (${signup.id}, ${signup.phone}, ${signup.passwordHash}, ${JSON.stringify(signup.profile)}::jsonb, ${signup.browserNonceHash}, ${signup.codeSalt},
+                ${signup.codeHash}, ${signup.now.toISOString()}, ${signup.expiresAt.toISOString()})
+        RETURNING id`,
+  );
+  return row.id;
+}
+
+export async function setDatingSignupMessage(db: Db, id: string, messageId: string): Promise<void> {
+  await db.execute(sql`UPDATE dating_signups SET message_id = ${messageId} WHERE id = ${id}`);
+}
+
+export async function lockDatingSignup(db: Db, id: string): Promise<DatingSignupRow | undefined> {
+  const [row] = await queryRows<DatingSignupRow>(
+    db,
+    sql`SELECT id, phone, password_hash, profile, browser_nonce_hash, code_salt, code_hash, attempts, message_id, expires_at, consumed_at
+        FROM dating_signups WHERE id = ${id} FOR UPDATE`,
+  );
+  return row;
+}
+
+export async function findDatingSignupMessage(db: Db, id: string): Promise<string | null> {
+  const [row] = await queryRows<{ message_id: string | null }>(db, sql`SELECT message_id FROM dating_signups WHERE id = ${id}`);
+  return row?.message_id ?? null;
+}
+
+/** Counts a wrong code; answers the attempts so far. */
+export async function countDatingSignupAttempt(db: Db, id: string): Promise<number> {
+  const [row] = await queryRows<{ attempts: number }>(db, sql`UPDATE dating_signups SET attempts = attempts + 1 WHERE id = ${id} RETURNING attempts`);
+  return row.attempts;
+}
+
+export async function consumeDatingSignup(db: Db, id: string, now: Date): Promise<void> {
+  await db.execute(sql`UPDATE dating_signups SET consumed_at = ${now.toISOString()} WHERE id = ${id}`);
+}
+
+/** Signups whose code has long expired: nothing can complete them any more. */
+export async function deleteExpiredDatingSignups(db: Db, before: Date): Promise<number> {
+  const rows = await queryRows(db, sql`DELETE FROM dating_signups WHERE expires_at < ${before.toISOString()} RETURNING id`);
+  return rows.length;
+}
+
+/**
+ * Adds `bytes` to an address's uploads of `day` and answers the new total (one statement, so
+ * concurrent uploads on N instances add up exactly).
+ */
+export async function addUploadBytes(db: Db, ip: string, day: string, bytes: number): Promise<number> {
+  const [row] = await queryRows<{ bytes: string | number }>(
+    db,
+    sql`INSERT INTO upload_byte_counts (ip, day, bytes) VALUES (${ip}, ${day}, ${bytes})
+        ON CONFLICT (ip, day) DO UPDATE SET bytes = upload_byte_counts.bytes + EXCLUDED.bytes
+        RETURNING bytes`,
+  );
+  return Number(row.bytes);
+}
+
+export async function deleteOldUploadCounts(db: Db, beforeDay: string): Promise<void> {
+  await db.execute(sql`DELETE FROM upload_byte_counts WHERE day < ${beforeDay}`);
+}
+
+/** Unclaimed uploads whose time ran out before `before`, oldest first. */
+export async function listExpiredUnclaimedUploads(db: Db, before: Date, limit: number): Promise<string[]> {
+  const rows = await queryRows<{ object_key: string }>(
+    db,
+    sql`SELECT object_key FROM dating_uploads WHERE claimed_by IS NULL AND expires_at < ${before.toISOString()} ORDER BY expires_at LIMIT ${limit}`,
+  );
+  return rows.map((row) => row.object_key);
+}
+
+/** Forgets an upload whose object was deleted, unless a signup claimed it meanwhile. */
+export async function deleteUnclaimedUpload(db: Db, objectKey: string): Promise<boolean> {
+  const rows = await queryRows(db, sql`DELETE FROM dating_uploads WHERE object_key = ${objectKey} AND claimed_by IS NULL RETURNING object_key`);
+  return rows.length === 1;
+}
+
+/** What the uploads hold in storage now: every received file, and the unclaimed part of it. */
+export async function measureUploadStorage(db: Db): Promise<{ files: number; bytes: number; unclaimedFiles: number; unclaimedBytes: number }> {
+  const [row] = await queryRows<{ files: number; bytes: string | number; unclaimed_files: number; unclaimed_bytes: string | number }>(
+    db,
+    sql`SELECT count(*)::int AS files, coalesce(sum(size_bytes), 0)::bigint AS bytes,
+               (count(*) FILTER (WHERE claimed_by IS NULL))::int AS unclaimed_files,
+               coalesce(sum(size_bytes) FILTER (WHERE claimed_by IS NULL), 0)::bigint AS unclaimed_bytes
+        FROM dating_uploads WHERE uploaded_at IS NOT NULL`,
+  );
+  return { files: row.files, bytes: Number(row.bytes), unclaimedFiles: row.unclaimed_files, unclaimedBytes: Number(row.unclaimed_bytes) };
+}

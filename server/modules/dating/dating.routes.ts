@@ -3,7 +3,17 @@ import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponse, standardErrors } from '#common/contract/common.ts';
-import { datingLoginBody, datingPresignBody, datingPresignResponse, datingProfile, datingSignupBody } from '#common/contract/dating.ts';
+import {
+  datingDevMailboxQuery,
+  datingLoginBody,
+  datingPresignBody,
+  datingPresignResponse,
+  datingProfile,
+  datingSignupBody,
+  datingSignupStarted,
+  datingSignupVerifyBody,
+} from '#common/contract/dating.ts';
+import { devMailboxResponse } from '#common/contract/waitlist.ts';
 import { DATING_PHOTO_MAX_BYTES } from '#common/domain/dating-profile.ts';
 import { AppError } from '#server/errors.ts';
 import { DATING_SESSION_COOKIE, datingSessionToken } from '#server/plugins/sessions.ts';
@@ -48,18 +58,50 @@ export const datingRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['dating'],
-        summary: 'Create a dating account (three photos uploaded from this browser) and sign in with a cookie',
+        summary:
+          'Start a dating account (three photos uploaded from this browser): 202 and a 6-digit code by SMS, the same answer whether or not the phone has an account (decision 101)',
         body: datingSignupBody,
-        response: { 201: datingProfile, 413: errorResponse, 415: errorResponse, ...standardErrors },
+        response: { 202: datingSignupStarted, 413: errorResponse, 415: errorResponse, ...standardErrors },
       },
       config: { rateLimitGroup: 'signup' },
     },
     async (request, reply) => {
       const nonce = request.cookies[DATING_UPLOAD_COOKIE];
-      const { profile, token } = await dating.signUp(await request.principal(), request.body, nonce && NONCE_PATTERN.test(nonce) ? nonce : undefined);
+      const started = await dating.signUp(await request.principal(), request.body, nonce && NONCE_PATTERN.test(nonce) ? nonce : undefined, { ip: request.ip });
+      return reply.code(202).send(started);
+    },
+  );
+
+  app.post(
+    '/dating/auth/signup/verify',
+    {
+      schema: {
+        tags: ['dating'],
+        summary: 'Finish a dating signup with the code sent to the phone, from the same browser: creates the account and signs in with a cookie',
+        body: datingSignupVerifyBody,
+        response: { 201: datingProfile, 415: errorResponse, ...standardErrors },
+      },
+      config: { rateLimitGroup: 'login' },
+    },
+    async (request, reply) => {
+      const nonce = request.cookies[DATING_UPLOAD_COOKIE];
+      const { profile, token } = await dating.verifySignup(await request.principal(), request.body, nonce && NONCE_PATTERN.test(nonce) ? nonce : undefined);
       setSessionCookie(request, reply, token, config.sessionTtlHours);
       return reply.code(201).send(profile);
     },
+  );
+
+  app.get(
+    '/dating/dev/mailbox',
+    {
+      schema: {
+        tags: ['dating'],
+        summary: 'Demo only: the text a dating signup sent (its code), for whoever holds the signupId; 404 when the dev mailbox is off (production)',
+        querystring: datingDevMailboxQuery,
+        response: { 200: devMailboxResponse, ...standardErrors },
+      },
+    },
+    async (request) => dating.devMailboxForSignup(await request.principal(), request.query.signup),
   );
 
   app.post(
@@ -124,7 +166,7 @@ export const datingRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!nonce || !NONCE_PATTERN.test(nonce)) nonce = randomBytes(32).toString('base64url');
       // Refreshed on every presign so a slow signup does not lose its binding.
       reply.setCookie(DATING_UPLOAD_COOKIE, nonce, cookieOptions(request, UPLOAD_COOKIE_MAX_AGE));
-      return dating.presignPhotos(await request.principal(), request.body, nonce);
+      return dating.presignPhotos(await request.principal(), request.body, nonce, { ip: request.ip });
     },
   );
 
@@ -169,7 +211,7 @@ export const datingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       async (request, reply) => {
         const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        await dating.receiveUpload(await request.principal(), { photoId: request.params.photoId, grant: request.query.grant }, bytes);
+        await dating.receiveUpload(await request.principal(), { photoId: request.params.photoId, grant: request.query.grant }, bytes, { ip: request.ip });
         return reply.code(204).send(null);
       },
     );

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { DRAW_SEED_BYTES, drawOrder } from '#common/domain/draw.ts';
+import { createHash, randomBytes } from 'node:crypto';
+import { DRAW_SEED_BYTES, drawOrder, entryListHash } from '#common/domain/draw.ts';
 import { formatDateShort, formatTime12h, isPastBookingCutoff, toKolkata } from '#common/domain/time.ts';
-import { asDate } from '#server/db/client.ts';
+import { asDate, type Db } from '#server/db/client.ts';
 import { createCoalescingRunner } from '#server/coalescing-runner.ts';
 import type { AppDeps } from '#server/deps.ts';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
@@ -12,14 +12,26 @@ import {
   findNextInLine,
   hasWaitingEntries,
   listDropSlots,
+  listDropsToClose,
   listDropsWithWorkDue,
   listEntryIdsForDraw,
   lockDrop,
   markEntryOffered,
   markOpenedToAll,
   recordDraw,
+  recordEntriesClosed,
   type DropRow,
+  type LockedDrop,
 } from './drops.repository.ts';
+
+/**
+ * A new drop's draw seed, sealed (decision 100): 32 random bytes kept secret until the draw, and
+ * the commitment published at once, SHA-256 of those bytes (hex), so the seed cannot be chosen later.
+ */
+export function newSealedSeed(): { sealedSeed: string; seedCommitment: string } {
+  const seed = randomBytes(DRAW_SEED_BYTES);
+  return { sealedSeed: seed.toString('hex'), seedCommitment: createHash('sha256').update(seed).digest('hex') };
+}
 
 /** A guard against a runaway offer loop: far more than any drop has tables. */
 const MAX_OFFERS_PER_RUN = 5_000;
@@ -32,20 +44,45 @@ const MAX_OFFERS_PER_RUN = 5_000;
 export function createDropOffers(deps: AppDeps, reservations: ReservationsService, notifications: NotificationsService, slots: SlotsService) {
   const { db, clock, config, events, log } = deps;
 
+  /** Fixes the entry list once entries have closed (under the drop's row lock): its count and hash. */
+  async function closeEntriesLocked(tx: Db, drop: LockedDrop, now: Date): Promise<string | null> {
+    if (drop.entries_closed_at) return drop.closed_entries_hash;
+    if (asDate(drop.entry_closes_at) > now) return null;
+    const ids = (await listEntryIdsForDraw(tx, drop.id)).map((entry) => entry.id);
+    const hash = await entryListHash(ids);
+    await recordEntriesClosed(tx, drop.id, { count: ids.length, hash, now });
+    return hash;
+  }
+
+  /** When entries have closed: the entry list is fixed (recorded once), before anyone can know the seed. */
+  async function closeEntriesIfDue(dropId: string): Promise<void> {
+    await db.transaction(async (tx) => {
+      const drop = await lockDrop(tx, dropId);
+      if (drop) await closeEntriesLocked(tx, drop, clock.now());
+    });
+  }
+
   /** The draw, exactly once: under the drop's row lock, only if released and not yet drawn. */
   async function drawIfDue(dropId: string): Promise<boolean> {
     const drawn = await db.transaction(async (tx) => {
       const drop = await lockDrop(tx, dropId);
       const now = clock.now();
       if (!drop || drop.drawn_at || asDate(drop.release_at) > now) return undefined;
+      const closedHash = await closeEntriesLocked(tx, drop, now);
+      // Every entry in the list fixed at the close (decision 100).
       const entries = await listEntryIdsForDraw(tx, dropId);
-      const seed = randomBytes(DRAW_SEED_BYTES);
-      const order = await drawOrder(
-        seed,
-        entries.map((entry) => entry.id),
-      );
+      const ids = entries.map((entry) => entry.id);
+      if (closedHash && (await entryListHash(ids)) !== closedHash) log.error({ dropId }, 'drop entries changed after the close: the audit will show it');
+      // The seed committed to at creation; a drop older than the commitment draws a fresh one.
+      let seed = randomBytes(DRAW_SEED_BYTES);
+      if (drop.sealed_seed) {
+        seed = Buffer.from(drop.sealed_seed, 'hex');
+        if (createHash('sha256').update(seed).digest('hex') !== drop.seed_commitment)
+          throw new Error(`drop ${dropId}: the sealed seed does not match its commitment`);
+      }
+      const order = await drawOrder(seed, ids);
       await recordDraw(tx, dropId, { seed: seed.toString('hex'), order, now });
-      return { userIds: entries.map((entry) => entry.user_id), count: order.length };
+      return { userIds: entries.filter((entry) => entry.status !== 'withdrawn').map((entry) => entry.user_id), count: order.length };
     });
     if (!drawn) return false;
     log.info({ dropId, entries: drawn.count }, 'drop drawn');
@@ -151,13 +188,17 @@ export function createDropOffers(deps: AppDeps, reservations: ReservationsServic
     advanceDrop,
     scheduleAdvance,
 
-    /** The first read after a release draws it, even before the timer does. */
-    async ensureDrawn(drop: Pick<DropRow, 'id' | 'drawn_at' | 'release_at'>): Promise<void> {
+    /** The first read after a release draws it, even before the timer does; the first after the close fixes the entries. */
+    async ensureDrawn(drop: Pick<DropRow, 'id' | 'drawn_at' | 'release_at' | 'entry_closes_at' | 'entries_closed_at'>): Promise<void> {
+      if (!drop.entries_closed_at && asDate(drop.entry_closes_at) <= clock.now()) await closeEntriesIfDue(drop.id);
       if (!drop.drawn_at && asDate(drop.release_at) <= clock.now()) await scheduleAdvance(drop.id);
     },
 
-    /** For the timer (and after a restart): every drop with a draw or an offer due. */
+    closeEntriesIfDue,
+
+    /** For the timer (and after a restart): every drop whose entries just closed, or with a draw or an offer due. */
     async runDueWork(): Promise<number> {
+      for (const id of await listDropsToClose(db, clock.now())) await closeEntriesIfDue(id);
       const ids = await listDropsWithWorkDue(db, clock.now());
       for (const id of ids) await scheduleAdvance(id);
       return ids.length;

@@ -1,5 +1,5 @@
 import { toRestaurantRef } from '#server/modules/restaurants/restaurant-sql.ts';
-import type { AdminDropSummary, DropEntryResult, DropPhase, DropSummary } from '#common/contract/drops.ts';
+import type { AdminDropSummary, DrawCommitments, DropEntryResult, DropPhase, DropSummary } from '#common/contract/drops.ts';
 import { isLiveHold } from '#common/domain/reservation-status.ts';
 import { formatInstantKolkata, isPastBookingCutoff } from '#common/domain/time.ts';
 import { asDate } from '#server/db/client.ts';
@@ -45,6 +45,17 @@ export function toDropSummary(row: DropRow, now: Date, cutoffMinutes: number): D
     slotCount: row.slot_count,
     entryCount: row.entry_count,
     drawnAt: row.drawn_at ? iso(row.drawn_at) : null,
+  };
+}
+
+/** The draw's public commitments (decision 100): the seed's SHA-256 from creation, the entry list fixed at the close. */
+export function drawCommitmentsOf(row: DropRow): DrawCommitments {
+  return {
+    seedCommitment: row.seed_commitment,
+    committedAt: row.committed_at ? iso(row.committed_at) : null,
+    entriesClosedAt: row.entries_closed_at ? iso(row.entries_closed_at) : null,
+    closedEntryCount: row.closed_entry_count,
+    entriesHash: row.closed_entries_hash,
   };
 }
 

@@ -5,8 +5,8 @@ import type { AppDeps } from '#server/deps.ts';
 import { badInput, conflict, isUniqueViolation, notFound } from '#server/errors.ts';
 import { requireStaff, type Principal, type StaffPrincipal } from '#server/modules/accounts/principal.ts';
 import type { SlotsService } from '#server/modules/slots/slots.service.ts';
-import type { DropOffers } from './drop-offers.ts';
-import { entryResultOf, formatInstant, iso, toAdminDropSummary } from './drop-view.ts';
+import { newSealedSeed, type DropOffers } from './drop-offers.ts';
+import { drawCommitmentsOf, entryResultOf, formatInstant, iso, toAdminDropSummary } from './drop-view.ts';
 import { findDrop, insertDrop, listDrops, listDropSlots, listEntries, type DropRow } from './drops.repository.ts';
 import { DROP_NOT_FOUND, DROPS_LIST_LIMIT } from './drops.service.ts';
 
@@ -70,6 +70,7 @@ export function createDropsAdminService(deps: AppDeps, offers: DropOffers, slots
             capacity: input.capacity,
             lastSlotAt: last,
             now,
+            ...newSealedSeed(),
           });
           await slots.addDropSlots(tx, principal.restaurantId, dropId, {
             dates: pairs.map((pair) => pair.date),
@@ -112,6 +113,7 @@ export function createDropsAdminService(deps: AppDeps, offers: DropOffers, slots
       });
       return {
         ...toAdminDropSummary(drop, now, cutoffMinutes),
+        ...drawCommitmentsOf(drop),
         slots: dropSlots.map((slot) => ({ id: slot.id, date: slot.date, time: slot.time, capacity: slot.capacity, coversBooked: slot.covers_taken })),
         seed: drop.seed,
         entries: adminEntries,

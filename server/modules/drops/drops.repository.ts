@@ -18,6 +18,11 @@ export interface DropRow extends RestaurantRefRow {
   seed: string | null;
   drawn_at: Date | string | null;
   opened_to_all_at: Date | string | null;
+  seed_commitment: string | null;
+  committed_at: Date | string | null;
+  entries_closed_at: Date | string | null;
+  closed_entry_count: number | null;
+  closed_entries_hash: string | null;
   date_from: string;
   date_to: string;
   times: string[];
@@ -28,7 +33,8 @@ export interface DropRow extends RestaurantRefRow {
 }
 
 const dropSelect = sql`SELECT d.id, d.title, d.description, d.entry_opens_at, d.entry_closes_at, d.release_at, d.capacity,
-    d.last_slot_at, d.seed, d.drawn_at, d.opened_to_all_at, ${restaurantRefColumns},
+    d.last_slot_at, d.seed, d.drawn_at, d.opened_to_all_at,
+    d.seed_commitment, d.committed_at, d.entries_closed_at, d.closed_entry_count, d.closed_entries_hash, ${restaurantRefColumns},
     sl.date_from, sl.date_to, sl.times, sl.slot_count,
     en.entry_count, en.offered_count, en.booked_count
   FROM drops d
@@ -69,13 +75,19 @@ export interface LockedDrop {
   drawn_at: Date | string | null;
   opened_to_all_at: Date | string | null;
   last_slot_at: Date | string;
+  /** The seed committed to at creation (secret until the draw); null for drops older than decision 100. */
+  sealed_seed: string | null;
+  seed_commitment: string | null;
+  entries_closed_at: Date | string | null;
+  closed_entries_hash: string | null;
 }
 
 /** Locks the drop row: the draw and every offer of one drop queue here, so each happens once. */
 export async function lockDrop(db: Db, id: string, mode: 'update' | 'share' = 'update'): Promise<LockedDrop | undefined> {
   const [row] = await queryRows<LockedDrop>(
     db,
-    sql`SELECT id, restaurant_id, title, release_at, entry_opens_at, entry_closes_at, capacity, drawn_at, opened_to_all_at, last_slot_at
+    sql`SELECT id, restaurant_id, title, release_at, entry_opens_at, entry_closes_at, capacity, drawn_at, opened_to_all_at, last_slot_at,
+               sealed_seed, seed_commitment, entries_closed_at, closed_entries_hash
         FROM drops WHERE id = ${id} ${mode === 'update' ? sql`FOR UPDATE` : sql`FOR SHARE`}`,
   );
   return row;
@@ -93,13 +105,18 @@ export async function insertDrop(
     capacity: number;
     lastSlotAt: Date;
     now: Date;
+    /** The draw's seed, sealed, and its published SHA-256 (decision 100). */
+    sealedSeed: string;
+    seedCommitment: string;
   },
 ): Promise<string> {
   const [row] = await queryRows<{ id: string }>(
     db,
-    sql`INSERT INTO drops (restaurant_id, title, description, entry_opens_at, entry_closes_at, release_at, capacity, last_slot_at, created_at)
+    sql`INSERT INTO drops (restaurant_id, title, description, entry_opens_at, entry_closes_at, release_at, capacity, last_slot_at, created_at,
+                           sealed_seed, seed_commitment, committed_at)
         VALUES (${drop.restaurantId}, ${drop.title}, ${drop.description}, ${drop.entryOpensAt.toISOString()}, ${drop.entryClosesAt.toISOString()},
-                ${drop.releaseAt.toISOString()}, ${drop.capacity}, ${drop.lastSlotAt.toISOString()}, ${drop.now.toISOString()})
+                ${drop.releaseAt.toISOString()}, ${drop.capacity}, ${drop.lastSlotAt.toISOString()}, ${drop.now.toISOString()},
+                ${drop.sealedSeed}, ${drop.seedCommitment}, ${drop.now.toISOString()})
         RETURNING id`,
   );
   return row.id;
@@ -190,9 +207,29 @@ export async function withdrawEntry(db: Db, id: string): Promise<void> {
   await db.execute(sql`UPDATE drop_entries SET status = 'withdrawn' WHERE id = ${id} AND status = 'waiting'`);
 }
 
-/** The ids of every entry in the draw (those not withdrawn before it). */
-export async function listEntryIdsForDraw(db: Db, dropId: string): Promise<{ id: string; user_id: string }[]> {
-  return queryRows<{ id: string; user_id: string }>(db, sql`SELECT id, user_id FROM drop_entries WHERE drop_id = ${dropId} AND status = 'waiting'`);
+/**
+ * The ids of every entry in the draw: since decision 100 every entry there was when entries closed
+ * (one withdrawn after the close keeps its place in the fixed list and is passed over in line).
+ */
+export async function listEntryIdsForDraw(db: Db, dropId: string): Promise<{ id: string; user_id: string; status: string }[]> {
+  return queryRows<{ id: string; user_id: string; status: string }>(db, sql`SELECT id, user_id, status FROM drop_entries WHERE drop_id = ${dropId}`);
+}
+
+/** Records the entry list fixed at the close: when, how many, and its hash. */
+export async function recordEntriesClosed(db: Db, dropId: string, closed: { count: number; hash: string; now: Date }): Promise<void> {
+  await db.execute(
+    sql`UPDATE drops SET entries_closed_at = ${closed.now.toISOString()}, closed_entry_count = ${closed.count}, closed_entries_hash = ${closed.hash}
+        WHERE id = ${dropId} AND entries_closed_at IS NULL`,
+  );
+}
+
+/** Drops whose entries have closed but whose entry list is not fixed yet. */
+export async function listDropsToClose(db: Db, now: Date): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`SELECT id FROM drops WHERE entries_closed_at IS NULL AND entry_closes_at <= ${now.toISOString()} ORDER BY entry_closes_at LIMIT 100`,
+  );
+  return rows.map((row) => row.id);
 }
 
 /** Writes the drawn order (positions 1…n) and the seed, in one go. */

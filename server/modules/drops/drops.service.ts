@@ -6,7 +6,7 @@ import { badInput, conflict, forbidden, isUniqueViolation, notFound, sessionExpi
 import { rejectInvalidCredential, requireDiner, type Principal } from '#server/modules/accounts/principal.ts';
 import type { PhoneVerificationService } from '#server/modules/accounts/phone-verification.service.ts';
 import type { DropOffers } from './drop-offers.ts';
-import { entryResultOf, formatInstant, iso, toDropSummary } from './drop-view.ts';
+import { drawCommitmentsOf, entryResultOf, formatInstant, iso, toDropSummary } from './drop-view.ts';
 import {
   countWaitingAhead,
   deleteEntry,
@@ -71,6 +71,7 @@ export function createDropsService(deps: AppDeps, offers: DropOffers, phoneVerif
     }
     return {
       ...toDropSummary(drop, now, cutoffMinutes),
+      ...drawCommitmentsOf(drop),
       slots: slots.map((slot) => ({ date: slot.date, time: slot.time })),
       myEntry,
       phoneVerified,
@@ -135,13 +136,14 @@ export function createDropsService(deps: AppDeps, offers: DropOffers, phoneVerif
     async leaveDrop(principal: Principal, id: string): Promise<DropDetail> {
       requireDiner(principal);
       const { userId } = principal;
-      await loadDrop(id);
+      await offers.ensureDrawn(await loadDrop(id));
       const afterDraw = await db.transaction(async (tx) => {
         const drop = await lockDrop(tx, id, 'share');
         const entry = await findEntryOfUser(tx, id, userId);
         if (!drop || !entry || entry.status === 'withdrawn') throw notFound('You have not entered this drop');
         if (entry.status === 'offered') throw conflict('A table from this drop is already yours: cancel the reservation instead');
-        if (drop.drawn_at) await withdrawEntry(tx, entry.id);
+        // Once the entry list is fixed (decision 100) an entry leaves by being marked, so the list stays checkable.
+        if (drop.drawn_at || drop.entries_closed_at) await withdrawEntry(tx, entry.id);
         else await deleteEntry(tx, entry.id);
         return Boolean(drop.drawn_at);
       });
@@ -156,8 +158,19 @@ export function createDropsService(deps: AppDeps, offers: DropOffers, phoneVerif
       await offers.ensureDrawn(await loadDrop(id));
       const current = await loadDrop(id);
       if (!current.drawn_at || !current.seed) throw conflict(`The draw runs at the release, ${formatInstant(current.release_at)}`);
-      const entries = (await listEntries(db, id)).filter((entry) => entry.position !== null);
-      return { dropId: id, seed: current.seed, drawnAt: iso(current.drawn_at), algorithm: DRAW_ALGORITHM, order: entries.map((entry) => entry.id) };
+      const order = (await listEntries(db, id)).filter((entry) => entry.position !== null).map((entry) => entry.id);
+      return {
+        dropId: id,
+        seed: current.seed,
+        seedCommitment: current.seed_commitment,
+        committedAt: current.committed_at ? iso(current.committed_at) : null,
+        entriesClosedAt: current.entries_closed_at ? iso(current.entries_closed_at) : null,
+        entriesHash: current.closed_entries_hash,
+        entryIds: [...order].sort(),
+        drawnAt: iso(current.drawn_at),
+        algorithm: DRAW_ALGORITHM,
+        order,
+      };
     },
   };
 }

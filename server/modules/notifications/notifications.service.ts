@@ -182,6 +182,17 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
       return { messages: rows.map(toOutboxMessage) };
     },
 
+    /**
+     * The dev mailbox for one message whose id the caller proved they hold (a dating signup's
+     * text, decision 101): like the phone itself in the demo. 404 when the mailbox is off.
+     */
+    async listDevMessages(ids: string[]): Promise<DevMailboxResponse> {
+      if (config.notifications.devMailbox === 'off') throw notFound('Not found');
+      if (ids.length === 0) return { messages: [] };
+      const rows = await listRecentMessages(db, { limit: ids.length, ids });
+      return { messages: rows.map(toOutboxMessage) };
+    },
+
     close(): void {
       stopHearing();
       mail.close();

@@ -60,8 +60,9 @@ export async function markMessageFailed(db: Db, id: string, error: string, retry
 }
 
 /** The newest messages, optionally to one recipient and only those addressed to one account (the dev mailbox). */
-export function listRecentMessages(db: Db, options: { limit: number; recipient?: string; userId?: string }): Promise<OutboxRow[]> {
-  const filter = sql`WHERE true ${options.recipient ? sql`AND recipient = ${options.recipient}` : sql``} ${options.userId ? sql`AND user_id = ${options.userId}` : sql``}`;
+export function listRecentMessages(db: Db, options: { limit: number; recipient?: string; userId?: string; ids?: string[] }): Promise<OutboxRow[]> {
+  const filter = sql`WHERE true ${options.recipient ? sql`AND recipient = ${options.recipient}` : sql``} ${options.userId ? sql`AND user_id = ${options.userId}` : sql``}
+    ${options.ids ? sql`AND id = ANY(${toPgArray(options.ids)}::uuid[])` : sql``}`;
   return queryRows<OutboxRow>(
     db,
     sql`SELECT id, channel, recipient, user_id, subject, body, created_at, sent_at, attempts FROM outbox_messages ${filter}

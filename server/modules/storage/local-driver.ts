@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 
 /** Where objects live on the local disk. Keys are app-made ('hero/<uuid>.png'); still, never leave the root. */
@@ -31,6 +31,11 @@ export class LocalObjectStore {
     } catch {
       return undefined;
     }
+  }
+
+  /** Removes an object; a missing one is not an error. */
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
   }
 
   async size(key: string): Promise<number | undefined> {

@@ -128,6 +128,12 @@ export class S3ObjectStore {
     return Buffer.from(await response.arrayBuffer());
   }
 
+  /** Removes an object; S3 answers 204 whether or not it existed. */
+  async delete(key: string): Promise<void> {
+    const response = await this.fetchImpl(this.url('DELETE', key), { method: 'DELETE' });
+    if (!response.ok && response.status !== 404) throw new Error(`S3 DELETE failed with ${response.status}`);
+  }
+
   async size(key: string): Promise<number | undefined> {
     const response = await this.fetchImpl(this.url('HEAD', key), { method: 'HEAD' });
     if (response.status === 404 || response.status === 403) return undefined;

@@ -23,6 +23,7 @@ interface ObjectStore {
   put(key: string, bytes: Uint8Array, contentType?: string): Promise<void>;
   get(key: string): Promise<Buffer | undefined>;
   size(key: string): Promise<number | undefined>;
+  delete(key: string): Promise<void>;
 }
 
 export interface StoredImage {
@@ -101,6 +102,11 @@ export function createStorageService({ db, clock, config }: AppDeps) {
       if (!body) return undefined;
       const contentType = sniffImageType(body);
       return contentType ? { body, contentType } : undefined;
+    },
+
+    /** Deletes an object (an unclaimed upload past its time); a missing one is not an error. */
+    async deleteObject(key: string): Promise<void> {
+      await store.delete(key);
     },
 
     async objectSize(key: string): Promise<number | undefined> {

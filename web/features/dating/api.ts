@@ -1,4 +1,13 @@
-import type { DatingLoginBody, DatingPresignBody, DatingPresignResponse, DatingProfile, DatingSignupBody } from '#common/contract/dating.ts';
+import type {
+  DatingLoginBody,
+  DatingPresignBody,
+  DatingPresignResponse,
+  DatingProfile,
+  DatingSignupBody,
+  DatingSignupStarted,
+  DatingSignupVerifyBody,
+} from '#common/contract/dating.ts';
+import type { DevMailboxResponse } from '#common/contract/waitlist.ts';
 import { DATING_MESSAGES } from '#common/contract/dating.ts';
 
 /**
@@ -68,7 +77,13 @@ export const datingApi = {
   login: (body: DatingLoginBody) => datingRequest<DatingProfile>('/dating/auth/login', { method: 'POST', body }),
   logout: () => datingRequest<void>('/dating/auth/logout', { method: 'POST', body: {} }),
   presign: (body: DatingPresignBody) => datingRequest<DatingPresignResponse>('/dating/uploads/presign', { method: 'POST', body }),
-  signup: (body: DatingSignupBody) => datingRequest<DatingProfile>('/dating/auth/signup', { method: 'POST', body }),
+  /** Step 1: answers 202 with a signupId; a code goes to the phone (decision 101). */
+  signup: (body: DatingSignupBody) => datingRequest<DatingSignupStarted>('/dating/auth/signup', { method: 'POST', body }),
+  /** Step 2: the code creates the account and signs in. */
+  verifySignup: (body: DatingSignupVerifyBody) => datingRequest<DatingProfile>('/dating/auth/signup/verify', { method: 'POST', body }),
+  /** Demo only: the text the signup sent (404 where the dev mailbox is off, as in production). */
+  devSignupText: (signupId: string, signal?: AbortSignal) =>
+    datingRequest<DevMailboxResponse>(`/dating/dev/mailbox?signup=${encodeURIComponent(signupId)}`, { signal }),
 };
 
 /** PUT {uploadUrl}: the raw file with its content type. Any failure is 'Upload failed'. */

@@ -137,14 +137,15 @@ export interface SignupTransport {
 
 /**
  * The spec's signup sequence: request upload slots for the 3 photos; upload all 3 in
- * parallel; then send the signup call with their keys in order (sortOrder 0, 1, 2).
+ * parallel; then send the signup call with their keys in order (sortOrder 0, 1, 2). It answers
+ * what the signup call answered (the code step's signupId, decision 101).
  */
-export async function runSignupSequence(form: DatingSignupForm, transport: SignupTransport): Promise<void> {
+export async function runSignupSequence(form: DatingSignupForm, transport: SignupTransport): Promise<unknown> {
   const contentTypes = form.photos.map((file) => file.type || 'image/jpeg');
   const presigned = await transport.presign({ count: DATING_PHOTO_COUNT, contentTypes, userHint: 'signup' });
   if (!Array.isArray(presigned?.items) || presigned.items.length !== DATING_PHOTO_COUNT) throw new Error(DATING_MESSAGES.presignCount);
   await Promise.all(presigned.items.map((item, index) => transport.upload(item.uploadUrl, form.photos[index], item.contentType || contentTypes[index])));
-  await transport.signup(
+  return transport.signup(
     toSignupBody(
       form,
       presigned.items.map((item) => item.objectKey),

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { DATING_MESSAGES } from '#common/contract/dating.ts';
+import { DATING_MESSAGES, type DatingSignupStarted } from '#common/contract/dating.ts';
 import { todayInKolkata } from '#common/domain/time.ts';
 import { datingApi, datingErrorMessage, uploadPhoto } from './api.ts';
 import { emptySignupForm, runSignupSequence, validateSignupForm, type DatingSignupForm } from './signup-form.ts';
@@ -16,6 +16,8 @@ export function useDatingSignupForm() {
   const [isBusy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [submitNews, setSubmitNews] = useState('');
+  /** After step 1: the code step (decision 101). */
+  const [pending, setPending] = useState<DatingSignupStarted | null>(null);
   const today = todayInKolkata();
   const errors = validateSignupForm(form, today);
 
@@ -61,7 +63,7 @@ export function useDatingSignupForm() {
     setBusy(true);
     setFailure(null);
     try {
-      await runSignupSequence(
+      const started = await runSignupSequence(
         { ...form, phone: form.phone.trim() },
         {
           presign: (body) => datingApi.presign(body as never),
@@ -69,14 +71,35 @@ export function useDatingSignupForm() {
           signup: (body) => datingApi.signup(body),
         },
       );
-      window.location.assign('/dating/app');
+      setPending(started as DatingSignupStarted);
+      setBusy(false);
     } catch (error) {
       setFailure(datingErrorMessage(error, DATING_MESSAGES.signupFailed));
       setBusy(false);
     }
   }
 
+  /** Step 2: the code from the phone creates the account; then the app. */
+  async function onVerify(code: string) {
+    if (!pending) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      await datingApi.verifySignup({ signupId: pending.signupId, code: code.trim() });
+      window.location.assign('/dating/app');
+    } catch (error) {
+      setFailure(datingErrorMessage(error, DATING_MESSAGES.signupFailed).replace(/^code: /, ''));
+      setBusy(false);
+    }
+  }
+
+  /** Back to the form (a new signup sends a new code). */
+  function startOver() {
+    setPending(null);
+    setFailure(null);
+  }
+
   const errorCount = Object.keys(errors).filter((field) => touched[field as SignupField]).length;
 
-  return { form, today, errors, shown, touch, set, text, onSubmit, isBusy, failure, errorCount, submitNews };
+  return { form, today, errors, shown, touch, set, text, onSubmit, isBusy, failure, errorCount, submitNews, pending, onVerify, startOver };
 }

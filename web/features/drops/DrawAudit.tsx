@@ -1,11 +1,12 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import type { DropDetail, DropDrawAudit } from '#common/contract/drops.ts';
 import { formatInstantKolkata as formatInstant } from '#common/domain/time.ts';
 import { errorMessage } from '#web/api/client.ts';
 import { Alert, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useDrawAudit } from './api.ts';
-import { DROP_FALLBACKS } from './rules.ts';
+import { DROP_FALLBACKS, drawCheckSummary, verifyDraw } from './rules.ts';
 
-/** "Check the draw": the seed, the algorithm and where the diner's entry fell, read when opened. */
+/** "Check the draw": the seed, the algorithm and where the diner's entry fell, read when opened and checked in the browser. */
 export function DrawAudit({ dropId, myEntryId }: { dropId: string; myEntryId: string | null }) {
   const [open, setOpen] = useState(false);
   const audit = useDrawAudit(dropId, open);
@@ -18,9 +19,10 @@ export function DrawAudit({ dropId, myEntryId }: { dropId: string; myEntryId: st
         <Alert tone="error">{errorMessage(audit.error, DROP_FALLBACKS)}</Alert>
       ) : (
         <div className="drop__audit-body">
+          <DrawCheck audit={audit.data} />
           <p>
-            The order was drawn with <code>{audit.data.algorithm}</code> from this seed, recorded before anyone knew the result. Anyone can recompute it with{' '}
-            <code>drawOrder(seed, entryIds)</code> and compare.
+            The order was drawn with <code>{audit.data.algorithm}</code> from this seed, whose SHA-256 was published before anyone could enter. Anyone can
+            recompute it with <code>drawOrder(seed, entryIds)</code> and compare.
           </p>
           <p className="drop__seed">
             Seed <code>{audit.data.seed}</code>
@@ -34,6 +36,54 @@ export function DrawAudit({ dropId, myEntryId }: { dropId: string; myEntryId: st
           </a>
         </div>
       )}
+    </details>
+  );
+}
+
+/** The check, recomputed here with WebCrypto: the seed against its commitment, the order against drawOrder. */
+function DrawCheck({ audit }: { audit: DropDrawAudit }) {
+  const [summary, setSummary] = useState<{ text: string; ok: boolean } | null>(null);
+  useEffect(() => {
+    let current = true;
+    verifyDraw(audit)
+      .then((check) => current && setSummary(drawCheckSummary(check, audit.committedAt)))
+      .catch(() => current && setSummary({ text: 'This browser could not recompute the draw.', ok: false }));
+    return () => {
+      current = false;
+    };
+  }, [audit]);
+  return (
+    <p className={summary && !summary.ok ? 'drop__check drop__check--bad' : 'drop__check'} data-testid="draw-check" role="status">
+      {summary ? summary.text : 'Checking the draw in your browser…'}
+    </p>
+  );
+}
+
+/** Before the draw: the seed's fingerprint, public since the drop was created, and the entry list fixed at the close. */
+export function DrawCommitment({
+  drop,
+}: {
+  drop: Pick<DropDetail, 'seedCommitment' | 'committedAt' | 'entriesClosedAt' | 'closedEntryCount' | 'entriesHash'>;
+}) {
+  if (!drop.seedCommitment) return null;
+  return (
+    <details className="drop__audit">
+      <summary>How the draw is kept honest</summary>
+      <div className="drop__audit-body">
+        <p>
+          The draw’s secret seed was fixed on {drop.committedAt ? formatInstant(drop.committedAt) : 'creation'}, before entries opened. Its SHA-256 is public
+          now; the seed itself is revealed after the draw, so you can check it was not changed.
+        </p>
+        <p className="drop__seed">
+          SHA-256 of the seed <code data-testid="seed-commitment">{drop.seedCommitment}</code>
+        </p>
+        {drop.entriesClosedAt && drop.entriesHash ? (
+          <p className="drop__seed">
+            Entries fixed {formatInstant(drop.entriesClosedAt)}: {(drop.closedEntryCount ?? 0).toLocaleString('en-IN')} entries, SHA-256 of the sorted ids{' '}
+            <code>{drop.entriesHash}</code>
+          </p>
+        ) : null}
+      </div>
     </details>
   );
 }

@@ -1,7 +1,7 @@
 import type { DropDetail } from '#common/contract/drops.ts';
 import { formatDateShort, formatInstantKolkata as formatInstant, formatTime12h } from '#common/domain/time.ts';
 import { formatWait } from './clock.ts';
-import { DrawAudit } from './DrawAudit.tsx';
+import { DrawAudit, DrawCommitment } from './DrawAudit.tsx';
 import { dropWhen, nextMilestone } from './rules.ts';
 
 /** The drop's window: the countdown to its next milestone (or when it was drawn), its instants, its times and the draw's audit. */
@@ -56,7 +56,7 @@ export function DropWindow({ drop, secondsToMilestone }: { drop: DropDetail; sec
           ))}
         </ul>
       </details>
-      {drop.drawnAt ? <DrawAudit dropId={drop.id} myEntryId={drop.myEntry?.id ?? null} /> : null}
+      {drop.drawnAt ? <DrawAudit dropId={drop.id} myEntryId={drop.myEntry?.id ?? null} /> : <DrawCommitment drop={drop} />}
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clockOffsetMs, formatWait, secondsBetween } from './clock.ts';
-import { nextMilestone, resultHeadline } from './rules.ts';
+import { drawOrder, entryListHash, seedCommitment } from '#common/domain/draw.ts';
+import { drawCheckSummary, nextMilestone, resultHeadline, verifyDraw } from './rules.ts';
 
 describe('drop countdowns', () => {
   it('measure the server clock against the device', () => {
@@ -34,5 +35,33 @@ describe('drop results', () => {
     ).toBe('You got a table — complete booking in 9:41');
     expect(resultHeadline({ state: 'waiting', placeInLine: 37 }, now)).toBe('You are number 37 in line');
     expect(resultHeadline({ state: 'not_this_time' }, now)).toBe('Not this time');
+  });
+});
+
+describe('checking a draw in the browser', () => {
+  const seed = 'ab'.repeat(32);
+  const entryIds = ['e-3', 'e-1', 'e-2'];
+
+  it('says the seed matches its commitment and the order recomputes, and says so when either does not', async () => {
+    const audit = {
+      seed,
+      seedCommitment: await seedCommitment(seed),
+      entriesHash: await entryListHash(entryIds),
+      entryIds,
+      order: await drawOrder(seed, entryIds),
+    };
+    const good = await verifyDraw(audit);
+    expect(good).toEqual({ seedMatches: true, entriesMatch: true, orderMatches: true });
+    expect(drawCheckSummary(good, '2026-11-20T12:30:00.000Z')).toEqual({
+      text: 'Seed matches the commitment published on Fri, 20 Nov, 6:00 PM ✓ · Order recomputed in your browser ✓',
+      ok: true,
+    });
+    const otherSeed = await verifyDraw({ ...audit, seedCommitment: await seedCommitment('cd'.repeat(32)) });
+    expect(drawCheckSummary(otherSeed, null)).toMatchObject({ ok: false, text: expect.stringContaining('does NOT match the published commitment') });
+    const reordered = await verifyDraw({ ...audit, order: [...audit.order].reverse() });
+    expect(reordered.orderMatches).toBe(false);
+    const extraEntry = await verifyDraw({ ...audit, entryIds: [...entryIds, 'e-4'], order: await drawOrder(seed, [...entryIds, 'e-4']) });
+    expect(extraEntry).toMatchObject({ entriesMatch: false, orderMatches: true });
+    expect(drawCheckSummary(extraEntry, null).ok).toBe(false);
   });
 });

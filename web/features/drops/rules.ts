@@ -1,5 +1,6 @@
-import type { DropEntryResult, DropPhase, DropSummary } from '#common/contract/drops.ts';
-import { formatDateShort, formatTime12h } from '#common/domain/time.ts';
+import type { DropDrawAudit, DropEntryResult, DropPhase, DropSummary } from '#common/contract/drops.ts';
+import { drawOrder, entryListHash, seedCommitment } from '#common/domain/draw.ts';
+import { formatDateShort, formatInstantKolkata, formatTime12h } from '#common/domain/time.ts';
 import { formatWait, secondsBetween } from './clock.ts';
 
 /** The badge each phase shows. */
@@ -76,3 +77,34 @@ export function resultDetail(result: DropEntryResult): string {
 
 /** What a drop screen says when a call fails without a sentence of the server's own. */
 export const DROP_FALLBACKS = { server: 'That did not work. Please try again.', network: 'We could not reach Tablefair. Check your connection and try again.' };
+
+/**
+ * The draw checked in the browser (decision 100), with WebCrypto through common/domain/draw.ts:
+ * the revealed seed hashes to the commitment published before entries opened, the entry ids hash
+ * to the list fixed at the close, and drawOrder(seed, entryIds) gives the published order.
+ * A check is null when the drop predates commitments (nothing to compare with).
+ */
+export async function verifyDraw(
+  audit: Pick<DropDrawAudit, 'seed' | 'seedCommitment' | 'entriesHash' | 'entryIds' | 'order'>,
+): Promise<{ seedMatches: boolean | null; entriesMatch: boolean | null; orderMatches: boolean }> {
+  const [commitment, entriesHash, order] = await Promise.all([
+    seedCommitment(audit.seed),
+    entryListHash(audit.entryIds),
+    drawOrder(audit.seed, audit.entryIds).catch(() => [] as string[]),
+  ]);
+  return {
+    seedMatches: audit.seedCommitment === null ? null : commitment === audit.seedCommitment,
+    entriesMatch: audit.entriesHash === null ? null : entriesHash === audit.entriesHash,
+    orderMatches: order.length === audit.order.length && order.every((id, i) => id === audit.order[i]),
+  };
+}
+
+/** The check in a few words: "Seed matches the commitment published on Fri, 20 Nov, 6:00 PM ✓ · Order recomputed in your browser ✓". */
+export function drawCheckSummary(check: Awaited<ReturnType<typeof verifyDraw>>, committedAt: string | null): { text: string; ok: boolean } {
+  const parts: string[] = [];
+  if (check.seedMatches === true) parts.push(`Seed matches the commitment published on ${committedAt ? formatInstantKolkata(committedAt) : 'creation'} ✓`);
+  else if (check.seedMatches === false) parts.push('Seed does NOT match the published commitment ✗');
+  if (check.entriesMatch === false) parts.push('Entry list differs from the one fixed at the close ✗');
+  parts.push(check.orderMatches ? 'Order recomputed in your browser ✓' : 'Order does NOT match the recomputed one ✗');
+  return { text: parts.join(' · '), ok: check.seedMatches !== false && check.entriesMatch !== false && check.orderMatches };
+}
