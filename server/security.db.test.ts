@@ -650,6 +650,9 @@ describe('issue 12', () => {
         await app.app.close();
       }
     });
+  });
+});
+
 // 12. Dating signup tells strangers who is on it: server/modules/dating/dating.db.test.ts,
 // describe "12. Dating signup tells strangers who is on it" (it needs that file's browser and upload helpers).
 
