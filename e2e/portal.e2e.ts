@@ -217,7 +217,7 @@ describe('restaurant portal', () => {
     await page.getByLabel('Username').fill(STAFF.username);
     await page.getByLabel('Password').fill('wrong-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByText('Invalid username or password').waitFor();
+    await page.getByTestId('toast').getByText('Invalid username or password').waitFor();
 
     const restaurantId = await signInStaff(page);
     const token = await page.evaluate(() => localStorage.getItem('tablefair.restaurantToken'));

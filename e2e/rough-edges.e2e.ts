@@ -131,7 +131,9 @@ describe('rough edges a diner hits', () => {
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
     await far.click();
     await page.waitForURL(/\/r\/[a-z0-9-]+\?/);
-    const heading = page.getByRole('heading', { level: 1 });
+    // The address changes before React renders the new page (a transition): wait for the restaurant's
+    // own h1, not Explore Tonight's, which is still on screen for a moment.
+    const heading = page.locator('h1.restaurant__name');
     await heading.waitFor();
     expect(await page.evaluate(() => window.scrollY), 'the restaurant opens at its top').toBe(0);
     await expectHeadingFocused(page, await heading.innerText());
@@ -191,7 +193,7 @@ describe('rough edges a diner hits', () => {
     await staffPage.getByLabel('Username').fill('sakura-lane');
     await staffPage.getByLabel('Password').fill('wrong-password');
     await staffPage.getByRole('button', { name: 'Sign in' }).click();
-    await staffPage.getByText('Invalid username or password').waitFor();
+    await staffPage.getByTestId('toast').getByText('Invalid username or password').waitFor();
     await signInStaff(staffPage, server.baseUrl, { username: 'sakura-lane', password: 'staff1234' });
     expect(await toastTexts(staffPage)).not.toContain('Invalid username or password');
     expect(errors).toEqual([]);
