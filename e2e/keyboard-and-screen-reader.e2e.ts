@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { addDays, todayInKolkata } from '#common/domain/time.ts';
 import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
 import { useE2eEnvironment } from './support/environment.ts';
-import { apiClient, createDiner, openAs, signInStaff } from './support/fixtures.ts';
+import { apiClient, createDiner, holdFirstFreeTable, openAs, signInStaff } from './support/fixtures.ts';
 import type { E2eServer } from './support/server.ts';
 
 /**
@@ -117,19 +117,11 @@ describe('errors are tied to their fields', () => {
 describe('the hold screen', () => {
   it('never says the hold expired or ended when the diner confirms it', async () => {
     const diner = await createDiner(api, { prefix: 'kb', name: 'Meera Iyer' });
-    const date = addDays(todayInKolkata(), 2);
-    const slots = await api<{ time: string; available: boolean }[]>(`/api/restaurants/toit-tandoor/availability?date=${date}&partySize=2`);
-    const time = slots.body.find((slot) => slot.available)!.time;
-    const held = await api<{ id: string }>('/api/reservations', {
-      method: 'POST',
-      token: diner.token,
-      body: { restaurantSlug: 'toit-tandoor', date, time, partySize: 2 },
-    });
-    expect(held.status, JSON.stringify(held.body)).toBe(201);
+    const heldId = await holdFirstFreeTable(api, diner.token, 'toit-tandoor', addDays(todayInKolkata(), 2));
 
     const page = await openAs(browser, diner.token, LAPTOP);
     const errors = collectPageErrors(page);
-    await page.goto(`${server.baseUrl}/hold/${held.body.id}`);
+    await page.goto(`${server.baseUrl}/hold/${heldId}`);
     await page.getByRole('button', { name: 'Confirm', exact: true }).waitFor();
     // Record every text the countdown's live region and caption show, up to leaving the screen.
     await page.evaluate(() => {
@@ -153,20 +145,12 @@ describe('the hold screen', () => {
 describe('the focus stays on the page after an in-page action, and the outcome is announced', () => {
   it('portal Confirm: the focus moves to the row’s next action, and the new status is announced', async () => {
     const diner = await createDiner(api, { prefix: 'kb', name: 'Rohan Shetty' });
-    const date = addDays(todayInKolkata(), 3);
-    const slots = await api<{ time: string; available: boolean }[]>(`/api/restaurants/ember-oak/availability?date=${date}&partySize=2`);
-    const time = slots.body.find((slot) => slot.available)!.time;
-    const held = await api<{ id: string }>('/api/reservations', {
-      method: 'POST',
-      token: diner.token,
-      body: { restaurantSlug: 'ember-oak', date, time, partySize: 2 },
-    });
-    expect(held.status).toBe(201);
-    expect((await api(`/api/reservations/${held.body.id}/confirm`, { method: 'POST', body: {}, token: diner.token })).status).toBe(200);
+    const heldId = await holdFirstFreeTable(api, diner.token, 'ember-oak', addDays(todayInKolkata(), 3));
+    expect((await api(`/api/reservations/${heldId}/confirm`, { method: 'POST', body: {}, token: diner.token })).status).toBe(200);
 
     const page = await openAs(browser, null, LAPTOP);
     await signInStaff(page, server.baseUrl, { username: 'ember-oak', password: 'staff1234' });
-    const row = page.locator(`[data-testid="booking-row"][data-booking-id="${held.body.id}"]`);
+    const row = page.locator(`[data-testid="booking-row"][data-booking-id="${heldId}"]`);
     await row.getByRole('button', { name: /^Confirm/ }).focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => row.getAttribute('data-status')).toBe('CONFIRMED');
@@ -178,21 +162,14 @@ describe('the focus stays on the page after an in-page action, and the outcome i
 
   it('/me Yes, cancel: the focus lands on the cancelled reservation, and the cancel is announced', async () => {
     const diner = await createDiner(api, { prefix: 'kb', name: 'Tara Menon' });
-    const date = addDays(todayInKolkata(), 4);
-    const slots = await api<{ time: string; available: boolean }[]>(`/api/restaurants/ember-oak/availability?date=${date}&partySize=2`);
-    const time = slots.body.find((slot) => slot.available)!.time;
-    const held = await api<{ id: string }>('/api/reservations', {
-      method: 'POST',
-      token: diner.token,
-      body: { restaurantSlug: 'ember-oak', date, time, partySize: 2 },
-    });
-    await api(`/api/reservations/${held.body.id}/confirm`, { method: 'POST', body: {}, token: diner.token });
+    const heldId = await holdFirstFreeTable(api, diner.token, 'ember-oak', addDays(todayInKolkata(), 4));
+    await api(`/api/reservations/${heldId}/confirm`, { method: 'POST', body: {}, token: diner.token });
 
     const page = await openAs(browser, diner.token, LAPTOP);
     await page.goto(`${server.baseUrl}/me`);
     await page.getByRole('button', { name: /^Cancel reservation at/ }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Yes, cancel' }).click();
-    const card = page.locator(`[data-reservation-id="${held.body.id}"]`);
+    const card = page.locator(`[data-reservation-id="${heldId}"]`);
     await expect.poll(() => card.getAttribute('data-status')).toBe('CANCELLED');
     await expect.poll(() => focusKept(page)).toBe(true);
     await expect.poll(() => card.evaluate((element) => element.contains(document.activeElement))).toBe(true);

@@ -56,6 +56,15 @@ export async function createDiner(
   return { token: login.body.token, username, email };
 }
 
+/** Holds the first free table for two at `slug` on `date` as the diner, and returns the hold's id. */
+export async function holdFirstFreeTable(api: ReturnType<typeof apiClient>, token: string, slug: string, date: string): Promise<string> {
+  const slots = await api<{ time: string; available: boolean }[]>(`/api/restaurants/${slug}/availability?date=${date}&partySize=2`);
+  const time = slots.body.find((slot) => slot.available)!.time;
+  const held = await api<{ id: string }>('/api/reservations', { method: 'POST', token, body: { restaurantSlug: slug, date, time, partySize: 2 } });
+  expect(held.status, JSON.stringify(held.body)).toBe(201);
+  return held.body.id;
+}
+
 /** A page in a new context, signed in as the diner whose token this is (or signed out with null). */
 export async function openAs(browser: Browser, token: string | null, viewport: { width: number; height: number }): Promise<Page> {
   // bypassCSP only lets the test inject axe-core; the app itself runs under its real policy.
