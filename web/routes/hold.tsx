@@ -6,6 +6,7 @@ import { formatDateShort, formatTime12h } from '#common/domain/time.ts';
 import { ApiError, errorMessage } from '#web/api/client.ts';
 import { Button, ButtonLink } from '#web/components/ui/Button.tsx';
 import { ConfirmDialog } from '#web/components/ui/ConfirmDialog.tsx';
+import { FactList } from '#web/components/ui/FactList.tsx';
 import { EmptyState, LoadingScreen, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { writeBookingParams } from '#common/domain/booking-choice.ts';
@@ -189,20 +190,14 @@ function HoldSummary({ reservation }: { reservation: DinerReservation }) {
           <span className="hold__restaurant-hood">{restaurant.neighborhood}</span>
         </div>
       </div>
-      <dl className="hold__facts">
-        <div>
-          <dt>Date</dt>
-          <dd>{formatDateShort(slot.date)}</dd>
-        </div>
-        <div>
-          <dt>Time</dt>
-          <dd>{formatTime12h(slot.time)}</dd>
-        </div>
-        <div>
-          <dt>Party</dt>
-          <dd>{partyLabel(reservation.partySize)}</dd>
-        </div>
-      </dl>
+      <FactList
+        className="hold__facts"
+        facts={[
+          ['Date', formatDateShort(slot.date)],
+          ['Time', formatTime12h(slot.time)],
+          ['Party', partyLabel(reservation.partySize)],
+        ]}
+      />
     </section>
   );
 }

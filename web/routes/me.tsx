@@ -3,6 +3,7 @@ import { Link, Navigate } from 'react-router';
 import type { DinerReservation } from '#common/contract/reservations.ts';
 import { errorMessage } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
+import { FactList, type Fact } from '#web/components/ui/FactList.tsx';
 import { Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { loginPath } from '#web/features/accounts/return-path.ts';
@@ -41,6 +42,13 @@ export default function ProfileScreen() {
   if (!isSignedIn) return isSigningOut ? null : <Navigate to={signOutCount !== signOutCountAtOpen ? '/' : loginPath('/me')} replace />;
 
   const displayName = diner?.name?.trim() || diner?.username || '';
+  const contacts: Fact[] = [
+    ['Email', diner?.email],
+    ['Phone', diner?.phone],
+    ['Neighbourhood', diner?.preferredHood],
+  ];
+  // Only what the diner gave: an empty line would read as a missing value.
+  const contactFacts = contacts.filter(([, value]) => value);
   return (
     <div className="my-profile container page">
       <header className="my-profile__head">
@@ -64,28 +72,7 @@ export default function ProfileScreen() {
         </Button>
       </header>
 
-      {diner && (diner.email || diner.phone || diner.preferredHood) ? (
-        <dl className="my-profile__facts">
-          {diner.email ? (
-            <div>
-              <dt>Email</dt>
-              <dd>{diner.email}</dd>
-            </div>
-          ) : null}
-          {diner.phone ? (
-            <div>
-              <dt>Phone</dt>
-              <dd>{diner.phone}</dd>
-            </div>
-          ) : null}
-          {diner.preferredHood ? (
-            <div>
-              <dt>Neighbourhood</dt>
-              <dd>{diner.preferredHood}</dd>
-            </div>
-          ) : null}
-        </dl>
-      ) : null}
+      {contactFacts.length ? <FactList className="my-profile__facts" facts={contactFacts} /> : null}
 
       <nav className="my-profile__tiles" aria-label="Shortcuts">
         {TILES.map((tile) => (

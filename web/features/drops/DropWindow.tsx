@@ -1,5 +1,6 @@
 import type { DropDetail } from '#common/contract/drops.ts';
 import { formatDateShort, formatInstantKolkata as formatInstant, formatTime12h } from '#common/domain/time.ts';
+import { FactList } from '#web/components/ui/FactList.tsx';
 import { formatWait } from './clock.ts';
 import { DrawAudit, DrawCommitment } from './DrawAudit.tsx';
 import { dropWhen, nextMilestone } from './rules.ts';
@@ -24,26 +25,15 @@ export function DropWindow({ drop, secondsToMilestone }: { drop: DropDetail; sec
           Drawn {drop.drawnAt ? formatInstant(drop.drawnAt) : ''} · {drop.entryCount.toLocaleString('en-IN')} entries
         </p>
       )}
-      <dl className="drop__facts">
-        <div>
-          <dt>Entries open</dt>
-          <dd>{formatInstant(drop.entryOpensAt)}</dd>
-        </div>
-        <div>
-          <dt>Entries close</dt>
-          <dd>{formatInstant(drop.entryClosesAt)}</dd>
-        </div>
-        <div>
-          <dt>Draw and release</dt>
-          <dd>{formatInstant(drop.releaseAt)}</dd>
-        </div>
-        <div>
-          <dt>Tables</dt>
-          <dd>
-            {dropWhen(drop)} · up to {drop.capacity} guests
-          </dd>
-        </div>
-      </dl>
+      <FactList
+        className="drop__facts"
+        facts={[
+          ['Entries open', formatInstant(drop.entryOpensAt)],
+          ['Entries close', formatInstant(drop.entryClosesAt)],
+          ['Draw and release', formatInstant(drop.releaseAt)],
+          ['Tables', `${dropWhen(drop)} · up to ${drop.capacity} guests`],
+        ]}
+      />
       <details className="drop__slots">
         <summary>
           {drop.slotCount} {drop.slotCount === 1 ? 'time' : 'times'} in this drop

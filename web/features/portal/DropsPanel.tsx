@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { AdminDropSummary } from '#common/contract/drops.ts';
 import { Button, ButtonLink } from '#web/components/ui/Button.tsx';
+import { FactList } from '#web/components/ui/FactList.tsx';
 import { EmptyState, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useAdminDrops } from './drops-api.ts';
 import { CreateDropForm } from './drops-create-form.tsx';
@@ -31,20 +32,16 @@ export function DropsPanel() {
 }
 
 function DropCounts({ drop }: { drop: AdminDropSummary }) {
-  const counts: [string, number][] = [
-    ['Entries', drop.entryCount],
-    ['Offered', drop.offeredCount],
-    ['Booked', drop.bookedCount],
-  ];
   return (
-    <dl className="drop-row__counts">
-      {counts.map(([label, value]) => (
-        <div key={label} className="drop-row__count">
-          <dt>{label}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
+    <FactList
+      className="drop-row__counts"
+      factClassName="drop-row__count"
+      facts={[
+        ['Entries', drop.entryCount],
+        ['Offered', drop.offeredCount],
+        ['Booked', drop.bookedCount],
+      ]}
+    />
   );
 }
 

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { ApiError, errorMessage } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
+import { FactList } from '#web/components/ui/FactList.tsx';
 import { EmptyState, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useAdminDrop, type TimedDropDetail } from './drops-api.ts';
 import { dropPhaseLabels, formatDateRange, formatInstant, formatTimes } from './drops-format.ts';
@@ -112,33 +113,16 @@ export function DropDetailView({ id }: { id: string }) {
 /** When the drop runs: dates, times, capacity and its three instants. */
 function DropFacts({ drop }: { drop: TimedDropDetail }) {
   return (
-    <dl className="drop-facts">
-      <div>
-        <dt>Dates</dt>
-        <dd>{formatDateRange(drop.dateFrom, drop.dateTo)}</dd>
-      </div>
-      <div>
-        <dt>Times</dt>
-        <dd>{formatTimes(drop.times)}</dd>
-      </div>
-      <div>
-        <dt>Capacity</dt>
-        <dd>
-          {drop.capacity} {drop.capacity === 1 ? 'cover' : 'covers'} per slot
-        </dd>
-      </div>
-      <div>
-        <dt>Entries open</dt>
-        <dd>{formatInstant(drop.entryOpensAt)}</dd>
-      </div>
-      <div>
-        <dt>Entries close</dt>
-        <dd>{formatInstant(drop.entryClosesAt)}</dd>
-      </div>
-      <div>
-        <dt>Release</dt>
-        <dd>{formatInstant(drop.releaseAt)}</dd>
-      </div>
-    </dl>
+    <FactList
+      className="drop-facts"
+      facts={[
+        ['Dates', formatDateRange(drop.dateFrom, drop.dateTo)],
+        ['Times', formatTimes(drop.times)],
+        ['Capacity', `${drop.capacity} ${drop.capacity === 1 ? 'cover' : 'covers'} per slot`],
+        ['Entries open', formatInstant(drop.entryOpensAt)],
+        ['Entries close', formatInstant(drop.entryClosesAt)],
+        ['Release', formatInstant(drop.releaseAt)],
+      ]}
+    />
   );
 }

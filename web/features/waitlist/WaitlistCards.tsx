@@ -6,6 +6,7 @@ import { formatDateShort, formatTime12h } from '#common/domain/time.ts';
 import { errorMessage } from '#web/api/client.ts';
 import { Button, ButtonLink } from '#web/components/ui/Button.tsx';
 import { ConfirmDialog } from '#web/components/ui/ConfirmDialog.tsx';
+import { FactList } from '#web/components/ui/FactList.tsx';
 import { Alert } from '#web/components/ui/Feedback.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { useCancelReservation, useConfirmHold } from '#web/features/reservations/api.ts';
@@ -95,20 +96,14 @@ export function OfferCard({ entry, clockOffsetMs }: { entry: WaitlistEntry; cloc
           <p className="wl-offer__where">{entry.restaurant.neighborhood}</p>
         </div>
       </div>
-      <dl className="wl-offer__facts">
-        <div>
-          <dt>Date</dt>
-          <dd>{formatDateShort(offer.slot.date)}</dd>
-        </div>
-        <div>
-          <dt>Time</dt>
-          <dd>{formatTime12h(offer.slot.time)}</dd>
-        </div>
-        <div>
-          <dt>Party</dt>
-          <dd>{partyText(offer.partySize)}</dd>
-        </div>
-      </dl>
+      <FactList
+        className="wl-offer__facts"
+        facts={[
+          ['Date', formatDateShort(offer.slot.date)],
+          ['Time', formatTime12h(offer.slot.time)],
+          ['Party', partyText(offer.partySize)],
+        ]}
+      />
       <div className="wl-offer__timer">
         <span className="wl-offer__timer-label">{expired ? 'The hold has run out' : 'Left to confirm'}</span>
         <span className="wl-offer__timer-time" role="timer" aria-label={`${formatOfferCountdown(secondsLeft)} left to confirm`} data-testid="offer-countdown">
