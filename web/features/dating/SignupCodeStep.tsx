@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { DatingSignupStarted } from '#common/contract/dating.ts';
-import { TextField } from '#web/components/ui/Field.tsx';
 import { Alert } from '#web/components/ui/Feedback.tsx';
+import { OneTimeCodeField } from '#web/features/accounts/CredentialFields.tsx';
 import { datingApi } from './api.ts';
 import { Section } from './FormSection.tsx';
 
@@ -35,12 +35,7 @@ export function SignupCodeStep({
   return (
     <form className="d-card d-signup__form" noValidate onSubmit={onSubmit} aria-labelledby="sec-code">
       <Section id="sec-code" title="Check your phone" description={`We sent a 6-digit code to ${pending.phone}. Enter it to finish creating your account.`}>
-        <TextField
-          label="Code"
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
+        <OneTimeCodeField
           value={code}
           onChange={(event) => setCode(event.target.value.replace(/\D/g, ''))}
           hint="It expires in 10 minutes. If this number already has an account, the text says so instead: log in with your password."

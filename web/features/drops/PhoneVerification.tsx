@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { startPhoneVerificationBody, verifyPhoneBody } from '#common/contract/accounts.ts';
 import { errorMessage } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
 import { Alert, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { TextField } from '#web/components/ui/Field.tsx';
+import { OneTimeCodeField } from '#web/features/accounts/CredentialFields.tsx';
 import { usePhoneStatus, useStartPhoneVerification, useVerifyPhone } from './api.ts';
 import { DROP_FALLBACKS } from './rules.ts';
 
@@ -97,26 +98,12 @@ export function PhoneVerification({ intro, onVerified }: { intro?: string; onVer
         {announcement}
       </p>
       {sentTo ? (
-        <form className="phone-verify__form" onSubmit={checkCode} noValidate>
-          <p className="phone-verify__sent" role="status">
-            We sent a 6-digit code to <strong>{sentTo}</strong>. It works for 10 minutes.
-          </p>
-          <TextField
-            label="Code"
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            value={code}
-            // Just after Send code the focus moves here: the form it was in is gone.
-            autoFocus={justSent}
-            onChange={(event) => setCode(event.target.value)}
-            error={fieldError.code}
-          />
-          <div className="phone-verify__actions">
-            <Button type="submit" disabled={verify.isPending}>
-              {verify.isPending ? 'Checking…' : 'Verify phone'}
-            </Button>
+        <StepForm
+          onSubmit={checkCode}
+          isBusy={verify.isPending}
+          submitLabel="Verify phone"
+          busyLabel="Checking…"
+          otherAction={
             <Button
               variant="ghost"
               onClick={() =>
@@ -129,10 +116,21 @@ export function PhoneVerification({ intro, onVerified }: { intro?: string; onVer
             >
               Send a new code
             </Button>
-          </div>
-        </form>
+          }
+        >
+          <p className="phone-verify__sent" role="status">
+            We sent a 6-digit code to <strong>{sentTo}</strong>. It works for 10 minutes.
+          </p>
+          <OneTimeCodeField
+            value={code}
+            // Just after Send code the focus moves here: the form it was in is gone.
+            autoFocus={justSent}
+            onChange={(event) => setCode(event.target.value)}
+            error={fieldError.code}
+          />
+        </StepForm>
       ) : (
-        <form className="phone-verify__form" onSubmit={sendCode} noValidate>
+        <StepForm onSubmit={sendCode} isBusy={start.isPending} submitLabel="Send code" busyLabel="Sending…">
           <TextField
             label="Mobile number"
             name="phone"
@@ -145,13 +143,37 @@ export function PhoneVerification({ intro, onVerified }: { intro?: string; onVer
             onChange={(event) => setPhone(event.target.value)}
             error={fieldError.phone}
           />
-          <div className="phone-verify__actions">
-            <Button type="submit" disabled={start.isPending}>
-              {start.isPending ? 'Sending…' : 'Send code'}
-            </Button>
-          </div>
-        </form>
+        </StepForm>
       )}
     </div>
+  );
+}
+
+/** One step's form: its fields, then its submit button (disabled while the step runs) and any other action. */
+function StepForm({
+  onSubmit,
+  isBusy,
+  submitLabel,
+  busyLabel,
+  otherAction,
+  children,
+}: {
+  onSubmit: (event: FormEvent) => void;
+  isBusy: boolean;
+  submitLabel: string;
+  busyLabel: string;
+  otherAction?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <form className="phone-verify__form" onSubmit={onSubmit} noValidate>
+      {children}
+      <div className="phone-verify__actions">
+        <Button type="submit" disabled={isBusy}>
+          {isBusy ? busyLabel : submitLabel}
+        </Button>
+        {otherAction}
+      </div>
+    </form>
   );
 }
