@@ -2,10 +2,9 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { errorMessage } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
-import { Alert } from '#web/components/ui/Feedback.tsx';
 import { DemoCredentials, PasswordField, UsernameField } from '#web/features/accounts/CredentialFields.tsx';
 import { useLogin } from '#web/features/accounts/api.ts';
-import { AuthShell } from '#web/features/accounts/AuthShell.tsx';
+import { AuthForm, AuthShell } from '#web/features/accounts/AuthShell.tsx';
 import { safeReturnPath, signupPath } from '#web/features/accounts/return-path.ts';
 
 /** The published demo diner (server/db/seed/seed.ts). */
@@ -51,12 +50,7 @@ export default function LoginScreen() {
       title="Log in"
       subtitle={next?.startsWith('/r/') ? 'Log in to reserve the table you picked. We’ll bring you right back.' : 'Welcome back. Your tables are waiting.'}
     >
-      {banner ? (
-        <Alert tone="error" title="We couldn’t log you in">
-          {banner}
-        </Alert>
-      ) : null}
-      <form className="auth__form" onSubmit={onSubmit} noValidate>
+      <AuthForm failure={banner} failureTitle="We couldn’t log you in" onSubmit={onSubmit}>
         <UsernameField
           id="login-username"
           value={username}
@@ -78,7 +72,7 @@ export default function LoginScreen() {
         <Button type="submit" block disabled={login.isPending}>
           {login.isPending ? 'Logging in…' : 'Log in'}
         </Button>
-      </form>
+      </AuthForm>
       <p className="auth__switch">
         New to Tablefair?&nbsp;<Link to={signupPath(next)}>Create an account</Link>
       </p>

@@ -1,19 +1,25 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { preferredHoods } from '#common/domain/restaurants.ts';
 import { errorMessage } from '#web/api/client.ts';
 import { Button, ButtonLink } from '#web/components/ui/Button.tsx';
-import { Alert } from '#web/components/ui/Feedback.tsx';
 import { SelectField, TextField } from '#web/components/ui/Field.tsx';
 import { useSignup } from '#web/features/accounts/api.ts';
-import { AuthShell } from '#web/features/accounts/AuthShell.tsx';
+import { AuthForm, AuthShell } from '#web/features/accounts/AuthShell.tsx';
+import { PasswordField, UsernameField } from '#web/features/accounts/CredentialFields.tsx';
 import { loginPath, safeReturnPath } from '#web/features/accounts/return-path.ts';
 import { emptySignup, signupPayload, validateSignup, type SignupErrors, type SignupField } from '#web/features/accounts/signup-form.ts';
 
 const FIELD_ORDER: SignupField[] = ['username', 'password', 'name', 'email', 'phone', 'preferredHood'];
 
-function Required() {
-  return <span className="auth__required"> (required)</span>;
+/** A required field's label: its name, then "(required)" in words. */
+function Required({ children }: { children: ReactNode }) {
+  return (
+    <>
+      {children}
+      <span className="auth__required"> (required)</span>
+    </>
+  );
 }
 
 /** /signup: only username and password are required; on success the diner goes on to log in. */
@@ -92,38 +98,13 @@ export default function SignupScreen() {
 
   return (
     <AuthShell title="Create Account" subtitle="Join the product to make reservations">
-      {banner ? (
-        <Alert tone="error" title="We couldn’t create your account">
-          {banner}
-        </Alert>
-      ) : null}
-      <form className="auth__form" onSubmit={onSubmit} noValidate>
-        <TextField
-          {...field('username')}
-          label={
-            <>
-              Username
-              <Required />
-            </>
-          }
-          hint={errors.username ? undefined : '3–32 letters, digits, _ or .'}
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
-        />
-        <TextField
+      <AuthForm failure={banner} failureTitle="We couldn’t create your account" onSubmit={onSubmit}>
+        <UsernameField {...field('username')} label={<Required>Username</Required>} hint={errors.username ? undefined : '3–32 letters, digits, _ or .'} />
+        <PasswordField
           {...field('password')}
-          label={
-            <>
-              Password
-              <Required />
-            </>
-          }
+          label={<Required>Password</Required>}
           hint={errors.password ? undefined : 'At least 8 characters.'}
-          type="password"
           autoComplete="new-password"
-          required
         />
         <TextField {...field('name')} label="Full Name" autoComplete="name" />
         <TextField {...field('email')} label="Email" type="email" inputMode="email" autoComplete="email" autoCapitalize="none" spellCheck={false} />
@@ -141,7 +122,7 @@ export default function SignupScreen() {
         <Button type="submit" block disabled={signup.isPending}>
           {signup.isPending ? 'Creating Account...' : 'Create Account'}
         </Button>
-      </form>
+      </AuthForm>
       <p className="auth__switch">
         <Link to={loginPath(next)}>Already have an account? Sign In</Link>
       </p>

@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import type { FormEvent, ReactNode } from 'react';
+import { Alert } from '#web/components/ui/Feedback.tsx';
 import './accounts.css';
 
 const PROMISES = [
@@ -39,5 +40,34 @@ export function AuthShell({ title, subtitle, children, aside }: { title: ReactNo
         </aside>
       </div>
     </div>
+  );
+}
+
+/**
+ * The diner's sign-in or signup form: the server's refusal above it under the form's own title,
+ * and the browser's validation bubbles off (each field shows its message in words).
+ */
+export function AuthForm({
+  failure,
+  failureTitle,
+  onSubmit,
+  children,
+}: {
+  failure: string | null;
+  failureTitle: string;
+  onSubmit: (event: FormEvent) => void;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      {failure ? (
+        <Alert tone="error" title={failureTitle}>
+          {failure}
+        </Alert>
+      ) : null}
+      <form className="auth__form" onSubmit={onSubmit} noValidate>
+        {children}
+      </form>
+    </>
   );
 }
