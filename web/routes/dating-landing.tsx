@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { datingNeighbourhoods } from '#common/domain/dating-profile.ts';
-import { DatingPage } from '#web/features/dating/DatingLayout.tsx';
+import { DatingAuthLink, DatingPage } from '#web/features/dating/DatingLayout.tsx';
 import { StepList } from '#web/components/ui/StepList.tsx';
 
 const stroke = { fill: 'none', stroke: 'currentColor', strokeWidth: 2, strokeLinecap: 'round', strokeLinejoin: 'round' } as const;
@@ -56,12 +56,8 @@ export default function DatingLanding() {
       title="Dinner dates in Bengaluru · Tablefair Dating"
       header={
         <>
-          <Link to="/dating/login" className="btn d-btn--ghost">
-            Log in
-          </Link>
-          <Link to="/dating/signup" className="btn d-btn--primary">
-            Sign up
-          </Link>
+          <DatingAuthLink to="login" />
+          <DatingAuthLink to="signup" primary />
         </>
       }
     >

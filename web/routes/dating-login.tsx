@@ -4,7 +4,7 @@ import { DATING_MESSAGES } from '#common/contract/dating.ts';
 import { Alert } from '#web/components/ui/Feedback.tsx';
 import { PasswordField } from '#web/features/accounts/CredentialFields.tsx';
 import { datingApi, datingErrorMessage } from '#web/features/dating/api.ts';
-import { DatingPage } from '#web/features/dating/DatingLayout.tsx';
+import { DatingAuthLink, DatingPage } from '#web/features/dating/DatingLayout.tsx';
 import { DatingPhoneField } from '#web/features/dating/PhoneField.tsx';
 import { validateLoginForm } from '#web/features/dating/signup-form.ts';
 
@@ -42,15 +42,7 @@ export default function DatingLogin() {
   }
 
   return (
-    <DatingPage
-      title="Log in · Tablefair Dating"
-      className="dating--auth"
-      header={
-        <Link to="/dating/signup" className="btn d-btn--ghost">
-          Sign up
-        </Link>
-      }
-    >
+    <DatingPage title="Log in · Tablefair Dating" className="dating--auth" header={<DatingAuthLink to="signup" />}>
       <div className="d-auth">
         <section className="d-card d-auth__card" aria-labelledby="dating-login-title">
           <h1 id="dating-login-title" className="d-auth__title">

@@ -14,14 +14,13 @@ import {
 import { SelectField, TextAreaField, TextField } from '#web/components/ui/Field.tsx';
 import { Alert } from '#web/components/ui/Feedback.tsx';
 import { RadioChips, ToggleChips } from '#web/features/dating/Chips.tsx';
-import { DatingPage } from '#web/features/dating/DatingLayout.tsx';
+import { DatingAuthLink, DatingPage } from '#web/features/dating/DatingLayout.tsx';
 import { Counter, Section } from '#web/features/dating/FormSection.tsx';
 import { DatingPhoneField } from '#web/features/dating/PhoneField.tsx';
 import { PhotoPicker } from '#web/features/dating/PhotoPicker.tsx';
 import { SignupCodeStep } from '#web/features/dating/SignupCodeStep.tsx';
 import { SignupIntro } from '#web/features/dating/SignupIntro.tsx';
 import { TagInput } from '#web/features/dating/TagInput.tsx';
-import { toggle } from '#web/features/dating/signup-form.ts';
 import { useDatingSignupForm } from '#web/features/dating/use-dating-signup-form.ts';
 
 /** Diet, drinking and smoking: optional, each with 'Prefer not to say'. */
@@ -43,19 +42,12 @@ function timeZones(current: string): string[] {
  * the phone (decision 101) → /dating/app. The form stays (hidden) so "Change your answers" keeps them.
  */
 export default function DatingSignup() {
-  const { form, today, shown, touch, set, text, onSubmit, isBusy, failure, errorCount, submitNews, pending, onVerify, startOver } = useDatingSignupForm();
+  const { form, today, shown, touch, set, text, choices, onSubmit, isBusy, failure, errorCount, submitNews, pending, onVerify, startOver } =
+    useDatingSignupForm();
   const zones = useMemo(() => timeZones(form.timeZone), [form.timeZone]);
 
   return (
-    <DatingPage
-      title="Create your account · Tablefair Dating"
-      className="dating--signup"
-      header={
-        <Link to="/dating/login" className="btn d-btn--ghost">
-          Log in
-        </Link>
-      }
-    >
+    <DatingPage title="Create your account · Tablefair Dating" className="dating--signup" header={<DatingAuthLink to="login" />}>
       <div className="d-container d-signup">
         <SignupIntro />
 
@@ -108,15 +100,7 @@ export default function DatingSignup() {
           </Section>
 
           <Section id="sec-dates" title="Dates you would enjoy">
-            <ToggleChips
-              name="firstDateTypes"
-              label="Preferred first dates"
-              hint="Pick as many as you like"
-              choices={firstDateChoices}
-              selected={form.firstDateTypes}
-              onToggle={(value) => set('firstDateTypes', toggle(form.firstDateTypes, value), true)}
-              error={shown('firstDateTypes')}
-            />
+            <ToggleChips label="Preferred first dates" hint="Pick as many as you like" choices={firstDateChoices} {...choices('firstDateTypes')} />
             <RadioChips
               name="dateBudget"
               label="Date budget"
@@ -126,14 +110,7 @@ export default function DatingSignup() {
               onChange={(value) => set('dateBudget', value, true)}
               error={shown('dateBudget')}
             />
-            <ToggleChips
-              name="cuisines"
-              label="Favourite cuisines"
-              choices={cuisineChoices}
-              selected={form.cuisines}
-              onToggle={(value) => set('cuisines', toggle(form.cuisines, value), true)}
-              error={shown('cuisines')}
-            />
+            <ToggleChips label="Favourite cuisines" choices={cuisineChoices} {...choices('cuisines')} />
           </Section>
 
           <Section id="sec-about" title="About you" description={`A sentence or two each, up to ${DATING_FREE_TEXT_MAX} characters.`}>

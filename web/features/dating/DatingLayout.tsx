@@ -31,6 +31,15 @@ export function DatingHeader({ children }: { children?: ReactNode }) {
   );
 }
 
+/** A header link to log in or sign up: ghost beside another action, primary where it is the one to take. */
+export function DatingAuthLink({ to, primary = false }: { to: 'login' | 'signup'; primary?: boolean }) {
+  return (
+    <Link to={`/dating/${to}`} className={`btn ${primary ? 'd-btn--primary' : 'd-btn--ghost'}`}>
+      {to === 'login' ? 'Log in' : 'Sign up'}
+    </Link>
+  );
+}
+
 export function DatingFooter({ isMember = false }: { isMember?: boolean }) {
   return (
     <footer className="dating-footer">

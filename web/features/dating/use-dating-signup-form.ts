@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { DATING_MESSAGES, type DatingSignupStarted } from '#common/contract/dating.ts';
 import { todayInKolkata } from '#common/domain/time.ts';
 import { datingApi, datingErrorMessage, uploadPhoto } from './api.ts';
-import { emptySignupForm, runSignupSequence, validateSignupForm, type DatingSignupForm } from './signup-form.ts';
+import { emptySignupForm, runSignupSequence, toggle, validateSignupForm, type DatingSignupForm } from './signup-form.ts';
 
 export type SignupField = keyof DatingSignupForm;
 
@@ -35,6 +35,14 @@ export function useDatingSignupForm() {
     value: form[field] as string,
     onChange: (event: { target: { value: string } }) => set(field, event.target.value as never),
     onBlur: () => touch(field),
+    error: shown(field),
+  });
+
+  /** A many-choice answer (chips): a tap adds or removes one choice and counts as touching it. */
+  const choices = <K extends 'firstDateTypes' | 'cuisines'>(field: K) => ({
+    name: field,
+    selected: form[field],
+    onToggle: (value: DatingSignupForm[K][number]) => set(field, toggle<DatingSignupForm[K][number]>(form[field], value) as DatingSignupForm[K], true),
     error: shown(field),
   });
 
@@ -101,5 +109,5 @@ export function useDatingSignupForm() {
 
   const errorCount = Object.keys(errors).filter((field) => touched[field as SignupField]).length;
 
-  return { form, today, errors, shown, touch, set, text, onSubmit, isBusy, failure, errorCount, submitNews, pending, onVerify, startOver };
+  return { form, today, errors, shown, touch, set, text, choices, onSubmit, isBusy, failure, errorCount, submitNews, pending, onVerify, startOver };
 }
