@@ -8,6 +8,7 @@ import { EmptyState, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useAdminBookings, useMoveBooking } from './api.ts';
 import { groupByDay, isSettled, staffActions, staffStatusLabels } from './bookings.ts';
 import { SlotsPanel } from './SlotsPanel.tsx';
+import { AdminPanel } from './AdminPanel.tsx';
 
 /** A clock that ticks, so buttons that depend on time (No-show) appear on their own. */
 function useNow(everyMs: number): Date {
@@ -32,16 +33,17 @@ function LiveStatusPanel({ liveStatus, updatedAt, isLoading }: { liveStatus?: Li
     { key: 'completed', label: 'Completed', hint: 'Finished today' },
   ];
   return (
-    <section className="admin-panel live-status" aria-labelledby="live-status-title">
-      <div className="admin-panel__head">
-        <h2 id="live-status-title" className="admin-panel__title">
-          Live Booking Status
-        </h2>
+    <AdminPanel
+      className="live-status"
+      titleId="live-status-title"
+      title="Live Booking Status"
+      aside={
         <p className="admin-panel__note">
           Auto-refreshes every 30 seconds
           {updatedAt ? <span className="admin-panel__updated"> · {formatUpdated(updatedAt)}</span> : null}
         </p>
-      </div>
+      }
+    >
       <dl className="live-status__tiles">
         {tiles.map((tile) => (
           <div key={tile.key} className={`live-tile live-tile--${tile.key}`}>
@@ -53,7 +55,7 @@ function LiveStatusPanel({ liveStatus, updatedAt, isLoading }: { liveStatus?: Li
           </div>
         ))}
       </dl>
-    </section>
+    </AdminPanel>
   );
 }
 
@@ -179,13 +181,12 @@ function BookingsPanel() {
 
   return (
     <>
-      <section className="admin-panel bookings" aria-labelledby="bookings-title">
-        <div className="admin-panel__head">
-          <h2 id="bookings-title" className="admin-panel__title">
-            Upcoming Bookings
-          </h2>
-          {bookings.data ? <p className="admin-panel__note">{bookings.data.bookings.filter((b) => !isSettled(b.status)).length} open</p> : null}
-        </div>
+      <AdminPanel
+        className="bookings"
+        titleId="bookings-title"
+        title="Upcoming Bookings"
+        aside={bookings.data ? <p className="admin-panel__note">{bookings.data.bookings.filter((b) => !isSettled(b.status)).length} open</p> : null}
+      >
         {bookings.isPending ? (
           <div className="bookings__loading" aria-hidden="true">
             {[0, 1, 2].map((i) => (
@@ -226,7 +227,7 @@ function BookingsPanel() {
             </div>
           ))
         )}
-      </section>
+      </AdminPanel>
       <ConfirmDialog
         open={asking !== null}
         title={asking?.move.to === 'NO_SHOW' ? 'Mark as a no-show?' : 'Cancel this booking?'}

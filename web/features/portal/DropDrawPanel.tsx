@@ -3,6 +3,7 @@ import { errorMessage } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
 import { fetchDrawAudit, type TimedDropDetail } from './drops-api.ts';
 import { formatInstant } from './drops-format.ts';
+import { AdminPanel } from './AdminPanel.tsx';
 
 type AuditCheck = { state: 'idle' } | { state: 'checking' } | { state: 'done'; matches: boolean; count: number } | { state: 'failed'; message: string };
 
@@ -47,13 +48,13 @@ export function DropDrawPanel({ drop }: { drop: TimedDropDetail }) {
   }
 
   return (
-    <section className="admin-panel drop-draw" aria-labelledby="drop-draw-title">
-      <div className="admin-panel__head">
-        <h3 id="drop-draw-title" className="admin-panel__title">
-          The draw
-        </h3>
-        {drop.drawnAt ? <p className="admin-panel__note">{formatInstant(drop.drawnAt)}</p> : null}
-      </div>
+    <AdminPanel
+      className="drop-draw"
+      titleId="drop-draw-title"
+      heading="h3"
+      title="The draw"
+      aside={drop.drawnAt ? <p className="admin-panel__note">{formatInstant(drop.drawnAt)}</p> : null}
+    >
       {drop.seed ? (
         <>
           <p className="drop-draw__label" id="drop-seed-label">
@@ -96,6 +97,6 @@ export function DropDrawPanel({ drop }: { drop: TimedDropDetail }) {
           beforehand. It will appear here, and at <code>GET {auditPath}</code> for anyone to check.
         </p>
       )}
-    </section>
+    </AdminPanel>
   );
 }

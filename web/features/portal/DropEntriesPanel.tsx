@@ -1,6 +1,7 @@
 import type { AdminDropEntry } from '#common/contract/drops.ts';
 import type { TimedDropDetail } from './drops-api.ts';
 import { entryResultView, formatInstant, formatPhone } from './drops-format.ts';
+import { AdminPanel } from './AdminPanel.tsx';
 
 function EntryRow({ entry }: { entry: AdminDropEntry }) {
   const result = entryResultView(entry.result);
@@ -43,13 +44,17 @@ function EntryRow({ entry }: { entry: AdminDropEntry }) {
 export function DropEntriesPanel({ drop }: { drop: TimedDropDetail }) {
   const drawn = drop.drawnAt !== null;
   return (
-    <section className="admin-panel drop-entries" aria-labelledby="drop-entries-title">
-      <div className="admin-panel__head">
-        <h3 id="drop-entries-title" className="admin-panel__title">
+    <AdminPanel
+      className="drop-entries"
+      titleId="drop-entries-title"
+      heading="h3"
+      title={
+        <>
           Entries <span className="bookings__day-count">{drop.entryCount}</span>
-        </h3>
-        <p className="admin-panel__note">{drawn ? 'In drawn order' : 'In the order they entered; the draw decides the line'}</p>
-      </div>
+        </>
+      }
+      aside={<p className="admin-panel__note">{drawn ? 'In drawn order' : 'In the order they entered; the draw decides the line'}</p>}
+    >
       {drop.entries.length === 0 ? (
         <p className="bookings__empty drop-entries__empty">
           {drop.phase === 'upcoming'
@@ -74,6 +79,6 @@ export function DropEntriesPanel({ drop }: { drop: TimedDropDetail }) {
           </ol>
         </>
       )}
-    </section>
+    </AdminPanel>
   );
 }

@@ -2,6 +2,7 @@ import { useLayoutEffect, useRef, useState } from 'react';
 import { formatDateShort, formatTime12h } from '#common/domain/time.ts';
 import type { TimedDropDetail } from './drops-api.ts';
 import { groupDropSlots } from './drops-format.ts';
+import { AdminPanel } from './AdminPanel.tsx';
 
 /** The drop's slots by day with their covers booked; long drops scroll inside the panel. */
 export function DropSlotsSummary({ drop }: { drop: TimedDropDetail }) {
@@ -14,13 +15,17 @@ export function DropSlotsSummary({ drop }: { drop: TimedDropDetail }) {
   }, [days.length, drop.slots.length]);
   const hidden = drop.phase === 'upcoming' || drop.phase === 'open' || drop.phase === 'closed';
   return (
-    <section className="admin-panel drop-slots" aria-labelledby="drop-slots-title">
-      <div className="admin-panel__head">
-        <h3 id="drop-slots-title" className="admin-panel__title">
+    <AdminPanel
+      className="drop-slots"
+      titleId="drop-slots-title"
+      heading="h3"
+      title={
+        <>
           Slots <span className="bookings__day-count">{drop.slotCount}</span>
-        </h3>
-        <p className="admin-panel__note">{hidden ? 'Hidden until the release' : 'Offered down the line'}</p>
-      </div>
+        </>
+      }
+      aside={<p className="admin-panel__note">{hidden ? 'Hidden until the release' : 'Offered down the line'}</p>}
+    >
       {/* Long drops scroll inside the panel; then the region takes the focus so the keyboard can scroll it too. */}
       <div className="drop-slots__scroll" ref={scrollRef} tabIndex={scrolls ? 0 : undefined} role="region" aria-labelledby="drop-slots-title">
         <ul className="drop-slots__days">
@@ -48,6 +53,6 @@ export function DropSlotsSummary({ drop }: { drop: TimedDropDetail }) {
           ))}
         </ul>
       </div>
-    </section>
+    </AdminPanel>
   );
 }

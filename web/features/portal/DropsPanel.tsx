@@ -8,6 +8,7 @@ import { useAdminDrops } from './drops-api.ts';
 import { CreateDropForm } from './drops-create-form.tsx';
 import { DropDetailView } from './drops-detail.tsx';
 import { dropPhaseLabels, formatDateRange, formatInstant, formatTimes, formatWindow, splitDrops } from './drops-format.ts';
+import { AdminPanel } from './AdminPanel.tsx';
 
 /** Where the Drops tab is: the list, the create form, or one drop (kept in the address so Back works). */
 export const dropsSearch = {
@@ -94,17 +95,18 @@ function DropList() {
   const { current, past } = splitDrops(drops.data ?? []);
 
   return (
-    <section className="admin-panel portal-drops" aria-labelledby="drops-title">
-      <div className="admin-panel__head">
-        <h2 id="drops-title" className="admin-panel__title">
-          Drops
-        </h2>
-        {drops.data && drops.data.length > 0 ? (
+    <AdminPanel
+      className="portal-drops"
+      titleId="drops-title"
+      title="Drops"
+      aside={
+        drops.data && drops.data.length > 0 ? (
           <ButtonLink to={dropsSearch.create} size="sm" className="portal-drops__new">
             <span aria-hidden="true">+</span> New drop
           </ButtonLink>
-        ) : null}
-      </div>
+        ) : null
+      }
+    >
       {drops.isPending ? (
         <div className="portal-drops__loading" aria-hidden="true">
           {[0, 1, 2].map((i) => (
@@ -153,6 +155,6 @@ function DropList() {
           ) : null}
         </>
       )}
-    </section>
+    </AdminPanel>
   );
 }

@@ -7,6 +7,7 @@ import { Button } from '#web/components/ui/Button.tsx';
 import { TextField } from '#web/components/ui/Field.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { adminKeys, uploadHeroPhoto, useUpdateRestaurant } from './api.ts';
+import { AdminPanel } from './AdminPanel.tsx';
 
 /** URL inputs need absolute addresses; the app's own paths are shown with this origin and stored without it. */
 function toAbsolute(url: string | null): string {
@@ -54,8 +55,13 @@ export function ProfilePanel({ restaurant, onSaved }: { restaurant: AdminRestaur
   const preview = form.heroImageUrl.trim() ? toStored(form.heroImageUrl) : restaurant.heroImageSrc;
   const previewFailed = failedPreview === preview;
 
-  function update(field: keyof ProfileForm) {
-    return (event: ChangeEvent<HTMLInputElement>) => setForm((current) => ({ ...current, [field]: event.target.value }));
+  /** A profile field's name, value and change handler. */
+  function field(name: keyof ProfileForm) {
+    return {
+      name,
+      value: form[name],
+      onChange: (event: ChangeEvent<HTMLInputElement>) => setForm((current) => ({ ...current, [name]: event.target.value })),
+    };
   }
 
   async function onPhoto(event: ChangeEvent<HTMLInputElement>) {
@@ -100,34 +106,26 @@ export function ProfilePanel({ restaurant, onSaved }: { restaurant: AdminRestaur
   }
 
   return (
-    <section className="admin-panel profile" aria-labelledby="profile-title">
-      <div className="admin-panel__head">
-        <h2 id="profile-title" className="admin-panel__title">
-          Restaurant Profile
-        </h2>
+    <AdminPanel
+      className="profile"
+      titleId="profile-title"
+      title="Restaurant Profile"
+      aside={
         <Link className="profile__public-link" to={`/r/${restaurant.slug}`} target="_blank" rel="noopener">
           View public page <span aria-hidden="true">↗</span>
         </Link>
-      </div>
+      }
+    >
       <div className="profile__layout">
         <form className="profile__form" onSubmit={onSubmit} noValidate={false}>
-          <TextField label="Name" name="name" value={form.name} onChange={update('name')} autoComplete="organization" />
-          <TextField label="Neighborhood" name="neighborhood" value={form.neighborhood} onChange={update('neighborhood')} placeholder="Indiranagar" />
-          <TextField
-            label="Instagram URL"
-            name="instagramUrl"
-            type="url"
-            value={form.instagramUrl}
-            onChange={update('instagramUrl')}
-            placeholder="https://instagram.com/yourplace"
-          />
-          <TextField label="Website" name="website" type="url" value={form.website} onChange={update('website')} placeholder="https://yourplace.in" />
+          <TextField label="Name" {...field('name')} autoComplete="organization" />
+          <TextField label="Neighborhood" {...field('neighborhood')} placeholder="Indiranagar" />
+          <TextField label="Instagram URL" type="url" {...field('instagramUrl')} placeholder="https://instagram.com/yourplace" />
+          <TextField label="Website" type="url" {...field('website')} placeholder="https://yourplace.in" />
           <TextField
             label="Hero image URL"
-            name="heroImageUrl"
             type="url"
-            value={form.heroImageUrl}
-            onChange={update('heroImageUrl')}
+            {...field('heroImageUrl')}
             placeholder="https://… or upload a photo"
             hint="Leave empty to use your uploaded photo or our generated picture."
           />
@@ -166,6 +164,6 @@ export function ProfilePanel({ restaurant, onSaved }: { restaurant: AdminRestaur
           </p>
         </div>
       </div>
-    </section>
+    </AdminPanel>
   );
 }

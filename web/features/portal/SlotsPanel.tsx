@@ -7,6 +7,7 @@ import { Skeleton } from '#web/components/ui/Feedback.tsx';
 import { TextField } from '#web/components/ui/Field.tsx';
 import { useAddSlots, useAdminSlots, useSetSlotStatus } from './api.ts';
 import { bulkTimes, describeBulk } from './bookings.ts';
+import { AdminPanel } from './AdminPanel.tsx';
 
 /** The spec's defaults: 18:00 to 22:00, every 30 minutes, 4 covers. */
 const DEFAULT_BULK = { start: '18:00', end: '22:00', interval: '30', capacity: '4' };
@@ -63,6 +64,12 @@ export function SlotsPanel() {
     setResult(null);
   }
 
+  /** A bulk-add field's value and change handler. */
+  const bound = (field: keyof typeof DEFAULT_BULK) => ({
+    value: form[field],
+    onChange: (event: { target: { value: string } }) => update(field, event.target.value),
+  });
+
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (addSlots.isPending) return;
@@ -91,12 +98,7 @@ export function SlotsPanel() {
   const [slotNews, setSlotNews] = useState('');
 
   return (
-    <section className="admin-panel slots" aria-labelledby="slots-title">
-      <div className="admin-panel__head">
-        <h2 id="slots-title" className="admin-panel__title">
-          Slot Management
-        </h2>
-      </div>
+    <AdminPanel className="slots" titleId="slots-title" title="Slot Management">
       <div className="slots__date">
         <TextField label="Date" type="date" value={date} onChange={(event) => event.target.value && setDate(event.target.value)} />
       </div>
@@ -105,22 +107,10 @@ export function SlotsPanel() {
           Add slots for {formatDateShort(date)}
         </h3>
         <div className="slots__bulk-grid">
-          <TextField label="Start" type="time" value={form.start} onChange={(event) => update('start', event.target.value)} />
-          <TextField label="End" type="time" value={form.end} onChange={(event) => update('end', event.target.value)} />
-          <TextField
-            label="Interval (min)"
-            type="number"
-            inputMode="numeric"
-            value={form.interval}
-            onChange={(event) => update('interval', event.target.value)}
-          />
-          <TextField
-            label="Capacity (covers)"
-            type="number"
-            inputMode="numeric"
-            value={form.capacity}
-            onChange={(event) => update('capacity', event.target.value)}
-          />
+          <TextField label="Start" type="time" {...bound('start')} />
+          <TextField label="End" type="time" {...bound('end')} />
+          <TextField label="Interval (min)" type="number" inputMode="numeric" {...bound('interval')} />
+          <TextField label="Capacity (covers)" type="number" inputMode="numeric" {...bound('capacity')} />
         </div>
         <div className="slots__bulk-foot">
           {/* aria-disabled, not disabled: a disabled button would drop the keyboard focus to <body>. */}
@@ -168,6 +158,6 @@ export function SlotsPanel() {
       <p className="visually-hidden" role="status">
         {slotNews}
       </p>
-    </section>
+    </AdminPanel>
   );
 }
