@@ -2,14 +2,16 @@ import type { ReactNode } from 'react';
 
 /**
  * One panel of the portal: a titled section (its heading names it for screen readers) with a head
- * row for a note or an action beside the title. Panels inside a drop's page sit under its h2, so
- * they take h3.
+ * row: the title with how many it lists, and beside it a short note or an action. Panels inside a
+ * drop's page sit under its h2, so they take h3.
  */
 export function AdminPanel({
   className,
   titleId,
   title,
   heading: Heading = 'h2',
+  count,
+  note,
   aside,
   children,
 }: {
@@ -17,6 +19,8 @@ export function AdminPanel({
   titleId: string;
   title: ReactNode;
   heading?: 'h2' | 'h3';
+  count?: number;
+  note?: ReactNode;
   aside?: ReactNode;
   children: ReactNode;
 }) {
@@ -25,7 +29,14 @@ export function AdminPanel({
       <div className="admin-panel__head">
         <Heading id={titleId} className="admin-panel__title">
           {title}
+          {count === undefined ? null : (
+            <>
+              {' '}
+              <span className="bookings__day-count">{count}</span>
+            </>
+          )}
         </Heading>
+        {note === null || note === undefined ? null : <p className="admin-panel__note">{note}</p>}
         {aside}
       </div>
       {children}

@@ -37,11 +37,11 @@ function LiveStatusPanel({ liveStatus, updatedAt, isLoading }: { liveStatus?: Li
       className="live-status"
       titleId="live-status-title"
       title="Live Booking Status"
-      aside={
-        <p className="admin-panel__note">
+      note={
+        <>
           Auto-refreshes every 30 seconds
           {updatedAt ? <span className="admin-panel__updated"> · {formatUpdated(updatedAt)}</span> : null}
-        </p>
+        </>
       }
     >
       <dl className="live-status__tiles">
@@ -185,7 +185,7 @@ function BookingsPanel() {
         className="bookings"
         titleId="bookings-title"
         title="Upcoming Bookings"
-        aside={bookings.data ? <p className="admin-panel__note">{bookings.data.bookings.filter((b) => !isSettled(b.status)).length} open</p> : null}
+        note={bookings.data ? `${bookings.data.bookings.filter((b) => !isSettled(b.status)).length} open` : null}
       >
         {bookings.isPending ? (
           <div className="bookings__loading" aria-hidden="true">

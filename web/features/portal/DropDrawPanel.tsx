@@ -48,13 +48,7 @@ export function DropDrawPanel({ drop }: { drop: TimedDropDetail }) {
   }
 
   return (
-    <AdminPanel
-      className="drop-draw"
-      titleId="drop-draw-title"
-      heading="h3"
-      title="The draw"
-      aside={drop.drawnAt ? <p className="admin-panel__note">{formatInstant(drop.drawnAt)}</p> : null}
-    >
+    <AdminPanel className="drop-draw" titleId="drop-draw-title" heading="h3" title="The draw" note={drop.drawnAt ? formatInstant(drop.drawnAt) : null}>
       {drop.seed ? (
         <>
           <p className="drop-draw__label" id="drop-seed-label">

@@ -48,12 +48,9 @@ export function DropEntriesPanel({ drop }: { drop: TimedDropDetail }) {
       className="drop-entries"
       titleId="drop-entries-title"
       heading="h3"
-      title={
-        <>
-          Entries <span className="bookings__day-count">{drop.entryCount}</span>
-        </>
-      }
-      aside={<p className="admin-panel__note">{drawn ? 'In drawn order' : 'In the order they entered; the draw decides the line'}</p>}
+      title="Entries"
+      count={drop.entryCount}
+      note={drawn ? 'In drawn order' : 'In the order they entered; the draw decides the line'}
     >
       {drop.entries.length === 0 ? (
         <p className="bookings__empty drop-entries__empty">

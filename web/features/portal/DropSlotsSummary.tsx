@@ -19,12 +19,9 @@ export function DropSlotsSummary({ drop }: { drop: TimedDropDetail }) {
       className="drop-slots"
       titleId="drop-slots-title"
       heading="h3"
-      title={
-        <>
-          Slots <span className="bookings__day-count">{drop.slotCount}</span>
-        </>
-      }
-      aside={<p className="admin-panel__note">{hidden ? 'Hidden until the release' : 'Offered down the line'}</p>}
+      title="Slots"
+      count={drop.slotCount}
+      note={hidden ? 'Hidden until the release' : 'Offered down the line'}
     >
       {/* Long drops scroll inside the panel; then the region takes the focus so the keyboard can scroll it too. */}
       <div className="drop-slots__scroll" ref={scrollRef} tabIndex={scrolls ? 0 : undefined} role="region" aria-labelledby="drop-slots-title">
