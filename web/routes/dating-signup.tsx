@@ -42,7 +42,7 @@ function timeZones(current: string): string[] {
  * the phone (decision 101) → /dating/app. The form stays (hidden) so "Change your answers" keeps them.
  */
 export default function DatingSignup() {
-  const { form, today, shown, touch, set, text, choices, onSubmit, isBusy, failure, errorCount, submitNews, pending, onVerify, startOver } =
+  const { form, today, shown, touch, set, text, choices, choice, onSubmit, isBusy, failure, errorCount, submitNews, pending, onVerify, startOver } =
     useDatingSignupForm();
   const zones = useMemo(() => timeZones(form.timeZone), [form.timeZone]);
 
@@ -101,15 +101,7 @@ export default function DatingSignup() {
 
           <Section id="sec-dates" title="Dates you would enjoy">
             <ToggleChips label="Preferred first dates" hint="Pick as many as you like" choices={firstDateChoices} {...choices('firstDateTypes')} />
-            <RadioChips
-              name="dateBudget"
-              label="Date budget"
-              hint="Per person, for a first date"
-              choices={dateBudgetChoices}
-              value={form.dateBudget}
-              onChange={(value) => set('dateBudget', value, true)}
-              error={shown('dateBudget')}
-            />
+            <RadioChips label="Date budget" hint="Per person, for a first date" choices={dateBudgetChoices} {...choice('dateBudget')} />
             <ToggleChips label="Favourite cuisines" choices={cuisineChoices} {...choices('cuisines')} />
           </Section>
 
@@ -140,14 +132,7 @@ export default function DatingSignup() {
           </Section>
 
           <Section id="sec-lifestyle" title="Lifestyle">
-            <RadioChips
-              name="physicalActivity"
-              label="How active are you?"
-              choices={physicalActivityChoices}
-              value={form.physicalActivity}
-              onChange={(value) => set('physicalActivity', value)}
-              error={shown('physicalActivity')}
-            />
+            <RadioChips label="How active are you?" choices={physicalActivityChoices} {...choice('physicalActivity')} />
             <div className="d-grid-3">
               {OPTIONAL_HABITS.map(([field, label, choices]) => (
                 <SelectField

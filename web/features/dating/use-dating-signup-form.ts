@@ -46,6 +46,14 @@ export function useDatingSignupForm() {
     error: shown(field),
   });
 
+  /** A one-choice answer (chips): a tap picks it and counts as touching it. */
+  const choice = <K extends 'dateBudget' | 'physicalActivity'>(field: K) => ({
+    name: field,
+    value: form[field],
+    onChange: (value: DatingSignupForm[K]) => set(field, value, true),
+    error: shown(field),
+  });
+
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const all = Object.fromEntries(Object.keys(form).map((key) => [key, true]));
@@ -109,5 +117,5 @@ export function useDatingSignupForm() {
 
   const errorCount = Object.keys(errors).filter((field) => touched[field as SignupField]).length;
 
-  return { form, today, errors, shown, touch, set, text, choices, onSubmit, isBusy, failure, errorCount, submitNews, pending, onVerify, startOver };
+  return { form, today, errors, shown, touch, set, text, choices, choice, onSubmit, isBusy, failure, errorCount, submitNews, pending, onVerify, startOver };
 }
