@@ -1,107 +1,27 @@
-import { sql } from 'drizzle-orm';
-import { asDate, queryRows, toPgArray, type Db } from '#server/db/client.ts';
+import { eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
+import { datingUploads, datingUsers } from '#server/db/schema.ts';
 
 /** SQL for the dating section: accounts, their photos, and browser-bound photo uploads. No rules here. */
 
-export interface DatingUserRow {
-  id: string;
-  phone: string;
-  passwordHash: string;
-  name: string;
-  dob: string;
-  profession: string | null;
-  dreams: string;
-  fiveYearGoal: string;
-  whatIWantInPartner: string;
-  whyPartnerWouldLikeMe: string;
-  physicalActivity: string;
-  dateBudget: string;
-  instagramHandle: string | null;
-  diet: string | null;
-  drinking: string | null;
-  smoking: string | null;
-  cuisines: string[];
-  interests: string[];
-  firstDateTypes: string[];
-  createdAt: Date;
-}
+/** A dating account as stored: the schema maps its columns (server/db/schema.ts). */
+export type DatingUserRow = typeof datingUsers.$inferSelect;
 
-export type NewDatingUser = Omit<DatingUserRow, 'id' | 'createdAt'>;
-
-const USER_COLUMNS = sql`id, phone, password_hash, name, dob::text AS dob, profession, dreams, five_year_goal, what_i_want_in_partner,
-  why_partner_would_like_me, physical_activity, date_budget, instagram_handle, diet, drinking, smoking, cuisines, interests,
-  first_date_types, created_at`;
-
-interface RawUser {
-  id: string;
-  phone: string;
-  password_hash: string;
-  name: string;
-  dob: string;
-  profession: string | null;
-  dreams: string;
-  five_year_goal: string;
-  what_i_want_in_partner: string;
-  why_partner_would_like_me: string;
-  physical_activity: string;
-  date_budget: string;
-  instagram_handle: string | null;
-  diet: string | null;
-  drinking: string | null;
-  smoking: string | null;
-  cuisines: string[];
-  interests: string[];
-  first_date_types: string[];
-  created_at: Date | string;
-}
-
-function toUser(row: RawUser): DatingUserRow {
-  return {
-    id: row.id,
-    phone: row.phone,
-    passwordHash: row.password_hash,
-    name: row.name,
-    dob: row.dob,
-    profession: row.profession,
-    dreams: row.dreams,
-    fiveYearGoal: row.five_year_goal,
-    whatIWantInPartner: row.what_i_want_in_partner,
-    whyPartnerWouldLikeMe: row.why_partner_would_like_me,
-    physicalActivity: row.physical_activity,
-    dateBudget: row.date_budget,
-    instagramHandle: row.instagram_handle,
-    diet: row.diet,
-    drinking: row.drinking,
-    smoking: row.smoking,
-    cuisines: row.cuisines,
-    interests: row.interests,
-    firstDateTypes: row.first_date_types,
-    createdAt: asDate(row.created_at),
-  };
-}
+export type NewDatingUser = Omit<DatingUserRow, 'id' | 'createdAt' | 'updatedAt'>;
 
 export async function findDatingUserByPhone(db: Db, phone: string): Promise<DatingUserRow | undefined> {
-  const [row] = await queryRows<RawUser>(db, sql`SELECT ${USER_COLUMNS} FROM dating_users WHERE phone = ${phone}`);
-  return row && toUser(row);
+  const [row] = await db.select().from(datingUsers).where(eq(datingUsers.phone, phone));
+  return row;
 }
 
 export async function findDatingUserById(db: Db, id: string): Promise<DatingUserRow | undefined> {
-  const [row] = await queryRows<RawUser>(db, sql`SELECT ${USER_COLUMNS} FROM dating_users WHERE id = ${id}`);
-  return row && toUser(row);
+  const [row] = await db.select().from(datingUsers).where(eq(datingUsers.id, id));
+  return row;
 }
 
 export async function insertDatingUser(db: Db, user: NewDatingUser): Promise<DatingUserRow> {
-  const [row] = await queryRows<RawUser>(
-    db,
-    sql`INSERT INTO dating_users (phone, password_hash, name, dob, profession, dreams, five_year_goal, what_i_want_in_partner,
-          why_partner_would_like_me, physical_activity, date_budget, instagram_handle, diet, drinking, smoking, cuisines, interests, first_date_types)
-        VALUES (${user.phone}, ${user.passwordHash}, ${user.name}, ${user.dob}, ${user.profession}, ${user.dreams}, ${user.fiveYearGoal},
-          ${user.whatIWantInPartner}, ${user.whyPartnerWouldLikeMe}, ${user.physicalActivity}, ${user.dateBudget}, ${user.instagramHandle},
-          ${user.diet}, ${user.drinking}, ${user.smoking}, ${toPgArray(user.cuisines)}::text[], ${toPgArray(user.interests)}::text[],
-          ${toPgArray(user.firstDateTypes)}::text[])
-        RETURNING ${USER_COLUMNS}`,
-  );
-  return toUser(row);
+  const [row] = await db.insert(datingUsers).values(user).returning();
+  return row;
 }
 
 export interface DatingPhotoRow {
@@ -132,37 +52,11 @@ export async function findPhotoOwner(db: Db, objectKey: string): Promise<string 
   return row?.dating_user_id;
 }
 
-export interface DatingUploadRow {
-  objectKey: string;
-  browserNonceHash: string;
-  contentType: string;
-  sizeBytes: number | null;
-  expiresAt: Date;
-  uploadedAt: Date | null;
-  claimedBy: string | null;
-}
-
-interface RawUpload {
-  object_key: string;
-  browser_nonce_hash: string;
-  content_type: string;
-  size_bytes: number | null;
-  expires_at: Date | string;
-  uploaded_at: Date | string | null;
-  claimed_by: string | null;
-}
-
-function toUpload(row: RawUpload): DatingUploadRow {
-  return {
-    objectKey: row.object_key,
-    browserNonceHash: row.browser_nonce_hash,
-    contentType: row.content_type,
-    sizeBytes: row.size_bytes === null ? null : Number(row.size_bytes),
-    expiresAt: asDate(row.expires_at),
-    uploadedAt: row.uploaded_at === null ? null : asDate(row.uploaded_at),
-    claimedBy: row.claimed_by,
-  };
-}
+/** A browser-bound photo upload as stored (the schema maps its columns). */
+export type DatingUploadRow = Pick<
+  typeof datingUploads.$inferSelect,
+  'objectKey' | 'browserNonceHash' | 'contentType' | 'sizeBytes' | 'expiresAt' | 'uploadedAt' | 'claimedBy'
+>;
 
 export async function insertDatingUploads(
   db: Db,
@@ -178,12 +72,11 @@ export async function insertDatingUploads(
 
 export async function findDatingUploads(db: Db, objectKeys: string[]): Promise<DatingUploadRow[]> {
   if (objectKeys.length === 0) return [];
-  const rows = await queryRows<RawUpload>(
-    db,
-    sql`SELECT object_key, browser_nonce_hash, content_type, size_bytes, expires_at, uploaded_at, claimed_by
-        FROM dating_uploads WHERE object_key = ANY(${toPgArray(objectKeys)}::text[])`,
-  );
-  return rows.map(toUpload);
+  const { objectKey, browserNonceHash, contentType, sizeBytes, expiresAt, uploadedAt, claimedBy } = getTableColumns(datingUploads);
+  return db
+    .select({ objectKey, browserNonceHash, contentType, sizeBytes, expiresAt, uploadedAt, claimedBy })
+    .from(datingUploads)
+    .where(inArray(datingUploads.objectKey, objectKeys));
 }
 
 /** Records that an upload's bytes arrived and were checked; not once a signup has claimed it. */
