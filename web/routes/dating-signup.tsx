@@ -42,8 +42,25 @@ function timeZones(current: string): string[] {
  * the phone (decision 101) → /dating/app. The form stays (hidden) so "Change your answers" keeps them.
  */
 export default function DatingSignup() {
-  const { form, today, shown, touch, set, text, choices, choice, onSubmit, isBusy, failure, errorCount, submitNews, pending, onVerify, startOver } =
-    useDatingSignupForm();
+  const {
+    form,
+    today,
+    shown,
+    touch,
+    set,
+    text,
+    manyChoices,
+    oneChoice,
+    tagList,
+    onSubmit,
+    isBusy,
+    failure,
+    errorCount,
+    submitNews,
+    pending,
+    onVerify,
+    startOver,
+  } = useDatingSignupForm();
   const zones = useMemo(() => timeZones(form.timeZone), [form.timeZone]);
 
   return (
@@ -100,9 +117,9 @@ export default function DatingSignup() {
           </Section>
 
           <Section id="sec-dates" title="Dates you would enjoy">
-            <ToggleChips label="Preferred first dates" hint="Pick as many as you like" choices={firstDateChoices} {...choices('firstDateTypes')} />
-            <RadioChips label="Date budget" hint="Per person, for a first date" choices={dateBudgetChoices} {...choice('dateBudget')} />
-            <ToggleChips label="Favourite cuisines" choices={cuisineChoices} {...choices('cuisines')} />
+            <ToggleChips label="Preferred first dates" hint="Pick as many as you like" choices={firstDateChoices} {...manyChoices('firstDateTypes')} />
+            <RadioChips label="Date budget" hint="Per person, for a first date" choices={dateBudgetChoices} {...oneChoice('dateBudget')} />
+            <ToggleChips label="Favourite cuisines" choices={cuisineChoices} {...manyChoices('cuisines')} />
           </Section>
 
           <Section id="sec-about" title="About you" description={`A sentence or two each, up to ${DATING_FREE_TEXT_MAX} characters.`}>
@@ -120,19 +137,11 @@ export default function DatingSignup() {
             />
             <TextAreaField label="Your dreams" rows={3} hint={<Counter value={form.dreams} />} {...text('dreams')} />
             <TextAreaField label="Where you want to be in 5 years" rows={3} hint={<Counter value={form.fiveYearGoal} />} {...text('fiveYearGoal')} />
-            <TagInput
-              name="interests"
-              label="Interests"
-              hint="Type one and press Enter"
-              placeholder="e.g. Carnatic music"
-              tags={form.interests}
-              onChange={(interests) => set('interests', interests)}
-              error={shown('interests')}
-            />
+            <TagInput label="Interests" hint="Type one and press Enter" placeholder="e.g. Carnatic music" {...tagList('interests')} />
           </Section>
 
           <Section id="sec-lifestyle" title="Lifestyle">
-            <RadioChips label="How active are you?" choices={physicalActivityChoices} {...choice('physicalActivity')} />
+            <RadioChips label="How active are you?" choices={physicalActivityChoices} {...oneChoice('physicalActivity')} />
             <div className="d-grid-3">
               {OPTIONAL_HABITS.map(([field, label, choices]) => (
                 <SelectField
@@ -153,14 +162,7 @@ export default function DatingSignup() {
                 </SelectField>
               ))}
             </div>
-            <TagInput
-              name="languages"
-              label="Languages"
-              hint="Type one and press Enter"
-              placeholder="e.g. Kannada"
-              tags={form.languages}
-              onChange={(languages) => set('languages', languages)}
-            />
+            <TagInput label="Languages" hint="Type one and press Enter" placeholder="e.g. Kannada" {...tagList('languages')} />
             <SelectField label="Time zone" name="timeZone" value={form.timeZone} onChange={(event) => set('timeZone', event.target.value)}>
               {zones.map((zone) => (
                 <option key={zone} value={zone}>

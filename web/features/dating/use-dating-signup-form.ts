@@ -39,7 +39,7 @@ export function useDatingSignupForm() {
   });
 
   /** A many-choice answer (chips): a tap adds or removes one choice and counts as touching it. */
-  const choices = <K extends 'firstDateTypes' | 'cuisines'>(field: K) => ({
+  const manyChoices = <K extends 'firstDateTypes' | 'cuisines'>(field: K) => ({
     name: field,
     selected: form[field],
     onToggle: (value: DatingSignupForm[K][number]) => set(field, toggle<DatingSignupForm[K][number]>(form[field], value) as DatingSignupForm[K], true),
@@ -47,10 +47,18 @@ export function useDatingSignupForm() {
   });
 
   /** A one-choice answer (chips): a tap picks it and counts as touching it. */
-  const choice = <K extends 'dateBudget' | 'physicalActivity'>(field: K) => ({
+  const oneChoice = <K extends 'dateBudget' | 'physicalActivity'>(field: K) => ({
     name: field,
     value: form[field],
     onChange: (value: DatingSignupForm[K]) => set(field, value, true),
+    error: shown(field),
+  });
+
+  /** A list typed in one entry at a time (interests, languages). */
+  const tagList = (field: 'interests' | 'languages') => ({
+    name: field,
+    tags: form[field],
+    onChange: (tags: string[]) => set(field, tags),
     error: shown(field),
   });
 
@@ -117,5 +125,24 @@ export function useDatingSignupForm() {
 
   const errorCount = Object.keys(errors).filter((field) => touched[field as SignupField]).length;
 
-  return { form, today, errors, shown, touch, set, text, choices, choice, onSubmit, isBusy, failure, errorCount, submitNews, pending, onVerify, startOver };
+  return {
+    form,
+    today,
+    errors,
+    shown,
+    touch,
+    set,
+    text,
+    manyChoices,
+    oneChoice,
+    tagList,
+    onSubmit,
+    isBusy,
+    failure,
+    errorCount,
+    submitNews,
+    pending,
+    onVerify,
+    startOver,
+  };
 }
