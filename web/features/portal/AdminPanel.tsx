@@ -3,11 +3,11 @@ import type { ReactNode } from 'react';
 /**
  * One panel of the portal: a titled section (its heading names it for screen readers) with a head
  * row: the title with how many it lists, and beside it a short note or an action. Panels inside a
- * drop's page sit under its h2, so they take h3.
+ * drop's page sit under its h2, so they take h3. The panel's class names it: `drop-slots` is
+ * titled by `#drop-slots-title`.
  */
 export function AdminPanel({
   className,
-  titleId,
   title,
   heading: Heading = 'h2',
   count,
@@ -16,7 +16,6 @@ export function AdminPanel({
   children,
 }: {
   className: string;
-  titleId: string;
   title: ReactNode;
   heading?: 'h2' | 'h3';
   count?: number;
@@ -24,6 +23,7 @@ export function AdminPanel({
   aside?: ReactNode;
   children: ReactNode;
 }) {
+  const titleId = `${className}-title`;
   return (
     <section className={`admin-panel ${className}`} aria-labelledby={titleId}>
       <div className="admin-panel__head">

@@ -35,7 +35,6 @@ function LiveStatusPanel({ liveStatus, updatedAt, isLoading }: { liveStatus?: Li
   return (
     <AdminPanel
       className="live-status"
-      titleId="live-status-title"
       title="Live Booking Status"
       note={
         <>
@@ -183,7 +182,6 @@ function BookingsPanel() {
     <>
       <AdminPanel
         className="bookings"
-        titleId="bookings-title"
         title="Upcoming Bookings"
         note={bookings.data ? `${bookings.data.bookings.filter((b) => !isSettled(b.status)).length} open` : null}
       >

@@ -48,7 +48,7 @@ export function DropDrawPanel({ drop }: { drop: TimedDropDetail }) {
   }
 
   return (
-    <AdminPanel className="drop-draw" titleId="drop-draw-title" heading="h3" title="The draw" note={drop.drawnAt ? formatInstant(drop.drawnAt) : null}>
+    <AdminPanel className="drop-draw" heading="h3" title="The draw" note={drop.drawnAt ? formatInstant(drop.drawnAt) : null}>
       {drop.seed ? (
         <>
           <p className="drop-draw__label" id="drop-seed-label">

@@ -46,7 +46,6 @@ export function DropEntriesPanel({ drop }: { drop: TimedDropDetail }) {
   return (
     <AdminPanel
       className="drop-entries"
-      titleId="drop-entries-title"
       heading="h3"
       title="Entries"
       count={drop.entryCount}

@@ -15,14 +15,7 @@ export function DropSlotsSummary({ drop }: { drop: TimedDropDetail }) {
   }, [days.length, drop.slots.length]);
   const hidden = drop.phase === 'upcoming' || drop.phase === 'open' || drop.phase === 'closed';
   return (
-    <AdminPanel
-      className="drop-slots"
-      titleId="drop-slots-title"
-      heading="h3"
-      title="Slots"
-      count={drop.slotCount}
-      note={hidden ? 'Hidden until the release' : 'Offered down the line'}
-    >
+    <AdminPanel className="drop-slots" heading="h3" title="Slots" count={drop.slotCount} note={hidden ? 'Hidden until the release' : 'Offered down the line'}>
       {/* Long drops scroll inside the panel; then the region takes the focus so the keyboard can scroll it too. */}
       <div className="drop-slots__scroll" ref={scrollRef} tabIndex={scrolls ? 0 : undefined} role="region" aria-labelledby="drop-slots-title">
         <ul className="drop-slots__days">

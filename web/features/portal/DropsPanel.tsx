@@ -97,7 +97,6 @@ function DropList() {
   return (
     <AdminPanel
       className="portal-drops"
-      titleId="drops-title"
       title="Drops"
       aside={
         drops.data && drops.data.length > 0 ? (

@@ -108,7 +108,6 @@ export function ProfilePanel({ restaurant, onSaved }: { restaurant: AdminRestaur
   return (
     <AdminPanel
       className="profile"
-      titleId="profile-title"
       title="Restaurant Profile"
       aside={
         <Link className="profile__public-link" to={`/r/${restaurant.slug}`} target="_blank" rel="noopener">

@@ -98,7 +98,7 @@ export function SlotsPanel() {
   const [slotNews, setSlotNews] = useState('');
 
   return (
-    <AdminPanel className="slots" titleId="slots-title" title="Slot Management">
+    <AdminPanel className="slots" title="Slot Management">
       <div className="slots__date">
         <TextField label="Date" type="date" value={date} onChange={(event) => event.target.value && setDate(event.target.value)} />
       </div>
