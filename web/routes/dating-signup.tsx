@@ -42,25 +42,8 @@ function timeZones(current: string): string[] {
  * the phone (decision 101) → /dating/app. The form stays (hidden) so "Change your answers" keeps them.
  */
 export default function DatingSignup() {
-  const {
-    form,
-    today,
-    shown,
-    touch,
-    set,
-    text,
-    manyChoices,
-    oneChoice,
-    tagList,
-    onSubmit,
-    isBusy,
-    failure,
-    errorCount,
-    submitNews,
-    pending,
-    onVerify,
-    startOver,
-  } = useDatingSignupForm();
+  const signup = useDatingSignupForm();
+  const { form, shown, set, text, manyChoices, oneChoice, tagList } = signup;
   const zones = useMemo(() => timeZones(form.timeZone), [form.timeZone]);
 
   return (
@@ -68,8 +51,10 @@ export default function DatingSignup() {
       <div className="d-container d-signup">
         <SignupIntro />
 
-        {pending ? <SignupCodeStep pending={pending} isBusy={isBusy} failure={failure} onVerify={onVerify} onStartOver={startOver} /> : null}
-        <form hidden={Boolean(pending)} className="d-card d-signup__form" noValidate onSubmit={onSubmit} aria-labelledby="signup-form-title">
+        {signup.pending ? (
+          <SignupCodeStep pending={signup.pending} isBusy={signup.isBusy} failure={signup.failure} onVerify={signup.onVerify} onStartOver={signup.startOver} />
+        ) : null}
+        <form hidden={Boolean(signup.pending)} className="d-card d-signup__form" noValidate onSubmit={signup.onSubmit} aria-labelledby="signup-form-title">
           <h2 id="signup-form-title" className="visually-hidden">
             Signup form
           </h2>
@@ -79,7 +64,7 @@ export default function DatingSignup() {
                 {...text('phone')}
                 onBlur={() => {
                   set('phone', form.phone.trim());
-                  touch('phone');
+                  signup.touch('phone');
                 }}
               />
               <TextField label="Password" type="password" autoComplete="new-password" hint="At least 8 characters" {...text('password')} required />
@@ -89,7 +74,7 @@ export default function DatingSignup() {
           <Section id="sec-basics" title="The basics">
             <div className="d-grid-2">
               <TextField label="Name" autoComplete="given-name" {...text('name')} required />
-              <TextField label="Date of birth" type="date" min="1900-01-01" max={latestAdultDob(today)} {...text('dob')} required />
+              <TextField label="Date of birth" type="date" min="1900-01-01" max={latestAdultDob(signup.today)} {...text('dob')} required />
             </div>
             <TextField
               label={
@@ -173,16 +158,18 @@ export default function DatingSignup() {
           </Section>
 
           <div className="d-submit">
-            {failure && !pending ? <Alert tone="error">{failure}</Alert> : null}
-            {errorCount > 0 && !failure ? (
-              // Not a live region: it changes as fields are left; submitNews is what gets announced.
-              <p className="d-submit__summary">{errorCount === 1 ? '1 answer needs a look' : `${errorCount} answers need a look`} before you can continue.</p>
+            {signup.failure && !signup.pending ? <Alert tone="error">{signup.failure}</Alert> : null}
+            {signup.errorCount > 0 && !signup.failure ? (
+              // Not a live region: it changes as fields are left; signup.submitNews is what gets announced.
+              <p className="d-submit__summary">
+                {signup.errorCount === 1 ? '1 answer needs a look' : `${signup.errorCount} answers need a look`} before you can continue.
+              </p>
             ) : null}
             <p className="visually-hidden" role="status">
-              {submitNews}
+              {signup.submitNews}
             </p>
-            <button type="submit" className="btn d-btn--primary d-btn--block d-btn--lg" disabled={isBusy}>
-              {isBusy ? 'Creating...' : 'Create account'}
+            <button type="submit" className="btn d-btn--primary d-btn--block d-btn--lg" disabled={signup.isBusy}>
+              {signup.isBusy ? 'Creating...' : 'Create account'}
             </button>
           </div>
           <p className="d-auth__switch">
