@@ -19,23 +19,22 @@ export async function findRestaurant(db: Db, slugOrId: string): Promise<Restaura
 }
 
 /** The staff's view of their restaurant: the public profile and the uploaded hero photo. */
-export interface AdminRestaurantRow {
-  id: string;
-  slug: string;
-  name: string;
-  emoji: string;
-  category: string;
-  neighborhood: string;
-  instagram_url: string | null;
-  website: string | null;
-  hero_image_url: string | null;
-  hero_image_key: string | null;
-}
+const adminColumns = {
+  id: restaurants.id,
+  slug: restaurants.slug,
+  name: restaurants.name,
+  emoji: restaurants.emoji,
+  neighborhood: restaurants.neighborhood,
+  instagramUrl: restaurants.instagramUrl,
+  website: restaurants.website,
+  heroImageUrl: restaurants.heroImageUrl,
+  heroImageKey: restaurants.heroImageKey,
+};
 
-const restaurantColumns = sql`id, slug, name, emoji, category, neighborhood, instagram_url, website, hero_image_url, hero_image_key`;
+export type AdminRestaurantRow = Pick<RestaurantRow, keyof typeof adminColumns>;
 
 export async function findAdminRestaurant(db: Db, restaurantId: string): Promise<AdminRestaurantRow | undefined> {
-  const [row] = await queryRows<AdminRestaurantRow>(db, sql`SELECT ${restaurantColumns} FROM restaurants WHERE id = ${restaurantId}`);
+  const [row] = await db.select(adminColumns).from(restaurants).where(eq(restaurants.id, restaurantId));
   return row;
 }
 
@@ -44,13 +43,12 @@ export async function updateRestaurantProfile(
   restaurantId: string,
   profile: { name: string; neighborhood: string; instagramUrl: string | null; website: string | null; heroImageUrl: string | null; now: Date },
 ): Promise<AdminRestaurantRow | undefined> {
-  const [row] = await queryRows<AdminRestaurantRow>(
-    db,
-    sql`UPDATE restaurants SET name = ${profile.name}, neighborhood = ${profile.neighborhood}, instagram_url = ${profile.instagramUrl},
-          website = ${profile.website}, hero_image_url = ${profile.heroImageUrl}, updated_at = ${profile.now.toISOString()}
-        WHERE id = ${restaurantId}
-        RETURNING ${restaurantColumns}`,
-  );
+  const { now, ...columns } = profile;
+  const [row] = await db
+    .update(restaurants)
+    .set({ ...columns, updatedAt: now })
+    .where(eq(restaurants.id, restaurantId))
+    .returning(adminColumns);
   return row;
 }
 

@@ -39,18 +39,13 @@ export function toPublicRestaurant(row: RestaurantRow): PublicRestaurant {
   };
 }
 
-function toAdminRestaurant(row: AdminRestaurantRow): AdminRestaurant {
+/** The row already carries the contract's names: only what is derived is written out. */
+function toAdminRestaurant({ heroImageKey, ...profile }: AdminRestaurantRow): AdminRestaurant {
   return {
-    id: row.id,
-    slug: row.slug,
-    name: row.name,
-    emoji: row.emoji,
-    neighborhood: row.neighborhood || DEFAULT_NEIGHBORHOOD,
-    instagramUrl: row.instagram_url,
-    website: row.website,
-    heroImageUrl: row.hero_image_url,
-    heroImageSrc: row.hero_image_url || heroImagePath(row.id),
-    hasUploadedHero: row.hero_image_key !== null,
+    ...profile,
+    neighborhood: profile.neighborhood || DEFAULT_NEIGHBORHOOD,
+    heroImageSrc: profile.heroImageUrl || heroImagePath(profile.id),
+    hasUploadedHero: heroImageKey !== null,
   };
 }
 
