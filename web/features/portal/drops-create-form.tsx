@@ -10,6 +10,12 @@ import { DropFormGuide } from './DropFormGuide.tsx';
 import { DropTimesField } from './DropTimesField.tsx';
 import { fieldId, useCreateDropForm } from './use-create-drop-form.ts';
 
+/** The drop's first and last dates (Kolkata), side by side. */
+const DATE_FIELDS = [
+  ['dateFrom', 'First date'],
+  ['dateTo', 'Last date'],
+] as const;
+
 /** The window's three instants, in the order a drop goes through them. */
 const INSTANT_FIELDS = [
   ['entryOpensAt', 'Entries open'],
@@ -81,22 +87,17 @@ export function CreateDropForm({ onCreated }: { onCreated: (id: string) => void 
           <fieldset className="drop-form__group">
             <legend className="drop-form__legend">Tables</legend>
             <div className="drop-form__pair">
-              <TextField
-                id={fieldId('dateFrom')}
-                label="First date"
-                type="date"
-                value={values.dateFrom}
-                error={errors.dateFrom}
-                onChange={(event) => update('dateFrom', event.target.value)}
-              />
-              <TextField
-                id={fieldId('dateTo')}
-                label="Last date"
-                type="date"
-                value={values.dateTo}
-                error={errors.dateTo}
-                onChange={(event) => update('dateTo', event.target.value)}
-              />
+              {DATE_FIELDS.map(([name, label]) => (
+                <TextField
+                  key={name}
+                  id={fieldId(name)}
+                  label={label}
+                  type="date"
+                  value={values[name]}
+                  error={errors[name]}
+                  onChange={(event) => update(name, event.target.value)}
+                />
+              ))}
             </div>
             <DropTimesField times={values.times} onChange={(times) => update('times', times)} taken={taken} takenDate={values.dateFrom} error={errors.times} />
             <TextField
