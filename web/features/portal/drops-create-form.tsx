@@ -38,6 +38,21 @@ export function CreateDropForm({ onCreated }: { onCreated: (id: string) => void 
 
   const errorCount = Object.keys(errors).length;
 
+  /** A row of same-kind fields (the two dates, the three instants), each with its value, error and hint. */
+  const fieldRow = (fields: typeof DATE_FIELDS | typeof INSTANT_FIELDS, type: 'date' | 'datetime-local', hint?: (value: string) => string) =>
+    fields.map(([name, label]) => (
+      <TextField
+        key={name}
+        id={fieldId(name)}
+        label={label}
+        type={type}
+        value={values[name]}
+        hint={hint?.(values[name])}
+        error={errors[name]}
+        onChange={(event) => update(name, event.target.value)}
+      />
+    ));
+
   return (
     <section className="admin-panel drop-form" aria-labelledby="drop-form-title">
       <Link className="portal-drops__back" to="?tab=drops">
@@ -86,19 +101,7 @@ export function CreateDropForm({ onCreated }: { onCreated: (id: string) => void 
 
           <fieldset className="drop-form__group">
             <legend className="drop-form__legend">Tables</legend>
-            <div className="drop-form__pair">
-              {DATE_FIELDS.map(([name, label]) => (
-                <TextField
-                  key={name}
-                  id={fieldId(name)}
-                  label={label}
-                  type="date"
-                  value={values[name]}
-                  error={errors[name]}
-                  onChange={(event) => update(name, event.target.value)}
-                />
-              ))}
-            </div>
+            <div className="drop-form__pair">{fieldRow(DATE_FIELDS, 'date')}</div>
             <DropTimesField times={values.times} onChange={(times) => update('times', times)} taken={taken} takenDate={values.dateFrom} error={errors.times} />
             <TextField
               id={fieldId('capacity')}
@@ -119,20 +122,7 @@ export function CreateDropForm({ onCreated }: { onCreated: (id: string) => void 
 
           <fieldset className="drop-form__group">
             <legend className="drop-form__legend">Entry window and release</legend>
-            <div className="drop-form__trio">
-              {INSTANT_FIELDS.map(([name, label]) => (
-                <TextField
-                  key={name}
-                  id={fieldId(name)}
-                  label={label}
-                  type="datetime-local"
-                  value={values[name]}
-                  hint={instantHint(values[name])}
-                  error={errors[name]}
-                  onChange={(event) => update(name, event.target.value)}
-                />
-              ))}
-            </div>
+            <div className="drop-form__trio">{fieldRow(INSTANT_FIELDS, 'datetime-local', instantHint)}</div>
           </fieldset>
 
           {serverError ? (
