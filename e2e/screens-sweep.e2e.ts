@@ -127,6 +127,23 @@ async function sidewaysOverflow(page: Page): Promise<{ overflow: number; culprit
   });
 }
 
+/** On the portal: a tile label wider than its tile, or a bulk-add field past its panel (neither pans the page). */
+async function portalCutOffs(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    for (const label of document.querySelectorAll<HTMLElement>('.live-tile__label'))
+      if (label.scrollWidth > label.clientWidth || label.getBoundingClientRect().right > label.parentElement!.getBoundingClientRect().right)
+        found.push(`"${label.textContent}" cut off`);
+    const panel = document.querySelector('.slots__bulk')?.getBoundingClientRect();
+    for (const input of document.querySelectorAll<HTMLInputElement>('.slots__bulk-grid input')) {
+      if (panel && input.getBoundingClientRect().right > panel.right) found.push(`${input.id || 'a field'} past the Add slots panel`);
+      // Wide enough for "10:00 PM" and its picker icon (about 120 px in Chromium).
+      if (input.type === 'time' && input.getBoundingClientRect().width < 120) found.push(`${input.id} too narrow for its time`);
+    }
+    return found;
+  });
+}
+
 describe('every main screen at every width', () => {
   it.each(WIDTHS)('at %i px: never scrolls sideways, has exactly one h1, and (at 375 px) is axe clean', async (width) => {
     const problems: string[] = [];
@@ -140,6 +157,7 @@ describe('every main screen at every width', () => {
         loaded = true;
         const { overflow, culprits } = await sidewaysOverflow(page);
         if (overflow > 0) problems.push(`${screen.name} at ${width}: ${overflow} px wider than the window (${culprits.join(', ')})`);
+        if (screen.name === 'portal') problems.push(...(await portalCutOffs(page)).map((what) => `portal at ${width}: ${what}`));
         const headings = await page.getByRole('heading', { level: 1 }).allInnerTexts();
         if (headings.length !== 1) problems.push(`${screen.name} at ${width}: ${headings.length} h1s (${headings.join(' | ')})`);
         if (width === 375) {
