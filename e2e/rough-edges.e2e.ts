@@ -307,4 +307,116 @@ describe('rough edges a diner hits', () => {
     expect(errors).toEqual([]);
     await page.context().close();
   });
+
+  it('7a. the portal’s Add slots form refuses an interval of 0 in its own words, tied to the field, without asking the server', async () => {
+    for (const viewport of [
+      { width: 375, height: 740 },
+      { width: 1280, height: 800 },
+    ]) {
+      const page = await openAs(null, viewport);
+      const errors = collectPageErrors(page);
+      await signInStaff(page, server.baseUrl, { username: 'ember-oak', password: 'staff1234' });
+      const bulkRequests: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().includes('/api/admin/slots/bulk')) bulkRequests.push(request.url());
+      });
+      const interval = page.getByLabel('Interval (min)');
+      await interval.fill('0');
+      await page.getByRole('button', { name: 'Add slots' }).click();
+      // The form's own sentence, with the contract's bounds, beside the field and in its description.
+      const message = 'Choose a whole number of minutes from 5 to 240.';
+      await page.getByText(message).waitFor();
+      expect(await interval.getAttribute('aria-invalid')).toBe('true');
+      const described = await interval.evaluate((element) =>
+        (element.getAttribute('aria-describedby') ?? '')
+          .split(/\s+/)
+          .map((id) => document.getElementById(id)?.textContent ?? '')
+          .join(' '),
+      );
+      expect(described).toBe(message);
+      // The focus goes to the field to fix; the server's raw words never show.
+      expect(await interval.evaluate((element) => element === document.activeElement)).toBe(true);
+      expect(await page.locator('body').innerText()).not.toContain('interval must be between');
+      expect(bulkRequests).toEqual([]);
+      await interval.scrollIntoViewIfNeeded();
+      await saveScreenshot(page, `rough-slots-interval-${viewport.width}`);
+      // Fixing the field takes the message away, and the form is sent.
+      await interval.fill('60');
+      expect(await page.getByText(message).count()).toBe(0);
+      await page.getByRole('button', { name: 'Add slots' }).click();
+      await page.getByText(/^Added \d+ slots?/).waitFor();
+      expect(bulkRequests).toHaveLength(1);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }
+  });
+
+  it('8. the mobile menu closes on Escape (focus back on its button), on Tab past its last item, and on a click outside', async () => {
+    const page = await openAs(null, { width: 375, height: 740 });
+    const errors = collectPageErrors(page);
+    await page.goto(`${server.baseUrl}/explore-tonight`);
+    await page.getByRole('heading', { level: 1, name: 'Explore Tonight' }).waitFor();
+    const menuButton = page.getByRole('button', { name: 'Menu' });
+    // The panel, found even while hidden (then it has no role to find it by).
+    const menu = page.locator(`[id="${await menuButton.getAttribute('aria-controls')}"]`);
+    expect(await menu.getAttribute('aria-label')).toBe('Main');
+    const isOpen = async () => (await menuButton.getAttribute('aria-expanded')) === 'true' && (await menu.isVisible());
+
+    // Escape: closed, and the focus is back on the button.
+    await menuButton.focus();
+    await page.keyboard.press('Enter');
+    expect(await isOpen()).toBe(true);
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('A Tonight');
+    await saveScreenshot(page, 'rough-mobile-menu-open-375');
+    await page.keyboard.press('Escape');
+    expect(await isOpen()).toBe(false);
+    expect(await menuButton.evaluate((element) => element === document.activeElement)).toBe(true);
+
+    // Tab past the last item: the menu closes behind the focus.
+    await page.keyboard.press('Enter');
+    expect(await isOpen()).toBe(true);
+    for (const name of ['Tonight', 'Map', 'Drops', 'Dating']) {
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toBe(`A ${name}`);
+    }
+    await page.keyboard.press('Tab');
+    expect(await isOpen()).toBe(false);
+    expect(await menu.evaluate((element) => element.contains(document.activeElement))).toBe(false);
+
+    // A click outside it.
+    await menuButton.click();
+    expect(await isOpen()).toBe(true);
+    // The page's left margin, below the panel: nothing there to click but the page.
+    await page.mouse.click(4, 500);
+    expect(await isOpen()).toBe(false);
+
+    // A link in it still goes, and closes it.
+    await menuButton.click();
+    await menu.getByRole('link', { name: 'Drops' }).click();
+    await page.waitForURL(`${server.baseUrl}/drops`);
+    expect(await isOpen()).toBe(false);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a signed-out visitor to /dev/mailbox is asked to sign in, not shown an error, and the API answers 401', async () => {
+    expect((await api('/api/dev/mailbox')).status).toBe(401);
+    for (const width of [375, 1280]) {
+      const page = await openAs(null, { width, height: 800 });
+      const errors = collectPageErrors(page);
+      await page.goto(`${server.baseUrl}/dev/mailbox`);
+      await page.getByRole('heading', { level: 1, name: 'Dev mailbox' }).waitFor();
+      await page.getByRole('heading', { level: 2, name: 'Sign in to see your messages' }).waitFor();
+      const signIn = page.getByRole('main').getByRole('link', { name: 'Sign in' });
+      expect(await signIn.getAttribute('href')).toBe('/login?next=%2Fdev%2Fmailbox');
+      expect(await page.getByText('The mailbox could not load').count()).toBe(0);
+      expect(await toastTexts(page)).toBe('');
+      await saveScreenshot(page, `rough-mailbox-signed-out-${width}`);
+      await signIn.click();
+      await page.waitForURL(`${server.baseUrl}/login?next=%2Fdev%2Fmailbox`);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }
+  });
 });

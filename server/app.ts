@@ -6,6 +6,7 @@ import { fastifyTrustProxy, type AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
 import { AppEvents } from './events.ts';
+import { loggerOptions, type LogDestination } from './logging.ts';
 import { answerFrameworkError, errorHandlerPlugin } from './plugins/error-handler.ts';
 import { etagPlugin } from './plugins/etag.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
@@ -53,6 +54,8 @@ export interface BuildAppOptions {
   clock?: Clock;
   /** Start the periodic hold sweeper (off in tests that drive time by hand). */
   runBackgroundJobs?: boolean;
+  /** Where log lines go (a test reads them); stdout when unset. */
+  logDestination?: LogDestination;
 }
 
 /**
@@ -107,13 +110,9 @@ function stopServices(services: ReturnType<typeof createServices>): void {
 export type AppServices = ReturnType<typeof createServices>;
 
 /** Builds the HTTP app: infrastructure plugins first, then the modules. Tests build it too. */
-export async function buildApp({ config, database, clock = systemClock, runBackgroundJobs = true }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, clock = systemClock, runBackgroundJobs = true, logDestination }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: {
-      level: config.logLevel,
-      // Credentials never reach the log.
-      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
-    },
+    logger: loggerOptions(config, logDestination),
     trustProxy: fastifyTrustProxy(config.trustProxy),
     // Node's own backstop for slow clients; slowClientsPlugin answers them on time (decision 096).
     requestTimeout: Math.ceil(config.requestTimeouts.requestSeconds * 1000),

@@ -3,6 +3,7 @@ import { buildApp } from '#server/app.ts';
 import { ManualClock } from '#server/clock.ts';
 import { loadConfig, type AppConfig } from '#server/config.ts';
 import type { DatabaseHandle } from '#server/db/client.ts';
+import type { LogDestination } from '#server/logging.ts';
 import { createTestDatabase } from './database.ts';
 
 export interface TestApp {
@@ -31,11 +32,13 @@ export const GENEROUS_RATE_LIMITS: Record<string, string> = {
 export const TEST_NOW = '2026-11-23T04:30:00.000Z';
 
 /** The real app on an isolated database, with a clock the test moves by hand. */
-export async function createTestApp(options: { env?: Record<string, string>; now?: string; database?: DatabaseHandle } = {}): Promise<TestApp> {
+export async function createTestApp(
+  options: { env?: Record<string, string>; now?: string; database?: DatabaseHandle; logDestination?: LogDestination } = {},
+): Promise<TestApp> {
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PASSWORD_HASH_COST: '10', ...GENEROUS_RATE_LIMITS, ...options.env });
   const database = options.database ?? (await createTestDatabase());
   const clock = new ManualClock(options.now ?? TEST_NOW);
-  const app = await buildApp({ config, database, clock, runBackgroundJobs: false });
+  const app = await buildApp({ config, database, clock, runBackgroundJobs: false, logDestination: options.logDestination });
   await app.ready();
   return {
     app,

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link, NavLink, Outlet } from 'react-router';
+import { useDisclosure } from './use-disclosure.ts';
 import './layout.css';
 
 export function BrandMark() {
@@ -19,20 +20,23 @@ const SECTIONS = [
   { to: '/dating', label: 'Dating' },
 ];
 
-/** On phones the sections fold into a menu (a native disclosure; a tap on a link closes it). */
+/** On phones the sections fold into a menu: a button that shows them; a tap on a link closes it. */
 function MobileNav() {
+  const { open, close, toggle, rootRef, triggerRef, panelId } = useDisclosure();
   return (
-    <details className="mobile-nav">
-      <summary className="mobile-nav__toggle">
+    <div className="mobile-nav" ref={rootRef}>
+      <button ref={triggerRef} type="button" className="mobile-nav__toggle" aria-expanded={open} aria-controls={panelId} onClick={toggle}>
         <svg viewBox="0 0 20 20" aria-hidden="true">
           <path d="M3 5.5h14M3 10h14M3 14.5h14" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
         </svg>
         <span className="visually-hidden">Menu</span>
-      </summary>
+      </button>
       <nav
+        id={panelId}
         className="mobile-nav__panel"
         aria-label="Main"
-        onClick={(event) => (event.target as HTMLElement).closest('a') && event.currentTarget.parentElement?.removeAttribute('open')}
+        hidden={!open}
+        onClick={(event) => (event.target as HTMLElement).closest('a') && close()}
       >
         {SECTIONS.map((section) => (
           <NavLink key={section.to} to={section.to}>
@@ -40,7 +44,7 @@ function MobileNav() {
           </NavLink>
         ))}
       </nav>
-    </details>
+    </div>
   );
 }
 

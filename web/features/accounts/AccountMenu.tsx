@@ -1,5 +1,5 @@
-import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
+import { useDisclosure } from '#web/components/layout/use-disclosure.ts';
 import { ButtonLink } from '#web/components/ui/Button.tsx';
 import { firstName, useCurrentDiner, useSignOut } from './session.ts';
 
@@ -11,32 +11,7 @@ export function AccountMenu() {
   const { diner, isSignedIn } = useCurrentDiner();
   const signOut = useSignOut();
   const location = useLocation();
-  // The menu remembers the page it was opened on, so it is closed on any other page.
-  const [openOn, setOpenOn] = useState<string | null>(null);
-  const open = openOn === location.pathname;
-  const root = useRef<HTMLDivElement>(null);
-  const trigger = useRef<HTMLButtonElement>(null);
-  const listId = useId();
-
-  // Close on a click elsewhere and on Escape (focus goes back to the button).
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpenOn(null);
-    };
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        setOpenOn(null);
-        trigger.current?.focus();
-      }
-    };
-    document.addEventListener('pointerdown', onPointer);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('pointerdown', onPointer);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
+  const { open, close, toggle, rootRef, triggerRef, panelId } = useDisclosure();
 
   if (!isSignedIn) {
     if (location.pathname === '/login') return null;
@@ -49,15 +24,8 @@ export function AccountMenu() {
 
   const name = firstName(diner);
   return (
-    <div className="account-menu" ref={root}>
-      <button
-        ref={trigger}
-        type="button"
-        className="account-menu__trigger"
-        aria-expanded={open}
-        aria-controls={listId}
-        onClick={() => setOpenOn(open ? null : location.pathname)}
-      >
+    <div className="account-menu" ref={rootRef}>
+      <button ref={triggerRef} type="button" className="account-menu__trigger" aria-expanded={open} aria-controls={panelId} onClick={toggle}>
         <span className="account-menu__avatar" aria-hidden="true">
           {name ? name.charAt(0) : '·'}
         </span>
@@ -67,7 +35,7 @@ export function AccountMenu() {
           <path d="M2 4.5 6 8.5 10 4.5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
         </svg>
       </button>
-      <div className="account-menu__list" id={listId} hidden={!open}>
+      <div className="account-menu__list" id={panelId} hidden={!open}>
         {diner ? (
           <div className="account-menu__who">
             <strong>{diner.name || diner.username}</strong>@{diner.username}
@@ -83,7 +51,7 @@ export function AccountMenu() {
           type="button"
           className="account-menu__item"
           onClick={() => {
-            setOpenOn(null);
+            close();
             void signOut();
           }}
         >

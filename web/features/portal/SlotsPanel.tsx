@@ -1,16 +1,16 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { AdminSlot, StaffSlotStatus } from '#common/contract/portal.ts';
+import { SLOT_CAPACITY_MAX, SLOT_CAPACITY_MIN, SLOT_INTERVAL_MAX, SLOT_INTERVAL_MIN, type AdminSlot, type StaffSlotStatus } from '#common/contract/portal.ts';
 import { formatDateShort, formatTime12h, todayInKolkata } from '#common/domain/time.ts';
 import { ApiError } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
 import { Skeleton } from '#web/components/ui/Feedback.tsx';
 import { TextField } from '#web/components/ui/Field.tsx';
 import { useAddSlots, useAdminSlots, useSetSlotStatus } from './api.ts';
-import { bulkTimes, describeBulk } from './bookings.ts';
+import { bulkFormErrors, bulkTimes, describeBulk, type BulkForm } from './bookings.ts';
 import { AdminPanel } from './AdminPanel.tsx';
 
 /** The spec's defaults: 18:00 to 22:00, every 30 minutes, 4 covers. */
-const DEFAULT_BULK = { start: '18:00', end: '22:00', interval: '30', capacity: '4' };
+const DEFAULT_BULK: BulkForm = { start: '18:00', end: '22:00', interval: '30', capacity: '4' };
 
 function SlotRow({ slot, busy, onStatus }: { slot: AdminSlot; busy: boolean; onStatus: (status: StaffSlotStatus) => void }) {
   const id = useId();
@@ -53,20 +53,25 @@ function SlotRow({ slot, busy, onStatus }: { slot: AdminSlot; busy: boolean; onS
 export function SlotsPanel() {
   const [date, setDate] = useState(() => todayInKolkata());
   const [form, setForm] = useState(DEFAULT_BULK);
+  const [errors, setErrors] = useState<Partial<Record<keyof BulkForm, string>>>({});
+  const bulkId = useId();
   const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const slots = useAdminSlots(date);
   const addSlots = useAddSlots();
   const setStatus = useSetSlotStatus();
   const preview = describeBulk(bulkTimes(form.start, form.end, Number(form.interval)));
 
-  function update(field: keyof typeof DEFAULT_BULK, value: string) {
+  function update(field: keyof BulkForm, value: string) {
     setForm((current) => ({ ...current, [field]: value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
     setResult(null);
   }
 
-  /** A bulk-add field's value and change handler. */
-  const bound = (field: keyof typeof DEFAULT_BULK) => ({
+  /** A bulk-add field's id, value, error and change handler. */
+  const bound = (field: keyof BulkForm) => ({
+    id: `${bulkId}-${field}`,
     value: form[field],
+    error: errors[field],
     onChange: (event: { target: { value: string } }) => update(field, event.target.value),
   });
 
@@ -74,6 +79,14 @@ export function SlotsPanel() {
     event.preventDefault();
     if (addSlots.isPending) return;
     setResult(null);
+    // The form's own bounds and words, beside the field, before the server is asked.
+    const found = bulkFormErrors(date, form);
+    setErrors(found);
+    const firstInvalid = (Object.keys(DEFAULT_BULK) as (keyof BulkForm)[]).find((field) => found[field]);
+    if (firstInvalid) {
+      document.getElementById(`${bulkId}-${firstInvalid}`)?.focus();
+      return;
+    }
     addSlots.mutate(
       { date, start: form.start, end: form.end, interval: Number(form.interval), capacity: Number(form.capacity) },
       {
@@ -102,15 +115,15 @@ export function SlotsPanel() {
       <div className="slots__date">
         <TextField label="Date" type="date" value={date} onChange={(event) => event.target.value && setDate(event.target.value)} />
       </div>
-      <form className="slots__bulk" onSubmit={onSubmit} aria-labelledby="bulk-title">
+      <form className="slots__bulk" onSubmit={onSubmit} noValidate aria-labelledby="bulk-title">
         <h3 id="bulk-title" className="slots__subtitle">
           Add slots for {formatDateShort(date)}
         </h3>
         <div className="slots__bulk-grid">
           <TextField label="Start" type="time" {...bound('start')} />
           <TextField label="End" type="time" {...bound('end')} />
-          <TextField label="Interval (min)" type="number" inputMode="numeric" {...bound('interval')} />
-          <TextField label="Capacity (covers)" type="number" inputMode="numeric" {...bound('capacity')} />
+          <TextField label="Interval (min)" type="number" inputMode="numeric" min={SLOT_INTERVAL_MIN} max={SLOT_INTERVAL_MAX} {...bound('interval')} />
+          <TextField label="Capacity (covers)" type="number" inputMode="numeric" min={SLOT_CAPACITY_MIN} max={SLOT_CAPACITY_MAX} {...bound('capacity')} />
         </div>
         <div className="slots__bulk-foot">
           {/* aria-disabled, not disabled: a disabled button would drop the keyboard focus to <body>. */}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { kolkataInstant } from '#common/domain/time.ts';
-import { bulkTimes, describeBulk, groupByDay, staffActions } from './bookings.ts';
+import { bulkFormErrors, bulkTimes, describeBulk, groupByDay, staffActions } from './bookings.ts';
 import { parseEventBlocks } from '#web/api/event-stream.ts';
 
 const startsAt = kolkataInstant('2026-11-23', '19:30').toISOString();
@@ -32,6 +32,22 @@ describe('bulk preview', () => {
     expect(bulkTimes('18:00', '22:00', 4)).toEqual([]);
     expect(bulkTimes('18:00', '22:00', Number.NaN)).toEqual([]);
     expect(describeBulk([])).toBe('');
+  });
+});
+
+describe('bulk form errors', () => {
+  const valid = { start: '18:00', end: '22:00', interval: '30', capacity: '4' };
+  it('takes what the contract takes, at its bounds', () => {
+    expect(bulkFormErrors('2026-11-30', valid)).toEqual({});
+    expect(bulkFormErrors('2026-11-30', { ...valid, interval: '5', capacity: '1' })).toEqual({});
+    expect(bulkFormErrors('2026-11-30', { ...valid, interval: '240', capacity: '500' })).toEqual({});
+  });
+
+  it('names each refused field in the form’s own words, never the server’s', () => {
+    for (const interval of ['0', '4', '241', '7.5', '', 'often'])
+      expect(bulkFormErrors('2026-11-30', { ...valid, interval }), interval).toEqual({ interval: 'Choose a whole number of minutes from 5 to 240.' });
+    expect(bulkFormErrors('2026-11-30', { ...valid, capacity: '0' })).toEqual({ capacity: 'Choose a whole number of covers from 1 to 500.' });
+    expect(bulkFormErrors('2026-11-30', { ...valid, start: '22:00', end: '18:00' })).toEqual({ start: 'Choose a start time before the end time.' });
   });
 });
 

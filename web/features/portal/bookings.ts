@@ -1,4 +1,4 @@
-import type { AdminBooking } from '#common/contract/portal.ts';
+import { bulkSlotsBody, SLOT_CAPACITY_MAX, SLOT_CAPACITY_MIN, SLOT_INTERVAL_MAX, SLOT_INTERVAL_MIN, type AdminBooking } from '#common/contract/portal.ts';
 import { movesFrom, NO_SHOW_GRACE_MINUTES, type ReservationStatus, type ReservationTransition } from '#common/domain/reservation-status.ts';
 import { addDays, clockTimeOf, formatDateShort, formatTime12h, minutesOfDay } from '#common/domain/time.ts';
 
@@ -61,10 +61,38 @@ export function dayLabel(date: string, today: string): string {
 
 /** The times a bulk request would create: every interval from start up to and including end. */
 export function bulkTimes(start: string, end: string, interval: number): string[] {
-  if (!/^\d\d:\d\d$/.test(start) || !/^\d\d:\d\d$/.test(end) || !Number.isInteger(interval) || interval < 5 || interval > 240) return [];
+  if (!/^\d\d:\d\d$/.test(start) || !/^\d\d:\d\d$/.test(end) || !Number.isInteger(interval) || interval < SLOT_INTERVAL_MIN || interval > SLOT_INTERVAL_MAX)
+    return [];
   const times: string[] = [];
   for (let minute = minutesOfDay(start); minute <= minutesOfDay(end); minute += interval) times.push(clockTimeOf(minute));
   return times;
+}
+
+/** The bulk-add form's fields, as typed. */
+export type BulkForm = { start: string; end: string; interval: string; capacity: string };
+
+/** The form's own words for each field the contract refuses, with the contract's bounds. */
+const BULK_FIELD_MESSAGES: Partial<Record<keyof BulkForm, string>> = {
+  start: 'Choose a start time before the end time.',
+  interval: `Choose a whole number of minutes from ${SLOT_INTERVAL_MIN} to ${SLOT_INTERVAL_MAX}.`,
+  capacity: `Choose a whole number of covers from ${SLOT_CAPACITY_MIN} to ${SLOT_CAPACITY_MAX}.`,
+};
+
+/**
+ * What the bulk-add form must fix before it is sent, by field (empty when the server would take
+ * it): the shared contract decides, the form says it in its own words beside the field.
+ */
+export function bulkFormErrors(date: string, form: BulkForm): Partial<Record<keyof BulkForm, string>> {
+  // A blank number would be coerced to 0 by the contract; it is refused the same way.
+  const number = (value: string) => (value.trim() === '' ? Number.NaN : Number(value));
+  const parsed = bulkSlotsBody.safeParse({ date, start: form.start, end: form.end, interval: number(form.interval), capacity: number(form.capacity) });
+  const errors: Partial<Record<keyof BulkForm, string>> = {};
+  for (const issue of parsed.error?.issues ?? []) {
+    const field = issue.path[0];
+    const message = typeof field === 'string' ? BULK_FIELD_MESSAGES[field as keyof BulkForm] : undefined;
+    if (message) errors[field as keyof BulkForm] ??= message;
+  }
+  return errors;
 }
 
 export function describeBulk(times: string[]): string {

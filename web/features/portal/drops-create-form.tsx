@@ -10,6 +10,12 @@ import { DropFormGuide } from './DropFormGuide.tsx';
 import { DropTimesField } from './DropTimesField.tsx';
 import { fieldId, useCreateDropForm } from './use-create-drop-form.ts';
 
+/** The drop's first and last dates (Kolkata), side by side. */
+const DATE_FIELDS = [
+  ['dateFrom', 'First date'],
+  ['dateTo', 'Last date'],
+] as const;
+
 /** The window's three instants, in the order a drop goes through them. */
 const INSTANT_FIELDS = [
   ['entryOpensAt', 'Entries open'],
@@ -31,6 +37,21 @@ export function CreateDropForm({ onCreated }: { onCreated: (id: string) => void 
   useEffect(() => headingRef.current?.focus(), []);
 
   const errorCount = Object.keys(errors).length;
+
+  /** A row of same-kind fields (the two dates, the three instants), each with its value, error and hint. */
+  const fieldRow = (fields: typeof DATE_FIELDS | typeof INSTANT_FIELDS, type: 'date' | 'datetime-local', hint?: (value: string) => string) =>
+    fields.map(([name, label]) => (
+      <TextField
+        key={name}
+        id={fieldId(name)}
+        label={label}
+        type={type}
+        value={values[name]}
+        hint={hint?.(values[name])}
+        error={errors[name]}
+        onChange={(event) => update(name, event.target.value)}
+      />
+    ));
 
   return (
     <section className="admin-panel drop-form" aria-labelledby="drop-form-title">
@@ -80,24 +101,7 @@ export function CreateDropForm({ onCreated }: { onCreated: (id: string) => void 
 
           <fieldset className="drop-form__group">
             <legend className="drop-form__legend">Tables</legend>
-            <div className="drop-form__pair">
-              <TextField
-                id={fieldId('dateFrom')}
-                label="First date"
-                type="date"
-                value={values.dateFrom}
-                error={errors.dateFrom}
-                onChange={(event) => update('dateFrom', event.target.value)}
-              />
-              <TextField
-                id={fieldId('dateTo')}
-                label="Last date"
-                type="date"
-                value={values.dateTo}
-                error={errors.dateTo}
-                onChange={(event) => update('dateTo', event.target.value)}
-              />
-            </div>
+            <div className="drop-form__pair">{fieldRow(DATE_FIELDS, 'date')}</div>
             <DropTimesField times={values.times} onChange={(times) => update('times', times)} taken={taken} takenDate={values.dateFrom} error={errors.times} />
             <TextField
               id={fieldId('capacity')}
@@ -118,20 +122,7 @@ export function CreateDropForm({ onCreated }: { onCreated: (id: string) => void 
 
           <fieldset className="drop-form__group">
             <legend className="drop-form__legend">Entry window and release</legend>
-            <div className="drop-form__trio">
-              {INSTANT_FIELDS.map(([name, label]) => (
-                <TextField
-                  key={name}
-                  id={fieldId(name)}
-                  label={label}
-                  type="datetime-local"
-                  value={values[name]}
-                  hint={instantHint(values[name])}
-                  error={errors[name]}
-                  onChange={(event) => update(name, event.target.value)}
-                />
-              ))}
-            </div>
+            <div className="drop-form__trio">{fieldRow(INSTANT_FIELDS, 'datetime-local', instantHint)}</div>
           </fieldset>
 
           {serverError ? (

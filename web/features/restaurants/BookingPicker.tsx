@@ -48,8 +48,11 @@ export function DatePicker({ calendar, value, onChange }: { calendar: Availabili
             >
               <span className="date-chip__weekday">{label}</span>
               <span className="date-chip__day">{dayOfMonth}</span>
-              <span className="date-chip__month">{bookable ? month : 'Full'}</span>
-              {bookable ? null : <span className="visually-hidden"> ({month}, fully booked: join the waitlist)</span>}
+              {/* A full day is heard as "Wed 25 Nov, fully booked: join the waitlist"; the visible "Full" would only repeat it. */}
+              {bookable ? null : <span className="visually-hidden">{month}, fully booked: join the waitlist</span>}
+              <span className="date-chip__month" aria-hidden={bookable ? undefined : true}>
+                {bookable ? month : 'Full'}
+              </span>
             </button>
           );
         })}

@@ -1,0 +1,42 @@
+import type { FastifyLoggerOptions, PinoLoggerOptions } from 'fastify/types/logger.js';
+import type { AppConfig } from './config.ts';
+
+/** Where log lines go: anything with `write` (pino's destination streams); stdout when unset. */
+export type LogDestination = { write(line: string): void };
+
+/** pino's number for the error level. */
+const ERROR_LEVEL = 50;
+
+/**
+ * A response the client stopped reading (a closed tab, a cancelled image, a page left while its
+ * scripts load) ends the stream early. That is the browser's choice, not the server's fault.
+ * Node's streams say so with a code; the `end-of-stream` package under the compression plugin
+ * only with its message.
+ */
+export function isAbandonedResponse(value: unknown): boolean {
+  if (!(value instanceof Error)) return false;
+  return (value as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE' || value.message === 'premature close';
+}
+
+/**
+ * The app's logger: the configured level, credentials redacted, and a browser abandoning a
+ * response said at debug instead of error (the compression plugin logs every failed stream as
+ * an error, premature close included). Every other error stays at error.
+ */
+export function loggerOptions(config: Pick<AppConfig, 'logLevel'>, destination?: LogDestination): FastifyLoggerOptions & PinoLoggerOptions {
+  return {
+    level: config.logLevel,
+    // Credentials never reach the log.
+    redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+    hooks: {
+      logMethod(args, method, level) {
+        if (level >= ERROR_LEVEL && isAbandonedResponse(args[0])) {
+          this.debug(...args);
+          return;
+        }
+        method.apply(this, args);
+      },
+    },
+    ...(destination ? { stream: destination } : {}),
+  };
+}
