@@ -1,12 +1,33 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The journeys are the longest files (one to two minutes each): started first, they finish
+ * while the short database files fill the other worker, instead of one of them running alone
+ * at the end. Within a project Vitest's own order stands (longest or largest first).
+ */
+class JourneysFirst extends BaseSequencer {
+  async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const isJourney = (file: TestSpecification) => file.project.name === 'e2e';
+    return [...sorted.filter(isJourney), ...sorted.filter((file) => !isJourney(file))];
+  }
+}
 
 /**
  * Three tiers (ARCHITECTURE.md rule 7): pure unit tests, tests on a real database
  * (PGlite from a migrated snapshot, or PostgreSQL when DATABASE_URL is set), and
  * end-to-end journeys in Chromium.
+ *
+ * Every file has its own database (and, in e2e, its own server and data directory), so files of
+ * all three projects run side by side in one pool of two workers, one per core of the CI machine
+ * (Vitest's default would be cores − 1, which is one file at a time there). VITEST_MAX_WORKERS
+ * overrides it (docs/decisions/107-test-files-side-by-side.md).
  */
 export default defineConfig({
   test: {
+    maxWorkers: 2,
+    sequence: { sequencer: JourneysFirst },
     projects: [
       {
         test: {
@@ -29,11 +50,11 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.e2e.ts'],
-          globalSetup: ['server/test/global-setup.ts'],
+          // One Chromium for the whole project; each file connects to it (e2e/support/browser.ts).
+          globalSetup: ['server/test/global-setup.ts', 'e2e/support/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           pool: 'forks',
-          fileParallelism: false,
         },
       },
     ],

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, formatDateShort, todayInKolkata } from '#common/domain/time.ts';
-import { collectPageErrors, launchBrowser, PHONE } from './support/browser.ts';
+import { collectPageErrors, connectBrowser, PHONE } from './support/browser.ts';
 import { apiClient, expectAccessible, toastTexts } from './support/fixtures.ts';
 import { startE2eServer, type E2eServer } from './support/server.ts';
 
@@ -16,7 +16,7 @@ const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await connectBrowser();
 });
 
 afterAll(async () => {

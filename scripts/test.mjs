@@ -1,15 +1,28 @@
-// `npm test`: every suite. First the static checks (ESLint, Prettier's check, tsc: all three
-// run, then any failure stops the run), then builds the web app (the end-to-end journeys use
-// the production build) and runs the unit, database and end-to-end projects.
+// `npm test`: every suite. First, side by side, the static checks (ESLint, Prettier's check,
+// tsc) and the web app's production build (the end-to-end journeys use it): all four run, then
+// any failure stops the run. Then the bundle budget, and the unit, database and end-to-end
+// projects in one Vitest run (vitest.config.ts says how they share the machine).
 // Without a Chromium the end-to-end project is skipped locally, but under CI=true
 // a missing browser is a failure.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 const run = (command, args, env = {}) => {
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
   if (result.status !== 0) process.exit(result.status ?? 1);
 };
+
+/** Runs a command with its output held back, so side-by-side steps print one after another. */
+const runQuietly = (name, command, args) =>
+  new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('close', (code) => resolve({ name, ok: code === 0, output, seconds: (Date.now() - started) / 1000 }));
+    child.on('error', (error) => resolve({ name, ok: false, output: String(error), seconds: (Date.now() - started) / 1000 }));
+  });
 
 const chromium = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => path && existsSync(path));
 const isCi = process.env.CI === 'true';
@@ -18,18 +31,23 @@ if (!chromium && isCi) {
   process.exit(1);
 }
 
-const checks = [
-  // The cache (under node_modules, keyed by file content) turns a re-run into a second or two; CI starts without one.
-  ['lint', 'npm', ['run', '--silent', 'lint']],
-  ['format:check', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']],
-  ['tsc', 'npx', ['tsc', '--noEmit', '-p', '.']],
-];
-const failed = checks.filter(([, command, args]) => spawnSync(command, args, { stdio: 'inherit' }).status !== 0).map(([name]) => name);
+// Caches live under node_modules/.cache (keyed by file content), so a re-run is quick; CI starts without them.
+// ESLint and tsc are single-threaded: on two or more cores running them together saves their overlap.
+const steps = await Promise.all([
+  runQuietly('lint', 'npm', ['run', '--silent', 'lint']),
+  runQuietly('format:check', 'npx', ['prettier', '--check', '.', '--log-level', 'warn', '--cache', '--cache-strategy', 'content']),
+  runQuietly('tsc', 'npx', ['tsc', '--noEmit', '-p', '.', '--incremental', '--tsBuildInfoFile', 'node_modules/.cache/tsc/tsconfig.tsbuildinfo']),
+  runQuietly('build', 'npx', ['vite', 'build', '--logLevel', 'warn']),
+]);
+for (const step of steps) {
+  if (step.output.trim()) process.stdout.write(step.output.endsWith('\n') ? step.output : `${step.output}\n`);
+  console.log(`${step.ok ? '✓' : '✗'} ${step.name} (${step.seconds.toFixed(1)} s)`);
+}
+const failed = steps.filter((step) => !step.ok).map((step) => step.name);
 if (failed.length) {
-  console.error(`Static checks failed: ${failed.join(', ')} (\`npm run format\` fixes formatting).`);
+  console.error(`Failed: ${failed.join(', ')} (\`npm run format\` fixes formatting).`);
   process.exit(1);
 }
-run('npx', ['vite', 'build', '--logLevel', 'warn']);
 run('node', ['scripts/check-bundle-budget.mjs']);
 const projects = ['--project', 'unit', '--project', 'db'];
 if (chromium) projects.push('--project', 'e2e');

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 
 /** Debian's Chromium (or CHROMIUM_PATH). Under CI=true a missing browser fails the run. */
 export function findChromium(): string | undefined {
@@ -7,24 +8,25 @@ export function findChromium(): string | undefined {
   return candidates.find((path) => existsSync(path));
 }
 
-export async function launchBrowser(): Promise<Browser> {
-  const executablePath = findChromium();
-  if (!executablePath) throw new Error("Chromium not found: install Debian's chromium or set CHROMIUM_PATH");
-  return chromium.launch({
-    executablePath,
-    headless: true,
-    // This machine has no outside network: stop Chromium from trying.
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
+// This machine has no outside network: stop Chromium from trying.
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+/**
+ * The run's shared Chromium (started by e2e/support/global-setup.ts), connected to afresh: the
+ * file gets its own connection, and close() drops the file's contexts and disconnects, leaving
+ * the browser to the other files.
+ */
+export async function connectBrowser(): Promise<Browser> {
+  return chromium.connect(inject('chromiumWsEndpoint'));
 }
 
 /** Fails the test on any uncaught page error, so a broken screen cannot pass quietly. */

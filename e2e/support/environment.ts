@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { launchBrowser } from './browser.ts';
+import { connectBrowser } from './browser.ts';
 import { apiClient } from './fixtures.ts';
 import { startE2eServer, type E2eServer } from './server.ts';
 
@@ -25,7 +25,7 @@ export function useE2eEnvironment(name: string, assign: (environment: E2eEnviron
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), `tablefair-${name}-e2e-`));
     const server = await startE2eServer({ DATA_DIR: dataDir, ...env });
-    environment = { server, browser: await launchBrowser(), api: apiClient(server.baseUrl), dataDir };
+    environment = { server, browser: await connectBrowser(), api: apiClient(server.baseUrl), dataDir };
     assign(environment as E2eEnvironment);
   });
   afterAll(async () => {

@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '#server/app.ts';
 import { loadConfig, type AppConfig } from '#server/config.ts';
@@ -17,12 +19,14 @@ export interface E2eServer {
 
 /**
  * The real app, on an ephemeral port, serving the production web build, on its own
- * migrated and demo-seeded database, with the real clock.
+ * migrated and demo-seeded database, with the real clock. Without a DATA_DIR it gets a
+ * temporary one of its own (removed by close()), so journey files can run side by side.
  */
 export async function startE2eServer(env: Record<string, string> = {}): Promise<E2eServer> {
   // WEB_DIST_DIR lets parallel runs each test their own build.
   const webDistDir = process.env.WEB_DIST_DIR ?? 'dist/web';
   if (!existsSync(`${webDistDir}/index.html`)) throw new Error(`Build the web app first (npm run build): ${webDistDir} is empty`);
+  const ownDataDir = env.DATA_DIR ? undefined : mkdtempSync(join(tmpdir(), 'tablefair-e2e-'));
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
@@ -31,6 +35,7 @@ export async function startE2eServer(env: Record<string, string> = {}): Promise<
     PORT: '0',
     WEB_DIST_DIR: webDistDir,
     ...GENEROUS_RATE_LIMITS,
+    ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}),
     ...env,
   });
   const database = await createTestDatabase();
@@ -47,6 +52,7 @@ export async function startE2eServer(env: Record<string, string> = {}): Promise<
     async close() {
       await app.close();
       await database.close();
+      if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
     },
   };
 }
