@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { depositRequirementFor, noDepositPolicy, type DepositPolicy, type DepositRequirement } from './deposit-policy.ts';
+import { depositRequirementFor, noDepositPolicy, type DepositPolicy, type MoneyRequirement } from './deposit-policy.ts';
 import { depositMoveFor, depositMoves, isLateCancel, type DepositMoveContext, type DepositTransition } from './deposit-moves.ts';
 import { reservationTransitions, terminalStatuses } from './reservation-status.ts';
 import { kolkataInstant } from './time.ts';
@@ -12,7 +12,7 @@ const policy: DepositPolicy = {
   lateCancelKeepPercent: 50,
   noShowKeepPercent: 100,
 };
-const requirement = depositRequirementFor(policy, { startsAt, covers: 2 }) as Extract<DepositRequirement, { kind: 'deposit' }>;
+const requirement = depositRequirementFor(policy, { startsAt, covers: 2 }) as MoneyRequirement;
 const beforeDeadline = new Date(requirement.freeCancelUntil.getTime() - MINUTE);
 const atDeadline = requirement.freeCancelUntil;
 

@@ -77,6 +77,9 @@ export type DepositRequirement =
       plainWords: string;
     };
 
+/** A requirement that asks for money. */
+export type MoneyRequirement = Exclude<DepositRequirement, { kind: 'none' }>;
+
 export interface BookingForDeposit {
   startsAt: Date;
   covers: number;
@@ -175,7 +178,7 @@ function keptWords(paise: number): string {
   return paise === 0 ? 'nothing is kept' : `${formatRupees(paise)} is kept`;
 }
 
-type PricedRequirement = Omit<Extract<DepositRequirement, { kind: 'deposit' | 'prepayment' }>, 'plainWords'>;
+type PricedRequirement = Omit<MoneyRequirement, 'plainWords'>;
 
 function describeRequirement(requirement: PricedRequirement, covers: number, now: Date | undefined): string {
   const amount = formatRupees(requirement.amountPaise);
