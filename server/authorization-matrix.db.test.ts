@@ -82,6 +82,19 @@ export const authorizationTable: Row[] = [
   // The portal: every call is the staff's own restaurant; another restaurant's things are not found.
   { method: 'GET', path: '/api/admin/restaurant', expect: staffOnly(200) },
   { method: 'PUT', path: '/api/admin/restaurant', body: () => ({ name: 'Renamed Place', neighborhood: 'Indiranagar' }), expect: staffOnly(200) },
+  { method: 'GET', path: '/api/admin/deposit-policy', expect: staffOnly(200) },
+  {
+    method: 'PUT',
+    path: '/api/admin/deposit-policy',
+    body: () => ({
+      defaultCharge: { kind: 'deposit', perCoverPaise: 50_000 },
+      rules: [],
+      freeCancelMinutes: 120,
+      lateCancelKeepPercent: 100,
+      noShowKeepPercent: 100,
+    }),
+    expect: staffOnly(200),
+  },
   { method: 'GET', path: '/api/admin/slots?date=2026-11-23', expect: staffOnly(200) },
   {
     method: 'POST',

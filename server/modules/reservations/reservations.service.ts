@@ -1,5 +1,7 @@
 import { toRestaurantRef } from '#server/modules/restaurants/restaurant-sql.ts';
-import type { CreateReservationBody, DinerReservation, ReservationSummary } from '#common/contract/reservations.ts';
+import { toDepositRequirementView } from '#common/contract/deposits.ts';
+import type { CreateReservationBody, DinerReservation, ReservationDetail, ReservationSummary } from '#common/contract/reservations.ts';
+import { depositRequirementFor } from '#common/domain/deposit-policy.ts';
 import {
   checkTransition,
   DINER_CANCEL_NOTICE_MINUTES,
@@ -23,6 +25,7 @@ import {
   countReservationsByStatus,
   countUpcomingReservations,
   expireDueHolds,
+  findDropDepositOfSlot,
   findReservation,
   hasLiveReservationAt,
   insertReservation,
@@ -326,11 +329,20 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     },
 
     /** One reservation by its unguessable id (the hold screen sends no token). */
-    async getReservation(principal: Principal, id: string): Promise<DinerReservation> {
+    async getReservation(principal: Principal, id: string): Promise<ReservationDetail> {
       const row = await findReservation(db, id);
       if (!row) throw notFound(RESERVATION_NOT_FOUND);
       assertMayActOnAsDiner(principal, row);
-      return toDinerReservation(row, clock.now());
+      const now = clock.now();
+      // Phase 1 reads the policy as it is now; phase 2 keeps the requirement with the payment intent.
+      const [policy, dropDeposit] = await Promise.all([restaurants.getDepositPolicy(principal, row.restaurant_id), findDropDepositOfSlot(db, row.slot_id)]);
+      const requirement = depositRequirementFor(policy, {
+        startsAt: asDate(row.starts_at),
+        covers: row.party_size,
+        dropRequirement: dropDeposit ? { perCoverPaise: dropDeposit } : null,
+        now,
+      });
+      return { ...toDinerReservation(row, now), deposit: toDepositRequirementView(requirement) };
     },
 
     /** HELD → PENDING, before the hold expires (the id alone will do: it is still a hold). */
