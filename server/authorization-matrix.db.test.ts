@@ -159,6 +159,21 @@ export const authorizationTable: Row[] = [
     expect: dinerOnly(201),
   },
   { method: 'GET', path: '/api/waitlist', expect: dinerOnly(200) },
+  // No-show strikes (decision 122): the diner's own; a strike id that is not theirs is not found.
+  { method: 'GET', path: '/api/me/strikes', expect: dinerOnly(200) },
+  {
+    method: 'POST',
+    path: '/api/me/strikes/00000000-0000-4000-8000-000000000000/dispute',
+    body: () => ({ reason: 'I was there' }),
+    expect: dinerOnly(404),
+  },
+  { method: 'GET', path: '/api/admin/strike-disputes', expect: staffOnly(200) },
+  {
+    method: 'PATCH',
+    path: '/api/admin/strike-disputes/00000000-0000-4000-8000-000000000000',
+    body: () => ({ outcome: 'uphold' }),
+    expect: staffOnly(404),
+  },
   { method: 'DELETE', path: '/api/waitlist/{waitlistA}', expect: { anonymous: 401, dinerA: 200, dinerB: 404, staffX: 401, staffY: 401 } },
 ];
 

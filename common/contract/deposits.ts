@@ -74,8 +74,8 @@ export const adminDepositPolicy = depositPolicyBody.extend({
 });
 export type AdminDepositPolicy = z.infer<typeof adminDepositPolicy>;
 
-/** What one slot asks per guest, for the restaurant page (null: nothing). */
-export const slotDeposit = z.object({ kind: z.enum(['deposit', 'prepayment']), perCoverPaise: z.number() }).nullable();
+/** What one slot asks per guest, for the restaurant page. */
+export const slotDeposit = z.object({ kind: z.enum(['deposit', 'prepayment']), perCoverPaise: z.number() });
 export type SlotDeposit = z.infer<typeof slotDeposit>;
 
 /** The agreed DepositRequirement (common/domain/deposit-policy.ts) as JSON: the instant as an ISO string. */

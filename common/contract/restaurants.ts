@@ -50,8 +50,11 @@ export const availabilityEntry = z.object({
   id: z.string(),
   time: z.string(),
   available: z.boolean(),
-  /** What the slot asks per guest before the diner reserves (issue 14); null when nothing. */
-  deposit: slotDeposit,
+  /**
+   * What the slot asks per guest before the diner reserves (issue 14). Present only when it asks
+   * for money, so a slot without a deposit keeps the spec's exact {id, time, available}.
+   */
+  deposit: slotDeposit.optional(),
 });
 export type AvailabilityEntry = z.infer<typeof availabilityEntry>;
 export const availabilityResponse = z.array(availabilityEntry);

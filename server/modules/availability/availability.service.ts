@@ -24,10 +24,10 @@ const TODAY_WINDOW_HOURS = 24;
 /** The today list moves with the clock, so a kept one is rebuilt at least this often (as its HTTP answer, decision 075). */
 export const TODAY_ANSWER_SECONDS = 15;
 
-/** What a slot asks per guest before the diner reserves (decision 120): null when nothing. */
-function slotDepositOf(policy: DepositPolicy, startsAt: Date, dropDeposit: DropDepositRequirement | null): SlotDeposit {
+/** `{ deposit }` when a slot asks per guest before the diner reserves (decision 120); nothing otherwise, keeping the spec's shape. */
+function slotDepositOf(policy: DepositPolicy, startsAt: Date, dropDeposit: DropDepositRequirement | null): { deposit?: SlotDeposit } {
   const charge = chargeForBooking(policy, startsAt, dropDeposit);
-  return charge.kind === 'none' ? null : { kind: charge.kind, perCoverPaise: charge.perCoverPaise };
+  return charge.kind === 'none' ? {} : { deposit: { kind: charge.kind, perCoverPaise: charge.perCoverPaise } };
 }
 
 /** Availability is public: anyone may read it, so these take a principal only to keep the rule uniform. */
@@ -103,7 +103,7 @@ export function createAvailabilityService({ db, clock, config, availabilityChang
           id: slot.id,
           time: slot.time,
           available: isSlotOpenAt(slot, nowMs, cutoffMinutes) && freeCoversAt(slot, nowMs) >= partySize,
-          deposit: slotDepositOf(cached.depositPolicy, new Date(slot.startsAtMs), slot.dropDeposit),
+          ...slotDepositOf(cached.depositPolicy, new Date(slot.startsAtMs), slot.dropDeposit),
         }));
       }
       // Past dates and dates beyond the 30 days are rare: read them directly.
@@ -114,7 +114,7 @@ export function createAvailabilityService({ db, clock, config, availabilityChang
         id: row.id,
         time: row.time,
         available: row.is_open && row.free_covers >= partySize,
-        deposit: slotDepositOf(policy, asDate(row.starts_at), row.drop_deposit_per_cover_paise ? { perCoverPaise: row.drop_deposit_per_cover_paise } : null),
+        ...slotDepositOf(policy, asDate(row.starts_at), row.drop_deposit_per_cover_paise ? { perCoverPaise: row.drop_deposit_per_cover_paise } : null),
       }));
     },
 

@@ -19,6 +19,7 @@ import { AppError, conflict, forbidden, notFound, sessionExpired, unauthenticate
 import { rejectInvalidCredential, requireDiner, requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
 import type { AvailabilityService } from '#server/modules/availability/availability.service.ts';
 import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
+import type { StrikesService } from '#server/modules/strikes/strikes.service.ts';
 import {
   countActiveHolds,
   countCoversTaken,
@@ -89,6 +90,9 @@ function refusalMessage(check: Exclude<TransitionCheck, { allowed: true }>, from
   }
 }
 
+/** Work another module does inside a reservation move's transaction, after the move. */
+export type AlsoInTransaction = (tx: Db, moved: { id: string; userId: string; restaurantId: string }) => Promise<void>;
+
 export function toDinerReservation(row: ReservationRow, now: Date): DinerReservation {
   const status = effectiveStatus(row.status, row.hold_expires_at, now);
   return {
@@ -104,7 +108,7 @@ export function toDinerReservation(row: ReservationRow, now: Date): DinerReserva
 }
 
 /** Holds, confirmations and cancellations: the state machine of ARCHITECTURE.md, enforced here. */
-export function createReservationsService(deps: AppDeps, restaurants: RestaurantsService, availability: AvailabilityService) {
+export function createReservationsService(deps: AppDeps, restaurants: RestaurantsService, availability: AvailabilityService, strikes: StrikesService) {
   const { db, clock, config, events, log } = deps;
 
   /** Who the actor is, in the state machine's terms, and their id for the history. */
@@ -196,13 +200,14 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     id: string,
     to: ReservationStatus,
     authorise: (row: ReservationRow) => void,
-    options: { cancelReason?: string } = {},
+    options: { cancelReason?: string; alsoInTransaction?: AlsoInTransaction } = {},
   ): Promise<DinerReservation> {
     const row = await db.transaction(async (tx) => {
       const locked = await findReservation(tx, id, { forUpdate: true });
       if (!locked) throw notFound(RESERVATION_NOT_FOUND);
       authorise(locked);
       await applyMove(tx, locked, to, principal, options);
+      await options.alsoInTransaction?.(tx, { id: locked.id, userId: locked.user_id, restaurantId: locked.restaurant_id });
       return (await findReservation(tx, id))!;
     });
     announce(row, to);
@@ -235,6 +240,7 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
           const refusal = dinerRuleRefusal(await readDinerBookingCounts(tx, principal.userId, startsAt, now));
           if (refusal) throw conflict(refusal);
           await assertMayStartHold(tx, principal.userId, restaurantId, now);
+          await strikes.assertMayBook(tx, principal.userId);
           // Waiting for a connection may have outlasted the covers: holds committed meanwhile have been
           // heard, so a slot full in memory is refused before queueing for its lock (decision 073).
           // Memory only: a read on another connection here could wait on the pool this holds a place in.
@@ -355,8 +361,12 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
       return moveReservation(principal, id, 'CANCELLED', (row) => assertMayMoveAsDiner(principal, row, 'cancel'), { cancelReason: 'DINER_CANCELLED' });
     },
 
-    /** Staff moves on their own restaurant's bookings; another restaurant's booking is not found. */
-    async moveReservationAsStaff(principal: Principal, id: string, to: ReservationStatus): Promise<DinerReservation> {
+    /**
+     * Staff moves on their own restaurant's bookings; another restaurant's booking is not found.
+     * `alsoInTransaction` runs after the move, under the same row lock and transaction (a
+     * no-show's strike), so both are written or neither.
+     */
+    async moveReservationAsStaff(principal: Principal, id: string, to: ReservationStatus, alsoInTransaction?: AlsoInTransaction): Promise<DinerReservation> {
       requireStaff(principal);
       return moveReservation(
         principal,
@@ -365,7 +375,7 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
         (row) => {
           if (row.restaurant_id !== principal.restaurantId) throw notFound(BOOKING_NOT_FOUND);
         },
-        to === 'CANCELLED' ? { cancelReason: 'RESTAURANT_CANCELLED' } : {},
+        { ...(to === 'CANCELLED' ? { cancelReason: 'RESTAURANT_CANCELLED' } : {}), alsoInTransaction },
       );
     },
 

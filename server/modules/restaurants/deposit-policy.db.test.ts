@@ -21,7 +21,7 @@ const policy: DepositPolicyBody = {
 async function availabilityOf(slug: string, date: string) {
   const response = await call('GET', `/api/restaurants/${slug}/availability?date=${date}&partySize=2`);
   expect(response.statusCode, response.body).toBe(200);
-  return Object.fromEntries((response.json() as { time: string; deposit: unknown }[]).map((entry) => [entry.time, entry.deposit]));
+  return Object.fromEntries((response.json() as { time: string; deposit?: unknown }[]).map((entry) => [entry.time, entry.deposit ?? null]));
 }
 
 describe('GET/PUT /api/admin/deposit-policy', () => {
@@ -95,6 +95,9 @@ describe("the diner's view of the policy", () => {
   it('puts each slot’s ask on the availability answer, following a policy change at once', async () => {
     for (const time of ['19:00', '21:00']) await buildSlot(t.database.db, y.id, { date: TODAY, time });
     expect(await availabilityOf(y.slug, TODAY)).toEqual({ '19:00': null, '21:00': null });
+    // Without a deposit the answer keeps the spec's exact shape.
+    const plain = (await call('GET', `/api/restaurants/${y.slug}/availability?date=${TODAY}&partySize=2`)).json() as object[];
+    for (const entry of plain) expect(Object.keys(entry).sort()).toEqual(['available', 'id', 'time']);
     const saved = await call('PUT', '/api/admin/deposit-policy', staffY.token, policy);
     expect(saved.statusCode, saved.body).toBe(200);
     // The save notifies the availability cache like a slot write does: no stale answer.
