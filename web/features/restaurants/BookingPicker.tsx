@@ -83,6 +83,16 @@ export function slotDepositLabel(deposit: SlotDeposit): string {
   return `${deposit.kind === 'deposit' ? 'Deposit' : 'Prepaid'} ${formatRupees(deposit.perCoverPaise)} a guest`;
 }
 
+/**
+ * A time's name: its visible text when it can be chosen (the deposit read from the chip itself, so
+ * what is heard is what is shown), with ', taken' added when it cannot.
+ */
+function chipLabel(entry: AvailabilityEntry): string | undefined {
+  const shown = `${formatTime12h(entry.time)}${entry.deposit ? `, ${slotDepositLabel(entry.deposit)}` : ''}`;
+  if (entry.available) return entry.deposit ? undefined : shown;
+  return `${shown}, taken`;
+}
+
 export function TimePicker({
   entries,
   isLoading,
@@ -128,14 +138,15 @@ export function TimePicker({
             className="time-chip"
             aria-pressed={entry.time === value}
             disabled={!entry.available}
-            aria-label={`${formatTime12h(entry.time)}${entry.available ? '' : ', taken'}${entry.deposit ? `, ${slotDepositLabel(entry.deposit)}` : ''}`}
+            aria-label={chipLabel(entry)}
             onClick={() => onChange(entry.time)}
           >
             {formatTime12h(entry.time)}
             {entry.deposit ? (
-              <span className="time-chip__deposit" aria-hidden="true">
-                {slotDepositLabel(entry.deposit)}
-              </span>
+              <>
+                <span className="visually-hidden">, </span>
+                <span className="time-chip__deposit">{slotDepositLabel(entry.deposit)}</span>
+              </>
             ) : null}
           </button>
         ))}
