@@ -128,11 +128,7 @@ function PolicyFormView({ policy }: { policy: AdminDepositPolicy }) {
       await save.mutateAsync(body);
       toast('Deposit policy saved', 'success', { key: 'deposit-policy' });
     } catch (error) {
-      toast(
-        errorMessage(error, { server: 'Could not save the deposit policy', network: 'Could not reach the server. Check your connection and try again.' }),
-        'error',
-        { key: 'deposit-policy' },
-      );
+      toast(errorMessage(error, { server: 'Could not save the deposit policy', network: NETWORK_FALLBACK }), 'error', { key: 'deposit-policy' });
     }
   }
 
@@ -141,13 +137,7 @@ function PolicyFormView({ policy }: { policy: AdminDepositPolicy }) {
       <fieldset className="deposit-form__group">
         <legend>Usual charge</legend>
         <div className="deposit-form__row">
-          <SelectField label="Kind" value={form.kind} onChange={(event) => set({ kind: event.target.value as DepositKind })}>
-            {depositKinds.map((kind) => (
-              <option key={kind} value={kind}>
-                {kindLabels[kind]}
-              </option>
-            ))}
-          </SelectField>
+          <KindField value={form.kind} onChange={(kind) => set({ kind })} />
           {form.kind === 'none' ? null : (
             <TextField
               label="Amount a guest (₹)"
@@ -194,13 +184,7 @@ function PolicyFormView({ policy }: { policy: AdminDepositPolicy }) {
                 onChange={(event) => setRule(index, { untilTime: event.target.value })}
                 error={errors[`rules.${index}.untilTime`]}
               />
-              <SelectField label="Kind" value={rule.kind} onChange={(event) => setRule(index, { kind: event.target.value as DepositKind })}>
-                {depositKinds.map((kind) => (
-                  <option key={kind} value={kind}>
-                    {kindLabels[kind]}
-                  </option>
-                ))}
-              </SelectField>
+              <KindField value={rule.kind} onChange={(kind) => setRule(index, { kind })} />
               {rule.kind === 'none' ? null : (
                 <TextField
                   label="Amount a guest (₹)"
@@ -274,6 +258,21 @@ function PolicyFormView({ policy }: { policy: AdminDepositPolicy }) {
   );
 }
 
+/** No deposit, a deposit a guest, or full prepayment a guest. */
+function KindField({ value, onChange }: { value: DepositKind; onChange: (kind: DepositKind) => void }) {
+  return (
+    <SelectField label="Kind" value={value} onChange={(event) => onChange(event.target.value as DepositKind)}>
+      {depositKinds.map((kind) => (
+        <option key={kind} value={kind}>
+          {kindLabels[kind]}
+        </option>
+      ))}
+    </SelectField>
+  );
+}
+
+const NETWORK_FALLBACK = 'Could not reach the server. Check your connection and try again.';
+
 function DisputesCard() {
   const disputes = useStrikeDisputes();
   const resolve = useResolveDispute();
@@ -285,11 +284,7 @@ function DisputesCard() {
       await resolve.mutateAsync({ id, outcome });
       toast(outcome === 'uphold' ? 'Dispute upheld: the strike is removed' : 'Dispute rejected: the strike stays', 'success', { key: 'dispute' });
     } catch (error) {
-      toast(
-        errorMessage(error, { server: 'Could not resolve the dispute', network: 'Could not reach the server. Check your connection and try again.' }),
-        'error',
-        { key: 'dispute' },
-      );
+      toast(errorMessage(error, { server: 'Could not resolve the dispute', network: NETWORK_FALLBACK }), 'error', { key: 'dispute' });
     }
   }
 
