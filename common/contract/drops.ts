@@ -188,8 +188,7 @@ export const createDropBody = z.object({
     .int({ message: 'depositPerCoverPaise must be a whole number of paise' })
     .min(0, { message: 'depositPerCoverPaise cannot be negative' })
     .max(MAX_PER_COVER_PAISE, { message: `depositPerCoverPaise must be at most ${formatRupees(MAX_PER_COVER_PAISE)} a guest` })
-    .nullish()
-    .transform((value) => (value ? value : null)),
+    .nullish(),
 });
 export type CreateDropBody = z.infer<typeof createDropBody>;
 
