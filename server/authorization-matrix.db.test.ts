@@ -12,7 +12,7 @@ const callers: Caller[] = ['anonymous', 'dinerA', 'dinerB', 'staffX', 'staffY'];
 
 interface Row {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Placeholders: {slugX} {restaurantX} {reservationA} {confirmedA} {slotX} {dropX} {waitlistA} */
+  /** Placeholders: {slugX} {restaurantX} {reservationA} {confirmedA} {slotX} {dropX} {waitlistA} {missingId} (an id nothing has) */
   path: string;
   /** A server-sent event stream: called over real HTTP and closed once the status is known. */
   stream?: boolean;
@@ -163,14 +163,14 @@ export const authorizationTable: Row[] = [
   { method: 'GET', path: '/api/me/strikes', expect: dinerOnly(200) },
   {
     method: 'POST',
-    path: '/api/me/strikes/00000000-0000-4000-8000-000000000000/dispute',
+    path: '/api/me/strikes/{missingId}/dispute',
     body: () => ({ reason: 'I was there' }),
     expect: dinerOnly(404),
   },
   { method: 'GET', path: '/api/admin/strike-disputes', expect: staffOnly(200) },
   {
     method: 'PATCH',
-    path: '/api/admin/strike-disputes/00000000-0000-4000-8000-000000000000',
+    path: '/api/admin/strike-disputes/{missingId}',
     body: () => ({ outcome: 'uphold' }),
     expect: staffOnly(404),
   },
@@ -283,7 +283,8 @@ describe('authorisation matrix', () => {
           .replace('{reservationA}', fixture.reservationA)
           .replace('{slotX}', fixture.slotX)
           .replace('{dropX}', fixture.dropX)
-          .replace('{waitlistA}', fixture.waitlistA);
+          .replace('{waitlistA}', fixture.waitlistA)
+          .replace('{missingId}', '00000000-0000-4000-8000-000000000000');
         const headers = caller === 'anonymous' ? {} : bearer(fixture.tokens[caller]);
         if (row.stream) {
           const { status, body } = await streamStatus(url, headers);
