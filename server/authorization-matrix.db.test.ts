@@ -12,7 +12,7 @@ const callers: Caller[] = ['anonymous', 'dinerA', 'dinerB', 'staffX', 'staffY'];
 
 interface Row {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Placeholders: {slugX} {restaurantX} {reservationA} {confirmedA} {slotX} {dropX} {waitlistA} */
+  /** Placeholders: {slugX} {restaurantX} {reservationA} {confirmedA} {slotX} {dropX} {waitlistA} {missingId} (an id nothing has) */
   path: string;
   /** A server-sent event stream: called over real HTTP and closed once the status is known. */
   stream?: boolean;
@@ -82,6 +82,19 @@ export const authorizationTable: Row[] = [
   // The portal: every call is the staff's own restaurant; another restaurant's things are not found.
   { method: 'GET', path: '/api/admin/restaurant', expect: staffOnly(200) },
   { method: 'PUT', path: '/api/admin/restaurant', body: () => ({ name: 'Renamed Place', neighborhood: 'Indiranagar' }), expect: staffOnly(200) },
+  { method: 'GET', path: '/api/admin/deposit-policy', expect: staffOnly(200) },
+  {
+    method: 'PUT',
+    path: '/api/admin/deposit-policy',
+    body: () => ({
+      defaultCharge: { kind: 'deposit', perCoverPaise: 50_000 },
+      rules: [],
+      freeCancelMinutes: 120,
+      lateCancelKeepPercent: 100,
+      noShowKeepPercent: 100,
+    }),
+    expect: staffOnly(200),
+  },
   { method: 'GET', path: '/api/admin/slots?date=2026-11-23', expect: staffOnly(200) },
   {
     method: 'POST',
@@ -146,6 +159,21 @@ export const authorizationTable: Row[] = [
     expect: dinerOnly(201),
   },
   { method: 'GET', path: '/api/waitlist', expect: dinerOnly(200) },
+  // No-show strikes (decision 122): the diner's own; a strike id that is not theirs is not found.
+  { method: 'GET', path: '/api/me/strikes', expect: dinerOnly(200) },
+  {
+    method: 'POST',
+    path: '/api/me/strikes/{missingId}/dispute',
+    body: () => ({ reason: 'I was there' }),
+    expect: dinerOnly(404),
+  },
+  { method: 'GET', path: '/api/admin/strike-disputes', expect: staffOnly(200) },
+  {
+    method: 'PATCH',
+    path: '/api/admin/strike-disputes/{missingId}',
+    body: () => ({ outcome: 'uphold' }),
+    expect: staffOnly(404),
+  },
   { method: 'DELETE', path: '/api/waitlist/{waitlistA}', expect: { anonymous: 401, dinerA: 200, dinerB: 404, staffX: 401, staffY: 401 } },
 ];
 
@@ -255,7 +283,8 @@ describe('authorisation matrix', () => {
           .replace('{reservationA}', fixture.reservationA)
           .replace('{slotX}', fixture.slotX)
           .replace('{dropX}', fixture.dropX)
-          .replace('{waitlistA}', fixture.waitlistA);
+          .replace('{waitlistA}', fixture.waitlistA)
+          .replace('{missingId}', '00000000-0000-4000-8000-000000000000');
         const headers = caller === 'anonymous' ? {} : bearer(fixture.tokens[caller]);
         if (row.stream) {
           const { status, body } = await streamStatus(url, headers);

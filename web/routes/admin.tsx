@@ -6,6 +6,7 @@ import { Spinner } from '#web/components/ui/Feedback.tsx';
 import { ADMIN_TABS, AdminHeader, type AdminTab } from '#web/features/portal/AdminHeader.tsx';
 import { adminKeys, useAdminRestaurant } from '#web/features/portal/api.ts';
 import { Dashboard } from '#web/features/portal/Dashboard.tsx';
+import { DepositsPanel } from '#web/features/portal/DepositsPanel.tsx';
 import { DropsPanel } from '#web/features/portal/DropsPanel.tsx';
 import { useLiveUpdates } from '#web/features/portal/live.ts';
 import { ProfilePanel } from '#web/features/portal/ProfilePanel.tsx';
@@ -89,6 +90,9 @@ function SignedInAdmin() {
         </div>
         <div id="admin-panel-drops" role="tabpanel" aria-labelledby="admin-tab-drops" hidden={tab !== 'drops'}>
           {tab === 'drops' ? <DropsPanel /> : null}
+        </div>
+        <div id="admin-panel-deposits" role="tabpanel" aria-labelledby="admin-tab-deposits" hidden={tab !== 'deposits'}>
+          {tab === 'deposits' ? <DepositsPanel /> : null}
         </div>
         <div id="admin-panel-profile" role="tabpanel" aria-labelledby="admin-tab-profile" hidden={tab !== 'profile'}>
           {tab === 'profile' ? <ProfilePanel key={restaurant.data.id} restaurant={restaurant.data} onSaved={() => setTab('dashboard')} /> : null}

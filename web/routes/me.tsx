@@ -13,6 +13,7 @@ import { useCancelFromList } from '#web/features/reservations/CancelReservationD
 import { NoReservationsYet, ReservationList, ReservationSkeletons } from '#web/features/reservations/ReservationCard.tsx';
 import { isUpcoming } from '#web/features/reservations/rules.ts';
 import { PhoneVerification } from '#web/features/drops/PhoneVerification.tsx';
+import { MyStrikes } from '#web/features/strikes/MyStrikes.tsx';
 import { useDinerEvents } from '#web/features/live/diner-events.ts';
 import '#web/features/accounts/profile.css';
 import '#web/features/drops/drops.css';
@@ -90,6 +91,8 @@ export default function ProfileScreen() {
         <h2 id="my-phone-title">Phone for drops</h2>
         <PhoneVerification intro="Drops are for people, not scripts: a verified phone lets you enter them. One phone verifies one account." />
       </section>
+
+      <MyStrikes />
 
       <MyReservations />
     </div>

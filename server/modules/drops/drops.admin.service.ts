@@ -70,6 +70,8 @@ export function createDropsAdminService(deps: AppDeps, offers: DropOffers, slots
             capacity: input.capacity,
             lastSlotAt: last,
             now,
+            // 0 and null both mean no deposit.
+            depositPerCoverPaise: input.depositPerCoverPaise || null,
             ...newSealedSeed(),
           });
           await slots.addDropSlots(tx, principal.restaurantId, dropId, {

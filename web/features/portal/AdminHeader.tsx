@@ -3,10 +3,11 @@ import type { AdminRestaurant } from '#common/contract/portal.ts';
 import { BrandMark } from '#web/components/layout/SiteLayout.tsx';
 import { Button } from '#web/components/ui/Button.tsx';
 
-export type AdminTab = 'dashboard' | 'drops' | 'profile';
+export type AdminTab = 'dashboard' | 'drops' | 'deposits' | 'profile';
 export const ADMIN_TABS: { id: AdminTab; label: string }[] = [
   { id: 'dashboard', label: 'Dashboard' },
   { id: 'drops', label: 'Drops' },
+  { id: 'deposits', label: 'Deposits' },
   { id: 'profile', label: 'Profile' },
 ];
 const TABS = ADMIN_TABS;

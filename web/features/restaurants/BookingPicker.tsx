@@ -2,6 +2,8 @@ import { useEffect, useRef } from 'react';
 import type { AvailabilityCalendar, AvailabilityEntry } from '#common/contract/restaurants.ts';
 import { formatTime12h } from '#common/domain/time.ts';
 import { Skeleton } from '#web/components/ui/Feedback.tsx';
+import type { SlotDeposit } from '#common/contract/deposits.ts';
+import { formatRupees } from '#common/domain/deposit-policy.ts';
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -79,6 +81,21 @@ export function PartySizePicker({ sizes, value, onChange }: { sizes: readonly nu
 }
 
 /** The day's times in 12-hour form; taken ones stay visible but disabled. */
+/** 'Deposit ₹250 a guest' or 'Prepaid ₹1,500 a guest' (issue 14). */
+export function slotDepositLabel(deposit: SlotDeposit): string {
+  return `${deposit.kind === 'deposit' ? 'Deposit' : 'Prepaid'} ${formatRupees(deposit.perCoverPaise)} a guest`;
+}
+
+/**
+ * A time's name: its visible text when it can be chosen (the deposit read from the chip itself, so
+ * what is heard is what is shown), with ', taken' added when it cannot.
+ */
+function chipLabel(entry: AvailabilityEntry): string | undefined {
+  const shown = `${formatTime12h(entry.time)}${entry.deposit ? `, ${slotDepositLabel(entry.deposit)}` : ''}`;
+  if (entry.available) return entry.deposit ? undefined : shown;
+  return `${shown}, taken`;
+}
+
 export function TimePicker({
   entries,
   isLoading,
@@ -124,10 +141,16 @@ export function TimePicker({
             className="time-chip"
             aria-pressed={entry.time === value}
             disabled={!entry.available}
-            aria-label={`${formatTime12h(entry.time)}${entry.available ? '' : ', taken'}`}
+            aria-label={chipLabel(entry)}
             onClick={() => onChange(entry.time)}
           >
             {formatTime12h(entry.time)}
+            {entry.deposit ? (
+              <>
+                <span className="visually-hidden">, </span>
+                <span className="time-chip__deposit">{slotDepositLabel(entry.deposit)}</span>
+              </>
+            ) : null}
           </button>
         ))}
       </div>
