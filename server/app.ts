@@ -31,6 +31,8 @@ import { createDropsService } from './modules/drops/drops.service.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { createNotificationsService } from './modules/notifications/notifications.service.ts';
 import { createPagesService } from './modules/pages/pages.service.ts';
+import { paymentsRoutes } from './modules/payments/payments.routes.ts';
+import { createPaymentsService } from './modules/payments/payments.service.ts';
 import { reservationsAdminRoutes } from './modules/reservations/reservations.admin.routes.ts';
 import { createReservationsAdminService } from './modules/reservations/reservations.admin.service.ts';
 import { reservationsRoutes } from './modules/reservations/reservations.routes.ts';
@@ -76,6 +78,8 @@ function createServices(deps: AppDeps) {
   const drops = createDropsService(deps, dropOffers, phoneVerification);
   const dropsAdmin = createDropsAdminService(deps, dropOffers, slots);
   const waitlist = createWaitlistService(deps, restaurants, reservations, notifications);
+  // Payments knows no other module: reservations (phase 2) and dating subscribe to onStatusChange.
+  const payments = createPaymentsService(deps);
   return {
     sessions,
     accounts,
@@ -93,6 +97,7 @@ function createServices(deps: AppDeps) {
     drops,
     dropsAdmin,
     waitlist,
+    payments,
   };
 }
 
@@ -164,6 +169,7 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   await app.register(dropsRoutes);
   await app.register(dropsAdminRoutes);
   await app.register(waitlistRoutes);
+  await app.register(paymentsRoutes);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true }));
   app.get('/api/ready', { schema: { hide: true } }, async (_request, reply) => {
@@ -183,9 +189,16 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
       // Fair access: draws due, tables freed for a drop's line or a waitlist, email and SMS to retry.
       // Each step is idempotent, so after a restart nothing an event would have done is lost.
       void (async () => {
-        const { dropOffers, waitlist, notifications, dating } = app.services;
-        // …and dating photo uploads nobody claimed in time (issue 12 item 7), logging the storage in use.
-        for (const step of [dropOffers.runDueWork, waitlist.runDueWork, () => notifications.deliverDue(), () => dating.sweepUploads()]) {
+        const { dropOffers, waitlist, notifications, dating, payments } = app.services;
+        // …and dating photo uploads nobody claimed in time (issue 12 item 7), logging the storage in use;
+        // payments nobody approved before their owner stopped waiting expire (a later approval is released).
+        for (const step of [
+          dropOffers.runDueWork,
+          waitlist.runDueWork,
+          () => notifications.deliverDue(),
+          () => dating.sweepUploads(),
+          () => payments.expireOverdue(),
+        ]) {
           await step().catch((error: unknown) => app.log.warn({ err: error }, 'fair-access sweep step failed'));
         }
       })();

@@ -32,9 +32,9 @@ describe('the payment intent state machine', () => {
     expect(canMove('RELEASED', 'refund_requested')).toBe(false);
   });
 
-  it('releases at once an authorisation that arrives after the intent failed or expired', () => {
+  it('releases at once an authorisation that arrives after the intent expired, and takes a retry after a decline', () => {
     expect(transitionFor('EXPIRED', 'authorised')?.releaseAtOnce).toBe(true);
-    expect(transitionFor('FAILED', 'authorised')?.releaseAtOnce).toBe(true);
+    expect(transitionFor('FAILED', 'authorised')?.releaseAtOnce).toBeUndefined();
     expect(transitionFor('CREATED', 'authorised')?.releaseAtOnce).toBeUndefined();
   });
 

@@ -35,6 +35,7 @@ export const paymentIntentEvents = [
   'released',
   'refund_requested',
   'refunded',
+  'request_refused',
 ] as const;
 export type PaymentIntentEvent = (typeof paymentIntentEvents)[number];
 
@@ -58,9 +59,10 @@ export const paymentIntentTransitions: readonly PaymentIntentTransition[] = [
   { from: 'CREATED', event: 'authorised', to: 'AUTHORISED', actor: 'provider', posting: 'authorise' },
   { from: 'CREATED', event: 'failed', to: 'FAILED', actor: 'provider', posting: 'none' },
   { from: 'CREATED', event: 'expire', to: 'EXPIRED', actor: 'service', posting: 'none' },
-  // A gateway may still authorise after a failure or after we stopped waiting (late authorisation):
-  // the money is blocked, so it is booked and released straight away; it never becomes a booking.
-  { from: 'FAILED', event: 'authorised', to: 'AUTHORISED', actor: 'provider', posting: 'authorise', releaseAtOnce: true },
+  // The diner may pay again after a decline while the owner still waits (the order stays open).
+  { from: 'FAILED', event: 'authorised', to: 'AUTHORISED', actor: 'provider', posting: 'authorise' },
+  // A gateway may still authorise after we stopped waiting (late authorisation): the money is
+  // blocked, so it is booked and released straight away; it never becomes a booking.
   { from: 'EXPIRED', event: 'authorised', to: 'AUTHORISED', actor: 'provider', posting: 'authorise', releaseAtOnce: true },
   { from: 'AUTHORISED', event: 'capture_requested', to: 'CAPTURE_PENDING', actor: 'service', posting: 'none' },
   { from: 'AUTHORISED', event: 'release_requested', to: 'RELEASE_PENDING', actor: 'service', posting: 'none' },
@@ -73,6 +75,10 @@ export const paymentIntentTransitions: readonly PaymentIntentTransition[] = [
   { from: 'RELEASE_PENDING', event: 'released', to: 'RELEASED', actor: 'provider', posting: 'release' },
   { from: 'CAPTURED', event: 'refund_requested', to: 'REFUND_PENDING', actor: 'service', posting: 'none' },
   { from: 'REFUND_PENDING', event: 'refunded', to: 'REFUNDED', actor: 'provider', posting: 'refund' },
+  // The provider answered a request of ours with a clear no: the intent is back where it was.
+  { from: 'CAPTURE_PENDING', event: 'request_refused', to: 'AUTHORISED', actor: 'service', posting: 'none' },
+  { from: 'RELEASE_PENDING', event: 'request_refused', to: 'AUTHORISED', actor: 'service', posting: 'none' },
+  { from: 'REFUND_PENDING', event: 'request_refused', to: 'CAPTURED', actor: 'service', posting: 'none' },
 ];
 
 /** Statuses an intent rests in once nothing is in flight. Every intent ends in exactly one of them. */
