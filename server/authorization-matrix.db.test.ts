@@ -12,7 +12,7 @@ const callers: Caller[] = ['anonymous', 'dinerA', 'dinerB', 'staffX', 'staffY'];
 
 interface Row {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Placeholders: {slugX} {restaurantX} {reservationA} {confirmedA} {slotX} {dropX} {waitlistA} */
+  /** Placeholders: {slugX} {restaurantX} {reservationA} {confirmedA} {slotX} {dropX} {waitlistA} {paymentA} {provider} */
   path: string;
   /** A server-sent event stream: called over real HTTP and closed once the status is known. */
   stream?: boolean;
@@ -147,6 +147,13 @@ export const authorizationTable: Row[] = [
   },
   { method: 'GET', path: '/api/waitlist', expect: dinerOnly(200) },
   { method: 'DELETE', path: '/api/waitlist/{waitlistA}', expect: { anonymous: 401, dinerA: 200, dinerB: 404, staffX: 401, staffY: 401 } },
+  // Payments: a diner sees their own; staff see their restaurant's; webhooks answer to signatures, not tokens.
+  { method: 'GET', path: '/api/payments/intents', expect: { anonymous: 401, dinerA: 200, dinerB: 200, staffX: 200, staffY: 200 } },
+  { method: 'GET', path: '/api/payments/intents/{paymentA}', expect: { anonymous: 401, dinerA: 200, dinerB: 404, staffX: 200, staffY: 404 } },
+  { method: 'POST', path: '/api/payments/webhooks/{provider}', body: () => ({ event: 'payment.authorized' }), expect: all(400) },
+  // The sandbox gateway's page stands in for the bank's: it works with the payment's id alone.
+  { method: 'GET', path: '/api/payments/sandbox/{paymentA}', expect: all(200) },
+  { method: 'POST', path: '/api/payments/sandbox/{paymentA}/decision', body: () => ({ decision: 'decline' }), expect: all(200) },
 ];
 
 /** A drop of restaurant X whose entry window is open at the test clock's now. */
@@ -170,6 +177,7 @@ interface Fixture {
   slotX: string;
   dropX: string;
   waitlistA: string;
+  paymentA: string;
   tokens: Record<Exclude<Caller, 'anonymous'>, string>;
 }
 
@@ -223,7 +231,16 @@ async function buildFixture(): Promise<Fixture> {
     payload: { restaurantSlug: x.slug, date: '2026-11-26', partySize: 2, windowStart: '12:00', windowEnd: '13:00' },
   });
   expect(waiting.statusCode, waiting.body).toBe(201);
+  const payment = await t.app.services.payments.startAuthorisation({
+    accountId: dinerA.id,
+    restaurantId: x.id,
+    reservationId: held.json().id,
+    amountPaise: 50_000,
+    purpose: 'reservation_deposit',
+    idempotencyKey: `matrix:${held.json().id}`,
+  });
   return {
+    paymentA: payment.intentId,
     slugX: x.slug,
     dropX: drop.json().id,
     waitlistA: waiting.json().id,
@@ -255,7 +272,9 @@ describe('authorisation matrix', () => {
           .replace('{reservationA}', fixture.reservationA)
           .replace('{slotX}', fixture.slotX)
           .replace('{dropX}', fixture.dropX)
-          .replace('{waitlistA}', fixture.waitlistA);
+          .replace('{waitlistA}', fixture.waitlistA)
+          .replace('{paymentA}', fixture.paymentA)
+          .replace('{provider}', 'sandbox');
         const headers = caller === 'anonymous' ? {} : bearer(fixture.tokens[caller]);
         if (row.stream) {
           const { status, body } = await streamStatus(url, headers);
