@@ -124,8 +124,9 @@ export class SandboxGateway implements PaymentProviderDriver {
 
   /** Sends the held webhooks in the order given (indexes into heldDeliveries()), or all oldest first. */
   async releaseHeld(order?: number[]): Promise<void> {
-    const picked = (order ?? this.held.map((_, index) => index)).map((index) => this.held[index]);
-    this.held.length = 0;
+    const indexes = order ?? this.held.map((_, index) => index);
+    const picked = indexes.map((index) => this.held[index]).filter(Boolean);
+    for (const index of [...new Set(indexes)].sort((a, b) => b - a)) this.held.splice(index, 1);
     for (const delivery of picked) await this.send(delivery);
   }
 
