@@ -45,6 +45,9 @@ import { createSlotsService } from './modules/slots/slots.service.ts';
 import { createStorageService } from './modules/storage/storage.service.ts';
 import { createWaitlistService } from './modules/waitlist/waitlist.service.ts';
 import { waitlistRoutes } from './modules/waitlist/waitlist.routes.ts';
+import { createStrikesService } from './modules/strikes/strikes.service.ts';
+import { strikesAdminRoutes } from './modules/strikes/strikes.admin.routes.ts';
+import { strikesRoutes } from './modules/strikes/strikes.routes.ts';
 
 /** Bodies smaller than this are sent uncompressed. */
 export const COMPRESSION_THRESHOLD_BYTES = 2048;
@@ -69,13 +72,14 @@ function createServices(deps: AppDeps) {
   const slots = createSlotsService(deps);
   const availability = createAvailabilityService(deps, restaurants);
   const pages = createPagesService(restaurants, availability);
-  const reservations = createReservationsService(deps, restaurants, availability);
-  const reservationsAdmin = createReservationsAdminService(deps, reservations);
+  const strikes = createStrikesService(deps);
+  const reservations = createReservationsService(deps, restaurants, availability, strikes);
+  const reservationsAdmin = createReservationsAdminService(deps, reservations, strikes);
   const notifications = createNotificationsService(deps);
   const dating = createDatingService(deps, sessions, storage, notifications);
   const phoneVerification = createPhoneVerificationService(deps, notifications);
   const dropOffers = createDropOffers(deps, reservations, notifications, slots);
-  const drops = createDropsService(deps, dropOffers, phoneVerification);
+  const drops = createDropsService(deps, dropOffers, phoneVerification, strikes);
   const dropsAdmin = createDropsAdminService(deps, dropOffers, slots);
   const waitlist = createWaitlistService(deps, restaurants, reservations, notifications);
   // Payments knows no other module: reservations (phase 2) and dating subscribe to onStatusChange.
@@ -90,6 +94,7 @@ function createServices(deps: AppDeps) {
     pages,
     reservations,
     reservationsAdmin,
+    strikes,
     dating,
     notifications,
     phoneVerification,
@@ -170,6 +175,8 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   await app.register(dropsAdminRoutes);
   await app.register(waitlistRoutes);
   await app.register(paymentsRoutes);
+  await app.register(strikesRoutes);
+  await app.register(strikesAdminRoutes);
 
   app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true }));
   app.get('/api/ready', { schema: { hide: true } }, async (_request, reply) => {

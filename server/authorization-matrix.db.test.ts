@@ -82,6 +82,19 @@ export const authorizationTable: Row[] = [
   // The portal: every call is the staff's own restaurant; another restaurant's things are not found.
   { method: 'GET', path: '/api/admin/restaurant', expect: staffOnly(200) },
   { method: 'PUT', path: '/api/admin/restaurant', body: () => ({ name: 'Renamed Place', neighborhood: 'Indiranagar' }), expect: staffOnly(200) },
+  { method: 'GET', path: '/api/admin/deposit-policy', expect: staffOnly(200) },
+  {
+    method: 'PUT',
+    path: '/api/admin/deposit-policy',
+    body: () => ({
+      defaultCharge: { kind: 'deposit', perCoverPaise: 50_000 },
+      rules: [],
+      freeCancelMinutes: 120,
+      lateCancelKeepPercent: 100,
+      noShowKeepPercent: 100,
+    }),
+    expect: staffOnly(200),
+  },
   { method: 'GET', path: '/api/admin/slots?date=2026-11-23', expect: staffOnly(200) },
   {
     method: 'POST',
@@ -146,6 +159,21 @@ export const authorizationTable: Row[] = [
     expect: dinerOnly(201),
   },
   { method: 'GET', path: '/api/waitlist', expect: dinerOnly(200) },
+  // No-show strikes (decision 122): the diner's own; a strike id that is not theirs is not found.
+  { method: 'GET', path: '/api/me/strikes', expect: dinerOnly(200) },
+  {
+    method: 'POST',
+    path: '/api/me/strikes/00000000-0000-4000-8000-000000000000/dispute',
+    body: () => ({ reason: 'I was there' }),
+    expect: dinerOnly(404),
+  },
+  { method: 'GET', path: '/api/admin/strike-disputes', expect: staffOnly(200) },
+  {
+    method: 'PATCH',
+    path: '/api/admin/strike-disputes/00000000-0000-4000-8000-000000000000',
+    body: () => ({ outcome: 'uphold' }),
+    expect: staffOnly(404),
+  },
   { method: 'DELETE', path: '/api/waitlist/{waitlistA}', expect: { anonymous: 401, dinerA: 200, dinerB: 404, staffX: 401, staffY: 401 } },
   // Payments: a diner sees their own; staff see their restaurant's; webhooks answer to signatures, not tokens.
   { method: 'GET', path: '/api/payments/intents', expect: { anonymous: 401, dinerA: 200, dinerB: 200, staffX: 200, staffY: 200 } },

@@ -29,6 +29,9 @@ export const envSchema = z.object({
   MAX_UPCOMING_RESERVATIONS: z.coerce.number().int().min(1).max(100).default(4),
   /** Holds one diner may start at one restaurant in any hour (decision 098); offers the system places do not count. */
   MAX_HOLDS_PER_RESTAURANT_PER_HOUR: z.coerce.number().int().min(1).default(4),
+  /** No-show strikes (decision 122): this many within STRIKE_WINDOW_DAYS block new holds and drop entries. */
+  STRIKE_LIMIT: z.coerce.number().int().min(1).max(100).default(3),
+  STRIKE_WINDOW_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   /** How long a waitlist offer (an exclusive hold) lasts before the next in line gets it. Fractions allowed. */
   WAITLIST_OFFER_MINUTES: z.coerce.number().positive().max(120).default(10),
   /** Outgoing email: smtp(s)://user:pass@host:port; unset means the dev mailbox and the log only. */
@@ -201,6 +204,8 @@ export type AppConfig = {
   maxActiveHolds: number;
   maxUpcomingReservations: number;
   maxHoldsPerRestaurantPerHour: number;
+  /** No-show strikes that block bookings, and how long each counts (decision 122). */
+  strikes: { limit: number; windowDays: number };
   waitlistOfferMinutes: number;
   /** Outgoing email and SMS (the outbox's drivers) and whether the dev mailbox is served. */
   notifications: { smtpUrl: string | undefined; mailFrom: string; devMailbox: DevMailboxMode; smsDriver: 'log' };
@@ -277,6 +282,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxActiveHolds: e.MAX_ACTIVE_HOLDS,
     maxUpcomingReservations: e.MAX_UPCOMING_RESERVATIONS,
     maxHoldsPerRestaurantPerHour: e.MAX_HOLDS_PER_RESTAURANT_PER_HOUR,
+    strikes: { limit: e.STRIKE_LIMIT, windowDays: e.STRIKE_WINDOW_DAYS },
     waitlistOfferMinutes: e.WAITLIST_OFFER_MINUTES,
     notifications: {
       smtpUrl: e.SMTP_URL || undefined,

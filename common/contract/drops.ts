@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { clockTime, isoDate, slotRef, uuid } from './common.ts';
 import { partySize, restaurantRef } from './restaurants.ts';
 import { reservationStatus } from './reservations.ts';
+import { formatRupees, MAX_PER_COVER_PAISE } from '../domain/deposit-policy.ts';
 
 /**
  * Drops (issue 6): a restaurant's slots held back until a release instant, entered during a
@@ -53,6 +54,8 @@ export const dropSummary = z.object({
   slotCount: z.number(),
   entryCount: z.number(),
   drawnAt: z.string().nullable(),
+  /** The deposit each guest pays to hold a table of this drop (issue 14), in paise; null when none. */
+  depositPerCoverPaise: z.number().nullable(),
 });
 export type DropSummary = z.infer<typeof dropSummary>;
 
@@ -179,6 +182,14 @@ export const createDropBody = z.object({
   entryOpensAt: instant('entryOpensAt'),
   entryClosesAt: instant('entryClosesAt'),
   releaseAt: instant('releaseAt'),
+  /** A deposit per guest on every table of the drop, in paise (the form takes rupees); 0, null or absent: none. */
+  depositPerCoverPaise: z
+    .number({ message: 'depositPerCoverPaise must be a number of paise' })
+    .int({ message: 'depositPerCoverPaise must be a whole number of paise' })
+    .min(0, { message: 'depositPerCoverPaise cannot be negative' })
+    .max(MAX_PER_COVER_PAISE, { message: `depositPerCoverPaise must be at most ${formatRupees(MAX_PER_COVER_PAISE)} a guest` })
+    .nullish()
+    .transform((value) => (value ? value : null)),
 });
 export type CreateDropBody = z.infer<typeof createDropBody>;
 

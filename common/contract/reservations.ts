@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { clockTime, isoDate, slotRef, uuid } from './common.ts';
+import { depositRequirement } from './deposits.ts';
 import { partySize, restaurantRef } from './restaurants.ts';
 import { reservationStatuses } from '../domain/reservation-status.ts';
 
@@ -25,6 +26,10 @@ export const dinerReservation = z.object({
   createdAt: z.string(),
 });
 export type DinerReservation = z.infer<typeof dinerReservation>;
+
+/** GET /api/reservations/{id}: the reservation and what it asks as a deposit (the hold screen, issue 14). */
+export const reservationDetail = dinerReservation.extend({ deposit: depositRequirement });
+export type ReservationDetail = z.infer<typeof reservationDetail>;
 
 export const createReservationResponse = dinerReservation;
 export const reservationList = z.array(dinerReservation);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDate } from './common.ts';
+import { slotDeposit } from './deposits.ts';
 import { MAX_PARTY_SIZE, preferredHoods } from '../domain/restaurants.ts';
 
 export const restaurantPosition = z.object({ lat: z.number(), lng: z.number() });
@@ -49,6 +50,11 @@ export const availabilityEntry = z.object({
   id: z.string(),
   time: z.string(),
   available: z.boolean(),
+  /**
+   * What the slot asks per guest before the diner reserves (issue 14). Present only when it asks
+   * for money, so a slot without a deposit keeps the spec's exact {id, time, available}.
+   */
+  deposit: slotDeposit.optional(),
 });
 export type AvailabilityEntry = z.infer<typeof availabilityEntry>;
 export const availabilityResponse = z.array(availabilityEntry);

@@ -236,3 +236,34 @@ describe('effectiveStatus and isLiveHold', () => {
     expect(isLiveHold(null, later, now)).toBe(false);
   });
 });
+
+describe('a booking that carries a deposit (decision 121)', () => {
+  const confirmedAt = (now: Date, carriesDeposit?: boolean): TransitionContext => ({ now, holdExpiresAt: null, startsAt, carriesDeposit });
+
+  it('may be cancelled by its diner after the 2-hour notice, up to but not at its start', () => {
+    const thirtyMinutesAhead = new Date(startsAt.getTime() - 30 * MINUTE);
+    expect(checkTransition('CONFIRMED', 'CANCELLED', 'diner', confirmedAt(thirtyMinutesAhead, true)).allowed).toBe(true);
+    expect(checkTransition('CONFIRMED', 'CANCELLED', 'diner', confirmedAt(new Date(startsAt.getTime() - 1), true)).allowed).toBe(true);
+    expect(checkTransition('CONFIRMED', 'CANCELLED', 'diner', confirmedAt(startsAt, true))).toEqual({ allowed: false, reason: 'too_late_to_cancel' });
+  });
+
+  it('keeps the 2-hour rule when there is no deposit', () => {
+    const thirtyMinutesAhead = new Date(startsAt.getTime() - 30 * MINUTE);
+    expect(checkTransition('CONFIRMED', 'CANCELLED', 'diner', confirmedAt(thirtyMinutesAhead, false))).toEqual({
+      allowed: false,
+      reason: 'too_late_to_cancel',
+    });
+    expect(checkTransition('CONFIRMED', 'CANCELLED', 'diner', confirmedAt(thirtyMinutesAhead))).toEqual({ allowed: false, reason: 'too_late_to_cancel' });
+  });
+
+  it('can never turn a cancelled reservation into a no-show, deposit or not', () => {
+    for (const carriesDeposit of [true, false]) {
+      for (const actor of actors) {
+        expect(checkTransition('CANCELLED', 'NO_SHOW', actor, confirmedAt(new Date(startsAt.getTime() + 60 * MINUTE), carriesDeposit))).toEqual({
+          allowed: false,
+          reason: 'not_a_move',
+        });
+      }
+    }
+  });
+});

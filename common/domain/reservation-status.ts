@@ -65,6 +65,11 @@ export interface TransitionContext {
   now: Date;
   holdExpiresAt: Date | null;
   startsAt: Date;
+  /**
+   * The booking carries a deposit (decision 121): the diner may then cancel after the notice
+   * rule, up to the start, and the policy's late share is kept. Absent or false: the 2-hour rule.
+   */
+  carriesDeposit?: boolean;
 }
 
 export type TransitionCheck =
@@ -81,6 +86,7 @@ function guardHolds(guard: TransitionGuard | undefined, context: TransitionConte
     case 'holdExpired':
       return context.holdExpiresAt !== null && now >= context.holdExpiresAt.getTime();
     case 'atLeastTwoHoursAhead':
+      if (context.carriesDeposit) return now < context.startsAt.getTime();
       return context.startsAt.getTime() - now >= DINER_CANCEL_NOTICE_MINUTES * 60_000;
     case 'noShowWindowOpen':
       return now >= context.startsAt.getTime() + NO_SHOW_GRACE_MINUTES * 60_000;

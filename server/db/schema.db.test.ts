@@ -40,6 +40,9 @@ function declaredPrimaryKey(config: ReturnType<typeof getTableConfig>): string[]
   return [...single, ...composite].sort();
 }
 
+/** PostgreSQL's internal names of array element types, as Drizzle writes them. */
+const arrayElementNames: Record<string, string> = { _int2: 'smallint', _int4: 'integer', _int8: 'bigint' };
+
 let database: DatabaseHandle;
 let actualColumns: Map<string, Record<string, ColumnShape>>;
 let actualPrimaryKeys: Map<string, string[]>;
@@ -63,8 +66,8 @@ beforeAll(async () => {
   );
   actualColumns = new Map();
   for (const row of columns) {
-    // Arrays are data_type 'ARRAY' with udt_name '_<element>': spell them as Drizzle does ('text[]').
-    const type = row.data_type === 'ARRAY' ? `${row.udt_name.replace(/^_/, '')}[]` : row.data_type;
+    // Arrays are data_type 'ARRAY' with udt_name '_<element>': spell them as Drizzle does ('text[]', 'integer[]').
+    const type = row.data_type === 'ARRAY' ? `${arrayElementNames[row.udt_name] ?? row.udt_name.replace(/^_/, '')}[]` : row.data_type;
     const table = actualColumns.get(row.table_name) ?? {};
     table[row.column_name] = { type, nullable: row.is_nullable === 'YES', hasDefault: row.column_default !== null };
     actualColumns.set(row.table_name, table);

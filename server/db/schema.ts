@@ -244,6 +244,8 @@ export const drops = pgTable('drops', {
   entriesClosedAt: timestamp('entries_closed_at', { withTimezone: true }),
   closedEntryCount: integer('closed_entry_count'),
   closedEntriesHash: text('closed_entries_hash'),
+  /** Migration 0009: a per-guest deposit this drop asks of every table it gives out (decision 120). */
+  depositPerCoverPaise: integer('deposit_per_cover_paise'),
 });
 
 export const dropEntries = pgTable('drop_entries', {
@@ -304,6 +306,60 @@ export const rateLimitCounters = pgTable(
   },
   (table) => [primaryKey({ columns: [table.key, table.windowStart] })],
 );
+
+// ---- Deposits, phase 1 (migration 0009, issue 14): policies (restaurants module), strikes (strikes module) ----
+
+/** A restaurant's deposit policy (decision 120); no row means no deposit is asked. */
+export const depositPolicies = pgTable('deposit_policies', {
+  restaurantId: uuid('restaurant_id').primaryKey(),
+  defaultKind: text('default_kind').notNull().default('none').$type<'none' | 'deposit' | 'prepayment'>(),
+  defaultPerCoverPaise: integer('default_per_cover_paise').notNull().default(0),
+  freeCancelMinutes: integer('free_cancel_minutes').notNull().default(120),
+  lateCancelKeepPercent: smallint('late_cancel_keep_percent').notNull().default(100),
+  noShowKeepPercent: smallint('no_show_keep_percent').notNull().default(100),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  updatedBy: uuid('updated_by'),
+});
+
+/** The policy's rules in the order they are tried. */
+export const depositPolicyRules = pgTable(
+  'deposit_policy_rules',
+  {
+    restaurantId: uuid('restaurant_id').notNull(),
+    position: smallint('position').notNull(),
+    days: integer('days').array().notNull(),
+    fromTime: text('from_time').notNull(),
+    untilTime: text('until_time').notNull(),
+    kind: text('kind').notNull().$type<'none' | 'deposit' | 'prepayment'>(),
+    perCoverPaise: integer('per_cover_paise').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.restaurantId, table.position] })],
+);
+
+/** One strike per no-show (decision 122); an upheld dispute sets removed_at. */
+export const noShowStrikes = pgTable('no_show_strikes', {
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
+  userId: uuid('user_id').notNull(),
+  reservationId: uuid('reservation_id').notNull(),
+  restaurantId: uuid('restaurant_id').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  removedAt: timestamp('removed_at', { withTimezone: true }),
+});
+
+/** A diner's dispute of a strike, resolved once by the restaurant's staff. */
+export const strikeDisputes = pgTable('strike_disputes', {
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
+  strikeId: uuid('strike_id').notNull(),
+  reason: text('reason').notNull(),
+  status: text('status').notNull().default('open').$type<'open' | 'upheld' | 'rejected'>(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+  resolvedBy: uuid('resolved_by'),
+});
 
 /** The migration runner's own record (server/db/client.ts creates it): one row per applied file. */
 export const schemaMigrations = pgTable('schema_migrations', {

@@ -1,7 +1,9 @@
 import { useEffect, useEffectEvent, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
+import type { DepositRequirementView } from '#common/contract/deposits.ts';
 import type { DinerReservation } from '#common/contract/reservations.ts';
+import { formatRupees } from '#common/domain/deposit-policy.ts';
 import { formatDateShort, formatTime12h } from '#common/domain/time.ts';
 import { ApiError, errorMessage } from '#web/api/client.ts';
 import { Button, ButtonLink } from '#web/components/ui/Button.tsx';
@@ -140,15 +142,7 @@ function HoldLive({ reservation, onLeaving }: { reservation: DinerReservation; o
         </header>
         <HoldCountdown secondsLeft={secondsLeft} totalSeconds={totalSeconds} settled={settled} />
         <HoldSummary reservation={reservation} />
-        <div className="hold__payment">
-          <span className="hold__payment-icon emoji" aria-hidden="true">
-            💳
-          </span>
-          <div>
-            <strong>No deposit required</strong>
-            <span>Nothing to pay now. You pay at the restaurant.</span>
-          </div>
-        </div>
+        <HoldPayment deposit={'deposit' in reservation ? (reservation.deposit as DepositRequirementView) : undefined} />
         <div className="hold__actions">
           <Button block className="hold__confirm" onClick={onConfirm} disabled={isExpired || busy}>
             {confirm.isPending ? 'Confirming…' : 'Confirm'}
@@ -170,6 +164,39 @@ function HoldLive({ reservation, onLeaving }: { reservation: DinerReservation; o
       >
         <p>{CANCEL_HOLD_QUESTION}</p>
       </ConfirmDialog>
+    </div>
+  );
+}
+
+/**
+ * What the hold costs: the spec's exact "No deposit required" where none applies, otherwise the
+ * amount and the policy in plain words (issue 14; paying it is phase 2).
+ */
+function HoldPayment({ deposit }: { deposit: DepositRequirementView | undefined }) {
+  if (!deposit || deposit.kind === 'none') {
+    return (
+      <div className="hold__payment">
+        <span className="hold__payment-icon emoji" aria-hidden="true">
+          💳
+        </span>
+        <div>
+          <strong>No deposit required</strong>
+          <span>Nothing to pay now. You pay at the restaurant.</span>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="hold__payment hold__payment--deposit" data-testid="hold-deposit">
+      <span className="hold__payment-icon emoji" aria-hidden="true">
+        💳
+      </span>
+      <div>
+        <strong>
+          {deposit.kind === 'deposit' ? 'Deposit' : 'Prepayment'} {formatRupees(deposit.amountPaise)}
+        </strong>
+        <span>{deposit.plainWords}</span>
+      </div>
     </div>
   );
 }

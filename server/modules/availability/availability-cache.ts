@@ -1,5 +1,6 @@
 import { addDays, bookingClosesAt, isPastBookingCutoff, todayInKolkata } from '#common/domain/time.ts';
 import { AVAILABILITY_HORIZON_DAYS } from '#common/domain/restaurants.ts';
+import type { DepositPolicy, DropDepositRequirement } from '#common/domain/deposit-policy.ts';
 import { asDate, type ChangeFeed } from '#server/db/client.ts';
 import type { CachedSlotRow } from './availability.repository.ts';
 
@@ -19,6 +20,8 @@ export interface CachedSlot {
   publicFromMs: number;
   lastingCovers: number;
   holds: [expiresAtMs: number, covers: number][];
+  /** The drop's own deposit ask, for a drop's slot that has one. */
+  dropDeposit: DropDepositRequirement | null;
 }
 
 /** A restaurant's next AVAILABILITY_HORIZON_DAYS days of slots, by date, as of one read. */
@@ -28,6 +31,8 @@ export interface CachedRestaurant {
   from: string;
   to: string;
   slotsByDate: Map<string, CachedSlot[]>;
+  /** The restaurant's deposit policy as of the same read (its writes notify like slots', migration 0009). */
+  depositPolicy: DepositPolicy;
   /** Answers derived from the slots, each kept while `now` stays in [from, until) (see nextChangeWithoutWrite). */
   derived?: Map<string, { value: unknown; fromMs: number; untilMs: number }>;
 }
@@ -76,6 +81,7 @@ export function toCachedSlot(row: CachedSlotRow): CachedSlot {
     publicFromMs: row.drop_id ? openedToAll : Number.NEGATIVE_INFINITY,
     lastingCovers: row.lasting_covers,
     holds: row.holds.map(([expiresAt, covers]) => [Number(expiresAt), Number(covers)]),
+    dropDeposit: row.drop_deposit_per_cover_paise ? { perCoverPaise: row.drop_deposit_per_cover_paise } : null,
   };
 }
 

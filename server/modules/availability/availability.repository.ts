@@ -6,17 +6,20 @@ import { slotIsOpen } from '#server/modules/slots/slot-sql.ts';
 export interface SlotAvailabilityRow {
   id: string;
   time: string;
+  starts_at: Date | string;
   is_open: boolean;
   free_covers: number;
+  /** The per-guest deposit of the drop the slot belongs to, if it asks one. */
+  drop_deposit_per_cover_paise: number | null;
 }
 
 /** Every slot of one restaurant on one date with its free covers: one indexed query. */
 export function listSlotAvailability(db: Db, restaurantId: string, date: string, now: Date, cutoffMinutes: number) {
   return queryRows<SlotAvailabilityRow>(
     db,
-    sql`SELECT s.id, s.slot_time AS time, ${slotIsOpen(now, cutoffMinutes)} AS is_open,
-               (s.capacity - taken.covers)::int AS free_covers
-        FROM slots s ${coversTakenJoin(now)}
+    sql`SELECT s.id, s.slot_time AS time, s.starts_at, ${slotIsOpen(now, cutoffMinutes)} AS is_open,
+               (s.capacity - taken.covers)::int AS free_covers, d.deposit_per_cover_paise AS drop_deposit_per_cover_paise
+        FROM slots s LEFT JOIN drops d ON d.id = s.drop_id ${coversTakenJoin(now)}
         WHERE s.restaurant_id = ${restaurantId} AND s.slot_date = ${date}
         ORDER BY s.slot_time`,
   );
@@ -73,6 +76,8 @@ export interface CachedSlotRow {
   drop_id: string | null;
   /** When the drop's leftover tables joined normal availability (null: not yet). */
   drop_opened_to_all_at: Date | string | null;
+  /** The per-guest deposit the drop asks (decision 120), or null. */
+  drop_deposit_per_cover_paise: number | null;
   /** Covers of PENDING, CONFIRMED and SEATED reservations: taken until someone moves them. */
   lasting_covers: number;
   /** The live holds as [expiry epoch milliseconds, covers] pairs: each stops counting at its expiry. */
@@ -88,7 +93,7 @@ export function listSlotsForCache(db: Db, restaurantId: string, from: string, to
   return queryRows<CachedSlotRow>(
     db,
     sql`SELECT s.id, to_char(s.slot_date, 'YYYY-MM-DD') AS date, s.slot_time AS time, s.capacity, s.status, s.starts_at,
-               s.drop_id, d.opened_to_all_at AS drop_opened_to_all_at,
+               s.drop_id, d.opened_to_all_at AS drop_opened_to_all_at, d.deposit_per_cover_paise AS drop_deposit_per_cover_paise,
                coalesce(taken.lasting_covers, 0)::int AS lasting_covers, coalesce(taken.holds, '[]'::json) AS holds
         FROM slots s
         LEFT JOIN drops d ON d.id = s.drop_id

@@ -1,6 +1,9 @@
 import type { AvailabilityCalendar, AvailabilityEntry, AvailableTodayQuery, AvailableTodayResponse } from '#common/contract/restaurants.ts';
 import { AVAILABILITY_HORIZON_DAYS, probedPartySizes } from '#common/domain/restaurants.ts';
+import type { SlotDeposit } from '#common/contract/deposits.ts';
+import { chargeForBooking, type DepositPolicy, type DropDepositRequirement } from '#common/domain/deposit-policy.ts';
 import { addDays } from '#common/domain/time.ts';
+import { asDate } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { anonymous, type Principal } from '#server/modules/accounts/principal.ts';
 import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
@@ -21,6 +24,12 @@ const TODAY_WINDOW_HOURS = 24;
 /** The today list moves with the clock, so a kept one is rebuilt at least this often (as its HTTP answer, decision 075). */
 export const TODAY_ANSWER_SECONDS = 15;
 
+/** `{ deposit }` when a slot asks per guest before the diner reserves (decision 120); nothing otherwise, keeping the spec's shape. */
+function slotDepositOf(policy: DepositPolicy, startsAt: Date, dropDeposit: DropDepositRequirement | null): { deposit?: SlotDeposit } {
+  const charge = chargeForBooking(policy, startsAt, dropDeposit);
+  return charge.kind === 'none' ? {} : { deposit: { kind: charge.kind, perCoverPaise: charge.perCoverPaise } };
+}
+
 /** Availability is public: anyone may read it, so these take a principal only to keep the rule uniform. */
 export function createAvailabilityService({ db, clock, config, availabilityChanges }: AppDeps, restaurants: RestaurantsService) {
   const cutoffMinutes = config.bookingCutoffMinutes;
@@ -38,7 +47,8 @@ export function createAvailabilityService({ db, clock, config, availabilityChang
         if (ofDate) ofDate.push(slot);
         else slotsByDate.set(slot.date, [slot]);
       }
-      return { restaurantId: restaurant.id, from, to, slotsByDate };
+      const depositPolicy = await restaurants.getDepositPolicy(anonymous, restaurant.id);
+      return { restaurantId: restaurant.id, from, to, slotsByDate, depositPolicy };
     },
   });
 
@@ -93,12 +103,19 @@ export function createAvailabilityService({ db, clock, config, availabilityChang
           id: slot.id,
           time: slot.time,
           available: isSlotOpenAt(slot, nowMs, cutoffMinutes) && freeCoversAt(slot, nowMs) >= partySize,
+          ...slotDepositOf(cached.depositPolicy, new Date(slot.startsAtMs), slot.dropDeposit),
         }));
       }
       // Past dates and dates beyond the 30 days are rare: read them directly.
       const restaurant = await restaurants.getRestaurant(principal, slugOrId);
       const rows = await listSlotAvailability(db, restaurant.id, date, now, cutoffMinutes);
-      return rows.map((row) => ({ id: row.id, time: row.time, available: row.is_open && row.free_covers >= partySize }));
+      const policy = await restaurants.getDepositPolicy(principal, restaurant.id);
+      return rows.map((row) => ({
+        id: row.id,
+        time: row.time,
+        available: row.is_open && row.free_covers >= partySize,
+        ...slotDepositOf(policy, asDate(row.starts_at), row.drop_deposit_per_cover_paise ? { perCoverPaise: row.drop_deposit_per_cover_paise } : null),
+      }));
     },
 
     /** For each of the next 30 days, the probed party sizes (2/4/6/8) that fit some open time. */

@@ -45,6 +45,7 @@ export function toDropSummary(row: DropRow, now: Date, cutoffMinutes: number): D
     slotCount: row.slot_count,
     entryCount: row.entry_count,
     drawnAt: row.drawn_at ? iso(row.drawn_at) : null,
+    depositPerCoverPaise: row.deposit_per_cover_paise,
   };
 }
 

@@ -70,6 +70,7 @@ export function createDropsAdminService(deps: AppDeps, offers: DropOffers, slots
             capacity: input.capacity,
             lastSlotAt: last,
             now,
+            depositPerCoverPaise: input.depositPerCoverPaise,
             ...newSealedSeed(),
           });
           await slots.addDropSlots(tx, principal.restaurantId, dropId, {

@@ -23,6 +23,7 @@ export interface DropRow extends RestaurantRefRow {
   entries_closed_at: Date | string | null;
   closed_entry_count: number | null;
   closed_entries_hash: string | null;
+  deposit_per_cover_paise: number | null;
   date_from: string;
   date_to: string;
   times: string[];
@@ -34,7 +35,7 @@ export interface DropRow extends RestaurantRefRow {
 
 const dropSelect = sql`SELECT d.id, d.title, d.description, d.entry_opens_at, d.entry_closes_at, d.release_at, d.capacity,
     d.last_slot_at, d.seed, d.drawn_at, d.opened_to_all_at,
-    d.seed_commitment, d.committed_at, d.entries_closed_at, d.closed_entry_count, d.closed_entries_hash, ${restaurantRefColumns},
+    d.seed_commitment, d.committed_at, d.entries_closed_at, d.closed_entry_count, d.closed_entries_hash, d.deposit_per_cover_paise, ${restaurantRefColumns},
     sl.date_from, sl.date_to, sl.times, sl.slot_count,
     en.entry_count, en.offered_count, en.booked_count
   FROM drops d
@@ -108,15 +109,17 @@ export async function insertDrop(
     /** The draw's seed, sealed, and its published SHA-256 (decision 100). */
     sealedSeed: string;
     seedCommitment: string;
+    /** A per-guest deposit (decision 120); none when absent. */
+    depositPerCoverPaise?: number | null;
   },
 ): Promise<string> {
   const [row] = await queryRows<{ id: string }>(
     db,
     sql`INSERT INTO drops (restaurant_id, title, description, entry_opens_at, entry_closes_at, release_at, capacity, last_slot_at, created_at,
-                           sealed_seed, seed_commitment, committed_at)
+                           sealed_seed, seed_commitment, committed_at, deposit_per_cover_paise)
         VALUES (${drop.restaurantId}, ${drop.title}, ${drop.description}, ${drop.entryOpensAt.toISOString()}, ${drop.entryClosesAt.toISOString()},
                 ${drop.releaseAt.toISOString()}, ${drop.capacity}, ${drop.lastSlotAt.toISOString()}, ${drop.now.toISOString()},
-                ${drop.sealedSeed}, ${drop.seedCommitment}, ${drop.now.toISOString()})
+                ${drop.sealedSeed}, ${drop.seedCommitment}, ${drop.now.toISOString()}, ${drop.depositPerCoverPaise ?? null})
         RETURNING id`,
   );
   return row.id;

@@ -5,6 +5,7 @@ import type { AppDeps } from '#server/deps.ts';
 import { badInput, conflict, forbidden, isUniqueViolation, notFound, sessionExpired } from '#server/errors.ts';
 import { rejectInvalidCredential, requireDiner, type Principal } from '#server/modules/accounts/principal.ts';
 import type { PhoneVerificationService } from '#server/modules/accounts/phone-verification.service.ts';
+import type { StrikesService } from '#server/modules/strikes/strikes.service.ts';
 import type { DropOffers } from './drop-offers.ts';
 import { drawCommitmentsOf, entryResultOf, formatInstant, iso, toDropSummary } from './drop-view.ts';
 import {
@@ -35,7 +36,7 @@ export const DROPS_LIST_LIMIT = 200;
  * the window, the result after the draw, and the draw's audit. The draw and the offers are in
  * drop-offers.ts; the staff's side in drops.admin.service.ts.
  */
-export function createDropsService(deps: AppDeps, offers: DropOffers, phoneVerification: PhoneVerificationService) {
+export function createDropsService(deps: AppDeps, offers: DropOffers, phoneVerification: PhoneVerificationService, strikes: StrikesService) {
   const { db, clock, config } = deps;
   const cutoffMinutes = config.bookingCutoffMinutes;
 
@@ -122,6 +123,7 @@ export function createDropsService(deps: AppDeps, offers: DropOffers, phoneVerif
           const user = await phoneVerification.lockVerifiedPhone(tx, userId);
           if (!user) throw sessionExpired();
           if (!user.verified_phone) throw forbidden(VERIFY_PHONE_FIRST);
+          await strikes.assertMayBook(tx, userId);
           await insertEntry(tx, { dropId: id, userId, phone: user.verified_phone, partySize: input.partySize, now: at });
         })
         .catch((error: unknown) => {

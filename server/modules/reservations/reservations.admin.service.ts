@@ -6,6 +6,7 @@ import { asDate } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { notFound } from '#server/errors.ts';
 import { requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
+import type { StrikesService } from '#server/modules/strikes/strikes.service.ts';
 import { countBookingsOfDate, findBookingOfRestaurant, listBookingsFrom, type AdminBookingRow } from './reservations.repository.ts';
 import { BOOKING_NOT_FOUND, type ReservationsService } from './reservations.service.ts';
 
@@ -27,7 +28,7 @@ function toAdminBooking(row: AdminBookingRow, now: Date): AdminBooking {
 }
 
 /** The staff's side of reservations: their restaurant's bookings, the staff moves and the live stream. */
-export function createReservationsAdminService(deps: AppDeps, reservations: ReservationsService) {
+export function createReservationsAdminService(deps: AppDeps, reservations: ReservationsService, strikes: StrikesService) {
   const { db, clock, events } = deps;
 
   return {
@@ -51,7 +52,15 @@ export function createReservationsAdminService(deps: AppDeps, reservations: Rese
     /** PATCH /api/admin/bookings/{id}: one staff move of the state machine (enforced by the reservations service). */
     async moveBooking(principal: Principal, id: string, to: ReservationStatus): Promise<AdminBooking> {
       requireStaff(principal);
-      await reservations.moveReservationAsStaff(principal, id, to);
+      // A no-show records its strike in the same transaction as the status (decision 122).
+      await reservations.moveReservationAsStaff(
+        principal,
+        id,
+        to,
+        to === 'NO_SHOW'
+          ? (tx, moved) => strikes.recordNoShow(tx, { userId: moved.userId, reservationId: moved.id, restaurantId: moved.restaurantId })
+          : undefined,
+      );
       const row = await findBookingOfRestaurant(db, principal.restaurantId, id);
       if (!row) throw notFound(BOOKING_NOT_FOUND);
       return toAdminBooking(row, clock.now());

@@ -5,6 +5,7 @@ import {
   createReservationResponse,
   dinerReservation,
   reservationIdParams,
+  reservationDetail,
   reservationList,
   reservationSummary,
 } from '#common/contract/reservations.ts';
@@ -62,9 +63,9 @@ export const reservationsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['reservations'],
-        summary: 'One reservation by id (no token needed; a token sent must be the owner’s)',
+        summary: 'One reservation by id, with its deposit requirement (no token needed; a token sent must be the owner’s)',
         params: reservationIdParams,
-        response: { 200: dinerReservation, ...standardErrors },
+        response: { 200: reservationDetail, ...standardErrors },
       },
     },
     async (request) => reservations.getReservation(await request.principal(), request.params.id),

@@ -1,5 +1,7 @@
 import { toRestaurantRef } from '#server/modules/restaurants/restaurant-sql.ts';
-import type { CreateReservationBody, DinerReservation, ReservationSummary } from '#common/contract/reservations.ts';
+import { toDepositRequirementView } from '#common/contract/deposits.ts';
+import type { CreateReservationBody, DinerReservation, ReservationDetail, ReservationSummary } from '#common/contract/reservations.ts';
+import { depositRequirementFor } from '#common/domain/deposit-policy.ts';
 import {
   checkTransition,
   DINER_CANCEL_NOTICE_MINUTES,
@@ -17,12 +19,14 @@ import { AppError, conflict, forbidden, notFound, sessionExpired, unauthenticate
 import { rejectInvalidCredential, requireDiner, requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
 import type { AvailabilityService } from '#server/modules/availability/availability.service.ts';
 import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
+import type { StrikesService } from '#server/modules/strikes/strikes.service.ts';
 import {
   countActiveHolds,
   countCoversTaken,
   countReservationsByStatus,
   countUpcomingReservations,
   expireDueHolds,
+  findDropDepositOfSlot,
   findReservation,
   hasLiveReservationAt,
   insertReservation,
@@ -86,6 +90,9 @@ function refusalMessage(check: Exclude<TransitionCheck, { allowed: true }>, from
   }
 }
 
+/** Work another module does inside a reservation move's transaction, after the move. */
+export type AlsoInTransaction = (tx: Db, moved: { id: string; userId: string; restaurantId: string }) => Promise<void>;
+
 export function toDinerReservation(row: ReservationRow, now: Date): DinerReservation {
   const status = effectiveStatus(row.status, row.hold_expires_at, now);
   return {
@@ -101,7 +108,7 @@ export function toDinerReservation(row: ReservationRow, now: Date): DinerReserva
 }
 
 /** Holds, confirmations and cancellations: the state machine of ARCHITECTURE.md, enforced here. */
-export function createReservationsService(deps: AppDeps, restaurants: RestaurantsService, availability: AvailabilityService) {
+export function createReservationsService(deps: AppDeps, restaurants: RestaurantsService, availability: AvailabilityService, strikes: StrikesService) {
   const { db, clock, config, events, log } = deps;
 
   /** Who the actor is, in the state machine's terms, and their id for the history. */
@@ -193,13 +200,14 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     id: string,
     to: ReservationStatus,
     authorise: (row: ReservationRow) => void,
-    options: { cancelReason?: string } = {},
+    options: { cancelReason?: string; alsoInTransaction?: AlsoInTransaction } = {},
   ): Promise<DinerReservation> {
     const row = await db.transaction(async (tx) => {
       const locked = await findReservation(tx, id, { forUpdate: true });
       if (!locked) throw notFound(RESERVATION_NOT_FOUND);
       authorise(locked);
       await applyMove(tx, locked, to, principal, options);
+      await options.alsoInTransaction?.(tx, { id: locked.id, userId: locked.user_id, restaurantId: locked.restaurant_id });
       return (await findReservation(tx, id))!;
     });
     announce(row, to);
@@ -232,6 +240,7 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
           const refusal = dinerRuleRefusal(await readDinerBookingCounts(tx, principal.userId, startsAt, now));
           if (refusal) throw conflict(refusal);
           await assertMayStartHold(tx, principal.userId, restaurantId, now);
+          await strikes.assertMayBook(tx, principal.userId);
           // Waiting for a connection may have outlasted the covers: holds committed meanwhile have been
           // heard, so a slot full in memory is refused before queueing for its lock (decision 073).
           // Memory only: a read on another connection here could wait on the pool this holds a place in.
@@ -326,11 +335,20 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     },
 
     /** One reservation by its unguessable id (the hold screen sends no token). */
-    async getReservation(principal: Principal, id: string): Promise<DinerReservation> {
+    async getReservation(principal: Principal, id: string): Promise<ReservationDetail> {
       const row = await findReservation(db, id);
       if (!row) throw notFound(RESERVATION_NOT_FOUND);
       assertMayActOnAsDiner(principal, row);
-      return toDinerReservation(row, clock.now());
+      const now = clock.now();
+      // Phase 1 reads the policy as it is now; phase 2 keeps the requirement with the payment intent.
+      const [policy, dropDeposit] = await Promise.all([restaurants.getDepositPolicy(principal, row.restaurant_id), findDropDepositOfSlot(db, row.slot_id)]);
+      const requirement = depositRequirementFor(policy, {
+        startsAt: asDate(row.starts_at),
+        covers: row.party_size,
+        dropRequirement: dropDeposit ? { perCoverPaise: dropDeposit } : null,
+        now,
+      });
+      return { ...toDinerReservation(row, now), deposit: toDepositRequirementView(requirement) };
     },
 
     /** HELD → PENDING, before the hold expires (the id alone will do: it is still a hold). */
@@ -343,8 +361,12 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
       return moveReservation(principal, id, 'CANCELLED', (row) => assertMayMoveAsDiner(principal, row, 'cancel'), { cancelReason: 'DINER_CANCELLED' });
     },
 
-    /** Staff moves on their own restaurant's bookings; another restaurant's booking is not found. */
-    async moveReservationAsStaff(principal: Principal, id: string, to: ReservationStatus): Promise<DinerReservation> {
+    /**
+     * Staff moves on their own restaurant's bookings; another restaurant's booking is not found.
+     * `alsoInTransaction` runs after the move, under the same row lock and transaction (a
+     * no-show's strike), so both are written or neither.
+     */
+    async moveReservationAsStaff(principal: Principal, id: string, to: ReservationStatus, alsoInTransaction?: AlsoInTransaction): Promise<DinerReservation> {
       requireStaff(principal);
       return moveReservation(
         principal,
@@ -353,7 +375,7 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
         (row) => {
           if (row.restaurant_id !== principal.restaurantId) throw notFound(BOOKING_NOT_FOUND);
         },
-        to === 'CANCELLED' ? { cancelReason: 'RESTAURANT_CANCELLED' } : {},
+        { ...(to === 'CANCELLED' ? { cancelReason: 'RESTAURANT_CANCELLED' } : {}), alsoInTransaction },
       );
     },
 

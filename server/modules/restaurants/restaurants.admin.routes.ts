@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponse, standardErrors } from '#common/contract/common.ts';
 import { HERO_IMAGE_MAX_BYTES, adminRestaurant, updateAdminRestaurantBody, uploadResponse } from '#common/contract/portal.ts';
+import { adminDepositPolicy, depositPolicyBody } from '#common/contract/deposits.ts';
 import { AppError } from '#server/errors.ts';
 
 /** The staff's own restaurant: its profile (/api/admin/restaurant) and the hero-photo upload (/api/upload). */
@@ -30,6 +31,33 @@ export const restaurantsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => restaurants.updateOwnRestaurant(await request.principal(), request.body),
+  );
+
+  app.get(
+    '/api/admin/deposit-policy',
+    {
+      schema: {
+        tags,
+        summary: "The signed-in staff's deposit policy (no deposit until one is saved). Amounts in paise",
+        security: bearer,
+        response: { 200: adminDepositPolicy, ...standardErrors },
+      },
+    },
+    async (request) => restaurants.getOwnDepositPolicy(await request.principal()),
+  );
+
+  app.put(
+    '/api/admin/deposit-policy',
+    {
+      schema: {
+        tags,
+        summary: 'Replace the deposit policy: default charge, weekday and time rules (first match wins), free-cancel window, kept shares',
+        security: bearer,
+        body: depositPolicyBody,
+        response: { 200: adminDepositPolicy, ...standardErrors },
+      },
+    },
+    async (request) => restaurants.updateOwnDepositPolicy(await request.principal(), request.body),
   );
 
   // The hero photo upload: multipart, one file of at most 5 MB, in this plugin's scope only.

@@ -1,8 +1,11 @@
 import { HERO_IMAGE_MAX_BYTES, type AdminRestaurant, type UpdateAdminRestaurantInput, type UploadResponse } from '#common/contract/portal.ts';
+import type { AdminDepositPolicy, DepositPolicyBody } from '#common/contract/deposits.ts';
 import type { PublicRestaurant } from '#common/contract/restaurants.ts';
+import { noDepositPolicy, type DepositPolicy } from '#common/domain/deposit-policy.ts';
 import { DEFAULT_NEIGHBORHOOD, emojiForCategory } from '#common/domain/restaurants.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { badInput, forbidden, notFound, sessionExpired } from '#server/errors.ts';
+import { asDate } from '#server/db/client.ts';
 import { requireStaff, type Principal, type StaffPrincipal } from '#server/modules/accounts/principal.ts';
 import type { StorageService } from '#server/modules/storage/storage.service.ts';
 import {
@@ -15,6 +18,7 @@ import {
   type AdminRestaurantRow,
   type RestaurantRow,
 } from './restaurants.repository.ts';
+import { findDepositPolicy, replaceDepositPolicy } from './deposit-policy.repository.ts';
 
 /** The app's own hero image for a restaurant: the uploaded photo, or a generated one. */
 export function heroImagePath(restaurantId: string): string {
@@ -103,6 +107,35 @@ export function createRestaurantsService({ db, clock }: AppDeps, storage: Storag
       });
       if (!row) throw sessionExpired();
       return toAdminRestaurant(row);
+    },
+
+    // ---- Deposit policy (issue 14, decision 120) ----
+
+    /**
+     * A restaurant's deposit policy, for the rules other modules apply (availability, the hold
+     * view, phase 2's payments wiring). Public: diners read its answer before they reserve.
+     * A restaurant that never set one asks for nothing.
+     */
+    async getDepositPolicy(_principal: Principal, restaurantId: string): Promise<DepositPolicy> {
+      return (await findDepositPolicy(db, restaurantId))?.policy ?? noDepositPolicy;
+    },
+
+    /** GET /api/admin/deposit-policy: the signed-in staff's own restaurant's policy. */
+    async getOwnDepositPolicy(principal: Principal): Promise<AdminDepositPolicy> {
+      requireStaff(principal);
+      const stored = await findDepositPolicy(db, principal.restaurantId);
+      return { ...(stored?.policy ?? noDepositPolicy), updatedAt: stored ? asDate(stored.updatedAt).toISOString() : null };
+    },
+
+    /** PUT /api/admin/deposit-policy: replaces the whole policy; holds made from now on follow it. */
+    async updateOwnDepositPolicy(principal: Principal, input: DepositPolicyBody): Promise<AdminDepositPolicy> {
+      requireStaff(principal);
+      const now = clock.now();
+      await db.transaction(async (tx) => {
+        if (!(await findAdminRestaurant(tx, principal.restaurantId))) throw sessionExpired();
+        await replaceDepositPolicy(tx, principal.restaurantId, input, { staffId: principal.staffId, now });
+      });
+      return { ...input, updatedAt: now.toISOString() };
     },
 
     /** Checked before an upload's body is read: only restaurant staff may send a file. */

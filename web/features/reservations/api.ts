@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CreateReservationBody, DinerReservation } from '#common/contract/reservations.ts';
+import type { CreateReservationBody, DinerReservation, ReservationDetail } from '#common/contract/reservations.ts';
 import { ApiError, apiRequest } from '#web/api/client.ts';
 import { setCustomerToken } from '#web/features/accounts/session.ts';
 import { restaurantKeys } from '#web/features/restaurants/keys.ts';
@@ -31,7 +31,8 @@ export function useReservation(id: string) {
     queryKey: reservationKeys.one(id),
     staleTime: 5_000,
     retry: (count, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 1,
-    queryFn: ({ signal }) => apiRequest<DinerReservation>(`/api/reservations/${encodeURIComponent(id)}`, { signal }),
+    // The read carries the deposit requirement; confirm and cancel answers (DinerReservation) may replace it in the cache.
+    queryFn: ({ signal }) => apiRequest<ReservationDetail>(`/api/reservations/${encodeURIComponent(id)}`, { signal }),
   });
 }
 

@@ -19,7 +19,7 @@ import { useCreateReservation } from '#web/features/reservations/api.ts';
 import { holdPath, partyLabel } from '#web/features/reservations/rules.ts';
 import { JOIN_WAITLIST_FORM_ID, JoinWaitlist } from '#web/features/waitlist/JoinWaitlist.tsx';
 import { useAvailability } from './api.ts';
-import { DatePicker, PartySizePicker, TimePicker } from './BookingPicker.tsx';
+import { DatePicker, PartySizePicker, slotDepositLabel, TimePicker } from './BookingPicker.tsx';
 import { ReserveBar } from './ReserveBar.tsx';
 
 /** The date, party size and time picker, the waitlist panel and the thumb bar that reserves. */
@@ -113,6 +113,7 @@ export function BookingPanel({ restaurant, calendar }: { restaurant: PublicResta
 
   const summaryDate = formatDateShort(date);
   const summaryTime = time ? formatTime12h(time) : null;
+  const chosenDeposit = time ? availability.data?.find((entry) => entry.time === time)?.deposit : undefined;
   const summaryParty = partyLabel(partySize);
 
   return (
@@ -148,7 +149,9 @@ export function BookingPanel({ restaurant, calendar }: { restaurant: PublicResta
         <span className="emoji" aria-hidden="true">
           🛡️
         </span>{' '}
-        We hold the table while you confirm. No deposit required.
+        {chosenDeposit
+          ? `We hold the table while you confirm. This time asks: ${slotDepositLabel(chosenDeposit)}, shown in full before you confirm.`
+          : 'We hold the table while you confirm. No deposit required.'}
       </p>
       <ReserveBar
         time={time}

@@ -2,6 +2,8 @@ import { useEffect, useRef } from 'react';
 import type { AvailabilityCalendar, AvailabilityEntry } from '#common/contract/restaurants.ts';
 import { formatTime12h } from '#common/domain/time.ts';
 import { Skeleton } from '#web/components/ui/Feedback.tsx';
+import type { SlotDeposit } from '#common/contract/deposits.ts';
+import { formatRupees } from '#common/domain/deposit-policy.ts';
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -76,6 +78,11 @@ export function PartySizePicker({ sizes, value, onChange }: { sizes: readonly nu
 }
 
 /** The day's times in 12-hour form; taken ones stay visible but disabled. */
+/** 'Deposit ₹250 a guest' or 'Prepaid ₹1,500 a guest' (issue 14). */
+export function slotDepositLabel(deposit: SlotDeposit): string {
+  return `${deposit.kind === 'deposit' ? 'Deposit' : 'Prepaid'} ${formatRupees(deposit.perCoverPaise)} a guest`;
+}
+
 export function TimePicker({
   entries,
   isLoading,
@@ -121,10 +128,15 @@ export function TimePicker({
             className="time-chip"
             aria-pressed={entry.time === value}
             disabled={!entry.available}
-            aria-label={`${formatTime12h(entry.time)}${entry.available ? '' : ', taken'}`}
+            aria-label={`${formatTime12h(entry.time)}${entry.available ? '' : ', taken'}${entry.deposit ? `, ${slotDepositLabel(entry.deposit)}` : ''}`}
             onClick={() => onChange(entry.time)}
           >
             {formatTime12h(entry.time)}
+            {entry.deposit ? (
+              <span className="time-chip__deposit" aria-hidden="true">
+                {slotDepositLabel(entry.deposit)}
+              </span>
+            ) : null}
           </button>
         ))}
       </div>
