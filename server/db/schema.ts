@@ -437,3 +437,25 @@ export const providerCalls = pgTable('provider_calls', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });
+
+// Deposits, phase 2 (migration 0010): the deposit each paid reservation carries and its money move.
+
+export const reservationDeposits = pgTable('reservation_deposits', {
+  reservationId: uuid('reservation_id').primaryKey(),
+  intentId: uuid('intent_id').notNull(),
+  kind: text('kind').notNull(),
+  amountPaise: integer('amount_paise').notNull(),
+  perCoverPaise: integer('per_cover_paise').notNull(),
+  freeCancelUntil: timestamp('free_cancel_until', { withTimezone: true }).notNull(),
+  lateCancelKeepPaise: integer('late_cancel_keep_paise').notNull(),
+  noShowKeepPaise: integer('no_show_keep_paise').notNull(),
+  plainWords: text('plain_words').notNull(),
+  authorisedAt: timestamp('authorised_at', { withTimezone: true }),
+  lateCancel: boolean('late_cancel').notNull().default(false),
+  move: text('move'),
+  movePaise: integer('move_paise').notNull().default(0),
+  moveKey: text('move_key'),
+  moveDoneAt: timestamp('move_done_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});
