@@ -36,6 +36,7 @@ import { createPaymentsService } from './modules/payments/payments.service.ts';
 import { reservationsAdminRoutes } from './modules/reservations/reservations.admin.routes.ts';
 import { createReservationsAdminService } from './modules/reservations/reservations.admin.service.ts';
 import { reservationsRoutes } from './modules/reservations/reservations.routes.ts';
+import { createDepositsService } from './modules/reservations/deposits.service.ts';
 import { createReservationsService } from './modules/reservations/reservations.service.ts';
 import { restaurantsAdminRoutes } from './modules/restaurants/restaurants.admin.routes.ts';
 import { restaurantsRoutes } from './modules/restaurants/restaurants.routes.ts';
@@ -84,6 +85,7 @@ function createServices(deps: AppDeps) {
   const waitlist = createWaitlistService(deps, restaurants, reservations, notifications);
   // Payments knows no other module: reservations (phase 2) and dating subscribe to onStatusChange.
   const payments = createPaymentsService(deps);
+  const deposits = createDepositsService(deps, reservations, payments, notifications, strikes);
   return {
     sessions,
     accounts,
@@ -103,6 +105,7 @@ function createServices(deps: AppDeps) {
     dropsAdmin,
     waitlist,
     payments,
+    deposits,
   };
 }
 
@@ -196,12 +199,14 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
       // Fair access: draws due, tables freed for a drop's line or a waitlist, email and SMS to retry.
       // Each step is idempotent, so after a restart nothing an event would have done is lost.
       void (async () => {
-        const { dropOffers, waitlist, notifications, dating, payments } = app.services;
+        const { dropOffers, waitlist, notifications, dating, payments, deposits } = app.services;
         // …and dating photo uploads nobody claimed in time (issue 12 item 7), logging the storage in use;
         // payments nobody approved before their owner stopped waiting expire (a later approval is released).
         for (const step of [
           dropOffers.runDueWork,
           waitlist.runDueWork,
+          // Deposit money moves left undone and authorisations whose listener never ran (decision 130).
+          () => deposits.sweep(),
           () => notifications.deliverDue(),
           () => dating.sweepUploads(),
           () => payments.expireOverdue(),

@@ -116,6 +116,13 @@ export const authorizationTable: Row[] = [
     body: () => ({ status: 'CANCELLED' }),
     expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 409, staffY: 404 },
   },
+  // Diner A's hold carries no deposit: there is no fee to waive, or the booking is not found.
+  {
+    method: 'POST',
+    path: '/api/admin/bookings/{reservationA}/waive-fee',
+    body: () => ({}),
+    expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 409, staffY: 404 },
+  },
   { method: 'GET', path: '/api/admin/events', stream: true, expect: staffOnly(200) },
   // A JSON body is not an upload: staff learn the media type is wrong, others that they are not staff.
   { method: 'POST', path: '/api/upload', body: () => ({ restaurantId: 'x' }), expect: staffOnly(415) },

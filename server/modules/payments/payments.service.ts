@@ -407,6 +407,11 @@ export function createPaymentsService(deps: AppDeps, driver: PaymentProviderDriv
       });
     },
 
+    /** One intent for a calling service that has done its own access check (the reservation's deposit). */
+    readIntent(intentId: string): Promise<PaymentIntent> {
+      return getIntentUnchecked(intentId);
+    },
+
     /** One intent, for its diner (or dating account) or the restaurant's staff. */
     async getIntent(intentId: string, principal: Principal): Promise<PaymentIntent> {
       if (principal.kind === 'anonymous') requireDiner(principal);
