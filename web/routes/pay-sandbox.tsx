@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { ApiError } from '#web/api/client.ts';
 import { Alert, Spinner } from '#web/components/ui/Feedback.tsx';
 import { useSandboxPayment } from '#web/features/payments/api.ts';
@@ -10,6 +10,7 @@ import '#web/features/payments/payments.css';
 export default function PaySandboxScreen() {
   const { id = '' } = useParams();
   const payment = useSandboxPayment(id);
+  const [search] = useSearchParams();
   useEffect(() => {
     document.title = 'Approve payment · Sandbox';
   }, []);
@@ -24,7 +25,7 @@ export default function PaySandboxScreen() {
           </Alert>
         </section>
       )}
-      {payment.data && <SandboxApproval payment={payment.data} />}
+      {payment.data && <SandboxApproval payment={payment.data} returnTo={search.get('returnTo')} />}
     </main>
   );
 }

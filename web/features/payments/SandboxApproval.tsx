@@ -1,7 +1,7 @@
 import type { SandboxPayment } from '#common/contract/payments.ts';
 import { formatRupees } from '#common/domain/payment-intent.ts';
 import { Alert } from '#web/components/ui/Feedback.tsx';
-import { Button } from '#web/components/ui/Button.tsx';
+import { Button, ButtonLink } from '#web/components/ui/Button.tsx';
 import { useSandboxDecision } from './api.ts';
 import './payments.css';
 
@@ -15,7 +15,13 @@ const purposeWords: Record<SandboxPayment['purpose'], string> = {
  * The sandbox gateway's approval page: it stands in for the diner's UPI app or card page. The
  * amount is blocked, not taken; the answer reaches Tablefair a moment later by signed webhook.
  */
-export function SandboxApproval({ payment }: { payment: SandboxPayment }) {
+/** Only a path on this site (never another origin, never `//host`) may be the way back. */
+export function safeReturnPath(returnTo: string | null): string | null {
+  return returnTo && returnTo.startsWith('/') && !returnTo.startsWith('//') && !returnTo.includes('\\') ? returnTo : null;
+}
+
+export function SandboxApproval({ payment, returnTo }: { payment: SandboxPayment; returnTo?: string | null }) {
+  const back = safeReturnPath(returnTo ?? null);
   const decide = useSandboxDecision(payment.intentId);
   const answered = payment.state !== 'open';
   return (
@@ -58,6 +64,13 @@ export function SandboxApproval({ payment }: { payment: SandboxPayment }) {
           </Alert>
         )}
       </div>
+      {back && answered && payment.state !== 'closed' && (
+        <div className="pay-card__actions">
+          <ButtonLink to={`${back}?payment=${payment.state}`} block variant={payment.state === 'approved' ? undefined : 'secondary'}>
+            Back to Tablefair
+          </ButtonLink>
+        </div>
+      )}
       {(!answered || payment.state === 'declined') && (
         <div className="pay-card__actions">
           <Button block disabled={decide.isPending} onClick={() => decide.mutate('approve')}>
