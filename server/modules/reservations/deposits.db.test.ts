@@ -223,4 +223,26 @@ describe('money follows the reservation', () => {
     expect((await intentOf(intentId)).capture_purpose).toBe(winner === 'SEATED' ? 'credit_at_table' : 'keep');
     expect(await unbalancedPostings(t.database.db)).toBe(0);
   });
+
+  it('an upheld strike dispute refunds the no-show fee', async () => {
+    const { id, intentId, diner } = await paidBooking(await freshSlot(paid.id));
+    expect((await staffMove(id, 'CONFIRMED')).statusCode).toBe(200);
+    t.clock.set(new Date(Date.parse(`${TODAY}T23:59:00+05:30`)));
+    expect((await staffMove(id, 'NO_SHOW')).statusCode).toBe(200);
+    expect((await intentOf(intentId)).status).toBe('CAPTURED');
+    const strike = (await call('GET', '/api/me/strikes', diner.token)).json().strikes[0];
+    const disputed = await call('POST', `/api/me/strikes/${strike.id}/dispute`, diner.token, { reason: 'I was there at 8, the host had no record of me.' });
+    expect(disputed.statusCode, disputed.body).toBeLessThan(300);
+    const dispute = (await call('GET', '/api/admin/strike-disputes', staff.token)).json().find((row: { reservationId: string }) => row.reservationId === id);
+    const upheld = await call('PATCH', `/api/admin/strike-disputes/${dispute.id}`, staff.token, { outcome: 'uphold' });
+    expect(upheld.statusCode, upheld.body).toBe(200);
+    // The hook runs after the dispute's answer: the refund follows a moment later.
+    await expect
+      .poll(async () => {
+        await sandbox.settle();
+        return (await intentOf(intentId)).status;
+      })
+      .toBe('REFUNDED');
+    expect(await unbalancedPostings(t.database.db)).toBe(0);
+  });
 });
