@@ -37,6 +37,7 @@ import { reservationsAdminRoutes } from './modules/reservations/reservations.adm
 import { createReservationsAdminService } from './modules/reservations/reservations.admin.service.ts';
 import { reservationsRoutes } from './modules/reservations/reservations.routes.ts';
 import { createDepositsService } from './modules/reservations/deposits.service.ts';
+import { depositsRoutes } from './modules/reservations/deposits.routes.ts';
 import { createReservationsService } from './modules/reservations/reservations.service.ts';
 import { restaurantsAdminRoutes } from './modules/restaurants/restaurants.admin.routes.ts';
 import { restaurantsRoutes } from './modules/restaurants/restaurants.routes.ts';
@@ -172,6 +173,7 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   await app.register(availabilityRoutes);
   await app.register(reservationsRoutes);
   await app.register(reservationsAdminRoutes);
+  await app.register(depositsRoutes);
   await app.register(datingRoutes);
   await app.register(notificationsRoutes);
   await app.register(dropsRoutes);

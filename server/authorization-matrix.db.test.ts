@@ -123,6 +123,8 @@ export const authorizationTable: Row[] = [
     body: () => ({}),
     expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 409, staffY: 404 },
   },
+  { method: 'GET', path: '/api/admin/deposits?date=2026-11-23', expect: staffOnly(200) },
+  { method: 'GET', path: '/api/admin/ledger.csv?month=2026-11', expect: staffOnly(200) },
   { method: 'GET', path: '/api/admin/events', stream: true, expect: staffOnly(200) },
   // A JSON body is not an upload: staff learn the media type is wrong, others that they are not staff.
   { method: 'POST', path: '/api/upload', body: () => ({ restaurantId: 'x' }), expect: staffOnly(415) },
@@ -168,6 +170,7 @@ export const authorizationTable: Row[] = [
   { method: 'GET', path: '/api/waitlist', expect: dinerOnly(200) },
   // No-show strikes (decision 122): the diner's own; a strike id that is not theirs is not found.
   { method: 'GET', path: '/api/me/strikes', expect: dinerOnly(200) },
+  { method: 'GET', path: '/api/me/deposits', expect: dinerOnly(200) },
   {
     method: 'POST',
     path: '/api/me/strikes/00000000-0000-4000-8000-000000000000/dispute',

@@ -217,3 +217,25 @@ export function ledgerBalances(db: Db, intentId?: string): Promise<{ account: st
         ${intentId ? sql`WHERE p.intent_id = ${intentId}` : sql``} GROUP BY l.account ORDER BY l.account`,
   );
 }
+
+export interface LedgerExportRow {
+  posted_at: Date | string;
+  posting_id: number;
+  intent_id: string;
+  reservation_id: string | null;
+  purpose: string;
+  kind: string;
+  account: string;
+  amount_paise: number;
+}
+
+/** Every ledger line of a restaurant's intents posted in [from, to), in posting order. */
+export async function listLedgerLinesOfRestaurant(db: Db, restaurantId: string, from: Date, to: Date): Promise<LedgerExportRow[]> {
+  return queryRows<LedgerExportRow>(
+    db,
+    sql`SELECT p.created_at AS posted_at, p.id AS posting_id, i.id AS intent_id, i.reservation_id, i.purpose, p.kind, l.account, l.amount_paise
+        FROM ledger_postings p JOIN ledger_lines l ON l.posting_id = p.id JOIN payment_intents i ON i.id = p.intent_id
+        WHERE i.restaurant_id = ${restaurantId} AND p.created_at >= ${from.toISOString()} AND p.created_at < ${to.toISOString()}
+        ORDER BY p.id, l.account`,
+  );
+}

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { errorResponse, standardErrors } from '#common/contract/common.ts';
+import { ledgerMonthQuery } from '#common/contract/deposit-receipts.ts';
 import {
   paymentIntent,
   paymentIntentList,
@@ -46,6 +48,26 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/payments/intents',
     { schema: { tags, summary: "The caller's payments (a restaurant's, for its staff)", security, response: { 200: paymentIntentList, ...standardErrors } } },
     async (request) => payments.listForAccount(await request.principal()),
+  );
+
+  app.get(
+    '/api/admin/ledger.csv',
+    {
+      schema: {
+        tags,
+        summary: "The staff's restaurant's ledger lines posted in a month (Kolkata), as a CSV download with formula-safe cells",
+        security,
+        querystring: ledgerMonthQuery,
+        response: { 200: z.string().describe('text/csv'), ...standardErrors },
+      },
+    },
+    async (request, reply) => {
+      const csv = await payments.ledgerCsv(await request.principal(), request.query.month);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="ledger-${request.query.month}.csv"`)
+        .send(csv);
+    },
   );
 
   app.get(

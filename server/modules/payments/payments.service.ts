@@ -28,7 +28,9 @@ import {
 import { asDate, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { AppError, badInput, conflict, notFound } from '#server/errors.ts';
-import { requireDiner, type Principal } from '#server/modules/accounts/principal.ts';
+import { csvLine } from '#common/domain/csv.ts';
+import { kolkataInstant } from '#common/domain/time.ts';
+import { requireDiner, requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
 import { ProviderRefused, ProviderTimeout, type PaymentProviderDriver, type ProviderEvent } from './payment-provider.ts';
 import {
   findIntent,
@@ -40,6 +42,7 @@ import {
   insertProviderCall,
   listIntentsOfAccount,
   listIntentsOfRestaurant,
+  listLedgerLinesOfRestaurant,
   lockIntent,
   lockIntentByProviderRef,
   lockOverdueIntents,
@@ -419,6 +422,21 @@ export function createPaymentsService(deps: AppDeps, driver: PaymentProviderDriv
       // Someone else's payment answers as if it did not exist.
       if (!row || !isOwner(principal, row)) throw notFound('Payment not found');
       return toIntent(row);
+    },
+
+    /** The staff's restaurant's ledger lines posted in `month` (YYYY-MM, Kolkata), as CSV with formula-safe cells. */
+    async ledgerCsv(principal: Principal, month: string): Promise<string> {
+      requireStaff(principal);
+      const [year, monthNumber] = month.split('-').map(Number) as [number, number];
+      const next = monthNumber === 12 ? `${year + 1}-01` : `${year}-${String(monthNumber + 1).padStart(2, '0')}`;
+      const rows = await listLedgerLinesOfRestaurant(db, principal.restaurantId, kolkataInstant(`${month}-01`, '00:00'), kolkataInstant(`${next}-01`, '00:00'));
+      const header = csvLine(['posted_at', 'posting_id', 'intent_id', 'reservation_id', 'purpose', 'posting', 'account', 'amount_paise']);
+      return (
+        header +
+        rows
+          .map((row) => csvLine([iso(row.posted_at), row.posting_id, row.intent_id, row.reservation_id, row.purpose, row.kind, row.account, row.amount_paise]))
+          .join('')
+      );
     },
 
     /** The caller's intents: a diner's or dating account's own, or the staff's restaurant's. */

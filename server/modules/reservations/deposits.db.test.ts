@@ -246,3 +246,60 @@ describe('money follows the reservation', () => {
     expect(await unbalancedPostings(t.database.db)).toBe(0);
   });
 });
+
+describe('what the diner and the portal see', () => {
+  it('/me lists each deposit with its receipt; the portal day totals held, captured and released; the month exports as CSV', async () => {
+    const diner = await buildDiner(t.database.db);
+    const time = await freshSlot(paid.id);
+    const kept = await holdAt(paid, time, 2, diner);
+    const keptIntent = (await call('POST', `/api/reservations/${kept.id}/confirm`, diner.token, {})).json().payment.intentId;
+    await decide(keptIntent, 'approve');
+    const other = await paidBooking(await freshSlot(paid.id));
+
+    expect((await staffMove(kept.id, 'CONFIRMED')).statusCode).toBe(200);
+    const mine = await call('GET', '/api/me/deposits', diner.token);
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(mine.json().deposits).toEqual([
+      expect.objectContaining({
+        reservationId: kept.id,
+        amountPaise: 2 * PER_COVER,
+        state: 'held',
+        receipt: '₹1,000 blocked on your account until your visit.',
+      }),
+    ]);
+
+    t.clock.set(new Date(Date.parse(`${TODAY}T23:59:00+05:30`)));
+    expect((await staffMove(kept.id, 'NO_SHOW')).statusCode).toBe(200);
+    expect((await call('GET', '/api/me/deposits', diner.token)).json().deposits[0]).toMatchObject({
+      state: 'kept',
+      receipt: '₹500 kept as a fee; ₹500 released.',
+    });
+
+    const day = await call('GET', `/api/admin/deposits?date=${TODAY}`, staff.token);
+    expect(day.statusCode, day.body).toBe(200);
+    const body = day.json();
+    expect(body.bookings).toEqual(expect.arrayContaining([{ reservationId: kept.id, amountPaise: 2 * PER_COVER, state: 'kept' }]));
+    expect(body.bookings).toEqual(expect.arrayContaining([{ reservationId: other.id, amountPaise: 2 * PER_COVER, state: 'held' }]));
+    // The totals are the sums of what each intent holds, kept and gave back.
+    const intents = await queryRows<{ status: string; authorised_paise: number; captured_paise: number; refunded_paise: number }>(
+      t.database.db,
+      sql`SELECT status, authorised_paise, captured_paise, refunded_paise FROM payment_intents WHERE restaurant_id = ${paid.id}`,
+    );
+    const captured = intents.reduce((sum, row) => sum + row.captured_paise - row.refunded_paise, 0);
+    expect(body.totals.capturedPaise).toBe(captured);
+    expect(body.totals.heldPaise).toBeGreaterThanOrEqual(2 * PER_COVER);
+    expect(body.totals.releasedPaise).toBeGreaterThanOrEqual(PER_COVER);
+
+    const csv = await call('GET', '/api/admin/ledger.csv?month=2026-11', staff.token);
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.headers['content-disposition']).toBe('attachment; filename="ledger-2026-11.csv"');
+    const lines = csv.body.trim().split('\r\n');
+    expect(lines[0]).toBe('"posted_at","posting_id","intent_id","reservation_id","purpose","posting","account","amount_paise"');
+    expect(lines.filter((line) => line.includes(keptIntent)).length).toBeGreaterThanOrEqual(4);
+    // Every line of the export sums to zero, like the ledger.
+    expect(lines.slice(1).reduce((sum, line) => sum + Number(line.split(',').at(-1)!.replaceAll('"', '')), 0)).toBe(0);
+    expect((await call('GET', '/api/admin/ledger.csv?month=2026-13', staff.token)).statusCode).toBe(400);
+    expect((await call('GET', '/api/admin/ledger.csv?month=2026-11', diner.token)).statusCode).toBe(401);
+  });
+});

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { DepositMove } from '#common/domain/deposit-moves.ts';
 import type { MoneyRequirement } from '#common/domain/deposit-policy.ts';
 import { asDate, queryRows, type Db } from '#server/db/client.ts';
+import { restaurantRefColumns, type RestaurantRefRow } from '#server/modules/restaurants/restaurant-sql.ts';
 
 /** SQL of reservation_deposits (migration 0010): the deposit a reservation carries and its decided money move. */
 
@@ -122,5 +123,24 @@ export async function listResoldCandidates(db: Db, slotId: string, now: Date): P
     sql`SELECT ${depositColumns} ${depositJoins}
         WHERE r.slot_id = ${slotId} AND r.status = 'CANCELLED' AND d.late_cancel AND d.move = 'capture_keep' AND r.starts_at > ${now.toISOString()}
         ORDER BY d.updated_at`,
+  );
+}
+
+/** A diner's deposits, newest first, with what /me shows of the booking. */
+export async function listDepositsOfUser(db: Db, userId: string, limit: number) {
+  return queryRows<ReservationDepositRow & RestaurantRefRow & { slot_date: string; slot_time: string }>(
+    db,
+    sql`SELECT ${depositColumns}, ${restaurantRefColumns}, to_char(s.slot_date, 'YYYY-MM-DD') AS slot_date, s.slot_time
+        ${depositJoins} JOIN slots s ON s.id = r.slot_id
+        WHERE r.user_id = ${userId} ORDER BY d.created_at DESC LIMIT ${limit}`,
+  );
+}
+
+/** A restaurant's deposits for bookings on one Kolkata date. */
+export async function listDepositsOfDay(db: Db, restaurantId: string, date: string) {
+  return queryRows<ReservationDepositRow>(
+    db,
+    sql`SELECT ${depositColumns} ${depositJoins} JOIN slots s ON s.id = r.slot_id
+        WHERE r.restaurant_id = ${restaurantId} AND s.slot_date = ${date} ORDER BY r.starts_at`,
   );
 }

@@ -1,10 +1,13 @@
+import type { DepositDayResponse, MyDepositsResponse } from '#common/contract/deposit-receipts.ts';
 import type { ConfirmReservationResponse } from '#common/contract/reservations.ts';
+import { depositReceipt, depositStateOf } from '#common/domain/deposit-receipts.ts';
 import { formatRupees } from '#common/domain/deposit-policy.ts';
 import { formatDateShort, formatTime12h, toKolkata } from '#common/domain/time.ts';
 import { asDate } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { conflict, notFound } from '#server/errors.ts';
-import { requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
+import { requireDiner, requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
+import { toRestaurantRef } from '#server/modules/restaurants/restaurant-sql.ts';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
 import type { PaymentStatusChange, PaymentsService } from '#server/modules/payments/payments.service.ts';
 import type { StrikesService } from '#server/modules/strikes/strikes.service.ts';
@@ -12,6 +15,8 @@ import {
   findDeposit,
   findDepositByIntent,
   insertDepositOnce,
+  listDepositsOfDay,
+  listDepositsOfUser,
   listResoldCandidates,
   listUnbookedDeposits,
   listUndoneMoves,
@@ -22,6 +27,7 @@ import { findReservation } from './reservations.repository.ts';
 import { BOOKING_NOT_FOUND, toDinerReservation, type ReservationsService } from './reservations.service.ts';
 
 const SWEEP_BATCH = 100;
+const LIST_LIMIT = 100;
 /** How far back the sweep looks for an authorisation whose listener never ran (holds last minutes). */
 const UNBOOKED_LOOKBACK_MS = 24 * 3_600_000;
 
@@ -180,6 +186,50 @@ export function createDepositsService(
         ...view,
         payment: { intentId: started.intentId, amountPaise: existing?.amount_paise ?? requirement.amountPaise, approvalUrl: started.approvalUrl },
       };
+    },
+
+    /** GET /api/me/deposits: the diner's deposits, each with its receipt. */
+    async listMyDeposits(principal: Principal): Promise<MyDepositsResponse> {
+      requireDiner(principal);
+      const [rows, intents] = await Promise.all([listDepositsOfUser(db, principal.userId, LIST_LIMIT), payments.listForAccount(principal)]);
+      const byId = new Map(intents.intents.map((intent) => [intent.id, intent]));
+      return {
+        deposits: rows.flatMap((row) => {
+          const intent = byId.get(row.intent_id);
+          if (!intent) return [];
+          return [
+            {
+              reservationId: row.reservation_id,
+              restaurant: toRestaurantRef(row),
+              slot: { date: row.slot_date, time: row.slot_time },
+              amountPaise: row.amount_paise,
+              state: depositStateOf(intent),
+              receipt: depositReceipt(intent),
+              updatedAt: intent.updatedAt,
+            },
+          ];
+        }),
+      };
+    },
+
+    /** GET /api/admin/deposits?date=: each booking's deposit state, and the day's totals held, captured and released. */
+    async depositDay(principal: Principal, date: string): Promise<DepositDayResponse> {
+      requireStaff(principal);
+      const rows = await listDepositsOfDay(db, principal.restaurantId, date);
+      const intents = await Promise.all(rows.map((row) => payments.readIntent(row.intent_id)));
+      const totals = { heldPaise: 0, capturedPaise: 0, releasedPaise: 0 };
+      const bookings = rows.map((row, index) => {
+        const intent = intents[index]!;
+        const state = depositStateOf(intent);
+        if (state === 'held') totals.heldPaise += intent.authorisedPaise;
+        totals.capturedPaise += intent.capturedPaise - intent.refundedPaise;
+        if (state === 'released') totals.releasedPaise += intent.authorisedPaise;
+        if (state === 'kept' || state === 'credit_at_table' || state === 'refunded') {
+          totals.releasedPaise += intent.authorisedPaise - intent.capturedPaise + intent.refundedPaise;
+        }
+        return { reservationId: row.reservation_id, amountPaise: row.amount_paise, state };
+      });
+      return { date, bookings, totals };
     },
 
     /** Staff waive the fee of their own restaurant's late cancel or no-show. */
