@@ -3,8 +3,8 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { addDays, todayInKolkata } from '#common/domain/time.ts';
 import { queryRows } from '#server/db/client.ts';
-import { collectPageErrors, PHONE } from './support/browser.ts';
-import { apiClient, createDiner, expectAccessible, holdFirstFreeTable, openAs, saveScreenshot } from './support/fixtures.ts';
+import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
+import { apiClient, createDiner, expectAccessible, holdFirstFreeTable, openAs, saveScreenshot, signInStaff } from './support/fixtures.ts';
 import { useE2eEnvironment } from './support/environment.ts';
 import type { E2eServer } from './support/server.ts';
 
@@ -84,6 +84,14 @@ describe('deposits through the sandbox page', () => {
     expect((await intentOfReservation(id))!.status).toBe('AUTHORISED');
     await expectAccessible(page, 'booking pending after the deposit (375 px)');
     await saveScreenshot(page, 'deposit-pending-375');
+
+    // /me shows the deposit and its receipt.
+    await page.goto(`${server.baseUrl}/me`);
+    await page.getByRole('heading', { name: 'Deposits and receipts' }).waitFor();
+    expect(await page.getByText('blocked on your account until your visit.').isVisible()).toBe(true);
+    await expectAccessible(page, '/me with a deposit (375 px)');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await saveScreenshot(page, 'deposit-me-375');
     expect(errors).toEqual([]);
   });
 
@@ -116,5 +124,14 @@ describe('deposits through the sandbox page', () => {
     const marked = await api(`/api/admin/bookings/${noShow.id}`, { method: 'PATCH', token: staff, body: { status: 'NO_SHOW' } });
     expect(marked.status, JSON.stringify(marked.body)).toBe(200);
     await expect.poll(async () => (await intentOfReservation(noShow.id))!.status, { timeout: 15_000 }).toBe('CAPTURED');
+
+    // The portal's booking card shows each deposit's state, and the day's totals show.
+    const portal = await openAs(browser, null, LAPTOP);
+    await signInStaff(portal, server.baseUrl, { username: RESTAURANT, password: 'staff1234' });
+    await portal.getByRole('heading', { name: 'Deposits today' }).waitFor();
+    const card = portal.locator(`[data-booking-id="${noShow.id}"]`);
+    await card.getByText('Deposit ₹1,000: Kept as a fee').waitFor();
+    await expectAccessible(portal, 'portal with deposits (1280 px)');
+    await saveScreenshot(portal, 'deposit-portal-1280');
   });
 });
