@@ -134,4 +134,42 @@ describe('deposits through the sandbox page', () => {
     await expectAccessible(portal, 'portal with deposits (1280 px)');
     await saveScreenshot(portal, 'deposit-portal-1280');
   });
+
+  it('a late cancel keeps its fee, and is waived when another diner books and pays for the same table', async () => {
+    const staff = await asStaff();
+    // For this booking every cancel is late: the free-cancel window is a week (the booking keeps these terms).
+    const week = {
+      defaultCharge: { kind: 'deposit', perCoverPaise: PER_COVER_PAISE },
+      rules: [],
+      freeCancelMinutes: 10080,
+      lateCancelKeepPercent: 100,
+      noShowKeepPercent: 100,
+    };
+    expect((await api('/api/admin/deposit-policy', { method: 'PUT', token: staff, body: week })).status).toBe(200);
+    const late = await holdAndOpen('Tara Menon');
+    await payOnSandbox(late.page, 'Approve ₹1,000');
+    await expect.poll(() => reservationStatus(late.id), { timeout: 15_000 }).toBe('PENDING');
+    expect((await api(`/api/admin/bookings/${late.id}`, { method: 'PATCH', token: staff, body: { status: 'CONFIRMED' } })).status).toBe(200);
+    const cancelled = await api(`/api/reservations/${late.id}/cancel`, { method: 'POST', token: late.token, body: {} });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    await expect.poll(async () => (await intentOfReservation(late.id))!.status, { timeout: 15_000 }).toBe('CAPTURED');
+
+    // Someone else books the same time (the covers freed go to the waitlist first; nobody waits here) and pays.
+    const [slot] = await queryRows<{ date: string; time: string }>(
+      server.database.db,
+      sql`SELECT to_char(s.slot_date, 'YYYY-MM-DD') AS date, s.slot_time AS time FROM reservations r JOIN slots s ON s.id = r.slot_id WHERE r.id = ${late.id}`,
+    );
+    const buyer = await createDiner(api, { prefix: 'dep', name: 'Ravi Kumar' });
+    const held = await api<{ id: string }>('/api/reservations', {
+      method: 'POST',
+      token: buyer.token,
+      body: { restaurantSlug: RESTAURANT, date: slot!.date, time: slot!.time, partySize: 2 },
+    });
+    expect(held.status, JSON.stringify(held.body)).toBe(201);
+    const page = await openAs(browser, buyer.token, PHONE);
+    await page.goto(`${server.baseUrl}/hold/${held.body.id}`);
+    await payOnSandbox(page, 'Approve ₹1,000');
+    await expect.poll(() => reservationStatus(held.body.id), { timeout: 15_000 }).toBe('PENDING');
+    await expect.poll(async () => (await intentOfReservation(late.id))!.status, { timeout: 15_000 }).toBe('REFUNDED');
+  });
 });

@@ -230,6 +230,17 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     return true;
   }
 
+  /** What the reservation's slot asks now: the restaurant's policy, or its drop's own deposit. */
+  async function currentRequirement(principal: Principal, row: ReservationRow, now: Date): Promise<DepositRequirement> {
+    const [policy, dropDeposit] = await Promise.all([restaurants.getDepositPolicy(principal, row.restaurant_id), findDropDepositOfSlot(db, row.slot_id)]);
+    return depositRequirementFor(policy, {
+      startsAt: asDate(row.starts_at),
+      covers: row.party_size,
+      dropRequirement: dropDeposit ? { perCoverPaise: dropDeposit } : null,
+      now,
+    });
+  }
+
   const moneyListeners = new Set<(decided: MoneyMoveDecided) => Promise<void>>();
   /** After commit: the deposits service hands the move to payments before the caller is answered. */
   async function announceMoney(reservationId: string): Promise<void> {
@@ -389,15 +400,8 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
       if (!row) throw notFound(RESERVATION_NOT_FOUND);
       assertMayActOnAsDiner(principal, row);
       const now = clock.now();
-      // Phase 1 reads the policy as it is now; phase 2 keeps the requirement with the payment intent.
-      const [policy, dropDeposit] = await Promise.all([restaurants.getDepositPolicy(principal, row.restaurant_id), findDropDepositOfSlot(db, row.slot_id)]);
-      const requirement = depositRequirementFor(policy, {
-        startsAt: asDate(row.starts_at),
-        covers: row.party_size,
-        dropRequirement: dropDeposit ? { perCoverPaise: dropDeposit } : null,
-        now,
-      });
-      return { ...toDinerReservation(row, now), deposit: toDepositRequirementView(requirement) };
+      // The policy as it is now; once paid, the booking keeps the terms it was asked (decision 132).
+      return { ...toDinerReservation(row, now), deposit: toDepositRequirementView(await currentRequirement(principal, row, now)) };
     },
 
     /**
@@ -408,14 +412,7 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
       const row = await findReservation(db, id);
       if (!row) throw notFound(RESERVATION_NOT_FOUND);
       assertMayMoveAsDiner(principal, row, 'confirm');
-      const [policy, dropDeposit] = await Promise.all([restaurants.getDepositPolicy(principal, row.restaurant_id), findDropDepositOfSlot(db, row.slot_id)]);
-      const requirement = depositRequirementFor(policy, {
-        startsAt: asDate(row.starts_at),
-        covers: row.party_size,
-        dropRequirement: dropDeposit ? { perCoverPaise: dropDeposit } : null,
-        now: clock.now(),
-      });
-      return { row, requirement };
+      return { row, requirement: await currentRequirement(principal, row, clock.now()) };
     },
 
     /**
