@@ -108,8 +108,9 @@ export function createDepositsService(
   async function onPaymentChange(change: PaymentStatusChange): Promise<void | 'reject'> {
     if (!change.reservationId || change.purpose === 'dating_deposit') return;
     const deposit = await findDepositByIntent(db, change.intentId);
+    // Not a Confirm's payment (the diner never saw an approval link without its deposit row written).
+    if (!deposit) return;
     if (change.to === 'AUTHORISED') {
-      if (!deposit) return 'reject';
       try {
         await reservations.confirmPaidHold(deposit.reservation_id);
       } catch {
@@ -124,7 +125,6 @@ export function createDepositsService(
       await waiveResoldLateCancels(deposit.reservation_id);
       return;
     }
-    if (!deposit) return;
     const intent = await payments.readIntent(change.intentId);
     if (change.to === 'RELEASED') {
       await email(
