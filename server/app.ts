@@ -32,9 +32,13 @@ import { createDropsService } from './modules/drops/drops.service.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { createNotificationsService } from './modules/notifications/notifications.service.ts';
 import { createPagesService } from './modules/pages/pages.service.ts';
+import { paymentsRoutes } from './modules/payments/payments.routes.ts';
+import { createPaymentsService } from './modules/payments/payments.service.ts';
 import { reservationsAdminRoutes } from './modules/reservations/reservations.admin.routes.ts';
 import { createReservationsAdminService } from './modules/reservations/reservations.admin.service.ts';
 import { reservationsRoutes } from './modules/reservations/reservations.routes.ts';
+import { createDepositsService } from './modules/reservations/deposits.service.ts';
+import { depositsRoutes } from './modules/reservations/deposits.routes.ts';
 import { createReservationsService } from './modules/reservations/reservations.service.ts';
 import { restaurantsAdminRoutes } from './modules/restaurants/restaurants.admin.routes.ts';
 import { restaurantsRoutes } from './modules/restaurants/restaurants.routes.ts';
@@ -83,6 +87,9 @@ function createServices(deps: AppDeps) {
   const drops = createDropsService(deps, dropOffers, phoneVerification, strikes);
   const dropsAdmin = createDropsAdminService(deps, dropOffers, slots);
   const waitlist = createWaitlistService(deps, restaurants, reservations, notifications);
+  // Payments knows no other module: reservations (phase 2) and dating subscribe to onStatusChange.
+  const payments = createPaymentsService(deps);
+  const deposits = createDepositsService(deps, reservations, payments, notifications, strikes);
   return {
     sessions,
     accounts,
@@ -101,6 +108,8 @@ function createServices(deps: AppDeps) {
     drops,
     dropsAdmin,
     waitlist,
+    payments,
+    deposits,
   };
 }
 
@@ -163,11 +172,13 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   await app.register(availabilityRoutes);
   await app.register(reservationsRoutes);
   await app.register(reservationsAdminRoutes);
+  await app.register(depositsRoutes);
   await app.register(datingRoutes);
   await app.register(notificationsRoutes);
   await app.register(dropsRoutes);
   await app.register(dropsAdminRoutes);
   await app.register(waitlistRoutes);
+  await app.register(paymentsRoutes);
   await app.register(strikesRoutes);
   await app.register(strikesAdminRoutes);
 
@@ -189,9 +200,18 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
       // Fair access: draws due, tables freed for a drop's line or a waitlist, email and SMS to retry.
       // Each step is idempotent, so after a restart nothing an event would have done is lost.
       void (async () => {
-        const { dropOffers, waitlist, notifications, dating } = app.services;
-        // …and dating photo uploads nobody claimed in time (issue 12 item 7), logging the storage in use.
-        for (const step of [dropOffers.runDueWork, waitlist.runDueWork, () => notifications.deliverDue(), () => dating.sweepUploads()]) {
+        const { dropOffers, waitlist, notifications, dating, payments, deposits } = app.services;
+        // …and dating photo uploads nobody claimed in time (issue 12 item 7), logging the storage in use;
+        // payments nobody approved before their owner stopped waiting expire (a later approval is released).
+        for (const step of [
+          dropOffers.runDueWork,
+          waitlist.runDueWork,
+          // Deposit money moves left undone and authorisations whose listener never ran (decision 130).
+          () => deposits.sweep(),
+          () => notifications.deliverDue(),
+          () => dating.sweepUploads(),
+          () => payments.expireOverdue(),
+        ]) {
           await step().catch((error: unknown) => app.log.warn({ err: error }, 'fair-access sweep step failed'));
         }
       })();

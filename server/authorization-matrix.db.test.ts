@@ -12,7 +12,7 @@ const callers: Caller[] = ['anonymous', 'dinerA', 'dinerB', 'staffX', 'staffY'];
 
 interface Row {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Placeholders: {slugX} {restaurantX} {reservationA} {confirmedA} {slotX} {dropX} {waitlistA} {missingId} (an id nothing has) */
+  /** Placeholders: {slugX} {restaurantX} {reservationA} {confirmedA} {slotX} {dropX} {waitlistA} {paymentA} {provider} {missingId} (an id nothing has) */
   path: string;
   /** A server-sent event stream: called over real HTTP and closed once the status is known. */
   stream?: boolean;
@@ -116,6 +116,15 @@ export const authorizationTable: Row[] = [
     body: () => ({ status: 'CANCELLED' }),
     expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 409, staffY: 404 },
   },
+  // Diner A's hold carries no deposit: there is no fee to waive, or the booking is not found.
+  {
+    method: 'POST',
+    path: '/api/admin/bookings/{reservationA}/waive-fee',
+    body: () => ({}),
+    expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 409, staffY: 404 },
+  },
+  { method: 'GET', path: '/api/admin/deposits?date=2026-11-23', expect: staffOnly(200) },
+  { method: 'GET', path: '/api/admin/ledger.csv?month=2026-11', expect: staffOnly(200) },
   { method: 'GET', path: '/api/admin/events', stream: true, expect: staffOnly(200) },
   // A JSON body is not an upload: staff learn the media type is wrong, others that they are not staff.
   { method: 'POST', path: '/api/upload', body: () => ({ restaurantId: 'x' }), expect: staffOnly(415) },
@@ -161,6 +170,7 @@ export const authorizationTable: Row[] = [
   { method: 'GET', path: '/api/waitlist', expect: dinerOnly(200) },
   // No-show strikes (decision 122): the diner's own; a strike id that is not theirs is not found.
   { method: 'GET', path: '/api/me/strikes', expect: dinerOnly(200) },
+  { method: 'GET', path: '/api/me/deposits', expect: dinerOnly(200) },
   {
     method: 'POST',
     path: '/api/me/strikes/{missingId}/dispute',
@@ -175,6 +185,13 @@ export const authorizationTable: Row[] = [
     expect: staffOnly(404),
   },
   { method: 'DELETE', path: '/api/waitlist/{waitlistA}', expect: { anonymous: 401, dinerA: 200, dinerB: 404, staffX: 401, staffY: 401 } },
+  // Payments: a diner sees their own; staff see their restaurant's; webhooks answer to signatures, not tokens.
+  { method: 'GET', path: '/api/payments/intents', expect: { anonymous: 401, dinerA: 200, dinerB: 200, staffX: 200, staffY: 200 } },
+  { method: 'GET', path: '/api/payments/intents/{paymentA}', expect: { anonymous: 401, dinerA: 200, dinerB: 404, staffX: 200, staffY: 404 } },
+  { method: 'POST', path: '/api/payments/webhooks/{provider}', body: () => ({ event: 'payment.authorized' }), expect: all(400) },
+  // The sandbox gateway's page stands in for the bank's: it works with the payment's id alone.
+  { method: 'GET', path: '/api/payments/sandbox/{paymentA}', expect: all(200) },
+  { method: 'POST', path: '/api/payments/sandbox/{paymentA}/decision', body: () => ({ decision: 'decline' }), expect: all(200) },
 ];
 
 /** A drop of restaurant X whose entry window is open at the test clock's now. */
@@ -198,6 +215,7 @@ interface Fixture {
   slotX: string;
   dropX: string;
   waitlistA: string;
+  paymentA: string;
   tokens: Record<Exclude<Caller, 'anonymous'>, string>;
 }
 
@@ -251,7 +269,16 @@ async function buildFixture(): Promise<Fixture> {
     payload: { restaurantSlug: x.slug, date: '2026-11-26', partySize: 2, windowStart: '12:00', windowEnd: '13:00' },
   });
   expect(waiting.statusCode, waiting.body).toBe(201);
+  const payment = await t.app.services.payments.startAuthorisation({
+    accountId: dinerA.id,
+    restaurantId: x.id,
+    reservationId: held.json().id,
+    amountPaise: 50_000,
+    purpose: 'reservation_deposit',
+    idempotencyKey: `matrix:${held.json().id}`,
+  });
   return {
+    paymentA: payment.intentId,
     slugX: x.slug,
     dropX: drop.json().id,
     waitlistA: waiting.json().id,
@@ -284,6 +311,8 @@ describe('authorisation matrix', () => {
           .replace('{slotX}', fixture.slotX)
           .replace('{dropX}', fixture.dropX)
           .replace('{waitlistA}', fixture.waitlistA)
+          .replace('{paymentA}', fixture.paymentA)
+          .replace('{provider}', 'sandbox')
           .replace('{missingId}', '00000000-0000-4000-8000-000000000000');
         const headers = caller === 'anonymous' ? {} : bearer(fixture.tokens[caller]);
         if (row.stream) {

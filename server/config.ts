@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 
@@ -120,6 +121,18 @@ export const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: flag,
+  /** Where deposits are authorised: sandbox (built in, the default) or razorpay (docs/payments.md). */
+  PAYMENTS_DRIVER: z.enum(['sandbox', 'razorpay']).default('sandbox'),
+  /** The sandbox gateway's webhook signing secret (HMAC-SHA-256); random per process when unset. Never logged. */
+  PAYMENTS_WEBHOOK_SECRET: z.preprocess((value) => (value === '' ? undefined : value), z.string().min(16).optional()),
+  /** How long a call to the provider may take before it counts as timed out (a retry or the next webhook settles it). */
+  PAYMENTS_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Razorpay API keys and webhook secret (PAYMENTS_DRIVER=razorpay). Never logged. */
+  RAZORPAY_KEY_ID: z.string().optional(),
+  RAZORPAY_KEY_SECRET: z.string().optional(),
+  RAZORPAY_WEBHOOK_SECRET: z.string().optional(),
+  /** Razorpay's API origin; tests point it at a local server. */
+  RAZORPAY_API_BASE: z.string().url().default('https://api.razorpay.com'),
 });
 
 /** TRUST_PROXY as Fastify's trustProxy: off, a hop count, or a list of addresses/CIDRs (decision 094). */
@@ -224,6 +237,14 @@ export type AppConfig = {
     bookingPerCaller: number;
     uploadPerCaller: number;
   };
+  /** The payments provider (docs/payments.md); secrets are never logged. */
+  payments: {
+    driver: 'sandbox' | 'razorpay';
+    webhookSecret: string;
+    providerTimeoutMs: number;
+    /** Set when driver is razorpay. */
+    razorpay?: { keyId: string; keySecret: string; webhookSecret: string; apiBase: string };
+  };
   storage: {
     driver: 'local' | 's3';
     /** Set when driver is s3. */
@@ -242,6 +263,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.STORAGE_DRIVER === 's3') {
     const missing = (['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((name) => !e[name]);
     if (missing.length) throw new Error(`Invalid configuration: STORAGE_DRIVER=s3 needs ${missing.join(', ')}`);
+  }
+  if (e.PAYMENTS_DRIVER === 'razorpay') {
+    const missing = (['RAZORPAY_KEY_ID', 'RAZORPAY_KEY_SECRET', 'RAZORPAY_WEBHOOK_SECRET'] as const).filter((name) => !e[name]);
+    if (missing.length) throw new Error(`Invalid configuration: PAYMENTS_DRIVER=razorpay needs ${missing.join(', ')}`);
   }
   return {
     nodeEnv: e.NODE_ENV,
@@ -292,6 +317,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       signupPerAccount: e.RATE_LIMIT_SIGNUP_PER_ACCOUNT,
       bookingPerCaller: e.RATE_LIMIT_BOOKING_PER_DINER,
       uploadPerCaller: e.RATE_LIMIT_UPLOAD_PER_CALLER,
+    },
+    payments: {
+      driver: e.PAYMENTS_DRIVER,
+      webhookSecret: e.PAYMENTS_WEBHOOK_SECRET ?? randomBytes(32).toString('hex'),
+      providerTimeoutMs: e.PAYMENTS_PROVIDER_TIMEOUT_MS,
+      razorpay:
+        e.PAYMENTS_DRIVER === 'razorpay'
+          ? { keyId: e.RAZORPAY_KEY_ID!, keySecret: e.RAZORPAY_KEY_SECRET!, webhookSecret: e.RAZORPAY_WEBHOOK_SECRET!, apiBase: e.RAZORPAY_API_BASE }
+          : undefined,
     },
     storage: {
       driver: e.STORAGE_DRIVER,

@@ -43,6 +43,8 @@ export const routes: RouteObject[] = [
           { path: '*', ...screen(() => import('./routes/not-found.tsx')) },
         ],
       },
+      // The sandbox gateway's page: a stand-in for the bank's, so it has none of the site's chrome.
+      { path: '/pay/sandbox/:id', errorElement: <RouteError />, ...screen(() => import('./routes/pay-sandbox.tsx')) },
       { path: '/map', errorElement: <RouteError />, ...screen(() => import('./routes/map.tsx')) },
       { path: '/admin/:restaurantId', errorElement: <RouteError />, ...screen(() => import('./routes/admin.tsx')) },
       { path: '/dating', errorElement: <RouteError />, ...screen(() => import('./routes/dating-landing.tsx')) },

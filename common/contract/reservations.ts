@@ -31,6 +31,22 @@ export type DinerReservation = z.infer<typeof dinerReservation>;
 export const reservationDetail = dinerReservation.extend({ deposit: depositRequirement });
 export type ReservationDetail = z.infer<typeof reservationDetail>;
 
+/**
+ * POST /api/reservations/{id}/confirm: the reservation, and where its slot asks a deposit, the
+ * payment to approve (the hold stays HELD until the authorisation arrives, issue 14).
+ */
+export const confirmReservationResponse = dinerReservation.extend({
+  payment: z
+    .object({
+      intentId: z.string(),
+      amountPaise: z.number().int(),
+      /** The sandbox page (or null when the gateway's own checkout opens). */
+      approvalUrl: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type ConfirmReservationResponse = z.infer<typeof confirmReservationResponse>;
+
 export const createReservationResponse = dinerReservation;
 export const reservationList = z.array(dinerReservation);
 

@@ -366,3 +366,96 @@ export const schemaMigrations = pgTable('schema_migrations', {
   name: text('name').primaryKey(),
   appliedAt: timestamp('applied_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+// --- Payments (migration 0008, server/modules/payments) --------------------------------------
+
+/** A payment intent: money asked of an account for a purpose, and where its state machine stands. */
+export const paymentIntents = pgTable('payment_intents', {
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
+  accountId: uuid('account_id').notNull(),
+  restaurantId: uuid('restaurant_id').notNull(),
+  purpose: text('purpose').notNull(),
+  reservationId: uuid('reservation_id'),
+  datingPlanId: uuid('dating_plan_id'),
+  amountPaise: integer('amount_paise').notNull(),
+  currency: text('currency').notNull().default('INR'),
+  provider: text('provider').notNull(),
+  providerRef: text('provider_ref'),
+  providerPaymentRef: text('provider_payment_ref'),
+  status: text('status').notNull(),
+  authorisedPaise: integer('authorised_paise').notNull().default(0),
+  capturedPaise: integer('captured_paise').notNull().default(0),
+  refundedPaise: integer('refunded_paise').notNull().default(0),
+  captureRequestedPaise: integer('capture_requested_paise'),
+  capturePurpose: text('capture_purpose'),
+  refundRequestedPaise: integer('refund_requested_paise'),
+  idempotencyKey: text('idempotency_key').notNull(),
+  approveBy: timestamp('approve_by', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});
+
+export const ledgerPostings = pgTable('ledger_postings', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  intentId: uuid('intent_id').notNull(),
+  kind: text('kind').notNull(),
+  source: text('source').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});
+
+export const ledgerLines = pgTable(
+  'ledger_lines',
+  {
+    postingId: bigint('posting_id', { mode: 'number' }).notNull(),
+    account: text('account').notNull(),
+    amountPaise: integer('amount_paise').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.postingId, table.account] })],
+);
+
+export const paymentEvents = pgTable('payment_events', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  provider: text('provider').notNull(),
+  eventId: text('event_id').notNull(),
+  eventType: text('event_type').notNull(),
+  intentId: uuid('intent_id'),
+  outcome: text('outcome').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+});
+
+export const providerCalls = pgTable('provider_calls', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  intentId: uuid('intent_id').notNull(),
+  kind: text('kind').notNull(),
+  idempotencyKey: text('idempotency_key').notNull(),
+  amountPaise: integer('amount_paise'),
+  reason: text('reason').notNull().default(''),
+  outcome: text('outcome').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});
+
+// Deposits, phase 2 (migration 0010): the deposit each paid reservation carries and its money move.
+
+export const reservationDeposits = pgTable('reservation_deposits', {
+  reservationId: uuid('reservation_id').primaryKey(),
+  intentId: uuid('intent_id').notNull(),
+  kind: text('kind').notNull(),
+  amountPaise: integer('amount_paise').notNull(),
+  perCoverPaise: integer('per_cover_paise').notNull(),
+  freeCancelUntil: timestamp('free_cancel_until', { withTimezone: true }).notNull(),
+  lateCancelKeepPaise: integer('late_cancel_keep_paise').notNull(),
+  noShowKeepPaise: integer('no_show_keep_paise').notNull(),
+  plainWords: text('plain_words').notNull(),
+  authorisedAt: timestamp('authorised_at', { withTimezone: true }),
+  lateCancel: boolean('late_cancel').notNull().default(false),
+  move: text('move'),
+  movePaise: integer('move_paise').notNull().default(0),
+  moveKey: text('move_key'),
+  moveDoneAt: timestamp('move_done_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});

@@ -1,5 +1,5 @@
 import { useEffect, useEffectEvent, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { DepositRequirementView } from '#common/contract/deposits.ts';
 import type { DinerReservation } from '#common/contract/reservations.ts';
@@ -9,7 +9,7 @@ import { ApiError, errorMessage } from '#web/api/client.ts';
 import { Button, ButtonLink } from '#web/components/ui/Button.tsx';
 import { ConfirmDialog } from '#web/components/ui/ConfirmDialog.tsx';
 import { FactList } from '#web/components/ui/FactList.tsx';
-import { EmptyState, LoadingScreen, Skeleton } from '#web/components/ui/Feedback.tsx';
+import { Alert, EmptyState, LoadingScreen, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { writeBookingParams } from '#common/domain/booking-choice.ts';
 import { reservationKeys, useCancelReservation, useConfirmHold, useReservation } from '#web/features/reservations/api.ts';
@@ -26,7 +26,10 @@ const EXPIRED_REDIRECT_MS = 2500;
 export default function HoldScreen() {
   const params = useParams();
   const id = params.reservationId ?? params.id ?? '';
-  const reservation = useReservation(id);
+  // Back from the payment page: `payment=approved` or `declined` (decision 133).
+  const [search] = useSearchParams();
+  const paymentAnswer = search.get('payment');
+  const reservation = useReservation(id, { pollMs: paymentAnswer === 'approved' ? 1000 : undefined });
   // While confirming or cancelling, the screen stays as it is until we navigate away.
   const [leaving, setLeaving] = useState(false);
 
@@ -62,7 +65,7 @@ export default function HoldScreen() {
     );
   }
   if (reservation.data.status !== 'HELD' && !leaving) return <HoldSettled reservation={reservation.data} />;
-  return <HoldLive reservation={reservation.data} onLeaving={setLeaving} />;
+  return <HoldLive reservation={reservation.data} onLeaving={setLeaving} paymentAnswer={paymentAnswer} />;
 }
 
 function restaurantPath(reservation: DinerReservation, withChoice = false): string {
@@ -70,7 +73,17 @@ function restaurantPath(reservation: DinerReservation, withChoice = false): stri
   return withChoice ? `${base}${writeBookingParams({ date: reservation.slot.date, party: reservation.partySize })}` : base;
 }
 
-function HoldLive({ reservation, onLeaving }: { reservation: DinerReservation; onLeaving: (leaving: boolean) => void }) {
+function HoldLive({
+  reservation,
+  onLeaving,
+  paymentAnswer,
+}: {
+  reservation: DinerReservation;
+  onLeaving: (leaving: boolean) => void;
+  paymentAnswer: string | null;
+}) {
+  const deposit = 'deposit' in reservation ? (reservation.deposit as DepositRequirementView) : undefined;
+  const payLabel = deposit && deposit.kind !== 'none' ? `Pay ${formatRupees(deposit.amountPaise)} and confirm` : 'Confirm';
   const secondsLeft = useSecondsLeft(reservation.holdExpiresAt);
   const totalSeconds = reservation.holdExpiresAt ? Math.round((Date.parse(reservation.holdExpiresAt) - Date.parse(reservation.createdAt)) / 1000) : 0;
   // Confirmed or cancelled a moment ago (the answer is in the cache while we navigate away): not expired.
@@ -104,7 +117,13 @@ function HoldLive({ reservation, onLeaving }: { reservation: DinerReservation; o
   async function onConfirm() {
     onLeaving(true);
     try {
-      await confirm.mutateAsync(reservation.id);
+      const { payment } = await confirm.mutateAsync(reservation.id);
+      if (payment?.approvalUrl) {
+        // The gateway's page (the sandbox's, here) brings the diner back to this hold with its answer.
+        const back = `${window.location.pathname}`;
+        navigate(`${payment.approvalUrl}?returnTo=${encodeURIComponent(back)}`);
+        return;
+      }
       toast('Reservation confirmed! Check your email for details.', 'success', { key: 'hold' });
       navigate('/me');
     } catch (error) {
@@ -143,10 +162,20 @@ function HoldLive({ reservation, onLeaving }: { reservation: DinerReservation; o
         </header>
         <HoldCountdown secondsLeft={secondsLeft} totalSeconds={totalSeconds} settled={settled} />
         <HoldSummary reservation={reservation} />
-        <HoldPayment deposit={'deposit' in reservation ? (reservation.deposit as DepositRequirementView) : undefined} />
+        <HoldPayment deposit={deposit} />
+        {!isExpired && paymentAnswer === 'declined' && (
+          <Alert tone="warning" title="Your payment was declined">
+            Nothing was blocked. Your table is still held until the timer runs out, so you can try again.
+          </Alert>
+        )}
+        {!isExpired && paymentAnswer === 'approved' && (
+          <Alert tone="info" title="Payment approved">
+            We are confirming your booking with {reservation.restaurant.name}. This takes a moment.
+          </Alert>
+        )}
         <div className="hold__actions">
-          <Button block className="hold__confirm" onClick={onConfirm} disabled={isExpired || busy}>
-            {confirm.isPending ? 'Confirming…' : 'Confirm'}
+          <Button block className="hold__confirm" onClick={onConfirm} disabled={isExpired || busy || paymentAnswer === 'approved'}>
+            {confirm.isPending ? 'Confirming…' : payLabel}
           </Button>
           <Button block variant="secondary" onClick={() => setAsking(true)} disabled={isExpired || busy}>
             Cancel Hold

@@ -10,6 +10,7 @@ import { loginPath } from '#web/features/accounts/return-path.ts';
 import { useCurrentDiner, useIsSigningOut, useSignOut, useSignOutCount } from '#web/features/accounts/session.ts';
 import { useMyReservations } from '#web/features/reservations/api.ts';
 import { useCancelFromList } from '#web/features/reservations/CancelReservationDialog.tsx';
+import { MyDeposits } from '#web/features/reservations/MyDeposits.tsx';
 import { NoReservationsYet, ReservationList, ReservationSkeletons } from '#web/features/reservations/ReservationCard.tsx';
 import { isUpcoming } from '#web/features/reservations/rules.ts';
 import { PhoneVerification } from '#web/features/drops/PhoneVerification.tsx';
@@ -95,6 +96,7 @@ export default function ProfileScreen() {
       <MyStrikes />
 
       <MyReservations />
+      <MyDeposits />
     </div>
   );
 }

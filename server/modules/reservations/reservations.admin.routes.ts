@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { standardErrors } from '#common/contract/common.ts';
+import { emptyBody, standardErrors } from '#common/contract/common.ts';
 import { adminBooking, adminBookingsResponse, bookingIdParams, updateBookingBody, type PortalStreamEvent } from '#common/contract/portal.ts';
 import { createEventStreams } from '#server/plugins/event-stream.ts';
 
 /** The staff's bookings: the list with today's counts, the moves, and the live stream (/api/admin/bookings, /api/admin/events). */
 export const reservationsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { reservationsAdmin } = app.services;
+  const { reservationsAdmin, deposits } = app.services;
   const bearer = [{ bearer: [] }];
   const tags = ['portal'];
 
@@ -31,6 +31,24 @@ export const reservationsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => reservationsAdmin.moveBooking(await request.principal(), request.params.id, request.body.status),
+  );
+
+  app.post(
+    '/api/admin/bookings/:id/waive-fee',
+    {
+      schema: {
+        tags,
+        summary: "Waive a late cancel's or a no-show's fee: what is still blocked is released, a fee taken is refunded (409 when there is none)",
+        security: bearer,
+        params: bookingIdParams,
+        body: emptyBody,
+        response: { 204: z.null(), ...standardErrors },
+      },
+    },
+    async (request, reply) => {
+      await deposits.waiveFee(await request.principal(), request.params.id);
+      return reply.code(204).send(null);
+    },
   );
 
   // Streams that are still open when the app closes are ended, so shutdown never waits on them.

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { emptyBody, standardErrors } from '#common/contract/common.ts';
 import {
+  confirmReservationResponse,
   createReservationBody,
   createReservationResponse,
   dinerReservation,
@@ -11,7 +12,7 @@ import {
 } from '#common/contract/reservations.ts';
 
 export const reservationsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { reservations } = app.services;
+  const { reservations, deposits } = app.services;
   const bearer = [{ bearer: [] }];
 
   app.post(
@@ -76,13 +77,14 @@ export const reservationsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['reservations'],
-        summary: 'Confirm a hold before it expires (HELD → PENDING); the id alone will do, a token sent must be the owner’s',
+        summary:
+          'Confirm a hold before it expires (HELD → PENDING). Where the slot asks a deposit, answers the payment to approve instead; the hold becomes PENDING once it is authorised. The id alone will do, a token sent must be the owner’s',
         params: reservationIdParams,
         body: emptyBody,
-        response: { 200: dinerReservation, ...standardErrors },
+        response: { 200: confirmReservationResponse, ...standardErrors },
       },
     },
-    async (request) => reservations.confirmReservation(await request.principal(), request.params.id),
+    async (request) => deposits.confirmHold(await request.principal(), request.params.id),
   );
 
   app.post(

@@ -1,7 +1,8 @@
 import { toRestaurantRef } from '#server/modules/restaurants/restaurant-sql.ts';
 import { toDepositRequirementView } from '#common/contract/deposits.ts';
 import type { CreateReservationBody, DinerReservation, ReservationDetail, ReservationSummary } from '#common/contract/reservations.ts';
-import { depositRequirementFor } from '#common/domain/deposit-policy.ts';
+import { depositMoveFor, isLateCancel, type DepositEvent } from '#common/domain/deposit-moves.ts';
+import { depositRequirementFor, type DepositRequirement } from '#common/domain/deposit-policy.ts';
 import {
   checkTransition,
   DINER_CANCEL_NOTICE_MINUTES,
@@ -16,7 +17,7 @@ import { formatTime12h, isPastBookingCutoff, kolkataInstant, toKolkata } from '#
 import { asDate, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { AppError, conflict, forbidden, notFound, sessionExpired, unauthenticated } from '#server/errors.ts';
-import { rejectInvalidCredential, requireDiner, requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
+import { anonymous, rejectInvalidCredential, requireDiner, requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
 import type { AvailabilityService } from '#server/modules/availability/availability.service.ts';
 import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
 import type { StrikesService } from '#server/modules/strikes/strikes.service.ts';
@@ -43,6 +44,7 @@ import {
   updateReservationStatus,
   type ReservationRow,
 } from './reservations.repository.ts';
+import { findDeposit, markAuthorised, recordMove, requirementOfDeposit } from './deposits.repository.ts';
 
 export const NO_LONGER_AVAILABLE = 'That time is no longer available';
 export const RESERVATION_NOT_FOUND = 'Reservation not found';
@@ -88,6 +90,11 @@ function refusalMessage(check: Exclude<TransitionCheck, { allowed: true }>, from
     case 'not_a_move':
       return `This reservation is ${from}, so it cannot be ${verbForTarget[to]}`;
   }
+}
+
+/** A committed reservation move (or money event) that decided a money move payments must now take. */
+export interface MoneyMoveDecided {
+  reservationId: string;
 }
 
 /** Work another module does inside a reservation move's transaction, after the move. */
@@ -164,7 +171,13 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
   }
 
   /** Applies one move inside a transaction, after the state machine allows it. */
-  async function applyMove(tx: Db, row: ReservationRow, to: ReservationStatus, principal: Principal, options: { cancelReason?: string } = {}): Promise<void> {
+  async function applyMove(
+    tx: Db,
+    row: ReservationRow,
+    to: ReservationStatus,
+    principal: Principal,
+    options: { cancelReason?: string } = {},
+  ): Promise<boolean> {
     // Confirming a hold keeps its covers for good, so it queues on the slot like a new hold does
     // (decision 030); the time is read after the lock.
     const isConfirmingHold = row.status === 'HELD' && to === 'PENDING';
@@ -172,10 +185,13 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     const now = clock.now();
     const from = effectiveStatus(row.status, row.hold_expires_at, now);
     const { actor, actorId } = asActor(principal);
+    const deposit = await findDeposit(tx, row.id, { forUpdate: true });
     const check = checkTransition(from, to, actor, {
       now,
       holdExpiresAt: row.hold_expires_at ? asDate(row.hold_expires_at) : null,
       startsAt: asDate(row.starts_at),
+      // A paid booking may be cancelled late, for its fee (decision 121).
+      carriesDeposit: deposit?.authorised_at != null,
     });
     if (!check.allowed) {
       // Confirming an expired hold names what happened rather than the status it has become.
@@ -187,6 +203,48 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     if (slot && (await countCoversTaken(tx, row.slot_id, now)) > slot.capacity) throw conflict(HOLD_EXPIRED, { status: 'CANCELLED' });
     await updateReservationStatus(tx, row.id, { to, cancelReason: options.cancelReason, now });
     await insertReservationEvent(tx, { reservationId: row.id, from, to, actor, actorId, reason: options.cancelReason, now });
+    return deposit ? decideMoneyMove(tx, deposit.reservation_id, { from, to, actor }, now) : false;
+  }
+
+  /**
+   * Writes the money move `depositMoves` gives for this move, in the move's transaction, so the
+   * one move that wins the row lock is the one money move (decision 130). Payments takes it after
+   * commit (the onMoneyMoveDecided listeners); returns whether there is one.
+   */
+  async function decideMoneyMove(
+    tx: Db,
+    reservationId: string,
+    transition: { from: ReservationStatus; to: ReservationStatus; actor: ReservationActor; event?: DepositEvent },
+    now: Date,
+  ): Promise<boolean> {
+    const deposit = await findDeposit(tx, reservationId, { forUpdate: true });
+    if (!deposit) return false;
+    const requirement: DepositRequirement = requirementOfDeposit(deposit);
+    const decision = depositMoveFor(transition, { now, requirement, authorised: deposit.authorised_at !== null, wasLateCancel: deposit.late_cancel });
+    if (decision.move === 'none') return false;
+    // A waiver after a waiver (or a second dispute) is the same move: its key makes it one.
+    const key = `deposit:${reservationId}:${transition.event ?? `${transition.from}-${transition.to}`}:${decision.move}`;
+    if (deposit.move_key === key) return deposit.move_done_at === null;
+    const lateCancel = transition.to === 'CANCELLED' && transition.actor === 'diner' && decision.move === 'capture_keep' && isLateCancel(requirement, now);
+    await recordMove(tx, reservationId, { move: decision.move, paise: decision.capturePaise, key, lateCancel, now });
+    return true;
+  }
+
+  /** What the reservation's slot asks now: the restaurant's policy, or its drop's own deposit. */
+  async function currentRequirement(principal: Principal, row: ReservationRow, now: Date): Promise<DepositRequirement> {
+    const [policy, dropDeposit] = await Promise.all([restaurants.getDepositPolicy(principal, row.restaurant_id), findDropDepositOfSlot(db, row.slot_id)]);
+    return depositRequirementFor(policy, {
+      startsAt: asDate(row.starts_at),
+      covers: row.party_size,
+      dropRequirement: dropDeposit ? { perCoverPaise: dropDeposit } : null,
+      now,
+    });
+  }
+
+  const moneyListeners = new Set<(decided: MoneyMoveDecided) => Promise<void>>();
+  /** After commit: the deposits service hands the move to payments before the caller is answered. */
+  async function announceMoney(reservationId: string): Promise<void> {
+    for (const listener of moneyListeners) await listener({ reservationId });
   }
 
   function announce(row: ReservationRow, status: ReservationStatus): void {
@@ -202,15 +260,17 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     authorise: (row: ReservationRow) => void,
     options: { cancelReason?: string; alsoInTransaction?: AlsoInTransaction } = {},
   ): Promise<DinerReservation> {
+    let moneyMoved = false;
     const row = await db.transaction(async (tx) => {
       const locked = await findReservation(tx, id, { forUpdate: true });
       if (!locked) throw notFound(RESERVATION_NOT_FOUND);
       authorise(locked);
-      await applyMove(tx, locked, to, principal, options);
+      moneyMoved = await applyMove(tx, locked, to, principal, options);
       await options.alsoInTransaction?.(tx, { id: locked.id, userId: locked.user_id, restaurantId: locked.restaurant_id });
       return (await findReservation(tx, id))!;
     });
     announce(row, to);
+    if (moneyMoved) await announceMoney(row.id);
     return toDinerReservation(row, clock.now());
   }
 
@@ -340,18 +400,54 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
       if (!row) throw notFound(RESERVATION_NOT_FOUND);
       assertMayActOnAsDiner(principal, row);
       const now = clock.now();
-      // Phase 1 reads the policy as it is now; phase 2 keeps the requirement with the payment intent.
-      const [policy, dropDeposit] = await Promise.all([restaurants.getDepositPolicy(principal, row.restaurant_id), findDropDepositOfSlot(db, row.slot_id)]);
-      const requirement = depositRequirementFor(policy, {
-        startsAt: asDate(row.starts_at),
-        covers: row.party_size,
-        dropRequirement: dropDeposit ? { perCoverPaise: dropDeposit } : null,
-        now,
-      });
-      return { ...toDinerReservation(row, now), deposit: toDepositRequirementView(requirement) };
+      // The policy as it is now; once paid, the booking keeps the terms it was asked (decision 132).
+      return { ...toDinerReservation(row, now), deposit: toDepositRequirementView(await currentRequirement(principal, row, now)) };
     },
 
-    /** HELD → PENDING, before the hold expires (the id alone will do: it is still a hold). */
+    /**
+     * The hold the diner asks to pay for, with what its slot asks now (the id alone will do, like
+     * Confirm). The deposits service pays for it, or confirms it as before when nothing is asked.
+     */
+    async readHoldToConfirm(principal: Principal, id: string): Promise<{ row: ReservationRow; requirement: DepositRequirement }> {
+      const row = await findReservation(db, id);
+      if (!row) throw notFound(RESERVATION_NOT_FOUND);
+      assertMayMoveAsDiner(principal, row, 'confirm');
+      return { row, requirement: await currentRequirement(principal, row, clock.now()) };
+    },
+
+    /**
+     * HELD → PENDING once its deposit is authorised (payments' listener): the same move, lock and
+     * rules as Confirm, so a hold that expired or was cancelled meanwhile is refused (and the
+     * money then released by payments).
+     */
+    confirmPaidHold(id: string): Promise<DinerReservation> {
+      return moveReservation(anonymous, id, 'PENDING', () => {}, {
+        alsoInTransaction: (tx, moved) => markAuthorised(tx, moved.id, clock.now()),
+      });
+    },
+
+    /**
+     * A money event that is not a status change (decision 131): covers of a late cancel sold again,
+     * a staff waiver, an upheld dispute. Decided by `depositMoves` on the reservation's current
+     * status under its row lock; true when a money move was written.
+     */
+    async recordMoneyEvent(reservationId: string, event: DepositEvent, actor: ReservationActor): Promise<boolean> {
+      const decided = await db.transaction(async (tx) => {
+        const locked = await findReservation(tx, reservationId, { forUpdate: true });
+        if (!locked) throw notFound(RESERVATION_NOT_FOUND);
+        return decideMoneyMove(tx, locked.id, { from: locked.status, to: locked.status, actor, event }, clock.now());
+      });
+      if (decided) await announceMoney(reservationId);
+      return decided;
+    },
+
+    /** Hears each committed money move decision (the deposits service hands it to payments). */
+    onMoneyMoveDecided(listener: (decided: MoneyMoveDecided) => Promise<void>): () => void {
+      moneyListeners.add(listener);
+      return () => moneyListeners.delete(listener);
+    },
+
+    /** HELD → PENDING, before the hold expires (the id alone will do: it is still a hold). Only for slots that ask no deposit (see the deposits service). */
     confirmReservation(principal: Principal, id: string): Promise<DinerReservation> {
       return moveReservation(principal, id, 'PENDING', (row) => assertMayMoveAsDiner(principal, row, 'confirm'));
     },

@@ -7,6 +7,7 @@ import { ConfirmDialog } from '#web/components/ui/ConfirmDialog.tsx';
 import { EmptyState, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useAdminBookings, useMoveBooking } from './api.ts';
 import { groupByDay, isSettled, staffActions, staffStatusLabels } from './bookings.ts';
+import { DepositBadge, DepositDayPanel } from './DepositDayPanel.tsx';
 import { SlotsPanel } from './SlotsPanel.tsx';
 import { AdminPanel } from './AdminPanel.tsx';
 
@@ -121,6 +122,7 @@ function BookingRow({
       <div className="booking-row__status">
         <span className={`badge badge--${booking.status}`}>{staffStatusLabels[booking.status]}</span>
         {booking.status === 'HELD' ? <span className="booking-row__hint">Diner is confirming</span> : null}
+        <DepositBadge bookingId={booking.id} date={booking.slot.date} />
       </div>
       <div className="booking-row__actions">
         {actions.map((move) => (
@@ -265,6 +267,7 @@ export function Dashboard() {
         <BookingsPanel />
       </div>
       <div className="admin-dashboard__side">
+        <DepositDayPanel />
         <SlotsPanel />
       </div>
     </div>

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CreateReservationBody, DinerReservation, ReservationDetail } from '#common/contract/reservations.ts';
+import type { ConfirmReservationResponse, CreateReservationBody, DinerReservation, ReservationDetail } from '#common/contract/reservations.ts';
 import { ApiError, apiRequest } from '#web/api/client.ts';
 import { setCustomerToken } from '#web/features/accounts/session.ts';
 import { restaurantKeys } from '#web/features/restaurants/keys.ts';
@@ -26,13 +26,15 @@ export function useMyReservations(enabled: boolean) {
 }
 
 /** GET /api/reservations/{id} with no token (spec section 6): the hold screen works with the id alone. */
-export function useReservation(id: string) {
+export function useReservation(id: string, options: { pollMs?: number } = {}) {
   return useQuery({
     queryKey: reservationKeys.one(id),
     staleTime: 5_000,
     retry: (count, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 1,
     // The read carries the deposit requirement; confirm and cancel answers (DinerReservation) may replace it in the cache.
     queryFn: ({ signal }) => apiRequest<ReservationDetail>(`/api/reservations/${encodeURIComponent(id)}`, { signal }),
+    // Back from an approved payment, the hold screen polls until the authorisation makes it PENDING.
+    refetchInterval: (query) => (options.pollMs && query.state.data?.status === 'HELD' ? options.pollMs : false),
   });
 }
 
@@ -55,12 +57,16 @@ export function useCreateReservation() {
   });
 }
 
-/** POST /api/reservations/{id}/confirm with {} and no token (the hold screen). */
+/**
+ * POST /api/reservations/{id}/confirm with {} and no token (the hold screen). Where the slot asks a
+ * deposit the answer names the payment to approve and the hold stays HELD (its cached read, with
+ * the deposit, is kept).
+ */
 export function useConfirmHold() {
   const afterChange = useAfterChange();
   return useMutation({
-    mutationFn: (id: string) => apiRequest<DinerReservation>(`/api/reservations/${encodeURIComponent(id)}/confirm`, { method: 'POST', body: {} }),
-    onSuccess: (reservation) => afterChange(reservation),
+    mutationFn: (id: string) => apiRequest<ConfirmReservationResponse>(`/api/reservations/${encodeURIComponent(id)}/confirm`, { method: 'POST', body: {} }),
+    onSuccess: ({ payment, ...reservation }) => afterChange(payment ? undefined : reservation),
   });
 }
 

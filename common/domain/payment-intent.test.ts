@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import {
+  canMove,
+  formatRupees,
+  paymentIntentEvents,
+  paymentIntentStatuses,
+  paymentIntentTransitions,
+  postingLines,
+  settledPaymentStatuses,
+  transitionFor,
+} from './payment-intent.ts';
+
+const sum = (lines: { amountPaise: number }[]) => lines.reduce((total, line) => total + line.amountPaise, 0);
+
+describe('the payment intent state machine', () => {
+  it('has at most one move per status and event, so a webhook always means one thing', () => {
+    const keys = paymentIntentTransitions.map((t) => `${t.from}:${t.event}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('moves an authorisation forward and refuses what does not fit', () => {
+    expect(canMove('CREATED', 'authorised')).toBe(true);
+    expect(canMove('AUTHORISED', 'capture_requested')).toBe(true);
+    expect(canMove('CAPTURE_PENDING', 'captured')).toBe(true);
+    // A late or duplicated 'authorised' after a capture changes nothing.
+    expect(canMove('CAPTURED', 'authorised')).toBe(false);
+    expect(canMove('CAPTURE_PENDING', 'authorised')).toBe(false);
+    // Capture and release exclude each other: whichever is asked first wins.
+    expect(canMove('CAPTURE_PENDING', 'release_requested')).toBe(false);
+    expect(canMove('RELEASE_PENDING', 'capture_requested')).toBe(false);
+    expect(canMove('CREATED', 'capture_requested')).toBe(false);
+    expect(canMove('RELEASED', 'refund_requested')).toBe(false);
+  });
+
+  it('releases at once an authorisation that arrives after the intent expired, and takes a retry after a decline', () => {
+    expect(transitionFor('EXPIRED', 'authorised')?.releaseAtOnce).toBe(true);
+    expect(transitionFor('FAILED', 'authorised')?.releaseAtOnce).toBeUndefined();
+    expect(transitionFor('CREATED', 'authorised')?.releaseAtOnce).toBeUndefined();
+  });
+
+  it('leaves the final statuses only by the documented exits', () => {
+    const exits = paymentIntentTransitions.filter((t) => settledPaymentStatuses.includes(t.from)).map((t) => `${t.from}:${t.event}`);
+    expect(exits.sort()).toEqual(['CAPTURED:refund_requested', 'EXPIRED:authorised', 'FAILED:authorised']);
+    expect(paymentIntentTransitions.some((t) => t.from === 'RELEASED' || t.from === 'REFUNDED')).toBe(false);
+  });
+
+  it('names only known statuses and events', () => {
+    for (const t of paymentIntentTransitions) {
+      expect(paymentIntentStatuses).toContain(t.from);
+      expect(paymentIntentStatuses).toContain(t.to);
+      expect(paymentIntentEvents).toContain(t.event);
+    }
+  });
+
+  it('posts money only when the provider says it moved', () => {
+    for (const t of paymentIntentTransitions) {
+      if (t.actor === 'service') expect(t.posting).toBe('none');
+    }
+  });
+});
+
+describe('postings', () => {
+  it('balance to zero whatever the amounts', () => {
+    for (const [authorised, captured, refunded] of [
+      [50_000, 50_000, 50_000],
+      [50_000, 20_000, 1],
+      [1, 1, 0],
+      [99_999, 0, 0],
+    ]) {
+      expect(sum(postingLines('authorise', { authorisedPaise: authorised }))).toBe(0);
+      expect(sum(postingLines('release', { authorisedPaise: authorised }))).toBe(0);
+      expect(sum(postingLines('capture', { authorisedPaise: authorised, capturedPaise: captured }))).toBe(0);
+      expect(sum(postingLines('capture', { authorisedPaise: authorised, capturedPaise: captured, capturePurpose: 'credit_at_table' }))).toBe(0);
+      expect(sum(postingLines('refund', { authorisedPaise: authorised, refundedPaise: refunded }))).toBe(0);
+    }
+  });
+
+  it('sends what a partial capture does not keep back to the diner', () => {
+    expect(postingLines('capture', { authorisedPaise: 50_000, capturedPaise: 20_000 })).toEqual([
+      { account: 'restaurant_receivable', amountPaise: 20_000 },
+      { account: 'diner_authorised', amountPaise: -50_000 },
+      { account: 'diner_funds', amountPaise: 30_000 },
+    ]);
+    expect(postingLines('capture', { authorisedPaise: 50_000, capturePurpose: 'credit_at_table' })[0]).toEqual({
+      account: 'restaurant_credit_at_table',
+      amountPaise: 50_000,
+    });
+  });
+});
+
+describe('formatRupees', () => {
+  it('writes paise as rupees the Indian way', () => {
+    expect(formatRupees(50_000)).toBe('₹500');
+    expect(formatRupees(12_345)).toBe('₹123.45');
+    expect(formatRupees(12_345_600)).toBe('₹1,23,456');
+  });
+});

@@ -1,0 +1,120 @@
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorResponse, standardErrors } from '#common/contract/common.ts';
+import { ledgerMonthQuery } from '#common/contract/deposit-receipts.ts';
+import {
+  paymentIntent,
+  paymentIntentList,
+  paymentIntentParams,
+  sandboxDecision,
+  sandboxPayment,
+  webhookAnswer,
+  webhookParams,
+} from '#common/contract/payments.ts';
+
+/**
+ * Payments over HTTP: the provider's webhooks (raw body, for the signature), a diner's or staff's
+ * view of their intents, and the sandbox gateway's approval calls.
+ */
+export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { payments } = app.services;
+  const tags = ['payments'];
+  const security = [{ bearer: [] }];
+
+  // Webhooks in their own scope: the body stays the exact bytes the provider signed.
+  await app.register(async (scope) => {
+    const webhooks = scope.withTypeProvider<ZodTypeProvider>();
+    webhooks.removeAllContentTypeParsers();
+    webhooks.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => done(null, body));
+    webhooks.post(
+      '/api/payments/webhooks/:provider',
+      {
+        schema: {
+          tags,
+          summary: "A payment provider's signed webhook: a bad signature is refused (400); a repeated event changes nothing (200)",
+          params: webhookParams,
+          response: { 200: webhookAnswer, 400: errorResponse, 404: errorResponse },
+        },
+      },
+      async (request) => {
+        const rawBody = typeof request.body === 'string' ? request.body : '';
+        const outcome = await payments.receiveWebhook(request.params.provider, rawBody, request.headers);
+        return { ok: true as const, outcome };
+      },
+    );
+  });
+
+  app.get(
+    '/api/payments/intents',
+    { schema: { tags, summary: "The caller's payments (a restaurant's, for its staff)", security, response: { 200: paymentIntentList, ...standardErrors } } },
+    async (request) => payments.listForAccount(await request.principal()),
+  );
+
+  app.get(
+    '/api/admin/ledger.csv',
+    {
+      schema: {
+        tags,
+        summary: "The staff's restaurant's ledger lines posted in a month (Kolkata), as a CSV download with formula-safe cells",
+        security,
+        querystring: ledgerMonthQuery,
+        response: { 200: z.string().describe('text/csv'), ...standardErrors },
+      },
+    },
+    async (request, reply) => {
+      const csv = await payments.ledgerCsv(await request.principal(), request.query.month);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="ledger-${request.query.month}.csv"`)
+        .send(csv);
+    },
+  );
+
+  app.get(
+    '/api/payments/intents/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One payment, for its owner or the restaurant’s staff',
+        security,
+        params: paymentIntentParams,
+        response: { 200: paymentIntent, ...standardErrors },
+      },
+    },
+    async (request) => payments.getIntent(request.params.id, await request.principal()),
+  );
+
+  if (payments.sandbox) {
+    const sandbox = payments.sandbox;
+    // The sandbox gateway delivers its webhooks through the same route a real provider calls.
+    sandbox.connect((delivery) => app.inject({ method: 'POST', url: '/api/payments/webhooks/sandbox', headers: delivery.headers, payload: delivery.rawBody }));
+
+    app.get(
+      '/api/payments/sandbox/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Sandbox gateway: what its approval page shows (amount and merchant only)',
+          params: paymentIntentParams,
+          response: { 200: sandboxPayment, ...standardErrors },
+        },
+      },
+      async (request) => payments.sandboxPayment(request.params.id),
+    );
+
+    app.post(
+      '/api/payments/sandbox/:id/decision',
+      {
+        schema: {
+          tags,
+          summary: 'Sandbox gateway: the diner approves or declines; the answer reaches payments later by signed webhook',
+          params: paymentIntentParams,
+          body: sandboxDecision,
+          response: { 200: sandboxPayment, ...standardErrors },
+        },
+        config: { rateLimitGroup: 'booking' },
+      },
+      async (request) => payments.sandboxDecide(request.params.id, request.body),
+    );
+  }
+};

@@ -1,0 +1,65 @@
+import { useState } from 'react';
+import { depositStateLabels } from '#common/domain/deposit-receipts.ts';
+import { formatRupees } from '#common/domain/deposit-policy.ts';
+import { todayInKolkata } from '#common/domain/time.ts';
+import { Button } from '#web/components/ui/Button.tsx';
+import { Skeleton } from '#web/components/ui/Feedback.tsx';
+import { downloadLedgerCsv, useDepositDay } from './deposit-day-api.ts';
+import './deposit-day.css';
+
+/** Today's deposits: totals held, captured and released, and the month's ledger as CSV. */
+export function DepositDayPanel() {
+  const today = todayInKolkata();
+  const day = useDepositDay(today);
+  const [downloadError, setDownloadError] = useState<string | null>(null);
+  const month = today.slice(0, 7);
+  const tiles = [
+    { key: 'held', label: 'Held', paise: day.data?.totals.heldPaise },
+    { key: 'captured', label: 'Captured', paise: day.data?.totals.capturedPaise },
+    { key: 'released', label: 'Released', paise: day.data?.totals.releasedPaise },
+  ];
+  return (
+    <section className="admin-panel deposit-day" aria-labelledby="deposit-day-title">
+      <div className="admin-panel__head">
+        <h2 id="deposit-day-title" className="admin-panel__title">
+          Deposits today
+        </h2>
+        <Button
+          size="sm"
+          variant="secondary"
+          onClick={() => {
+            setDownloadError(null);
+            downloadLedgerCsv(month).catch((error: Error) => setDownloadError(error.message));
+          }}
+        >
+          Download {month} ledger (CSV)
+        </Button>
+      </div>
+      <dl className="deposit-day__tiles">
+        {tiles.map((tile) => (
+          <div key={tile.key} className="deposit-day__tile">
+            <dt>{tile.label}</dt>
+            <dd data-testid={`deposits-${tile.key}`}>{tile.paise === undefined ? <Skeleton width={60} height={24} /> : formatRupees(tile.paise)}</dd>
+          </div>
+        ))}
+      </dl>
+      {downloadError ? (
+        <p className="deposit-day__error" role="alert">
+          {downloadError}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+/** A booking card's deposit state, where its slot asked one. */
+export function DepositBadge({ bookingId, date }: { bookingId: string; date: string }) {
+  const day = useDepositDay(date);
+  const deposit = day.data?.bookings.find((booking) => booking.reservationId === bookingId);
+  if (!deposit) return null;
+  return (
+    <span className={`deposit-badge deposit-badge--${deposit.state}`}>
+      Deposit {formatRupees(deposit.amountPaise)}: {depositStateLabels[deposit.state]}
+    </span>
+  );
+}

@@ -1,0 +1,28 @@
+import { useQuery } from '@tanstack/react-query';
+import type { DepositDayResponse } from '#common/contract/deposit-receipts.ts';
+import { apiRequest, readToken } from '#web/api/client.ts';
+
+/** GET /api/admin/deposits?date=: each booking's deposit state and the day's totals. */
+export function useDepositDay(date: string) {
+  return useQuery({
+    queryKey: ['admin', 'deposit-day', date],
+    enabled: Boolean(readToken('restaurant')),
+    staleTime: 15_000,
+    meta: { errorLog: 'Failed to fetch the deposit day' },
+    queryFn: () => apiRequest<DepositDayResponse>(`/api/admin/deposits?date=${encodeURIComponent(date)}`, { auth: 'restaurant' }),
+  });
+}
+
+/** Downloads the month's ledger CSV with the staff's token (a plain link could not send it). */
+export async function downloadLedgerCsv(month: string): Promise<void> {
+  const response = await fetch(`/api/admin/ledger.csv?month=${encodeURIComponent(month)}`, {
+    headers: { authorization: `Bearer ${readToken('restaurant') ?? ''}` },
+  });
+  if (!response.ok) throw new Error('The ledger could not be downloaded. Please try again.');
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `ledger-${month}.csv`;
+  link.click();
+  URL.revokeObjectURL(url);
+}
