@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { buildApp } from '#server/app.ts';
 import { loadConfig } from '#server/config.ts';
-import { openPglite, openPostgres, type DatabaseHandle } from '#server/db/client.ts';
+import { inPoolTransaction, openPglite, openPostgres, type DatabaseHandle } from '#server/db/client.ts';
 import { signBody } from '#server/modules/payments/payment-provider.ts';
 import { SANDBOX_EVENT_ID_HEADER, SANDBOX_SIGNATURE_HEADER } from '#server/modules/payments/sandbox-gateway.ts';
 import { APP_POOL_SIZE, benchTarget, fmt, machineNote, percentile, querySql, table } from './lib.ts';
@@ -131,19 +131,7 @@ async function rawStorm(handle: DatabaseHandle, webhooks: Webhook[]) {
   }
   const pool = new pg.Pool({ connectionString: target.databaseUrl, max: APP_POOL_SIZE });
   try {
-    return await storm(webhooks, async (webhook) => {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        await rawWebhook((text, params) => client.query(text, params), webhook);
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw error;
-      } finally {
-        client.release();
-      }
-    });
+    return await storm(webhooks, (webhook) => inPoolTransaction(pool, (client) => rawWebhook((text, params) => client.query(text, params), webhook)));
   } finally {
     await pool.end();
   }

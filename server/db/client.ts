@@ -259,6 +259,22 @@ class PostgresChangeFeed implements ChangeFeed {
   }
 }
 
+/** Runs `work` in one transaction on a client of the pool: committed when it returns, rolled back when it throws. */
+export async function inPoolTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
 /** Connects to a PostgreSQL server. `searchPath` confines every query to one schema (tests). */
 export async function openPostgres(options: { url: string; poolSize?: number; searchPath?: string }): Promise<DatabaseHandle> {
   const connection = { connectionString: options.url, options: options.searchPath ? `-c search_path=${options.searchPath}` : undefined };
@@ -290,9 +306,7 @@ export async function openPostgres(options: { url: string; poolSize?: number; se
     },
     async migrate() {
       const migrations = await listMigrations();
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
+      await inPoolTransaction(pool, async (client) => {
         await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
         await client.query(CREATE_MIGRATIONS_TABLE);
         const applied = new Set((await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name));
@@ -301,13 +315,7 @@ export async function openPostgres(options: { url: string; poolSize?: number; se
           await client.query(migration.sql);
           await client.query('INSERT INTO schema_migrations (name) VALUES ($1)', [migration.name]);
         }
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw error;
-      } finally {
-        client.release();
-      }
+      });
     },
     async ping() {
       await pool.query('SELECT 1');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '#server/test/app.ts';
+import { createTestApp, postRawJson, type TestApp } from '#server/test/app.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -21,23 +21,13 @@ describe('security headers', () => {
   });
 
   it('refuses bodies over the limit with 413 {error}', async () => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify({ username: 'x'.repeat(300 * 1024), password: 'y' }),
-    });
+    const response = await postRawJson(t.app, '/api/auth/login', JSON.stringify({ username: 'x'.repeat(300 * 1024), password: 'y' }));
     expect(response.statusCode).toBe(413);
     expect(response.json()).toEqual({ error: 'The request body is too large' });
   });
 
   it('answers malformed JSON and unknown API paths with {error}, never a stack', async () => {
-    const malformed = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      headers: { 'content-type': 'application/json' },
-      payload: '{"username": ',
-    });
+    const malformed = await postRawJson(t.app, '/api/auth/login', '{"username": ');
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toEqual({ error: 'The request body is not valid JSON' });
     const unknown = await t.app.inject({ method: 'GET', url: '/api/nope' });

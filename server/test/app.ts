@@ -61,3 +61,8 @@ export function bearer(token: string): { authorization: string } {
 export function requestHold(app: FastifyInstance, token: string, hold: { restaurantSlug: string; date: string; time: string; partySize: number }) {
   return app.inject({ method: 'POST', url: '/api/reservations', headers: bearer(token), payload: hold });
 }
+
+/** A POST whose JSON body goes as written (too large, malformed, unsigned), for tests of what the server refuses. */
+export function postRawJson(app: FastifyInstance, url: string, payload: string) {
+  return app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload });
+}

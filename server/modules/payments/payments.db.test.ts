@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '#server/db/client.ts';
-import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { bearer, createTestApp, postRawJson, TEST_NOW, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildStaff, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 import type { SandboxGateway } from './sandbox-gateway.ts';
 import type { PaymentStatusChange, PaymentsService } from './payments.service.ts';
@@ -185,12 +185,7 @@ describe('webhooks', () => {
   });
 
   it('answers 404 for a provider that is not the one configured', async () => {
-    const answer = await t.app.inject({
-      method: 'POST',
-      url: '/api/payments/webhooks/razorpay',
-      headers: { 'content-type': 'application/json' },
-      payload: '{}',
-    });
+    const answer = await postRawJson(t.app, '/api/payments/webhooks/razorpay', '{}');
     expect(answer.statusCode).toBe(404);
   });
 });

@@ -113,6 +113,14 @@ function PolicyFormView({ policy }: { policy: AdminDepositPolicy }) {
   const [form, setForm] = useState<PolicyForm>(() => formOf(policy));
   const [errors, setErrors] = useState<Errors>({});
   const set = (patch: Partial<PolicyForm>) => setForm((current) => ({ ...current, ...patch }));
+  /** One of the cancellation terms: a whole number, its value, its change and its error. */
+  const termsField = (key: 'freeCancelMinutes' | 'lateCancelKeepPercent' | 'noShowKeepPercent') => ({
+    type: 'number',
+    inputMode: 'numeric' as const,
+    value: form[key],
+    onChange: (event: { target: { value: string } }) => set({ [key]: event.target.value }),
+    error: errors[key],
+  });
   const setRule = (index: number, patch: Partial<RuleForm>) =>
     setForm((current) => ({ ...current, rules: current.rules.map((rule, at) => (at === index ? { ...rule, ...patch } : rule)) }));
 
@@ -218,37 +226,9 @@ function PolicyFormView({ policy }: { policy: AdminDepositPolicy }) {
       <fieldset className="deposit-form__group">
         <legend>Cancellations and no-shows</legend>
         <div className="deposit-form__row">
-          <TextField
-            label="Free cancel up to (minutes before)"
-            type="number"
-            inputMode="numeric"
-            min={0}
-            value={form.freeCancelMinutes}
-            onChange={(event) => set({ freeCancelMinutes: event.target.value })}
-            hint="120 is the terms’ 2 hours"
-            error={errors.freeCancelMinutes}
-          />
-          <TextField
-            label="Kept on a late cancel (%)"
-            type="number"
-            inputMode="numeric"
-            min={0}
-            max={100}
-            value={form.lateCancelKeepPercent}
-            onChange={(event) => set({ lateCancelKeepPercent: event.target.value })}
-            hint="100 keeps all of it"
-            error={errors.lateCancelKeepPercent}
-          />
-          <TextField
-            label="Kept on a no-show (%)"
-            type="number"
-            inputMode="numeric"
-            min={0}
-            max={100}
-            value={form.noShowKeepPercent}
-            onChange={(event) => set({ noShowKeepPercent: event.target.value })}
-            error={errors.noShowKeepPercent}
-          />
+          <TextField label="Free cancel up to (minutes before)" min={0} {...termsField('freeCancelMinutes')} hint="120 is the terms’ 2 hours" />
+          <TextField label="Kept on a late cancel (%)" min={0} max={100} {...termsField('lateCancelKeepPercent')} hint="100 keeps all of it" />
+          <TextField label="Kept on a no-show (%)" min={0} max={100} {...termsField('noShowKeepPercent')} />
         </div>
       </fieldset>
       <Button type="submit" disabled={save.isPending}>
