@@ -88,6 +88,8 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
     const sandbox = payments.sandbox;
     // The sandbox gateway delivers its webhooks through the same route a real provider calls.
     sandbox.connect((delivery) => app.inject({ method: 'POST', url: '/api/payments/webhooks/sandbox', headers: delivery.headers, payload: delivery.rawBody }));
+    // A delayed webhook must not call a closed app (Fastify refuses to reopen one).
+    app.addHook('preClose', async () => sandbox.disconnect());
 
     app.get(
       '/api/payments/sandbox/:id',

@@ -64,6 +64,11 @@ export class SandboxGateway implements PaymentProviderDriver {
     this.deliver = deliver;
   }
 
+  /** Stops delivering: a webhook whose delay ends after the app began to close goes nowhere. */
+  disconnect(): void {
+    this.deliver = undefined;
+  }
+
   /** The next `count` calls of `kind` time out; with `applied`, the gateway acted and its webhook still comes. */
   timeOutNext(kind: CallKind, options: { count?: number; applied: boolean }): void {
     this.timeouts.set(kind, { count: options.count ?? 1, applied: options.applied });

@@ -23,6 +23,7 @@ export const adminKeys = {
   bookings: ['admin', 'bookings'] as const,
   slots: (date: string) => ['admin', 'slots', date] as const,
   allSlots: ['admin', 'slots'] as const,
+  depositDay: (date: string) => ['admin', 'deposit-day', date] as const,
 };
 
 /** The spec's client counts itself when liveStatus is absent (section 7); ours always sends it. */

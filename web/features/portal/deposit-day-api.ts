@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import type { DepositDayResponse } from '#common/contract/deposit-receipts.ts';
 import { apiRequest, readToken } from '#web/api/client.ts';
+import { adminKeys } from './api.ts';
 
 /** GET /api/admin/deposits?date=: each booking's deposit state and the day's totals. */
 export function useDepositDay(date: string) {
   return useQuery({
-    queryKey: ['admin', 'deposit-day', date],
+    queryKey: adminKeys.depositDay(date),
     enabled: Boolean(readToken('restaurant')),
     staleTime: 15_000,
     meta: { errorLog: 'Failed to fetch the deposit day' },

@@ -6,7 +6,7 @@ import { reservationKeys } from './keys.ts';
 /** GET /api/me/deposits: the signed-in diner's deposits, each with its receipt. */
 export function useMyDeposits(enabled: boolean) {
   return useQuery({
-    queryKey: [...reservationKeys.all, 'deposits'],
+    queryKey: reservationKeys.deposits,
     enabled,
     meta: { errorLog: 'Failed to fetch deposits' },
     queryFn: () => apiRequest<MyDepositsResponse>('/api/me/deposits', { auth: 'customer' }),

@@ -2,5 +2,7 @@
 export const reservationKeys = {
   all: ['reservations'] as const,
   mine: ['reservations', 'mine'] as const,
+  /** The diner's deposits and receipts: under `all`, so a booking's change refreshes them too. */
+  deposits: ['reservations', 'deposits'] as const,
   one: (id: string) => ['reservations', 'one', id] as const,
 };
