@@ -7,7 +7,7 @@ import { useE2eEnvironment } from './support/environment.ts';
 import type { E2eServer } from './support/server.ts';
 
 /**
- * Deposits, phase 1 (issue 14) in Chromium: staff set a policy in the portal's Deposits tab
+ * Deposit policies in Chromium: staff set a policy in the portal's Deposits tab
  * (errors beside the field, axe clean at 375 px); the restaurant page then says "Deposit ₹X a
  * guest" on its times, and the hold screen shows the amount and the policy in plain words.
  */

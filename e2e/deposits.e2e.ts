@@ -9,7 +9,7 @@ import { useE2eEnvironment } from './support/environment.ts';
 import type { E2eServer } from './support/server.ts';
 
 /**
- * Deposits end to end in Chromium (issue 14 phase 2), each through the sandbox page: the hold
+ * Deposits end to end in Chromium, each through the sandbox page: the hold
  * screen's "Pay ₹X and confirm", the gateway's page, and back. One server, one browser.
  */
 const RESTAURANT = 'chai-point-reserve';

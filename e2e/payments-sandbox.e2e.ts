@@ -9,10 +9,10 @@ import { useE2eEnvironment } from './support/environment.ts';
 import type { E2eServer } from './support/server.ts';
 
 /**
- * The sandbox gateway's approval page in Chromium (issue 14, phase 1): a diner approves a
+ * The sandbox gateway's approval page in Chromium: a diner approves a
  * deposit with the keyboard at 375 px, and the signed webhook authorises the intent; another
  * declines at 1280 px and may approve again. Both screens pass axe. The hold screen's
- * "Pay ₹X and confirm" that leads here is phase 2.
+ * "Pay ₹X and confirm" that leads here is in deposits.e2e.ts.
  */
 let server: E2eServer;
 let browser: Browser;

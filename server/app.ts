@@ -87,7 +87,7 @@ function createServices(deps: AppDeps) {
   const drops = createDropsService(deps, dropOffers, phoneVerification, strikes);
   const dropsAdmin = createDropsAdminService(deps, dropOffers, slots);
   const waitlist = createWaitlistService(deps, restaurants, reservations, notifications);
-  // Payments knows no other module: reservations (phase 2) and dating subscribe to onStatusChange.
+  // Payments knows no other module: reservations' deposits subscribe (and dating will) to onStatusChange.
   const payments = createPaymentsService(deps);
   const deposits = createDepositsService(deps, reservations, payments, notifications, strikes);
   return {

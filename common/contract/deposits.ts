@@ -11,7 +11,7 @@ import {
   type DepositRequirement,
 } from '../domain/deposit-policy.ts';
 
-/** Deposits, phase 1 (issue 14): the policy staff edit, and the requirement diners read. Amounts are integer paise. */
+/** Deposits: the policy staff edit, and the requirement diners read. Amounts are integer paise. */
 
 export const depositKind = z.enum(depositKinds, { message: `kind must be one of ${depositKinds.join(', ')}` });
 

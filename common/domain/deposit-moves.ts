@@ -1,6 +1,6 @@
 /**
  * Which money moves with which reservation move (issue 14, decision 121), written once as data
- * beside the reservation state machine (`reservation-status.ts`). Phase 2 executes the move
+ * beside the reservation state machine (`reservation-status.ts`). `reservations/deposits.service.ts` executes the move
  * through the payments service; this file only decides it.
  *
  * The moves, as payments performs them:
@@ -144,7 +144,7 @@ function conditionHolds(condition: DepositCondition, context: DepositMoveContext
   }
 }
 
-/** True for a diner cancel that keeps a fee: after the free-cancel deadline (what phase 2 records as a late cancel). */
+/** True for a diner cancel that keeps a fee: after the free-cancel deadline (recorded as a late cancel). */
 export function isLateCancel(requirement: DepositRequirement, now: Date): boolean {
   return requirement.kind !== 'none' && now.getTime() >= requirement.freeCancelUntil.getTime();
 }

@@ -64,7 +64,7 @@ export interface DropDepositRequirement {
   perCoverPaise: number;
 }
 
-/** The agreed answer for one booking (the interface phase 2's payments wiring reads). */
+/** The agreed answer for one booking (what the deposits service reads). */
 export type DepositRequirement =
   | { kind: 'none' }
   | {

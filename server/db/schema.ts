@@ -307,7 +307,7 @@ export const rateLimitCounters = pgTable(
   (table) => [primaryKey({ columns: [table.key, table.windowStart] })],
 );
 
-// ---- Deposits, phase 1 (migration 0009, issue 14): policies (restaurants module), strikes (strikes module) ----
+// ---- Deposits (migration 0009): policies (restaurants module), strikes (strikes module) ----
 
 /** A restaurant's deposit policy (decision 120); no row means no deposit is asked. */
 export const depositPolicies = pgTable('deposit_policies', {
@@ -438,7 +438,7 @@ export const providerCalls = pgTable('provider_calls', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });
 
-// Deposits, phase 2 (migration 0010): the deposit each paid reservation carries and its money move.
+// Deposits paid (migration 0010): the deposit each paid reservation carries and its money move.
 
 export const reservationDeposits = pgTable('reservation_deposits', {
   reservationId: uuid('reservation_id').primaryKey(),

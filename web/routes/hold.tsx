@@ -200,7 +200,7 @@ function HoldLive({
 
 /**
  * What the hold costs: the spec's exact "No deposit required" where none applies, otherwise the
- * amount and the policy in plain words (issue 14; paying it is phase 2).
+ * amount and the policy in plain words (paying it goes through the sandbox or the provider's page).
  */
 function HoldPayment({ deposit }: { deposit: DepositRequirementView | undefined }) {
   if (!deposit || deposit.kind === 'none') {

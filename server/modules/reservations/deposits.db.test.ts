@@ -7,7 +7,7 @@ import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.
 import { buildDiner, buildRestaurant, buildSlot, buildStaff, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 
 /**
- * Deposits wired end to end (issue 14 phase 2) through HTTP, the real database and the sandbox
+ * Deposits wired end to end through HTTP, the real database and the sandbox
  * gateway's signed webhooks: Confirm pays, the authorisation makes the hold PENDING, and each
  * reservation move takes its money move once. "Now" is 10:00 in Kolkata; slots are tonight.
  */

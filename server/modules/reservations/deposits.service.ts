@@ -32,7 +32,7 @@ const LIST_LIMIT = 100;
 const UNBOOKED_LOOKBACK_MS = 24 * 3_600_000;
 
 /**
- * Deposits wired end to end (issue 14 phase 2, docs/payments.md): Confirm on a slot that asks a
+ * Deposits wired end to end (docs/payments.md): Confirm on a slot that asks a
  * deposit starts an authorisation for the amount the server computes; the authorisation makes the
  * hold PENDING through the reservations service's own move; each later reservation move decides its
  * money move in its own transaction (reservations.service, `depositMoves`) and this service hands

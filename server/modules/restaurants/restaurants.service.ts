@@ -108,7 +108,7 @@ export function createRestaurantsService({ db, clock }: AppDeps, storage: Storag
 
     /**
      * A restaurant's deposit policy, for the rules other modules apply (availability, the hold
-     * view, phase 2's payments wiring). Public: diners read its answer before they reserve.
+     * view, the deposits service). Public: diners read its answer before they reserve.
      * A restaurant that never set one asks for nothing.
      */
     async getDepositPolicy(_principal: Principal, restaurantId: string): Promise<DepositPolicy> {

@@ -26,7 +26,7 @@ export const strikesAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Uphold (the strike is removed; phase 2 refunds the fee) or reject a dispute, once',
+        summary: 'Uphold (the strike is removed and the fee refunded) or reject a dispute, once',
         security,
         params: disputeIdParams,
         body: resolveDisputeBody,

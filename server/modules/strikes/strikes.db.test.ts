@@ -191,7 +191,7 @@ describe('disputes', () => {
     t.clock.set(TEST_NOW);
   });
 
-  it('is resolved once by the restaurant: upheld removes the strike (and tells phase 2), rejected keeps it', async () => {
+  it('is resolved once by the restaurant: upheld removes the strike (and tells its listeners), rejected keeps it', async () => {
     t.clock.set(TEST_NOW);
     const diner = await buildDiner(t.database.db, { name: 'Meera Iyer' });
     const first = await noShow(diner);

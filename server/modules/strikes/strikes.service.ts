@@ -23,7 +23,7 @@ const DISPUTES_LIMIT = 100;
 export const STRIKE_NOT_FOUND = 'Strike not found';
 export const DISPUTE_NOT_FOUND = 'Dispute not found';
 
-/** What phase 2 hears when staff uphold a dispute: the no-show fee is then refunded (depositMoves' `disputeUpheld`). */
+/** What the deposits service hears when staff uphold a dispute: the no-show fee is then refunded (depositMoves' `disputeUpheld`). */
 export interface DisputeUpheld {
   disputeId: string;
   strikeId: string;
@@ -162,7 +162,7 @@ export function createStrikesService({ db, clock, config, log }: AppDeps) {
     },
 
     /**
-     * Hears every upheld dispute after it commits; phase 2 refunds the no-show fee here
+     * Hears every upheld dispute after it commits; the deposits service refunds the no-show fee here
      * (`depositMoveFor({ from: 'NO_SHOW', to: 'NO_SHOW', actor: 'staff', event: 'disputeUpheld' })`).
      */
     onDisputeUpheld(listener: (event: DisputeUpheld) => void): () => void {
