@@ -171,12 +171,13 @@ export function createDepositsService(
       const view = toDinerReservation(row, now);
       if (view.status !== 'HELD') return { ...(await reservations.confirmReservation(principal, id)), payment: null };
       const existing = await findDeposit(db, id);
+      // A second press pays what the first asked, whatever the policy says now.
+      const amountPaise = existing?.amount_paise ?? requirement.amountPaise;
       const started = await payments.startAuthorisation({
         accountId: row.user_id,
         reservationId: row.id,
         restaurantId: row.restaurant_id,
-        // A second press pays what the first asked, whatever the policy says now.
-        amountPaise: existing?.amount_paise ?? requirement.amountPaise,
+        amountPaise,
         purpose: (existing?.kind ?? requirement.kind) === 'prepayment' ? 'reservation_prepayment' : 'reservation_deposit',
         idempotencyKey: `reservation-deposit:${row.id}`,
         approveBy: row.hold_expires_at ? asDate(row.hold_expires_at) : undefined,
@@ -184,7 +185,7 @@ export function createDepositsService(
       await insertDepositOnce(db, { reservationId: row.id, intentId: started.intentId, requirement, now });
       return {
         ...view,
-        payment: { intentId: started.intentId, amountPaise: existing?.amount_paise ?? requirement.amountPaise, approvalUrl: started.approvalUrl },
+        payment: { intentId: started.intentId, amountPaise, approvalUrl: started.approvalUrl },
       };
     },
 
