@@ -73,6 +73,9 @@ export const envSchema = z.object({
     .int()
     .min(1024 * 1024)
     .default(40 * 1024 * 1024),
+  /** Curated dating suggestions per member per Kolkata day, and the most candidates scored per member (decision 140). */
+  DATING_SUGGESTIONS_PER_DAY: z.coerce.number().int().min(1).max(20).default(3),
+  DATING_CANDIDATE_POOL: z.coerce.number().int().min(2).max(2000).default(30),
   SESSION_TTL_HOURS: z.coerce
     .number()
     .positive()
@@ -84,6 +87,18 @@ export const envSchema = z.object({
   SIGNING_SECRET: z.preprocess((value) => (value === '' ? undefined : value), z.string().min(32).optional()),
   /** How often expired holds are swept to CANCELLED (they stop counting at expiry regardless). */
   HOLD_SWEEP_SECONDS: z.coerce.number().positive().default(15),
+  /** Reminders before a reservation (issue 16): minutes before the start, comma-separated; empty sends none. */
+  REMINDER_OFFSETS_MINUTES: z
+    .string()
+    .default('1440,120')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean)
+        .map(Number),
+    )
+    .pipe(z.array(z.number().int().positive().max(10_080))),
   /** Availability in memory (decision 073): the most seconds an entry serves, whatever notifications say; 0 turns the cache off. */
   AVAILABILITY_CACHE_SECONDS: z.coerce.number().min(0).max(3600).default(300),
   /** How many restaurants' next 30 days the availability cache keeps (about 60 KB each). */
@@ -133,6 +148,15 @@ export const envSchema = z.object({
   RAZORPAY_WEBHOOK_SECRET: z.string().optional(),
   /** Razorpay's API origin; tests point it at a local server. */
   RAZORPAY_API_BASE: z.string().url().default('https://api.razorpay.com'),
+  /** GET /metrics on the main port answers only `Authorization: Bearer <METRICS_TOKEN>`; unset, it answers 404 there. Never logged. */
+  METRICS_TOKEN: z.preprocess((value) => (value === '' ? undefined : value), z.string().min(16).optional()),
+  /** Serve /metrics (no token) on this separate port too, for a scraper on a private network; unset means none. */
+  METRICS_PORT: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(0).max(65535).optional()),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  /** How long opening a database connection may take before the request is answered 503 (and the primary looked for again). */
+  /** On SIGTERM, readiness turns false at once; the instance keeps serving this long so the balancer sees it before draining starts. */
+  SHUTDOWN_READINESS_DELAY_SECONDS: z.coerce.number().min(0).max(120).default(0),
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
 });
 
 /** TRUST_PROXY as Fastify's trustProxy: off, a hop count, or a list of addresses/CIDRs (decision 094). */
@@ -213,10 +237,14 @@ export type AppConfig = {
   sms: { allowedCountryCodes: string[]; maxPerAccountPerDay: number; maxPerIpPerDay: number; maxPerHour: number };
   /** Anonymous dating photo uploads: how long an unclaimed one lives, and bytes per address per day. */
   uploads: { unclaimedTtlMinutes: number; bytesPerIpPerDay: number };
+  /** Curated matches: suggestions per member per day, and candidates scored per member (decision 140). */
+  datingMatches: { perDay: number; candidatePool: number };
   sessionTtlHours: number;
   passwordHashCost: number;
   signingSecret: string | undefined;
   holdSweepSeconds: number;
+  /** Minutes before a reservation's start that a reminder goes out (issue 16). */
+  reminderOffsetsMinutes: number[];
   availabilityCache: { maxAgeSeconds: number; maxRestaurants: number };
   webDistDir: string;
   /** Fastify's trustProxy: false, a hop count, or the proxies' addresses/CIDRs. */
@@ -250,6 +278,10 @@ export type AppConfig = {
     /** Set when driver is s3. */
     s3?: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean };
   };
+  /** Who may read /metrics: the token on the main port, or anyone who reaches the separate port. */
+  metrics: { token: string | undefined; port: number | undefined; host: string };
+  databaseConnectTimeoutMs: number;
+  shutdownReadinessDelaySeconds: number;
 };
 
 /** Reads the configuration from an environment (process.env by default). */
@@ -297,10 +329,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxPerHour: e.SMS_MAX_PER_HOUR,
     },
     uploads: { unclaimedTtlMinutes: e.UNCLAIMED_UPLOAD_TTL_MINUTES, bytesPerIpPerDay: e.UPLOAD_BYTES_PER_IP_PER_DAY },
+    datingMatches: { perDay: e.DATING_SUGGESTIONS_PER_DAY, candidatePool: e.DATING_CANDIDATE_POOL },
     sessionTtlHours: e.SESSION_TTL_HOURS,
     passwordHashCost: e.PASSWORD_HASH_COST,
     signingSecret: e.SIGNING_SECRET,
     holdSweepSeconds: e.HOLD_SWEEP_SECONDS,
+    reminderOffsetsMinutes: e.REMINDER_OFFSETS_MINUTES,
     availabilityCache: { maxAgeSeconds: e.AVAILABILITY_CACHE_SECONDS, maxRestaurants: e.AVAILABILITY_CACHE_RESTAURANTS },
     webDistDir: e.WEB_DIST_DIR,
     trustProxy: trustProxyOf(e.TRUST_PROXY),
@@ -341,5 +375,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             }
           : undefined,
     },
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
+    databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+    shutdownReadinessDelaySeconds: e.SHUTDOWN_READINESS_DELAY_SECONDS,
   };
 }

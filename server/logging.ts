@@ -1,11 +1,15 @@
 import type { FastifyLoggerOptions, PinoLoggerOptions } from 'fastify/types/logger.js';
 import type { AppConfig } from './config.ts';
+import { currentRequestId } from './plugins/request-id.ts';
 
 /** Where log lines go: anything with `write` (pino's destination streams); stdout when unset. */
 export type LogDestination = { write(line: string): void };
 
-/** pino's number for the error level. */
+/** pino's numbers for the info and error levels. */
+const INFO_LEVEL = 30;
 const ERROR_LEVEL = 50;
+/** What Fastify logs when a reply's stream ends before it was fully sent (lib/log-controller.js). */
+const FASTIFY_PREMATURE_CLOSE_MESSAGE = 'stream closed prematurely';
 
 /**
  * A response the client stopped reading (a closed tab, a cancelled image, a page left while its
@@ -28,9 +32,17 @@ export function loggerOptions(config: Pick<AppConfig, 'logLevel'>, destination?:
     level: config.logLevel,
     // Credentials never reach the log.
     redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+    // A line written outside the request's own logger (a service's) still names the request it served.
+    mixin(_object, _level, logger) {
+      const reqId = currentRequestId.getStore();
+      return reqId && !(logger as { bindings?: () => Record<string, unknown> }).bindings?.().reqId ? { reqId } : {};
+    },
     hooks: {
       logMethod(args, method, level) {
-        if (level >= ERROR_LEVEL && isAbandonedResponse(args[0])) {
+        // Fastify itself says an abandoned stream at info; since @fastify/compress 9 hands its
+        // streams to Fastify, that is where an abandoned compressed asset is reported.
+        const fastifySaysAbandoned = level === INFO_LEVEL && args[1] === FASTIFY_PREMATURE_CLOSE_MESSAGE;
+        if (fastifySaysAbandoned || (level >= ERROR_LEVEL && isAbandonedResponse(args[0]))) {
           this.debug(...args);
           return;
         }

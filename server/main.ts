@@ -21,13 +21,20 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, database });
   await app.listen({ port: config.port, host: config.host });
   const shownHost = config.host === '0.0.0.0' ? 'localhost' : config.host;
+  if (app.metricsListener) {
+    await app.metricsListener.listen({ port: config.metrics.port, host: config.metrics.host });
+    console.log(`Metrics are served on http://${config.metrics.host}:${config.metrics.port}/metrics`);
+  }
   console.log(`Tablefair is serving http://${shownHost}:${config.port} (${database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'})`);
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down: draining requests');
+    // Readiness goes false first, so the balancer stops sending before connections drain.
+    app.markShuttingDown();
+    app.log.info({ signal }, 'shutting down: not ready, then draining requests');
+    if (config.shutdownReadinessDelaySeconds > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownReadinessDelaySeconds * 1000));
     // Requests in flight get SHUTDOWN_GRACE_SECONDS to finish; connections still open after that
     // (idle keep-alive clients, stalled uploads) are cut so the process always stops.
     const deadline = setTimeout(() => {

@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import * as schema from './schema.ts';
+import { clientClassFor, clientWithConnectTimeout, parseMultiHostUrl, PrimaryLocator } from './primary-locator.ts';
 
 /** A Drizzle database or transaction: repositories accept either. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -20,6 +21,12 @@ export interface DatabaseHandle {
   migrate(): Promise<void>;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
+  /** For readiness: whether the database takes writes, and how many migrations are not applied yet. Throws when it does not answer. */
+  health(): Promise<{ writable: boolean; pendingMigrations: number }>;
+  /** The pool's connections (PostgreSQL only), for /metrics. */
+  poolStats?(): { total: number; idle: number; waiting: number };
+  /** Which host of a multi-host DATABASE_URL is in use, and how many times the primary moved. */
+  primary?(): { host: string; port: number; moves: number };
   close(): Promise<void>;
   /** The embedded engine, when that is what runs (tests snapshot it). */
   pglite?: PGlite;
@@ -80,6 +87,20 @@ async function listMigrations(): Promise<{ name: string; sql: string }[]> {
   return Promise.all(files.map(async (name) => ({ name, sql: await readFile(join(MIGRATIONS_DIR, name), 'utf8') })));
 }
 
+/** Readiness in one round trip: read-only means a standby (or a primary being demoted). */
+const HEALTH_QUERY = `SELECT current_setting('transaction_read_only') AS read_only, (SELECT count(*)::int FROM schema_migrations) AS applied`;
+
+let migrationCount: Promise<number> | undefined;
+/** How many migration files ship with this build (read once). */
+function shippedMigrationCount(): Promise<number> {
+  migrationCount ??= listMigrations().then((migrations) => migrations.length);
+  return migrationCount;
+}
+
+async function healthOf(row: { read_only: string; applied: number } | undefined): Promise<{ writable: boolean; pendingMigrations: number }> {
+  return { writable: row?.read_only === 'off', pendingMigrations: Math.max(0, (await shippedMigrationCount()) - (row?.applied ?? 0)) };
+}
+
 const CREATE_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
   name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`;
 
@@ -118,6 +139,9 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
     },
     async ping() {
       await client.query('SELECT 1');
+    },
+    async health() {
+      return healthOf((await client.query<{ read_only: string; applied: number }>(HEALTH_QUERY)).rows[0]);
     },
     async close() {
       if (!client.closed) await client.close();
@@ -170,7 +194,10 @@ class PostgresChangeFeed implements ChangeFeed {
   private retryTimer: NodeJS.Timeout | undefined;
   private failures = 0;
 
-  constructor(private readonly clientConfig: pg.ClientConfig) {}
+  constructor(
+    private readonly clientConfig: pg.ClientConfig,
+    private readonly Client: typeof pg.Client = pg.Client,
+  ) {}
 
   /** Backends of this process's pooled connections: their notifications arrive on them, in band. */
   private readonly ownBackends = new Set<number>();
@@ -210,7 +237,7 @@ class PostgresChangeFeed implements ChangeFeed {
 
   private async connect(): Promise<void> {
     if (this.closed) return;
-    const client = new pg.Client({ ...this.clientConfig, application_name: changeListenerName() });
+    const client = new this.Client({ ...this.clientConfig, application_name: changeListenerName() });
     this.listener = client;
     const lost = () => {
       if (this.listener !== client) return;
@@ -276,11 +303,22 @@ export async function inPoolTransaction<T>(pool: pg.Pool, work: (client: pg.Pool
 }
 
 /** Connects to a PostgreSQL server. `searchPath` confines every query to one schema (tests). */
-export async function openPostgres(options: { url: string; poolSize?: number; searchPath?: string }): Promise<DatabaseHandle> {
-  const connection = { connectionString: options.url, options: options.searchPath ? `-c search_path=${options.searchPath}` : undefined };
-  const changes = new PostgresChangeFeed(connection);
+export async function openPostgres(options: { url: string; poolSize?: number; searchPath?: string; connectTimeoutMs?: number }): Promise<DatabaseHandle> {
+  const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
+  // Several hosts, or target_session_attrs: the app finds the writable primary itself (node-postgres would take the first host).
+  const hostList = parseMultiHostUrl(options.url);
+  const locator = hostList.hosts.length > 1 || hostList.readWrite ? new PrimaryLocator(hostList, { connectTimeoutMs }) : undefined;
+  // No primary yet is not fatal: the first queries fail with 503 and the locator keeps looking.
+  if (locator) await locator.find().catch(() => locator.suspect());
+  const Client = locator ? clientClassFor(locator, connectTimeoutMs) : clientWithConnectTimeout(connectTimeoutMs);
+  const connection = {
+    connectionString: locator ? locator.connectionFor().connectionString : options.url,
+    options: options.searchPath ? `-c search_path=${options.searchPath}` : undefined,
+  };
+  const changes = new PostgresChangeFeed(connection, Client);
   const pool = new pg.Pool({
     ...connection,
+    Client,
     max: options.poolSize ?? 10,
     onConnect: changes.listenOn,
     types: {
@@ -320,7 +358,13 @@ export async function openPostgres(options: { url: string; poolSize?: number; se
     async ping() {
       await pool.query('SELECT 1');
     },
+    async health() {
+      return healthOf((await pool.query<{ read_only: string; applied: number }>(HEALTH_QUERY)).rows[0]);
+    },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    primary: locator ? () => ({ ...locator.current, moves: locator.moves }) : undefined,
     async close() {
+      locator?.close();
       await changes.close();
       await pool.end();
     },
@@ -328,8 +372,14 @@ export async function openPostgres(options: { url: string; poolSize?: number; se
 }
 
 /** The database the configuration names: PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR. */
-export async function openDatabase(config: { databaseUrl?: string; databasePoolSize: number; dataDir: string }): Promise<DatabaseHandle> {
-  if (config.databaseUrl) return openPostgres({ url: config.databaseUrl, poolSize: config.databasePoolSize });
+export async function openDatabase(config: {
+  databaseUrl?: string;
+  databasePoolSize: number;
+  dataDir: string;
+  databaseConnectTimeoutMs?: number;
+}): Promise<DatabaseHandle> {
+  if (config.databaseUrl)
+    return openPostgres({ url: config.databaseUrl, poolSize: config.databasePoolSize, connectTimeoutMs: config.databaseConnectTimeoutMs });
   return openPglite({ dataDir: join(config.dataDir, 'pglite') });
 }
 
