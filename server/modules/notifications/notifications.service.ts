@@ -11,6 +11,7 @@ import {
   insertOutboxMessage,
   listRecentMessages,
   markMessageFailed,
+  readOutboxStats,
   markMessageSent,
   type OutboxRow,
 } from './outbox.repository.ts';
@@ -98,6 +99,11 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
       return insertOutboxMessage(tx, { channel: 'sms', recipient: message.to, userId: message.userId, subject: '', body: message.body, now: clock.now() });
     },
 
+    /** The outbox's backlog, for the metrics endpoint only (which checks its own token): counts, never contents. */
+    async outboxStats() {
+      return readOutboxStats(db, clock.now());
+    },
+
     /**
      * Sends what is due (only `ids`, when given: the messages a transaction just committed).
      * A failure is logged and retried later by the sweep; it never reaches the caller.
@@ -115,6 +121,7 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
         } catch (error) {
           const retryAt = new Date(clock.now().getTime() + row.attempts * 60_000);
           log.warn({ err: error, messageId: row.id, channel: row.channel, attempt: row.attempts }, 'outbox message not sent; will retry');
+          deps.metrics?.outboxFailures.inc();
           await markMessageFailed(db, row.id, error instanceof Error ? error.message : String(error), retryAt).catch(() => {});
         }
       }

@@ -75,3 +75,15 @@ export async function findUserEmail(db: Db, userId: string): Promise<string | nu
   const [row] = await queryRows<{ email: string | null }>(db, sql`SELECT email FROM users WHERE id = ${userId}`);
   return row?.email ?? null;
 }
+
+/** The outbox's backlog for /metrics: unsent messages, the oldest one's age at `now`, and those whose last attempt failed. */
+export async function readOutboxStats(db: Db, now: Date): Promise<{ unsent: number; oldestUnsentSeconds: number; failing: number }> {
+  const [row] = await queryRows<{ unsent: number; oldest_seconds: number | null; failing: number }>(
+    db,
+    sql`SELECT count(*)::int AS unsent,
+               extract(epoch FROM (${now.toISOString()}::timestamptz - min(created_at)))::float8 AS oldest_seconds,
+               (count(*) FILTER (WHERE last_error IS NOT NULL))::int AS failing
+        FROM outbox_messages WHERE sent_at IS NULL`,
+  );
+  return { unsent: row?.unsent ?? 0, oldestUnsentSeconds: Math.max(0, row?.oldest_seconds ?? 0), failing: row?.failing ?? 0 };
+}
