@@ -277,7 +277,8 @@ describe('dating section', () => {
       interests: ['Jazz', 'Pottery'],
       firstDateTypes: ['COFFEE', 'MUSEUM_WALK'],
     });
-    expect(signupBody).not.toHaveProperty('languages');
+    // Issue 15: languages are sent and kept on the profile (the time zone stays in the form).
+    expect(signupBody.languages).toEqual(['Kannada']);
     expect(signupBody).not.toHaveProperty('timeZone');
     expect((signupBody.photos as { sortOrder: number }[]).map((photo) => photo.sortOrder)).toEqual([0, 1, 2]);
     await page.unrouteAll();
@@ -286,6 +287,7 @@ describe('dating section', () => {
     await page.getByRole('heading', { level: 1, name: /Anaya Rao, 31/ }).waitFor();
     await expectPhotosRendered(page, 3);
     await page.getByText('Kindness, curiosity and a good appetite').waitFor();
+    await page.getByRole('list', { name: 'Languages' }).first().getByText('Kannada').waitFor();
     const cookie = (await context.cookies()).find((c) => c.name === 'tf_dating_session');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/dating' });
     expect(await page.evaluate(() => document.cookie)).not.toContain('tf_dating_session');

@@ -8,12 +8,14 @@ import {
   cuisines,
   dateBudgetChoices,
   dateBudgets,
+  datingNeighbourhoods,
   diets,
   drinkingHabits,
   firstDateTypes,
   physicalActivities,
   smokingHabits,
 } from '../domain/dating-profile.ts';
+import { DEFAULT_WANT_AGE_MAX, DEFAULT_WANT_AGE_MIN, datingIntents, freeEvenings } from '../domain/dating-match.ts';
 
 /**
  * The dating section's shapes and rules, used by the server (Fastify validation, OpenAPI)
@@ -157,6 +159,7 @@ export const datingSignupBody = z.object({
     .min(1, { message: DATING_MESSAGES.cuisines })
     .transform(unique),
   interests: tagList('Interests'),
+  languages: tagList('Languages'),
   firstDateTypes: z
     .array(z.enum(firstDateTypes, { message: 'Choose first dates from the list' }), { message: DATING_MESSAGES.firstDateTypes })
     .min(1, { message: DATING_MESSAGES.firstDateTypes })
@@ -189,7 +192,7 @@ export type DatingSignupVerifyBody = z.infer<typeof datingSignupVerifyBody>;
 
 export const datingDevMailboxQuery = z.object({ signup: z.uuid({ message: 'signup: use the signupId of your signup' }) });
 
-/** The form also holds languages (tags) and a time zone; the signup call does not send them. */
+/** Languages (tags): sent with the signup and kept on the profile. */
 export const datingLanguages = tagList('Languages');
 
 export const datingUploadContentTypes = ['image/jpeg', 'image/png', 'image/webp'] as const;
@@ -241,6 +244,12 @@ export const datingProfile = z.object({
   firstDateTypes: z.array(z.enum(firstDateTypes)),
   photos: z.array(z.object({ url: z.string(), sortOrder: z.number(), contentType: z.string() })),
   createdAt: z.string(),
+  languages: z.array(z.string()),
+  wantAgeMin: z.number(),
+  wantAgeMax: z.number(),
+  neighbourhoods: z.array(z.string()),
+  freeEvenings: z.array(z.enum(freeEvenings)),
+  intent: z.enum(datingIntents),
 });
 export type DatingProfile = z.infer<typeof datingProfile>;
 
@@ -253,3 +262,74 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
   }
   return errors;
 }
+
+const AGE_MESSAGE = 'Ages: between 18 and 99';
+const wantedAge = z
+  .number({ message: AGE_MESSAGE })
+  .int({ message: AGE_MESSAGE })
+  .min(DEFAULT_WANT_AGE_MIN, { message: AGE_MESSAGE })
+  .max(DEFAULT_WANT_AGE_MAX, { message: AGE_MESSAGE });
+
+/** PUT /dating/me/preferences: what a member wants, and the tags signup asked for (issue 15 item 1). */
+export const datingPreferencesBody = z
+  .object({
+    wantAgeMin: wantedAge,
+    wantAgeMax: wantedAge,
+    neighbourhoods: z
+      .array(z.enum(datingNeighbourhoods, { message: 'Choose neighbourhoods from the list' }), { message: 'Pick at least one neighbourhood' })
+      .min(1, { message: 'Pick at least one neighbourhood' })
+      .transform(unique),
+    freeEvenings: z
+      .array(z.enum(freeEvenings, { message: 'Choose evenings from the list' }), { message: 'Pick at least one free evening' })
+      .min(1, { message: 'Pick at least one free evening' })
+      .transform(unique),
+    intent: z.enum(datingIntents, { message: 'Choose what you are looking for' }),
+    interests: tagList('Interests'),
+    languages: tagList('Languages'),
+  })
+  .refine((body) => body.wantAgeMin <= body.wantAgeMax, { message: 'wantAgeMax: the oldest age must not be below the youngest', path: ['wantAgeMax'] });
+export type DatingPreferencesBody = z.input<typeof datingPreferencesBody>;
+export type DatingPreferencesInput = z.output<typeof datingPreferencesBody>;
+
+/** One suggested member, as the other sees them: first name only, no phone, no birth date. */
+export const datingSuggestion = z.object({
+  memberId: z.string(),
+  firstName: z.string(),
+  age: z.number(),
+  profession: z.string().nullable(),
+  dreams: z.string(),
+  fiveYearGoal: z.string(),
+  whatIWantInPartner: z.string(),
+  whyPartnerWouldLikeMe: z.string(),
+  interests: z.array(z.string()),
+  languages: z.array(z.string()),
+  photos: z.array(z.object({ url: z.string(), sortOrder: z.number() })),
+  day: z.string(),
+  myAnswer: z.enum(['YES', 'NO']).nullable(),
+  /** Both said yes. */
+  isMatch: z.boolean(),
+});
+export type DatingSuggestion = z.infer<typeof datingSuggestion>;
+
+export const datingSuggestionsResponse = z.object({ day: z.string(), perDay: z.number(), suggestions: z.array(datingSuggestion) });
+export type DatingSuggestionsResponse = z.infer<typeof datingSuggestionsResponse>;
+
+export const datingMemberParams = z.object({ memberId: z.uuid({ message: 'Member not found' }) });
+
+export const datingAnswerBody = z.object({ answer: z.enum(['YES', 'NO'], { message: "answer: use 'YES' or 'NO'" }) });
+export type DatingAnswerBody = z.infer<typeof datingAnswerBody>;
+
+export const datingReportReasons = [
+  { value: 'FAKE_PROFILE', label: 'Fake profile or photos' },
+  { value: 'INAPPROPRIATE', label: 'Inappropriate content' },
+  { value: 'HARASSMENT', label: 'Harassment or threats' },
+  { value: 'UNDERAGE', label: 'Looks under 18' },
+  { value: 'OTHER', label: 'Something else' },
+] as const;
+
+/** POST /dating/suggestions/{memberId}/report: a reason, and an optional note for the moderators. */
+export const datingReportBody = z.object({
+  reason: z.enum(['FAKE_PROFILE', 'INAPPROPRIATE', 'HARASSMENT', 'UNDERAGE', 'OTHER'], { message: 'reason: choose a reason from the list' }),
+  note: z.string().trim().max(500, { message: 'note: at most 500 characters' }).optional().default(''),
+});
+export type DatingReportBody = z.input<typeof datingReportBody>;

@@ -16,8 +16,10 @@ import { useToast } from '#web/components/ui/Toast.tsx';
 import { DatingRequestError, datingApi, datingErrorMessage, datingUrl } from '#web/features/dating/api.ts';
 import { DatingPage } from '#web/features/dating/DatingLayout.tsx';
 import { datingKeys } from '#web/features/dating/keys.ts';
+import { Preferences } from '#web/features/dating/Preferences.tsx';
+import { Suggestions } from '#web/features/dating/Suggestions.tsx';
 
-/** The signed-in person's home in the dating section: their profile now, their matches later. */
+/** The signed-in person's home in the dating section: today's suggestions, their preferences and their profile. */
 export default function DatingApp() {
   const me = useQuery({
     queryKey: datingKeys.me,
@@ -102,6 +104,7 @@ function Answer({ question, answer }: { question: string; answer: string }) {
 }
 
 function Profile({ profile }: { profile: DatingProfile }) {
+  const hasPreferences = profile.neighbourhoods.length > 0 && profile.freeEvenings.length > 0;
   const photos = [...profile.photos].sort((a, b) => a.sortOrder - b.sortOrder);
   const lifestyle = [
     ['Active', labelOf(physicalActivityChoices, profile.physicalActivity)],
@@ -143,22 +146,10 @@ function Profile({ profile }: { profile: DatingProfile }) {
               </>
             ) : null}
           </p>
-
-          <div className="d-status">
-            <span className="d-status__badge">Profile complete</span>
-            <h2 className="d-status__title">Your first match is being curated</h2>
-            <p>
-              Matching is not open yet. When it is, your matches appear right here, each one a real date at a venue near you, with the time and the budget
-              agreed before anyone says yes.
-            </p>
-            <ol className="d-status__steps">
-              <li className="is-done">Profile and photos</li>
-              <li>A curated match nearby</li>
-              <li>Your first date, booked</li>
-            </ol>
-          </div>
         </div>
       </section>
+
+      <Suggestions hasPreferences={hasPreferences} />
 
       <div className="d-app__grid">
         <section className="d-card d-app__card" aria-labelledby="answers-title">
@@ -204,6 +195,18 @@ function Profile({ profile }: { profile: DatingProfile }) {
               </ul>
             </>
           ) : null}
+          {profile.languages.length ? (
+            <>
+              <h3 className="d-app__sub">Languages</h3>
+              <ul className="d-pills" aria-label="Languages">
+                {profile.languages.map((value) => (
+                  <li key={value} className="d-pill d-pill--outline">
+                    {value}
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
         </section>
 
         <section className="d-card d-app__card" aria-labelledby="lifestyle-title">
@@ -224,6 +227,8 @@ function Profile({ profile }: { profile: DatingProfile }) {
           </dl>
         </section>
       </div>
+
+      <Preferences profile={profile} />
     </div>
   );
 }

@@ -101,6 +101,7 @@ function profile(photos: { objectKey: string }[], overrides: Partial<DatingSignu
     photos: photos.map((photo, sortOrder) => ({ objectKey: photo.objectKey, sortOrder })),
     cuisines: ['SOUTH_INDIAN', 'JAPANESE'],
     interests: ['Books', 'Jazz'],
+    languages: ['Kannada', 'English'],
     firstDateTypes: ['COFFEE', 'MUSEUM_WALK'],
     ...overrides,
   };
@@ -199,6 +200,8 @@ describe('the whole dating journey on local storage', () => {
       dateBudget: 'INR_1000_2500',
       instagramHandle: 'meera.reads',
       cuisines: ['SOUTH_INDIAN', 'JAPANESE'],
+      interests: ['Books', 'Jazz'],
+      languages: ['Kannada', 'English'],
     });
     expect(JSON.stringify(created)).not.toMatch(/password/i);
 

@@ -7,7 +7,7 @@ import { datingUploads, datingUsers } from '#server/db/schema.ts';
 /** A dating account as stored: the schema maps its columns (server/db/schema.ts). */
 export type DatingUserRow = typeof datingUsers.$inferSelect;
 
-export type NewDatingUser = Omit<DatingUserRow, 'id' | 'createdAt' | 'updatedAt'>;
+export type NewDatingUser = Omit<typeof datingUsers.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
 
 export async function findDatingUserByPhone(db: Db, phone: string): Promise<DatingUserRow | undefined> {
   const [row] = await db.select().from(datingUsers).where(eq(datingUsers.phone, phone));

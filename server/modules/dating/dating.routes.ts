@@ -4,7 +4,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponse, standardErrors } from '#common/contract/common.ts';
 import {
+  datingAnswerBody,
   datingDevMailboxQuery,
+  datingMemberParams,
+  datingPreferencesBody,
+  datingReportBody,
+  datingSuggestionsResponse,
   datingLoginBody,
   datingPresignBody,
   datingPresignResponse,
@@ -18,6 +23,7 @@ import { DATING_PHOTO_MAX_BYTES } from '#common/domain/dating-profile.ts';
 import { AppError } from '#server/errors.ts';
 import { DATING_SESSION_COOKIE, datingSessionToken } from '#server/plugins/sessions.ts';
 import { LOCAL_UPLOAD_PATH } from './dating.service.ts';
+import { datingCookieAccess, optionalDatingCookieAccess, publicAccess } from '#common/contract/openapi-security.ts';
 
 /** The browser's upload nonce: binds presigned photo keys to the browser that asked for them. */
 export const DATING_UPLOAD_COOKIE = 'tf_dating_upload';
@@ -57,6 +63,8 @@ export const datingRoutes: FastifyPluginAsyncZod = async (app) => {
     '/dating/auth/signup',
     {
       schema: {
+        operationId: 'startDatingSignup',
+        security: publicAccess,
         tags: ['dating'],
         summary:
           'Start a dating account (three photos uploaded from this browser): 202 and a 6-digit code by SMS, the same answer whether or not the phone has an account (decision 101)',
@@ -76,6 +84,8 @@ export const datingRoutes: FastifyPluginAsyncZod = async (app) => {
     '/dating/auth/signup/verify',
     {
       schema: {
+        operationId: 'verifyDatingSignup',
+        security: publicAccess,
         tags: ['dating'],
         summary: 'Finish a dating signup with the code sent to the phone, from the same browser: creates the account and signs in with a cookie',
         body: datingSignupVerifyBody,
@@ -95,6 +105,8 @@ export const datingRoutes: FastifyPluginAsyncZod = async (app) => {
     '/dating/dev/mailbox',
     {
       schema: {
+        operationId: 'readDatingSignupMailbox',
+        security: publicAccess,
         tags: ['dating'],
         summary: 'Demo only: the text a dating signup sent (its code), for whoever holds the signupId; 404 when the dev mailbox is off (production)',
         querystring: datingDevMailboxQuery,
@@ -108,6 +120,8 @@ export const datingRoutes: FastifyPluginAsyncZod = async (app) => {
     '/dating/auth/login',
     {
       schema: {
+        operationId: 'logInDating',
+        security: publicAccess,
         tags: ['dating'],
         summary: 'Sign a dating user in (sets the session cookie)',
         body: datingLoginBody,
@@ -125,7 +139,13 @@ export const datingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/dating/auth/me',
     {
-      schema: { tags: ['dating'], summary: 'The signed-in dating user (session cookie)', response: { 200: datingProfile, ...standardErrors } },
+      schema: {
+        operationId: 'getSignedInDatingUser',
+        security: datingCookieAccess,
+        tags: ['dating'],
+        summary: 'The signed-in dating user (session cookie)',
+        response: { 200: datingProfile, ...standardErrors },
+      },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
@@ -137,6 +157,8 @@ export const datingRoutes: FastifyPluginAsyncZod = async (app) => {
     '/dating/auth/logout',
     {
       schema: {
+        operationId: 'logOutDating',
+        security: optionalDatingCookieAccess,
         tags: ['dating'],
         summary: 'End the dating session and clear its cookie',
         body: z.object({}).passthrough().optional(),
@@ -154,6 +176,8 @@ export const datingRoutes: FastifyPluginAsyncZod = async (app) => {
     '/dating/uploads/presign',
     {
       schema: {
+        operationId: 'presignDatingUploads',
+        security: publicAccess,
         tags: ['dating'],
         summary: 'Upload URLs for dating photos, bound to this browser (a PUT of the raw image to each uploadUrl follows)',
         body: datingPresignBody,
@@ -174,6 +198,8 @@ export const datingRoutes: FastifyPluginAsyncZod = async (app) => {
     '/dating/photos/:photoId',
     {
       schema: {
+        operationId: 'getDatingPhoto',
+        security: datingCookieAccess,
         tags: ['dating'],
         summary: 'A dating photo, to its owner (session cookie)',
         params: z.object({ photoId: z.string().max(100) }),
@@ -190,6 +216,102 @@ export const datingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  app.put(
+    '/dating/me/preferences',
+    {
+      schema: {
+        operationId: 'updateDatingPreferences',
+        security: datingCookieAccess,
+        tags: ['dating'],
+        summary: 'Save what the member wants: age range, neighbourhoods (the first is home), free evenings, intent, interests and languages',
+        body: datingPreferencesBody,
+        response: { 200: datingProfile, ...standardErrors },
+      },
+      config: { rateLimitGroup: 'booking' },
+    },
+    async (request) => {
+      const principal = await request.principal();
+      await dating.updatePreferences(principal, request.body);
+      return dating.getCurrentDatingUser(principal);
+    },
+  );
+
+  app.get(
+    '/dating/suggestions',
+    {
+      schema: {
+        operationId: 'listDatingSuggestions',
+        security: datingCookieAccess,
+        tags: ['dating'],
+        summary: "Today's curated suggestions (at most DATING_SUGGESTIONS_PER_DAY, made on the first look of the day) and earlier mutual yeses",
+        response: { 200: datingSuggestionsResponse, ...standardErrors },
+      },
+      config: { rateLimitGroup: 'booking' },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return dating.listSuggestions(await request.principal());
+    },
+  );
+
+  app.post(
+    '/dating/suggestions/:memberId/answer',
+    {
+      schema: {
+        operationId: 'answerDatingSuggestion',
+        security: datingCookieAccess,
+        tags: ['dating'],
+        summary: "Answer a suggestion: 'YES' or 'NO' (Not for me); 404 for anyone not suggested to this member",
+        params: datingMemberParams,
+        body: datingAnswerBody,
+        response: { 200: z.object({ isMatch: z.boolean() }), 415: errorResponse, ...standardErrors },
+      },
+      config: { rateLimitGroup: 'booking' },
+    },
+    async (request) => dating.answerSuggestion(await request.principal(), request.params.memberId, request.body.answer),
+  );
+
+  app.post(
+    '/dating/suggestions/:memberId/block',
+    {
+      schema: {
+        operationId: 'blockDatingMember',
+        security: datingCookieAccess,
+        tags: ['dating'],
+        summary: 'Block a suggested member: the two never see each other again; 404 for anyone not suggested to this member',
+        params: datingMemberParams,
+        body: z.object({}).passthrough().optional(),
+        response: { 204: z.null(), 415: errorResponse, ...standardErrors },
+      },
+      config: { rateLimitGroup: 'booking' },
+    },
+    async (request, reply) => {
+      await dating.blockMember(await request.principal(), request.params.memberId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/dating/suggestions/:memberId/report',
+    {
+      schema: {
+        operationId: 'reportDatingMember',
+        security: datingCookieAccess,
+        tags: ['dating'],
+        summary:
+          'Report a suggested member with a reason (also blocks them); 3 open reports hide a profile until reviewed; 404 for anyone not suggested to this member',
+        params: datingMemberParams,
+        body: datingReportBody,
+        response: { 204: z.null(), 415: errorResponse, ...standardErrors },
+      },
+      config: { rateLimitGroup: 'booking' },
+    },
+    async (request, reply) => {
+      await dating.reportMember(await request.principal(), request.params.memberId, request.body);
+      return reply.code(204).send(null);
+    },
+  );
+
   // The local driver's upload target: raw bytes of any declared type (the bytes decide), up to 8 MB.
   await app.register(async (scope) => {
     const uploads = scope.withTypeProvider<ZodTypeProvider>();
@@ -200,6 +322,8 @@ export const datingRoutes: FastifyPluginAsyncZod = async (app) => {
       {
         bodyLimit: DATING_PHOTO_MAX_BYTES,
         schema: {
+          operationId: 'putDatingPhoto',
+          security: publicAccess,
           tags: ['dating'],
           summary: 'Store one presigned dating photo (local storage): the raw image bytes, JPEG/PNG/WebP, at most 8 MB',
           params: z.object({ photoId: z.string().max(100) }),

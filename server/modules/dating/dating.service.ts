@@ -21,6 +21,7 @@ import {
   type PhysicalActivity,
   type Smoking,
 } from '#common/domain/dating-profile.ts';
+import type { DatingIntent, FreeEvening } from '#common/domain/dating-match.ts';
 import { addDays, todayInKolkata } from '#common/domain/time.ts';
 import type { Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
@@ -58,6 +59,7 @@ import {
   type DatingUploadRow,
   type DatingUserRow,
 } from './dating.repository.ts';
+import { createDatingMatches } from './dating-matches.service.ts';
 
 /** How long a local upload URL (or an S3 presigned PUT) stays valid. */
 export const UPLOAD_URL_TTL_SECONDS = 15 * 60;
@@ -123,6 +125,12 @@ function toProfile(user: DatingUserRow, photos: DatingPhotoRow[], today: string)
     firstDateTypes: user.firstDateTypes as FirstDateType[],
     photos: photos.map((photo) => ({ url: photoUrl(photo.objectKey), sortOrder: photo.sortOrder, contentType: photo.contentType })),
     createdAt: user.createdAt.toISOString(),
+    languages: user.languages,
+    wantAgeMin: user.wantAgeMin,
+    wantAgeMax: user.wantAgeMax,
+    neighbourhoods: user.neighbourhoods,
+    freeEvenings: user.freeEvenings as FreeEvening[],
+    intent: user.intent as DatingIntent,
   };
 }
 
@@ -134,6 +142,7 @@ export function createDatingService(deps: AppDeps, sessions: SessionsService, st
   const { db, clock, config, log } = deps;
   const today = () => todayInKolkata(clock.now());
   let storageLoggedAt = 0;
+  const matches = createDatingMatches(deps);
 
   /**
    * Counts `bytes` against the address's daily upload quota (UPLOAD_BYTES_PER_IP_PER_DAY, in the
@@ -191,6 +200,8 @@ export function createDatingService(deps: AppDeps, sessions: SessionsService, st
   }
 
   return {
+    ...matches,
+
     /**
      * POST /dating/uploads/presign: one upload URL per photo. The keys are bound to the
      * browser's upload nonce (an httpOnly cookie), so only this browser can claim them.
@@ -337,6 +348,8 @@ export function createDatingService(deps: AppDeps, sessions: SessionsService, st
             smoking: profile.smoking ?? null,
             cuisines: profile.cuisines,
             interests: profile.interests,
+            // Signups started before languages were kept have none.
+            languages: profile.languages ?? [],
             firstDateTypes: profile.firstDateTypes,
           });
           // The claim is the race-safe check: two signups from one browser cannot both take a photo.
@@ -421,7 +434,7 @@ export function createDatingService(deps: AppDeps, sessions: SessionsService, st
     },
 
     /**
-     * GET /dating/photos/{id}: a photo, to its owner only for now (matches will widen this).
+     * GET /dating/photos/{id}: a photo, to its owner and to members it was suggested to (not blocked).
      * Someone else's photo answers 404, like a missing one, so ids cannot be probed.
      */
     async readPhoto(principal: Principal, photoId: string): Promise<{ body: Buffer; contentType: AcceptedImageType }> {
@@ -429,7 +442,7 @@ export function createDatingService(deps: AppDeps, sessions: SessionsService, st
       if (!PHOTO_ID.test(photoId)) throw notFound('Photo not found');
       const key = `dating/${photoId}`;
       const owner = await findPhotoOwner(db, key);
-      if (owner !== principal.datingUserId) throw notFound('Photo not found');
+      if (!owner || !(await matches.mayShowMember(principal, owner))) throw notFound('Photo not found');
       const image = await storage.readImage(key);
       if (!image) throw notFound('Photo not found');
       return image;

@@ -1,4 +1,8 @@
 import type {
+  DatingAnswerBody,
+  DatingPreferencesBody,
+  DatingReportBody,
+  DatingSuggestionsResponse,
   DatingLoginBody,
   DatingPresignBody,
   DatingPresignResponse,
@@ -47,7 +51,7 @@ async function readError(response: Response): Promise<DatingRequestError> {
   return new DatingRequestError(message, response.status, body?.details);
 }
 
-export async function datingRequest<T>(path: string, options: { method?: 'GET' | 'POST'; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+export async function datingRequest<T>(path: string, options: { method?: 'GET' | 'POST' | 'PUT'; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
   let response: Response;
   try {
     response = await fetch(datingUrl(path), {
@@ -84,6 +88,13 @@ export const datingApi = {
   /** Demo only: the text the signup sent (404 where the dev mailbox is off, as in production). */
   devSignupText: (signupId: string, signal?: AbortSignal) =>
     datingRequest<DevMailboxResponse>(`/dating/dev/mailbox?signup=${encodeURIComponent(signupId)}`, { signal }),
+  savePreferences: (body: DatingPreferencesBody) => datingRequest<DatingProfile>('/dating/me/preferences', { method: 'PUT', body }),
+  suggestions: (signal?: AbortSignal) => datingRequest<DatingSuggestionsResponse>('/dating/suggestions', { signal }),
+  answer: (memberId: string, body: DatingAnswerBody) =>
+    datingRequest<{ isMatch: boolean }>(`/dating/suggestions/${encodeURIComponent(memberId)}/answer`, { method: 'POST', body }),
+  report: (memberId: string, body: DatingReportBody) =>
+    datingRequest<void>(`/dating/suggestions/${encodeURIComponent(memberId)}/report`, { method: 'POST', body }),
+  block: (memberId: string) => datingRequest<void>(`/dating/suggestions/${encodeURIComponent(memberId)}/block`, { method: 'POST', body: {} }),
 };
 
 /** PUT {uploadUrl}: the raw file with its content type. Any failure is 'Upload failed'. */

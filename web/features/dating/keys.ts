@@ -2,4 +2,5 @@
 export const datingKeys = {
   all: ['dating'] as const,
   me: ['dating', 'me'] as const,
+  suggestions: ['dating', 'suggestions'] as const,
 };

@@ -73,9 +73,9 @@ describe('signup form validation (the server schema, with photos counted from th
     }
   });
 
-  it('sends the payload without languages and time zone, photos with sortOrder 0-2, and the server accepts it', () => {
+  it('sends the payload with languages and without the time zone, photos with sortOrder 0-2, and the server accepts it', () => {
     const body = toSignupBody(filledForm(), ['dating/a.png', 'dating/b.png', 'dating/c.jpg']);
-    expect(body).not.toHaveProperty('languages');
+    expect(body.languages).toEqual(['Kannada']);
     expect(body).not.toHaveProperty('timeZone');
     expect(body.photos).toEqual([
       { objectKey: 'dating/a.png', sortOrder: 0 },

@@ -70,9 +70,9 @@ export function emptySignupForm(timeZone = browserTimeZone()): DatingSignupForm 
   };
 }
 
-/** The signup call's body (languages and time zone stay in the form). */
+/** The signup call's body (the time zone stays in the form; languages are kept on the profile). */
 export function toSignupBody(form: DatingSignupForm, objectKeys: string[]): DatingSignupBody {
-  const { photos: _files, languages: _languages, timeZone: _timeZone, ...fields } = form;
+  const { photos: _files, timeZone: _timeZone, ...fields } = form;
   return {
     ...fields,
     dateBudget: fields.dateBudget as DatingSignupBody['dateBudget'],

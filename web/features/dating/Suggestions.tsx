@@ -1,0 +1,171 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { datingReportReasons, type DatingSuggestion } from '#common/contract/dating.ts';
+import { SelectField } from '#web/components/ui/Field.tsx';
+import { Alert, Skeleton } from '#web/components/ui/Feedback.tsx';
+import { useToast } from '#web/components/ui/Toast.tsx';
+import { datingApi, datingErrorMessage, datingUrl } from './api.ts';
+import { datingKeys } from './keys.ts';
+
+/** Today's curated suggestions (issue 15 item 2): a few a day, each answered "Yes" or "Not for me". */
+export function Suggestions({ hasPreferences }: { hasPreferences: boolean }) {
+  const suggestions = useQuery({
+    queryKey: datingKeys.suggestions,
+    queryFn: ({ signal }) => datingApi.suggestions(signal),
+    enabled: hasPreferences,
+  });
+
+  return (
+    <section className="d-card d-app__card d-suggest" aria-labelledby="suggest-title">
+      <h2 id="suggest-title" className="d-app__card-title">
+        Today's suggestions
+      </h2>
+      {!hasPreferences ? (
+        <p className="d-muted">Tell us your neighbourhoods and the evenings you're free below, and your first suggestions appear here.</p>
+      ) : suggestions.isPending ? (
+        <div aria-busy="true" aria-label="Loading your suggestions">
+          <Skeleton width="100%" height={160} radius="var(--radius-lg)" />
+        </div>
+      ) : suggestions.isError ? (
+        <div>
+          <Alert tone="error" title="We could not load your suggestions">
+            {datingErrorMessage(suggestions.error, 'Please check your connection and try again.')}
+          </Alert>
+          <button type="button" className="btn d-btn--primary" onClick={() => suggestions.refetch()}>
+            Try again
+          </button>
+        </div>
+      ) : suggestions.data.suggestions.length === 0 ? (
+        <p className="d-muted">
+          No one new today. We suggest at most {suggestions.data.perDay} people a day, only those who fit what you both want; check back tomorrow.
+        </p>
+      ) : (
+        <ul className="d-suggest__list" aria-label="Suggested members">
+          {suggestions.data.suggestions.map((suggestion) => (
+            <SuggestionCard key={suggestion.memberId} suggestion={suggestion} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function SuggestionCard({ suggestion }: { suggestion: DatingSuggestion }) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: datingKeys.suggestions });
+  const answer = useMutation({
+    mutationFn: (value: 'YES' | 'NO') => datingApi.answer(suggestion.memberId, { answer: value }),
+    onSuccess: ({ isMatch }) => {
+      if (isMatch) toast(`It's a match: you and ${suggestion.firstName} both said yes`, 'success');
+      return refresh();
+    },
+    onError: (error) => toast(datingErrorMessage(error, 'Could not save your answer. Please try again.'), 'error'),
+  });
+  const block = useMutation({
+    mutationFn: () => datingApi.block(suggestion.memberId),
+    onSuccess: () => {
+      toast(`${suggestion.firstName} is blocked: you won't see each other again`, 'success');
+      return refresh();
+    },
+    onError: (error) => toast(datingErrorMessage(error, 'Could not block. Please try again.'), 'error'),
+  });
+  const [isReporting, setReporting] = useState(false);
+  const [reason, setReason] = useState('');
+  const report = useMutation({
+    mutationFn: () => datingApi.report(suggestion.memberId, { reason: reason as (typeof datingReportReasons)[number]['value'] }),
+    onSuccess: () => {
+      toast(`Thank you. ${suggestion.firstName} is reported to our moderators and you won't see each other again`, 'success');
+      return refresh();
+    },
+    onError: (error) => toast(datingErrorMessage(error, 'Could not send the report. Please try again.'), 'error'),
+  });
+  const isBusy = answer.isPending || block.isPending || report.isPending;
+  const answers = [
+    ['What I want in a partner', suggestion.whatIWantInPartner],
+    ["Why you'd love dating me", suggestion.whyPartnerWouldLikeMe],
+    ['My dreams', suggestion.dreams],
+    ['In five years', suggestion.fiveYearGoal],
+  ].filter(([, text]) => text);
+
+  return (
+    <li className="d-suggest__card" data-member={suggestion.memberId}>
+      <ul className="d-suggest__photos" aria-label={`Photos of ${suggestion.firstName}`}>
+        {suggestion.photos.map((photo, index) => (
+          <li key={photo.url}>
+            <img
+              src={datingUrl(photo.url)}
+              alt={`${suggestion.firstName}, photo ${index + 1} of ${suggestion.photos.length}`}
+              width={300}
+              height={400}
+              loading="lazy"
+            />
+          </li>
+        ))}
+      </ul>
+      <h3 className="d-suggest__name">
+        {suggestion.firstName}, {suggestion.age}
+      </h3>
+      {suggestion.profession ? <p className="d-muted">{suggestion.profession}</p> : null}
+      {answers.length ? (
+        <dl className="d-answers">
+          {answers.map(([question, text]) => (
+            <div key={question} className="d-answer">
+              <dt className="d-answer__q">{question}</dt>
+              <dd className="d-answer__a">{text}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
+      {suggestion.isMatch ? (
+        <p className="d-suggest__status" role="status">
+          It's a match: you both said yes.
+        </p>
+      ) : suggestion.myAnswer === 'YES' ? (
+        <p className="d-suggest__status" role="status">
+          You said yes. We'll tell you if {suggestion.firstName} does too.
+        </p>
+      ) : suggestion.myAnswer === 'NO' ? (
+        <p className="d-suggest__status d-muted">You passed.</p>
+      ) : (
+        <div className="d-suggest__actions">
+          <button type="button" className="btn d-btn--primary" disabled={isBusy} onClick={() => answer.mutate('YES')}>
+            Yes
+          </button>
+          <button type="button" className="btn d-btn--ghost" disabled={isBusy} onClick={() => answer.mutate('NO')}>
+            Not for me
+          </button>
+        </div>
+      )}
+      <div className="d-suggest__safety">
+        <button type="button" className="btn d-btn--ghost" disabled={isBusy} onClick={() => block.mutate()}>
+          Block {suggestion.firstName}
+        </button>
+        <button type="button" className="btn d-btn--ghost" disabled={isBusy} aria-expanded={isReporting} onClick={() => setReporting(!isReporting)}>
+          Report
+        </button>
+      </div>
+      {isReporting ? (
+        <form
+          className="d-suggest__report"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (reason) report.mutate();
+          }}
+        >
+          <SelectField label={`Why are you reporting ${suggestion.firstName}?`} value={reason} onChange={(event) => setReason(event.target.value)} required>
+            <option value="">Choose a reason</option>
+            {datingReportReasons.map((choice) => (
+              <option key={choice.value} value={choice.value}>
+                {choice.label}
+              </option>
+            ))}
+          </SelectField>
+          <button type="submit" className="btn d-btn--primary" disabled={!reason || isBusy}>
+            Send report
+          </button>
+        </form>
+      ) : null}
+    </li>
+  );
+}
