@@ -1,13 +1,17 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AdminBooking, LiveStatus } from '#common/contract/portal.ts';
+import { formatRupees } from '#common/domain/deposit-policy.ts';
 import type { ReservationTransition } from '#common/domain/reservation-status.ts';
 import { formatTime12h, todayInKolkata } from '#common/domain/time.ts';
 import { Button } from '#web/components/ui/Button.tsx';
 import { ConfirmDialog } from '#web/components/ui/ConfirmDialog.tsx';
 import { EmptyState, Skeleton } from '#web/components/ui/Feedback.tsx';
+import { errorMessage } from '#web/api/client.ts';
+import { useToast } from '#web/components/ui/Toast.tsx';
 import { useAdminBookings, useMoveBooking } from './api.ts';
-import { groupByDay, isSettled, staffActions, staffStatusLabels } from './bookings.ts';
-import { DepositBadge, DepositDayPanel } from './DepositDayPanel.tsx';
+import { groupByDay, isSettled, mayWaiveFee, staffActions, staffStatusLabels } from './bookings.ts';
+import { useWaiveFee } from './deposit-day-api.ts';
+import { DepositBadge, DepositDayPanel, useBookingDeposit } from './DepositDayPanel.tsx';
 import { SlotsPanel } from './SlotsPanel.tsx';
 import { AdminPanel } from './AdminPanel.tsx';
 
@@ -70,6 +74,7 @@ function BookingRow({
   now,
   busy,
   onMove,
+  onWaive,
   takeFocus,
   onFocusTaken,
 }: {
@@ -77,12 +82,15 @@ function BookingRow({
   now: Date;
   busy: boolean;
   onMove: (booking: AdminBooking, move: ReservationTransition) => void;
+  /** Asks to waive the booking's fee of `amountPaise` (offered on a fee kept or on its way). */
+  onWaive: (booking: AdminBooking, amountPaise: number) => void;
   /** Set once a move on this row has landed: the focus goes to its next action, else to the row's time. */
   takeFocus: boolean;
   onFocusTaken: () => void;
 }) {
   const actions = staffActions(booking, now);
   const settled = isSettled(booking.status);
+  const deposit = useBookingDeposit(booking.id, booking.slot.date);
   const rowRef = useRef<HTMLLIElement>(null);
   useEffect(() => {
     if (!takeFocus) return;
@@ -141,6 +149,20 @@ function BookingRow({
             {move.label}
           </Button>
         ))}
+        {deposit && mayWaiveFee(booking.status, deposit.state) ? (
+          <Button
+            size="sm"
+            variant="secondary"
+            className="booking-row__action"
+            aria-disabled={busy || undefined}
+            aria-label={`Waive fee: ${booking.user.name}, ${formatTime12h(booking.slot.time)}`}
+            onClick={() => {
+              if (!busy) onWaive(booking, deposit.amountPaise);
+            }}
+          >
+            Waive fee
+          </Button>
+        ) : null}
       </div>
     </li>
   );
@@ -151,13 +173,16 @@ function BookingsPanel() {
   const move = useMoveBooking();
   const now = useNow(30_000);
   const [asking, setAsking] = useState<{ booking: AdminBooking; move: ReservationTransition } | null>(null);
+  const [waiving, setWaiving] = useState<{ booking: AdminBooking; amountPaise: number } | null>(null);
+  const waive = useWaiveFee();
+  const toast = useToast();
   const today = bookings.data?.today || todayInKolkata(now);
   const days = bookings.data ? groupByDay(bookings.data.bookings, today) : [];
-  const busyId = move.isPending ? move.variables?.id : undefined;
+  const busyId = move.isPending ? move.variables?.id : waive.isPending ? waive.variables?.id : undefined;
   // Where the focus goes once a move has landed and the list shows it, and what is announced.
   const [focusId, setFocusId] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
-  const focusTaken = useCallback(() => setFocusId(null), []);
+  const focusTaken = useCallback(() => setFocusId(null), [setFocusId]);
 
   function send(booking: AdminBooking, status: ReservationTransition['to'], onSettled?: () => void) {
     move.mutate(
@@ -170,6 +195,31 @@ function BookingsPanel() {
         },
         onError: () => setAnnouncement(`The booking for ${booking.user.name} could not be updated. Try again.`),
         onSettled,
+      },
+    );
+  }
+
+  function sendWaiver(booking: AdminBooking, amountPaise: number) {
+    waive.mutate(
+      { id: booking.id },
+      {
+        onSuccess: () => {
+          toast(`Fee waived: ${booking.user.name} gets up to ${formatRupees(amountPaise)} back and is told by email.`, 'success', { key: 'waive-fee' });
+          setAnnouncement(`${booking.user.name}, ${formatTime12h(booking.slot.time)}: fee waived.`);
+          setFocusId(booking.id);
+        },
+        onError: (error) => {
+          toast(
+            errorMessage(error, {
+              server: 'The fee could not be waived. Try again.',
+              network: 'Could not reach the server. Check your connection and try again.',
+            }),
+            'error',
+            { key: 'waive-fee' },
+          );
+          setFocusId(booking.id);
+        },
+        onSettled: () => setWaiving(null),
       },
     );
   }
@@ -218,6 +268,7 @@ function BookingsPanel() {
                       now={now}
                       busy={busyId === booking.id}
                       onMove={onMove}
+                      onWaive={(waived, amountPaise) => setWaiving({ booking: waived, amountPaise })}
                       takeFocus={focusId === booking.id}
                       onFocusTaken={focusTaken}
                     />
@@ -229,18 +280,29 @@ function BookingsPanel() {
         )}
       </AdminPanel>
       <ConfirmDialog
-        open={asking !== null}
-        title={asking?.move.to === 'NO_SHOW' ? 'Mark as a no-show?' : 'Cancel this booking?'}
-        confirmLabel={asking?.move.to === 'NO_SHOW' ? 'Mark no-show' : 'Cancel booking'}
-        cancelLabel="Keep it"
-        busy={move.isPending}
-        onCancel={() => setAsking(null)}
+        open={asking !== null || waiving !== null}
+        title={waiving ? `Waive the ${formatRupees(waiving.amountPaise)} fee?` : asking?.move.to === 'NO_SHOW' ? 'Mark as a no-show?' : 'Cancel this booking?'}
+        confirmLabel={waiving ? 'Waive fee' : asking?.move.to === 'NO_SHOW' ? 'Mark no-show' : 'Cancel booking'}
+        cancelLabel={waiving ? 'Keep the fee' : 'Keep it'}
+        tone={waiving ? 'primary' : 'danger'}
+        busy={move.isPending || waive.isPending}
+        onCancel={() => {
+          if (waiving) setFocusId(waiving.booking.id);
+          setAsking(null);
+          setWaiving(null);
+        }}
         onConfirm={() => {
-          if (!asking) return;
-          send(asking.booking, asking.move.to, () => setAsking(null));
+          if (waiving) sendWaiver(waiving.booking, waiving.amountPaise);
+          else if (asking) send(asking.booking, asking.move.to, () => setAsking(null));
         }}
       >
-        {asking ? (
+        {waiving ? (
+          <p>
+            {waiving.booking.user.name}, {waiving.booking.partySize} {waiving.booking.partySize === 1 ? 'guest' : 'guests'} at{' '}
+            {formatTime12h(waiving.booking.slot.time)}. What is still blocked on their account is released, and a fee already taken is refunded. They are told
+            by email.
+          </p>
+        ) : asking ? (
           <p>
             {asking.booking.user.name}, {asking.booking.partySize} {asking.booking.partySize === 1 ? 'guest' : 'guests'} at{' '}
             {formatTime12h(asking.booking.slot.time)}.{' '}

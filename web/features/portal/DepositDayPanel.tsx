@@ -52,10 +52,15 @@ export function DepositDayPanel() {
   );
 }
 
+/** A booking's deposit (amount and state), where its slot asked one. */
+export function useBookingDeposit(bookingId: string, date: string) {
+  const day = useDepositDay(date);
+  return day.data?.bookings.find((booking) => booking.reservationId === bookingId);
+}
+
 /** A booking card's deposit state, where its slot asked one. */
 export function DepositBadge({ bookingId, date }: { bookingId: string; date: string }) {
-  const day = useDepositDay(date);
-  const deposit = day.data?.bookings.find((booking) => booking.reservationId === bookingId);
+  const deposit = useBookingDeposit(bookingId, date);
   if (!deposit) return null;
   return (
     <span className={`deposit-badge deposit-badge--${deposit.state}`}>

@@ -24,6 +24,7 @@ export const adminKeys = {
   slots: (date: string) => ['admin', 'slots', date] as const,
   allSlots: ['admin', 'slots'] as const,
   depositDay: (date: string) => ['admin', 'deposit-day', date] as const,
+  allDepositDays: ['admin', 'deposit-day'] as const,
 };
 
 /** The spec's client counts itself when liveStatus is absent (section 7); ours always sends it. */

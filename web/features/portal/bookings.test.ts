@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { kolkataInstant } from '#common/domain/time.ts';
-import { bulkFormErrors, bulkTimes, describeBulk, groupByDay, staffActions } from './bookings.ts';
+import { bulkFormErrors, bulkTimes, describeBulk, groupByDay, mayWaiveFee, staffActions } from './bookings.ts';
 import { parseEventBlocks } from '#web/api/event-stream.ts';
 
 const startsAt = kolkataInstant('2026-11-23', '19:30').toISOString();
@@ -68,5 +68,22 @@ describe('event stream parsing', () => {
     const { events, rest } = parseEventBlocks('retry: 3000\n\n: heartbeat\n\nevent: booking\ndata: {"type":"booking"}\n\nevent: sl');
     expect(events).toEqual([{ event: 'booking', data: '{"type":"booking"}' }]);
     expect(rest).toBe('event: sl');
+  });
+});
+
+describe('the Waive fee action', () => {
+  it('is offered on a fee taken from a no-show or a late cancel, and on a no-show whose capture is on its way', () => {
+    expect(mayWaiveFee('NO_SHOW', 'kept')).toBe(true);
+    expect(mayWaiveFee('CANCELLED', 'kept')).toBe(true);
+    expect(mayWaiveFee('NO_SHOW', 'held')).toBe(true);
+  });
+
+  it('is not offered where there is no fee to waive', () => {
+    expect(mayWaiveFee('CANCELLED', 'held')).toBe(false);
+    expect(mayWaiveFee('CONFIRMED', 'held')).toBe(false);
+    expect(mayWaiveFee('SEATED', 'credit_at_table')).toBe(false);
+    expect(mayWaiveFee('NO_SHOW', 'refunded')).toBe(false);
+    expect(mayWaiveFee('CANCELLED', 'released')).toBe(false);
+    expect(mayWaiveFee('NO_SHOW', undefined)).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { bulkSlotsBody, SLOT_CAPACITY_MAX, SLOT_CAPACITY_MIN, SLOT_INTERVAL_MAX, SLOT_INTERVAL_MIN, type AdminBooking } from '#common/contract/portal.ts';
+import type { DepositState } from '#common/domain/deposit-receipts.ts';
 import { movesFrom, NO_SHOW_GRACE_MINUTES, type ReservationStatus, type ReservationTransition } from '#common/domain/reservation-status.ts';
 import { addDays, clockTimeOf, formatDateShort, formatTime12h, minutesOfDay } from '#common/domain/time.ts';
 
@@ -27,6 +28,17 @@ export const staffStatusLabels: Record<ReservationStatus, string> = {
   CANCELLED: 'Cancelled',
   NO_SHOW: 'No-show',
 };
+
+/**
+ * Staff may waive a fee (POST /api/admin/bookings/{id}/waive-fee): a no-show's, or a late
+ * cancel's. Offered where the fee was taken ('kept'), or on a no-show whose capture is still
+ * on its way ('held'); a cancel whose deposit is still held may be a release on its way, which
+ * has no fee, so it waits until the fee shows as kept.
+ */
+export function mayWaiveFee(status: ReservationStatus, depositState: DepositState | undefined): boolean {
+  if (depositState === 'kept') return status === 'NO_SHOW' || status === 'CANCELLED';
+  return depositState === 'held' && status === 'NO_SHOW';
+}
 
 /** Finished bookings are shown quietly: nothing left to do. */
 export function isSettled(status: ReservationStatus): boolean {

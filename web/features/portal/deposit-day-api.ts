@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DepositDayResponse } from '#common/contract/deposit-receipts.ts';
 import { apiRequest, readToken } from '#web/api/client.ts';
 import { adminKeys } from './api.ts';
@@ -26,4 +26,22 @@ export async function downloadLedgerCsv(month: string): Promise<void> {
   link.download = `ledger-${month}.csv`;
   link.click();
   URL.revokeObjectURL(url);
+}
+
+/** The webhook that settles a waiver arrives a moment after the answer; the cards read again then. */
+const SETTLE_REREAD_MS = 1_500;
+
+/** POST /api/admin/bookings/{id}/waive-fee, then the booking cards and the day's totals read again. */
+export function useWaiveFee() {
+  const queryClient = useQueryClient();
+  const reread = () =>
+    Promise.all([queryClient.invalidateQueries({ queryKey: adminKeys.allDepositDays }), queryClient.invalidateQueries({ queryKey: adminKeys.bookings })]);
+  return useMutation({
+    mutationFn: ({ id }: { id: string }) =>
+      apiRequest<void>(`/api/admin/bookings/${encodeURIComponent(id)}/waive-fee`, { method: 'POST', body: {}, auth: 'restaurant' }),
+    onSuccess: () => {
+      window.setTimeout(() => void reread(), SETTLE_REREAD_MS);
+    },
+    onSettled: reread,
+  });
 }

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import type { WaitlistEntry } from '#common/contract/waitlist.ts';
 import { formatDateShort, formatTime12h } from '#common/domain/time.ts';
 import { errorMessage } from '#web/api/client.ts';
@@ -36,6 +36,7 @@ export function OfferCard({ entry, clockOffsetMs }: { entry: WaitlistEntry; cloc
   const secondsLeft = offerSecondsLeft(offer.holdExpiresAt, serverNow);
   const expired = secondsLeft <= 0;
   const confirm = useConfirmHold();
+  const navigate = useNavigate();
   const letGo = useCancelReservation(true);
   const queryClient = useQueryClient();
   const toast = useToast();
@@ -60,7 +61,12 @@ export function OfferCard({ entry, clockOffsetMs }: { entry: WaitlistEntry; cloc
   async function onConfirm() {
     setError(null);
     try {
-      await confirm.mutateAsync(offer.reservationId);
+      const { payment } = await confirm.mutateAsync(offer.reservationId);
+      if (payment?.approvalUrl) {
+        // The slot asks a deposit: the gateway's page, then back to the hold with its answer (decision 133).
+        navigate(`${payment.approvalUrl}?returnTo=${encodeURIComponent(`/hold/${offer.reservationId}`)}`);
+        return;
+      }
       toast(`Booked! ${entry.restaurant.name} · ${when} · ${partyText(offer.partySize)}. The restaurant will accept it shortly.`, 'success');
     } catch (caught) {
       setError(errorMessage(caught, CONFIRM_FALLBACKS));
@@ -123,7 +129,7 @@ export function OfferCard({ entry, clockOffsetMs }: { entry: WaitlistEntry; cloc
         </Button>
       </div>
       <p className="wl-offer__fine">
-        It’s yours alone until the timer runs out; then it goes to the next person waiting. No deposit required.{' '}
+        It’s yours alone until the timer runs out; then it goes to the next person waiting. Where the restaurant asks a deposit, Confirm takes you to pay it.{' '}
         <Link to={`/hold/${encodeURIComponent(offer.reservationId)}`}>See the hold’s terms</Link>
       </p>
       {asking ? (
