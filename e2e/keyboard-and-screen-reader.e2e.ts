@@ -327,6 +327,9 @@ describe('live regions say what matters, once', () => {
     await summary.filter({ hasText: /a table for/ }).waitFor();
     expect(await summary.getAttribute('role')).toBeNull();
     expect(await summary.evaluate((element) => element.closest('[aria-live], [role="status"]'))).toBeNull();
+    // The first count is announced a second after the page settles; wait for it, so that only what
+    // the arrowing causes is counted below, however slowly the keys arrive.
+    await expect.poll(() => announced(page)).toMatch(/a table for/);
     const cuisine = page.getByLabel('Cuisine');
     await cuisine.focus();
     await page.evaluate(() => {

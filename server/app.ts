@@ -7,6 +7,10 @@ import type { DatabaseHandle } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
 import { AppEvents } from './events.ts';
 import { loggerOptions, type LogDestination } from './logging.ts';
+import { AppMetrics } from './metrics.ts';
+import { healthPlugin } from './plugins/health.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
+import { requestIdGenerator, requestIdPlugin } from './plugins/request-id.ts';
 import { answerFrameworkError, errorHandlerPlugin } from './plugins/error-handler.ts';
 import { etagPlugin } from './plugins/etag.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
@@ -31,6 +35,8 @@ import { dropsRoutes } from './modules/drops/drops.routes.ts';
 import { createDropsService } from './modules/drops/drops.service.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { createNotificationsService } from './modules/notifications/notifications.service.ts';
+import { createRemindersService } from './modules/reminders/reminders.service.ts';
+import { remindersAdminRoutes } from './modules/reminders/reminders.admin.routes.ts';
 import { createPagesService } from './modules/pages/pages.service.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { createPaymentsService } from './modules/payments/payments.service.ts';
@@ -90,7 +96,9 @@ function createServices(deps: AppDeps) {
   // Payments knows no other module: reservations' deposits subscribe (and dating will) to onStatusChange.
   const payments = createPaymentsService(deps);
   const deposits = createDepositsService(deps, reservations, payments, notifications, strikes);
+  const reminders = createRemindersService(deps, notifications);
   return {
+    reminders,
     sessions,
     accounts,
     storage,
@@ -132,6 +140,8 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
     requestTimeout: Math.ceil(config.requestTimeouts.requestSeconds * 1000),
     bodyLimit: 256 * 1024,
     frameworkErrors: answerFrameworkError,
+    // One id per request, a trusted proxy's when it sent one (x-request-id or traceparent).
+    genReqId: requestIdGenerator(config.trustProxy),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -143,6 +153,8 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
     events: new AppEvents(database.eventRelay),
     log: app.log,
     availabilityChanges: database.availabilityChanges,
+    // The outbox figures come from the service once it exists (read at scrape time only).
+    metrics: new AppMetrics({ outbox: () => services.notifications.outboxStats(), pool: () => database.poolStats?.() }),
   };
   app.decorate('deps', deps);
   const services = createServices(deps);
@@ -153,6 +165,9 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   });
 
   await app.register(errorHandlerPlugin);
+  await app.register(requestIdPlugin);
+  await app.register(metricsPlugin, { config, metrics: deps.metrics! });
+  await app.register(healthPlugin, { database });
   await app.register(slowClientsPlugin, { config });
   await app.register(securityHeadersPlugin);
   // Small answers (one date's availability, about 1.2 KB) go out as they are: compressing them
@@ -168,6 +183,7 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   await app.register(phoneVerificationRoutes);
   await app.register(restaurantsRoutes);
   await app.register(restaurantsAdminRoutes);
+  await app.register(remindersAdminRoutes);
   await app.register(slotsAdminRoutes);
   await app.register(availabilityRoutes);
   await app.register(reservationsRoutes);
@@ -208,6 +224,8 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
           waitlist.runDueWork,
           // Deposit money moves left undone and authorisations whose listener never ran (decision 130).
           () => deposits.sweep(),
+          // Reminders due before reservations (issue 16), queued before the outbox sends what is due.
+          () => app.services.reminders.sendDue(),
           () => notifications.deliverDue(),
           () => dating.sweepUploads(),
           () => payments.expireOverdue(),

@@ -95,6 +95,9 @@ export const authorizationTable: Row[] = [
     }),
     expect: staffOnly(200),
   },
+  // Reminders before reservations: the staff's own restaurant's setting (issue 16).
+  { method: 'GET', path: '/api/admin/reminders', expect: staffOnly(200) },
+  { method: 'PUT', path: '/api/admin/reminders', body: () => ({ remindersOn: true }), expect: staffOnly(200) },
   { method: 'GET', path: '/api/admin/slots?date=2026-11-23', expect: staffOnly(200) },
   {
     method: 'POST',
@@ -138,6 +141,16 @@ export const authorizationTable: Row[] = [
   { method: 'POST', path: '/dating/uploads/presign', body: () => ({ count: 1, userHint: 'signup' }), expect: all(200) },
   { method: 'PUT', path: '/dating/uploads/put/{photoId}?grant=forged', body: () => ({}), expect: all(403) },
   { method: 'GET', path: '/dating/photos/{photoId}', expect: all(401) },
+  {
+    method: 'PUT',
+    path: '/dating/me/preferences',
+    body: () => ({ wantAgeMin: 25, wantAgeMax: 35, neighbourhoods: ['HSR'], freeEvenings: ['FRI_LATE'], intent: 'LONG_TERM' }),
+    expect: all(401),
+  },
+  { method: 'GET', path: '/dating/suggestions', expect: all(401) },
+  { method: 'POST', path: '/dating/suggestions/{missingId}/answer', body: () => ({ answer: 'YES' }), expect: all(401) },
+  { method: 'POST', path: '/dating/suggestions/{missingId}/block', body: () => ({}), expect: all(401) },
+  { method: 'POST', path: '/dating/suggestions/{missingId}/report', body: () => ({ reason: 'OTHER' }), expect: all(401) },
   // Fair access: phone verification, drops, the waitlist and the diner's live events.
   { method: 'GET', path: '/api/auth/phone', expect: dinerOnly(200) },
   { method: 'POST', path: '/api/auth/phone/start', body: () => ({ phone: `+9198${String(Date.now()).slice(-8)}` }), expect: dinerOnly(202) },

@@ -156,12 +156,14 @@ describe(`SIGKILL during a booking race (${engine})`, () => {
 
 describe(`SIGTERM (${engine})`, () => {
   it('finishes the requests in flight, then exits 0', async () => {
-    const server = await startServerProcess({ ...env, SHUTDOWN_GRACE_SECONDS: '3' }, await freePort());
+    // At info level Fastify logs each request as it arrives, which tells the test when one is in flight.
+    const server = await startServerProcess({ ...env, SHUTDOWN_GRACE_SECONDS: '3', LOG_LEVEL: 'info' }, await freePort());
+    const arrivalsBefore = server.output().split('incoming request').length;
     const inFlight = Array.from({ length: 40 }, () =>
       fetch(`${server.baseUrl}/api/restaurants/${RESTAURANT}/calendar`).then(async (r) => ({ status: r.status, body: (await r.json()) as { error?: string } })),
     );
-    // Let the requests reach the server before the signal.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Signal once the server has begun handling the calendar requests, however loaded the machine is.
+    await expect.poll(() => server.output().split('incoming request').length, { timeout: 10_000, interval: 5 }).toBeGreaterThan(arrivalsBefore);
     server.child.kill('SIGTERM');
     const results = await Promise.allSettled(inFlight);
     const exit = await server.exited;

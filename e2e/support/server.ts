@@ -1,13 +1,15 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
 import { buildApp } from '#server/app.ts';
 import { loadConfig, type AppConfig } from '#server/config.ts';
-import type { DatabaseHandle } from '#server/db/client.ts';
+import { openPglite, type DatabaseHandle } from '#server/db/client.ts';
 import { seedDemoData } from '#server/db/seed/seed.ts';
 import { GENEROUS_RATE_LIMITS } from '#server/test/app.ts';
 import { createTestDatabase } from '#server/test/database.ts';
+import { E2E_PASSWORD_HASH_COST } from './global-setup.ts';
 
 export interface E2eServer {
   baseUrl: string;
@@ -30,7 +32,7 @@ export async function startE2eServer(env: Record<string, string> = {}): Promise<
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
-    PASSWORD_HASH_COST: '10',
+    PASSWORD_HASH_COST: String(E2E_PASSWORD_HASH_COST),
     HOST: '127.0.0.1',
     PORT: '0',
     WEB_DIST_DIR: webDistDir,
@@ -38,7 +40,9 @@ export async function startE2eServer(env: Record<string, string> = {}): Promise<
     ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}),
     ...env,
   });
-  const database = await createTestDatabase();
+  const database = await openDemoDatabase(config);
+  // On the demo snapshot this only adds what depends on the moment: the demo drops, and the
+  // evening slots of a day that began since the snapshot was taken.
   await seedDemoData(database.db, { now: new Date(), passwordHashCost: config.passwordHashCost });
   const app = await buildApp({ config, database, runBackgroundJobs: true });
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -55,4 +59,13 @@ export async function startE2eServer(env: Record<string, string> = {}): Promise<
       if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The run's demo-seeded snapshot (e2e/support/global-setup.ts) when it fits, else a migrated database. */
+async function openDemoDatabase(config: AppConfig): Promise<DatabaseHandle> {
+  const snapshotPath = process.env.DATABASE_URL ? '' : inject('pgliteDemoSnapshotPath');
+  if (!snapshotPath || config.passwordHashCost !== E2E_PASSWORD_HASH_COST) return createTestDatabase();
+  const handle = await openPglite({ loadDataDir: new Blob([readFileSync(snapshotPath)]) });
+  await handle.migrate();
+  return handle;
 }

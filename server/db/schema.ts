@@ -143,6 +143,21 @@ export const datingUsers = pgTable('dating_users', {
     .notNull()
     .default(sql`'{}'`),
   firstDateTypes: text('first_date_types').array().notNull(),
+  languages: text('languages')
+    .array()
+    .notNull()
+    .default(sql`'{}'`),
+  wantAgeMin: smallint('want_age_min').notNull().default(18),
+  wantAgeMax: smallint('want_age_max').notNull().default(99),
+  neighbourhoods: text('neighbourhoods')
+    .array()
+    .notNull()
+    .default(sql`'{}'`),
+  freeEvenings: text('free_evenings')
+    .array()
+    .notNull()
+    .default(sql`'{}'`),
+  intent: text('intent').notNull().default('LONG_TERM'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
@@ -458,4 +473,61 @@ export const reservationDeposits = pgTable('reservation_deposits', {
   moveDoneAt: timestamp('move_done_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});
+
+/** A pair suggested to each other on one Kolkata day, with each side's answer (migration 0011, decision 140). */
+export const datingSuggestions = pgTable(
+  'dating_suggestions',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    memberA: uuid('member_a').notNull(),
+    memberB: uuid('member_b').notNull(),
+    score: integer('score').notNull(),
+    answerA: text('answer_a'),
+    answerB: text('answer_b'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.memberA, table.memberB] })],
+);
+
+/** Dating blocks: the two never see each other again (migration 0011). */
+export const datingBlocks = pgTable(
+  'dating_blocks',
+  {
+    blockerId: uuid('blocker_id').notNull(),
+    blockedId: uuid('blocked_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.blockerId, table.blockedId] })],
+);
+
+/** Reports of dating members, one per reporter and member; 3 open ones hide a profile (migration 0011). */
+export const datingReports = pgTable('dating_reports', {
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
+  reporterId: uuid('reporter_id').notNull(),
+  reportedId: uuid('reported_id').notNull(),
+  reason: text('reason').notNull(),
+  note: text('note').notNull().default(''),
+  status: text('status').notNull().default('OPEN'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+// Reminders (migration 0012): one row per reservation, offset and start, written as the claim.
+
+export const reservationReminders = pgTable(
+  'reservation_reminders',
+  {
+    reservationId: uuid('reservation_id').notNull(),
+    offsetMinutes: integer('offset_minutes').notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    queuedAt: timestamp('queued_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.reservationId, table.offsetMinutes, table.startsAt] })],
+);
+
+export const restaurantReminderOptOuts = pgTable('restaurant_reminder_opt_outs', {
+  restaurantId: uuid('restaurant_id').primaryKey(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
 });

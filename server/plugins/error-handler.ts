@@ -80,6 +80,8 @@ export const errorHandlerPlugin = fp(async (app) => {
     }
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ code: (error as { code?: string }).code }, 'database unavailable');
+      // While the primary is away (a failover takes seconds), the client is told when to try again.
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
       return reply.code(503).send({ error: 'The service is briefly unavailable. Please try again in a moment.' });
     }
     request.log.error({ err: error }, 'unhandled error');
@@ -96,8 +98,22 @@ function isInputTheDatabaseRefused(error: unknown): boolean {
   return ['22021', '22P05', '22001', '22003', '22007', '22008', '22P02', '2201B'].includes(code ?? '');
 }
 
-/** Connection failures from the driver: the caller should try again, not see a 500. */
+/** Seconds a client is asked to wait after a 503 for an unreachable database. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * Connection failures from the driver, a primary turned read-only (25006, a demoted host) or
+ * shut down (57P01/57P02), and the pool giving up waiting for a connection: the caller should
+ * try again, not see a 500.
+ */
 function isDatabaseUnavailable(error: unknown): boolean {
-  const code = (error as { code?: string; cause?: { code?: string } })?.code ?? (error as { cause?: { code?: string } })?.cause?.code;
-  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001', '08003'].includes(code ?? '');
+  const cause = (error as { cause?: unknown })?.cause;
+  for (const candidate of [error, cause]) {
+    const code = (candidate as { code?: string })?.code ?? '';
+    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '25006', '08006', '08001', '08003', '08004'].includes(code))
+      return true;
+    const message = candidate instanceof Error ? candidate.message : '';
+    if (/^(timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error)/.test(message)) return true;
+  }
+  return false;
 }

@@ -63,6 +63,7 @@ export function createEventStreams(app: FastifyInstance) {
       'x-accel-buffering': 'no',
     });
     openStreams.add(raw);
+    app.deps.metrics?.eventStreamsOpen.inc();
     const heartbeat = setInterval(() => raw.write(': heartbeat\n\n'), HEARTBEAT_MS);
     raw.on('close', () => {
       for (const place of places) {
@@ -73,6 +74,7 @@ export function createEventStreams(app: FastifyInstance) {
       unsubscribe();
       clearInterval(heartbeat);
       openStreams.delete(raw);
+      app.deps.metrics?.eventStreamsOpen.dec();
     });
     raw.write('retry: 3000\n\n');
     send({ type: 'ready' } as E);

@@ -43,8 +43,9 @@ export const staticWebPlugin = fp(async (app, options: { webDistDir: string }) =
       root,
       wildcard: false,
       index: false,
-      setHeaders(res, path) {
-        res.setHeader('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      // @fastify/static 10 hands over Fastify's reply here (it was the raw response before).
+      setHeaders(reply, path) {
+        reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
     const shell = readFileSync(resolve(root, 'index.html'), 'utf8');

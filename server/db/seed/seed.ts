@@ -2,9 +2,11 @@ import { sql } from 'drizzle-orm';
 import { emojiForCategory, AVAILABILITY_HORIZON_DAYS } from '#common/domain/restaurants.ts';
 import { addDays, clockTimesBetween, kolkataInstant, todayInKolkata } from '#common/domain/time.ts';
 import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
+import type { DepositPolicy } from '#common/domain/deposit-policy.ts';
 import { hashPassword } from '#server/modules/accounts/password.ts';
 import { newSealedSeed } from '#server/modules/drops/drop-offers.ts';
 import { insertDrop } from '#server/modules/drops/drops.repository.ts';
+import { findDepositPolicy, replaceDepositPolicy } from '#server/modules/restaurants/deposit-policy.repository.ts';
 import { insertDropSlots } from '#server/modules/slots/slots.repository.ts';
 import { seedRestaurants, slugify } from './restaurants.data.ts';
 
@@ -52,6 +54,7 @@ export async function seedDemoData(db: Db, options: { now: Date; passwordHashCos
 
   const slotsAdded = await topUpDemoSlots(db, options.now);
   await seedDemoDrops(db, options.now);
+  await seedDemoDepositPolicy(db, options.now);
   return { restaurants: seedRestaurants.length, slotsAdded };
 }
 
@@ -113,6 +116,29 @@ async function seedDemoDrops(db: Db, now: Date): Promise<void> {
       await insertDropSlots(tx, restaurant.id, dropId, { dates: [date], times: [DEMO_DROP_TIME], startsAt: [startsAt.toISOString()], capacity: 4 });
     });
   }
+}
+
+/**
+ * One demo restaurant asks a deposit, so a visitor can try the deposit flow without the portal:
+ * ₹200 a guest on Friday and Saturday evenings, free to cancel until 2 hours before. Written
+ * only while the restaurant has no policy, so a policy its staff set (even "none") stays.
+ */
+export const DEMO_DEPOSIT_RESTAURANT = 'vino-veritas';
+export const DEMO_DEPOSIT_POLICY: DepositPolicy = {
+  defaultCharge: { kind: 'none', perCoverPaise: 0 },
+  rules: [{ days: [5, 6], fromTime: '18:00', untilTime: '22:00', kind: 'deposit', perCoverPaise: 20_000 }],
+  freeCancelMinutes: 120,
+  lateCancelKeepPercent: 100,
+  noShowKeepPercent: 100,
+};
+
+async function seedDemoDepositPolicy(db: Db, now: Date): Promise<void> {
+  const [restaurant] = await queryRows<{ id: string; staff_id: string }>(
+    db,
+    sql`SELECT r.id, s.id AS staff_id FROM restaurants r JOIN staff_accounts s ON s.restaurant_id = r.id WHERE r.slug = ${DEMO_DEPOSIT_RESTAURANT} LIMIT 1`,
+  );
+  if (!restaurant || (await findDepositPolicy(db, restaurant.id))) return;
+  await db.transaction((tx) => replaceDepositPolicy(tx, restaurant.id, DEMO_DEPOSIT_POLICY, { staffId: restaurant.staff_id, now }));
 }
 
 /** Adds the evening slots of the next 30 days to every demo restaurant that lacks them. */

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { dinerProfile, loginBody, loginResponse, signupBody, staffLoginResponse } from '#common/contract/accounts.ts';
 import { standardErrors } from '#common/contract/common.ts';
 import { bearerToken } from '#server/plugins/sessions.ts';
+import { bearerAccess, optionalBearerAccess, publicAccess } from '#common/contract/openapi-security.ts';
 
 export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { accounts } = app.services;
@@ -10,7 +11,14 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/auth/signup',
     {
-      schema: { tags: ['accounts'], summary: 'Create a diner account', body: signupBody, response: { 201: dinerProfile, ...standardErrors } },
+      schema: {
+        operationId: 'signUpDiner',
+        security: publicAccess,
+        tags: ['accounts'],
+        summary: 'Create a diner account',
+        body: signupBody,
+        response: { 201: dinerProfile, ...standardErrors },
+      },
       config: { rateLimitGroup: 'signup' },
     },
     async (request, reply) => {
@@ -22,7 +30,14 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/auth/login',
     {
-      schema: { tags: ['accounts'], summary: 'Sign a diner in', body: loginBody, response: { 200: loginResponse, ...standardErrors } },
+      schema: {
+        operationId: 'logInDiner',
+        security: publicAccess,
+        tags: ['accounts'],
+        summary: 'Sign a diner in',
+        body: loginBody,
+        response: { 200: loginResponse, ...standardErrors },
+      },
       config: { rateLimitGroup: 'login' },
     },
     async (request) => accounts.logInDiner(await request.principal(), request.body),
@@ -31,7 +46,14 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/auth/restaurant-login',
     {
-      schema: { tags: ['accounts'], summary: 'Sign restaurant staff in', body: loginBody, response: { 200: staffLoginResponse, ...standardErrors } },
+      schema: {
+        operationId: 'logInStaff',
+        security: publicAccess,
+        tags: ['accounts'],
+        summary: 'Sign restaurant staff in',
+        body: loginBody,
+        response: { 200: staffLoginResponse, ...standardErrors },
+      },
       config: { rateLimitGroup: 'login' },
     },
     async (request) => accounts.logInStaff(await request.principal(), request.body),
@@ -40,7 +62,13 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/auth/me',
     {
-      schema: { tags: ['accounts'], summary: 'The signed-in diner', security: [{ bearer: [] }], response: { 200: dinerProfile, ...standardErrors } },
+      schema: {
+        operationId: 'getSignedInDiner',
+        security: bearerAccess,
+        tags: ['accounts'],
+        summary: 'The signed-in diner',
+        response: { 200: dinerProfile, ...standardErrors },
+      },
     },
     async (request) => accounts.getCurrentDiner(await request.principal()),
   );
@@ -48,7 +76,13 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/auth/logout',
     {
-      schema: { tags: ['accounts'], summary: 'Revoke the bearer token (diner or staff)', security: [{ bearer: [] }], response: { 204: z.null() } },
+      schema: {
+        operationId: 'logOut',
+        security: optionalBearerAccess,
+        tags: ['accounts'],
+        summary: 'Revoke the bearer token (diner or staff)',
+        response: { 204: z.null() },
+      },
     },
     async (request, reply) => {
       await accounts.logOut(await request.principal(), bearerToken(request));

@@ -1,20 +1,21 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { phoneCodeSent, phoneVerificationStatus, startPhoneVerificationBody, verifyPhoneBody } from '#common/contract/accounts.ts';
 import { standardErrors } from '#common/contract/common.ts';
+import { bearerAccess } from '#common/contract/openapi-security.ts';
 
 /** Phone verification: a one-time code by SMS; the code never appears in a response. */
 export const phoneVerificationRoutes: FastifyPluginAsyncZod = async (app) => {
   const { phoneVerification } = app.services;
-  const security = [{ bearer: [] }];
   const tags = ['accounts'];
 
   app.get(
     '/api/auth/phone',
     {
       schema: {
+        operationId: 'getPhoneVerification',
+        security: bearerAccess,
         tags,
         summary: "The signed-in diner's verified phone and any code waiting to be entered",
-        security,
         response: { 200: phoneVerificationStatus, ...standardErrors },
       },
     },
@@ -25,9 +26,10 @@ export const phoneVerificationRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/auth/phone/start',
     {
       schema: {
+        operationId: 'startPhoneVerification',
+        security: bearerAccess,
         tags,
         summary: 'Send a 6-digit code by SMS to verify a phone (valid 10 minutes, 5 tries; a new code at most every 30 s)',
-        security,
         body: startPhoneVerificationBody,
         response: { 202: phoneCodeSent, ...standardErrors },
       },
@@ -41,9 +43,10 @@ export const phoneVerificationRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/auth/phone/verify',
     {
       schema: {
+        operationId: 'verifyPhone',
+        security: bearerAccess,
         tags,
         summary: "Enter the code: the phone becomes the account's verified phone (one per account; a phone verifies one account)",
-        security,
         body: verifyPhoneBody,
         response: { 200: phoneVerificationStatus, ...standardErrors },
       },

@@ -97,6 +97,8 @@ export function freeCoversAt(slot: CachedSlot, nowMs: number): number {
 }
 
 export interface AvailabilityCacheOptions {
+  /** Told whether each getRestaurant was answered from memory (the hit rate in /metrics). */
+  onLookup?: (result: 'hit' | 'miss') => void;
   changes: ChangeFeed;
   /** Reads a restaurant's id and slots from the database; rejects (404) when there is no such restaurant. */
   load(key: string, from: string, to: string, now: Date): Promise<CachedRestaurant>;
@@ -188,9 +190,13 @@ export function createAvailabilityCache(options: AvailabilityCacheOptions) {
       const entry = entries.get(key);
       if (entry) {
         const current = currentRestaurant(entry, epoch, from, now);
-        if (current) return current;
+        if (current) {
+          options.onLookup?.('hit');
+          return current;
+        }
         forget(key);
       }
+      options.onLookup?.('miss');
       if (epoch === null || options.maxAgeMs <= 0) return options.load(key, from, addDays(from, AVAILABILITY_HORIZON_DAYS - 1), now);
       // A load that began before some change was announced may miss it: join only a load as new as the latest change.
       const inFlightKey = `${key} ${from}`;

@@ -9,6 +9,7 @@ import {
   restaurantKeyParams,
 } from '#common/contract/restaurants.ts';
 import { TODAY_ANSWER_SECONDS } from './availability.service.ts';
+import { publicAccess } from '#common/contract/openapi-security.ts';
 
 export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
   const { availability } = app.services;
@@ -17,6 +18,8 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/restaurants/:slug/availability',
     {
       schema: {
+        operationId: 'getAvailability',
+        security: publicAccess,
         tags: ['availability'],
         summary: 'Slots of a date, each available or not for the party size',
         params: restaurantKeyParams,
@@ -31,6 +34,8 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/restaurants/:slug/calendar',
     {
       schema: {
+        operationId: 'getAvailabilityCalendar',
+        security: publicAccess,
         tags: ['availability'],
         summary: 'For each of the next 30 days, which party sizes (2/4/6/8) have a free time',
         params: restaurantKeyParams,
@@ -44,6 +49,8 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/discover/available-today',
     {
       schema: {
+        operationId: 'listAvailableToday',
+        security: publicAccess,
         tags: ['availability'],
         summary: 'Restaurants with a free time in the next 24 hours (Kolkata), with those times; optionally a neighbourhood first and only the first N',
         querystring: availableTodayQuery,

@@ -31,12 +31,13 @@ function slotDepositOf(policy: DepositPolicy, startsAt: Date, dropDeposit: DropD
 }
 
 /** Availability is public: anyone may read it, so these take a principal only to keep the rule uniform. */
-export function createAvailabilityService({ db, clock, config, availabilityChanges }: AppDeps, restaurants: RestaurantsService) {
+export function createAvailabilityService({ db, clock, config, availabilityChanges, metrics }: AppDeps, restaurants: RestaurantsService) {
   const cutoffMinutes = config.bookingCutoffMinutes;
   const cache = createAvailabilityCache({
     changes: availabilityChanges,
     maxAgeMs: config.availabilityCache.maxAgeSeconds * 1000,
     maxRestaurants: config.availabilityCache.maxRestaurants,
+    onLookup: (result) => metrics?.availabilityLookups.inc({ result }),
     async load(key, from, to, now): Promise<CachedRestaurant> {
       // The restaurants service owns the lookup (and its 404); public, so no principal is needed.
       const restaurant = await restaurants.getRestaurant(anonymous, key);

@@ -64,6 +64,7 @@ export function createDropOffers(deps: AppDeps, reservations: ReservationsServic
 
   /** The draw, exactly once: under the drop's row lock, only if released and not yet drawn. */
   async function drawIfDue(dropId: string): Promise<boolean> {
+    const startedAt = performance.now();
     const drawn = await db.transaction(async (tx) => {
       const drop = await lockDrop(tx, dropId);
       const now = clock.now();
@@ -85,6 +86,7 @@ export function createDropOffers(deps: AppDeps, reservations: ReservationsServic
       return { userIds: entries.filter((entry) => entry.status !== 'withdrawn').map((entry) => entry.user_id), count: order.length };
     });
     if (!drawn) return false;
+    deps.metrics?.drawDuration.observe((performance.now() - startedAt) / 1000);
     log.info({ dropId, entries: drawn.count }, 'drop drawn');
     for (const userId of drawn.userIds) notifications.publishToUser(userId, { type: 'drop', dropId });
     return true;

@@ -1,20 +1,21 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { standardErrors } from '#common/contract/common.ts';
 import { adminDropDetail, adminDropList, createDropBody, dropIdParams } from '#common/contract/drops.ts';
+import { bearerAccess } from '#common/contract/openapi-security.ts';
 
 /** Drops for the restaurant's staff (/api/admin/drops). */
 export const dropsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const { dropsAdmin } = app.services;
-  const bearer = [{ bearer: [] }];
   const tags = ['drops'];
 
   app.get(
     '/api/admin/drops',
     {
       schema: {
+        operationId: 'listOwnDrops',
+        security: bearerAccess,
         tags: ['portal', ...tags],
         summary: "The staff's own restaurant's drops",
-        security: bearer,
         response: { 200: adminDropList, ...standardErrors },
       },
     },
@@ -25,10 +26,11 @@ export const dropsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/admin/drops',
     {
       schema: {
+        operationId: 'createDrop',
+        security: bearerAccess,
         tags: ['portal', ...tags],
         summary:
           'Create a drop: slots for every date from dateFrom to dateTo × times, capacity covers each, hidden until releaseAt; entries from entryOpensAt to entryClosesAt',
-        security: bearer,
         body: createDropBody,
         response: { 201: adminDropDetail, ...standardErrors },
       },
@@ -40,9 +42,10 @@ export const dropsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/admin/drops/:id',
     {
       schema: {
+        operationId: 'getOwnDrop',
+        security: bearerAccess,
         tags: ['portal', ...tags],
         summary: 'One of the restaurant’s drops: slots, every entry with diner name, party size, position and result, and the seed after the draw',
-        security: bearer,
         params: dropIdParams,
         response: { 200: adminDropDetail, ...standardErrors },
       },

@@ -1,17 +1,23 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { standardErrors } from '#common/contract/common.ts';
 import { dropDetail, dropDrawAudit, dropIdParams, dropList, enterDropBody } from '#common/contract/drops.ts';
+import { bearerAccess, optionalBearerAccess, publicAccess } from '#common/contract/openapi-security.ts';
 
 /** Drops for diners (/api/drops); the staff's are in drops.admin.routes.ts. */
 export const dropsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { drops } = app.services;
-  const bearer = [{ bearer: [] }];
   const tags = ['drops'];
 
   app.get(
     '/api/drops',
     {
-      schema: { tags, summary: 'Every drop citywide: open (closing soonest first), upcoming and past', response: { 200: dropList, ...standardErrors } },
+      schema: {
+        operationId: 'listDrops',
+        security: publicAccess,
+        tags,
+        summary: 'Every drop citywide: open (closing soonest first), upcoming and past',
+        response: { 200: dropList, ...standardErrors },
+      },
     },
     async (request) => drops.listDrops(await request.principal()),
   );
@@ -20,6 +26,8 @@ export const dropsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/drops/:id',
     {
       schema: {
+        operationId: 'getDrop',
+        security: optionalBearerAccess,
         tags,
         summary: "One drop: its window (countdown targets and serverTime), slots, and with a diner token the diner's entry and result",
         params: dropIdParams,
@@ -33,9 +41,10 @@ export const dropsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/drops/:id/entries',
     {
       schema: {
+        operationId: 'enterDrop',
+        security: bearerAccess,
         tags,
         summary: 'Enter the drop with a party size: inside the entry window, with a verified phone, once per account and per phone',
-        security: bearer,
         params: dropIdParams,
         body: enterDropBody,
         response: { 201: dropDetail, ...standardErrors },
@@ -49,9 +58,10 @@ export const dropsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/drops/:id/entries',
     {
       schema: {
+        operationId: 'withdrawDropEntry',
+        security: bearerAccess,
         tags,
         summary: "Withdraw the caller's entry: before the draw it is removed; after it, the caller leaves the line",
-        security: bearer,
         params: dropIdParams,
         response: { 200: dropDetail, ...standardErrors },
       },
@@ -63,6 +73,8 @@ export const dropsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/drops/:id/draw',
     {
       schema: {
+        operationId: 'getDropDraw',
+        security: publicAccess,
         tags,
         summary: 'The draw, for audit: seed, algorithm and the drawn order of entry ids (recompute with drawOrder(seed, entryIds))',
         params: dropIdParams,

@@ -11,6 +11,7 @@ import {
   webhookAnswer,
   webhookParams,
 } from '#common/contract/payments.ts';
+import { bearerAccess, publicAccess } from '#common/contract/openapi-security.ts';
 
 /**
  * Payments over HTTP: the provider's webhooks (raw body, for the signature), a diner's or staff's
@@ -19,7 +20,6 @@ import {
 export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { payments } = app.services;
   const tags = ['payments'];
-  const security = [{ bearer: [] }];
 
   // Webhooks in their own scope: the body stays the exact bytes the provider signed.
   await app.register(async (scope) => {
@@ -30,6 +30,8 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
       '/api/payments/webhooks/:provider',
       {
         schema: {
+          operationId: 'receivePaymentWebhook',
+          security: publicAccess,
           tags,
           summary: "A payment provider's signed webhook: a bad signature is refused (400); a repeated event changes nothing (200)",
           params: webhookParams,
@@ -46,7 +48,15 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/payments/intents',
-    { schema: { tags, summary: "The caller's payments (a restaurant's, for its staff)", security, response: { 200: paymentIntentList, ...standardErrors } } },
+    {
+      schema: {
+        operationId: 'listPayments',
+        security: bearerAccess,
+        tags,
+        summary: "The caller's payments (a restaurant's, for its staff)",
+        response: { 200: paymentIntentList, ...standardErrors },
+      },
+    },
     async (request) => payments.listForAccount(await request.principal()),
   );
 
@@ -54,9 +64,10 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/admin/ledger.csv',
     {
       schema: {
+        operationId: 'downloadLedgerCsv',
+        security: bearerAccess,
         tags,
         summary: "The staff's restaurant's ledger lines posted in a month (Kolkata), as a CSV download with formula-safe cells",
-        security,
         querystring: ledgerMonthQuery,
         response: { 200: z.string().describe('text/csv'), ...standardErrors },
       },
@@ -74,9 +85,10 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/payments/intents/:id',
     {
       schema: {
+        operationId: 'getPayment',
+        security: bearerAccess,
         tags,
         summary: 'One payment, for its owner or the restaurant’s staff',
-        security,
         params: paymentIntentParams,
         response: { 200: paymentIntent, ...standardErrors },
       },
@@ -95,6 +107,8 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
       '/api/payments/sandbox/:id',
       {
         schema: {
+          operationId: 'getSandboxPayment',
+          security: publicAccess,
           tags,
           summary: 'Sandbox gateway: what its approval page shows (amount and merchant only)',
           params: paymentIntentParams,
@@ -108,6 +122,8 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
       '/api/payments/sandbox/:id/decision',
       {
         schema: {
+          operationId: 'decideSandboxPayment',
+          security: publicAccess,
           tags,
           summary: 'Sandbox gateway: the diner approves or declines; the answer reaches payments later by signed webhook',
           params: paymentIntentParams,

@@ -3,17 +3,23 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { emptyBody, standardErrors } from '#common/contract/common.ts';
 import { adminBooking, adminBookingsResponse, bookingIdParams, updateBookingBody, type PortalStreamEvent } from '#common/contract/portal.ts';
 import { createEventStreams } from '#server/plugins/event-stream.ts';
+import { bearerAccess } from '#common/contract/openapi-security.ts';
 
 /** The staff's bookings: the list with today's counts, the moves, and the live stream (/api/admin/bookings, /api/admin/events). */
 export const reservationsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const { reservationsAdmin, deposits } = app.services;
-  const bearer = [{ bearer: [] }];
   const tags = ['portal'];
 
   app.get(
     '/api/admin/bookings',
     {
-      schema: { tags, summary: "Upcoming bookings and today's live counts", security: bearer, response: { 200: adminBookingsResponse, ...standardErrors } },
+      schema: {
+        operationId: 'listBookings',
+        security: bearerAccess,
+        tags,
+        summary: "Upcoming bookings and today's live counts",
+        response: { 200: adminBookingsResponse, ...standardErrors },
+      },
     },
     async (request) => reservationsAdmin.listBookings(await request.principal()),
   );
@@ -22,9 +28,10 @@ export const reservationsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/admin/bookings/:id',
     {
       schema: {
+        operationId: 'moveBooking',
+        security: bearerAccess,
         tags,
         summary: 'Move a booking: Confirm, Cancel, Seat, Complete or No-show (any other move answers 409)',
-        security: bearer,
         params: bookingIdParams,
         body: updateBookingBody,
         response: { 200: adminBooking, ...standardErrors },
@@ -37,9 +44,10 @@ export const reservationsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/admin/bookings/:id/waive-fee',
     {
       schema: {
+        operationId: 'waiveBookingFee',
+        security: bearerAccess,
         tags,
         summary: "Waive a late cancel's or a no-show's fee: what is still blocked is released, a fee taken is refunded (409 when there is none)",
-        security: bearer,
         params: bookingIdParams,
         body: emptyBody,
         response: { 204: z.null(), ...standardErrors },
@@ -58,9 +66,10 @@ export const reservationsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/admin/events',
     {
       schema: {
+        operationId: 'streamRestaurantEvents',
+        security: bearerAccess,
         tags,
         summary: 'Server-sent events: `booking` when a booking is created or moves, `slots` when capacity frees up; a comment every 15 s',
-        security: bearer,
         response: { 200: z.string().describe('text/event-stream'), ...standardErrors },
       },
     },

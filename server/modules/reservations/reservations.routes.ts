@@ -10,18 +10,19 @@ import {
   reservationList,
   reservationSummary,
 } from '#common/contract/reservations.ts';
+import { bearerAccess, optionalBearerAccess } from '#common/contract/openapi-security.ts';
 
 export const reservationsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { reservations, deposits } = app.services;
-  const bearer = [{ bearer: [] }];
 
   app.post(
     '/api/reservations',
     {
       schema: {
+        operationId: 'holdTable',
+        security: bearerAccess,
         tags: ['reservations'],
         summary: 'Hold a table: a HELD reservation that must be confirmed before holdExpiresAt',
-        security: bearer,
         body: createReservationBody,
         response: { 201: createReservationResponse, ...standardErrors },
       },
@@ -37,9 +38,10 @@ export const reservationsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/reservations',
     {
       schema: {
+        operationId: 'listMyReservations',
+        security: bearerAccess,
         tags: ['reservations'],
         summary: "The signed-in diner's reservations",
-        security: bearer,
         response: { 200: reservationList, ...standardErrors },
       },
     },
@@ -50,9 +52,10 @@ export const reservationsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/reservations/status',
     {
       schema: {
+        operationId: 'countMyReservations',
+        security: bearerAccess,
         tags: ['reservations'],
         summary: 'Counts: pending, ongoing, completed',
-        security: bearer,
         response: { 200: reservationSummary, ...standardErrors },
       },
     },
@@ -63,6 +66,8 @@ export const reservationsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/reservations/:id',
     {
       schema: {
+        operationId: 'getReservation',
+        security: optionalBearerAccess,
         tags: ['reservations'],
         summary: 'One reservation by id, with its deposit requirement (no token needed; a token sent must be the owner’s)',
         params: reservationIdParams,
@@ -76,6 +81,8 @@ export const reservationsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/reservations/:id/confirm',
     {
       schema: {
+        operationId: 'confirmReservation',
+        security: optionalBearerAccess,
         tags: ['reservations'],
         summary:
           'Confirm a hold before it expires (HELD → PENDING). Where the slot asks a deposit, answers the payment to approve instead; the hold becomes PENDING once it is authorised. The id alone will do, a token sent must be the owner’s',
@@ -91,6 +98,8 @@ export const reservationsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/reservations/:id/cancel',
     {
       schema: {
+        operationId: 'cancelReservation',
+        security: optionalBearerAccess,
         tags: ['reservations'],
         summary: 'Cancel a hold (the id alone will do), or with the owner’s token a pending request or an accepted reservation at least 2 hours ahead',
         params: reservationIdParams,

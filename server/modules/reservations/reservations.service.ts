@@ -247,7 +247,14 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     for (const listener of moneyListeners) await listener({ reservationId });
   }
 
+  /** The refusal when a slot has no covers left for the party, counted for /metrics. */
+  function slotFull(): Error {
+    deps.metrics?.slotFullRefusals.inc();
+    return conflict(NO_LONGER_AVAILABLE);
+  }
+
   function announce(row: ReservationRow, status: ReservationStatus): void {
+    deps.metrics?.reservationChanged(status);
     events.publish('reservation.changed', { reservationId: row.id, restaurantId: row.restaurant_id, userId: row.user_id, status });
     if (status === 'CANCELLED' || status === 'NO_SHOW') events.publish('slot.freed', { slotId: row.slot_id, restaurantId: row.restaurant_id });
   }
@@ -287,7 +294,7 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
         (await availability.isSlotClearlyFull(input.restaurantSlug, input.date, input.time, input.partySize)) &&
         !dinerRuleRefusal(await readDinerBookingCounts(db, principal.userId, startsAt, clock.now()))
       ) {
-        throw conflict(NO_LONGER_AVAILABLE);
+        throw slotFull();
       }
       const restaurantId = await availability.findRestaurantId(input.restaurantSlug);
       // Set when the covers are owed to the waitlist: after the refusal, the line is offered them at once.
@@ -304,13 +311,13 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
           // Waiting for a connection may have outlasted the covers: holds committed meanwhile have been
           // heard, so a slot full in memory is refused before queueing for its lock (decision 073).
           // Memory only: a read on another connection here could wait on the pool this holds a place in.
-          if (availability.isSlotKnownFull(input.restaurantSlug, input.date, input.time, input.partySize)) throw conflict(NO_LONGER_AVAILABLE);
+          if (availability.isSlotKnownFull(input.restaurantSlug, input.date, input.time, input.partySize)) throw slotFull();
           const slot = await lockSlot(tx, restaurantId, input.date, input.time);
           if (!slot) throw notFound('That time is not offered on that date');
-          if (slot.status !== 'available' || isPastBookingCutoff(slot.starts_at, now, config.bookingCutoffMinutes)) throw conflict(NO_LONGER_AVAILABLE);
+          if (slot.status !== 'available' || isPastBookingCutoff(slot.starts_at, now, config.bookingCutoffMinutes)) throw slotFull();
           if (slot.drop_id && !(await isSlotPublic(tx, slot.id, now))) throw conflict(HELD_FOR_DROP);
           const free = slot.capacity - (await countCoversTaken(tx, slot.id, now));
-          if (free < input.partySize) throw conflict(NO_LONGER_AVAILABLE);
+          if (free < input.partySize) throw slotFull();
           // Covers freed by a lapsed hold, a cancel or staff go to the line first, whichever way they
           // were freed and whether or not the sweeper or an event has run yet (decision 099).
           if (await isOwedToWaitlist(tx, slot.id, free, principal.userId)) {
@@ -478,6 +485,7 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     /** Writes CANCELLED (HOLD_EXPIRED) on holds past their expiry; run by the sweeper. */
     async expireDueHolds(): Promise<number> {
       const expired = await db.transaction((tx) => expireDueHolds(tx, clock.now()));
+      deps.metrics?.holdsExpired(expired.length);
       for (const row of expired) {
         events.publish('reservation.changed', { reservationId: row.id, restaurantId: row.restaurant_id, userId: row.user_id, status: 'CANCELLED' });
         events.publish('slot.freed', { slotId: row.slot_id, restaurantId: row.restaurant_id });

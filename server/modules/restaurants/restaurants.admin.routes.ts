@@ -4,17 +4,23 @@ import { errorResponse, standardErrors } from '#common/contract/common.ts';
 import { HERO_IMAGE_MAX_BYTES, adminRestaurant, updateAdminRestaurantBody, uploadResponse } from '#common/contract/portal.ts';
 import { adminDepositPolicy, depositPolicyBody } from '#common/contract/deposits.ts';
 import { AppError } from '#server/errors.ts';
+import { bearerAccess } from '#common/contract/openapi-security.ts';
 
 /** The staff's own restaurant: its profile (/api/admin/restaurant) and the hero-photo upload (/api/upload). */
 export const restaurantsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const { restaurants } = app.services;
-  const bearer = [{ bearer: [] }];
   const tags = ['portal'];
 
   app.get(
     '/api/admin/restaurant',
     {
-      schema: { tags, summary: "The signed-in staff's restaurant profile", security: bearer, response: { 200: adminRestaurant, ...standardErrors } },
+      schema: {
+        operationId: 'getOwnRestaurant',
+        security: bearerAccess,
+        tags,
+        summary: "The signed-in staff's restaurant profile",
+        response: { 200: adminRestaurant, ...standardErrors },
+      },
     },
     async (request) => restaurants.getOwnRestaurant(await request.principal()),
   );
@@ -23,9 +29,10 @@ export const restaurantsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/admin/restaurant',
     {
       schema: {
+        operationId: 'updateOwnRestaurant',
+        security: bearerAccess,
         tags,
         summary: 'Update the public profile: name, neighborhood, instagramUrl, website, heroImageUrl',
-        security: bearer,
         body: updateAdminRestaurantBody,
         response: { 200: adminRestaurant, ...standardErrors },
       },
@@ -37,9 +44,10 @@ export const restaurantsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/admin/deposit-policy',
     {
       schema: {
+        operationId: 'getDepositPolicy',
+        security: bearerAccess,
         tags,
         summary: "The signed-in staff's deposit policy (no deposit until one is saved). Amounts in paise",
-        security: bearer,
         response: { 200: adminDepositPolicy, ...standardErrors },
       },
     },
@@ -50,9 +58,10 @@ export const restaurantsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/admin/deposit-policy',
     {
       schema: {
+        operationId: 'replaceDepositPolicy',
+        security: bearerAccess,
         tags,
         summary: 'Replace the deposit policy: default charge, weekday and time rules (first match wins), free-cancel window, kept shares',
-        security: bearer,
         body: depositPolicyBody,
         response: { 200: adminDepositPolicy, ...standardErrors },
       },
@@ -68,9 +77,10 @@ export const restaurantsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       '/api/upload',
       {
         schema: {
+          operationId: 'uploadHeroImage',
+          security: bearerAccess,
           tags,
           summary: 'Upload the hero photo (multipart: image file + restaurantId). JPEG, PNG or WebP by their bytes, at most 5 MB',
-          security: bearer,
           consumes: ['multipart/form-data'],
           response: { 200: uploadResponse, 413: errorResponse, 415: errorResponse, ...standardErrors },
         },

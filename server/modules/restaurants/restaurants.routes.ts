@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { standardErrors } from '#common/contract/common.ts';
 import { publicRestaurant, restaurantKeyParams, restaurantList } from '#common/contract/restaurants.ts';
 import { renderHeroSvg } from './hero-image.ts';
+import { publicAccess } from '#common/contract/openapi-security.ts';
 
 export const restaurantsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { restaurants } = app.services;
@@ -10,7 +11,13 @@ export const restaurantsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/restaurants',
     {
-      schema: { tags: ['restaurants'], summary: 'Every restaurant in the city', response: { 200: restaurantList } },
+      schema: {
+        operationId: 'listRestaurants',
+        security: publicAccess,
+        tags: ['restaurants'],
+        summary: 'Every restaurant in the city',
+        response: { 200: restaurantList },
+      },
       config: { etag: true, sharedAnswerSeconds: 300 },
     },
     async (request) => restaurants.listRestaurants(await request.principal()),
@@ -20,6 +27,8 @@ export const restaurantsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/restaurants/:slug',
     {
       schema: {
+        operationId: 'getRestaurant',
+        security: publicAccess,
         tags: ['restaurants'],
         summary: 'One restaurant, by slug or id',
         params: restaurantKeyParams,
@@ -33,6 +42,8 @@ export const restaurantsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/restaurant/:id/hero-image',
     {
       schema: {
+        operationId: 'getHeroImage',
+        security: publicAccess,
         tags: ['restaurants'],
         summary: "The restaurant's hero image: the photo its staff uploaded, else a generated one",
         params: z.object({ id: z.string().min(1).max(120) }),

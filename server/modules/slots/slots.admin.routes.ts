@@ -1,20 +1,21 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { standardErrors } from '#common/contract/common.ts';
 import { adminSlot, adminSlotList, adminSlotsQuery, bulkSlotsBody, bulkSlotsResponse, slotIdParams, updateSlotBody } from '#common/contract/portal.ts';
+import { bearerAccess } from '#common/contract/openapi-security.ts';
 
 /** The staff's slots: /api/admin/slots. */
 export const slotsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const { slots } = app.services;
-  const bearer = [{ bearer: [] }];
   const tags = ['portal'];
 
   app.get(
     '/api/admin/slots',
     {
       schema: {
+        operationId: 'listSlots',
+        security: bearerAccess,
         tags,
         summary: "A date's slots with covers booked",
-        security: bearer,
         querystring: adminSlotsQuery,
         response: { 200: adminSlotList, ...standardErrors },
       },
@@ -26,9 +27,10 @@ export const slotsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/admin/slots/bulk',
     {
       schema: {
+        operationId: 'addSlotsInBulk',
+        security: bearerAccess,
         tags,
         summary: 'Add a time every `interval` minutes from start to end (inclusive); existing times are skipped',
-        security: bearer,
         body: bulkSlotsBody,
         response: { 201: bulkSlotsResponse, ...standardErrors },
       },
@@ -40,9 +42,10 @@ export const slotsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/admin/slots/:id',
     {
       schema: {
+        operationId: 'updateSlot',
+        security: bearerAccess,
         tags,
         summary: 'Set a slot available or full',
-        security: bearer,
         params: slotIdParams,
         body: updateSlotBody,
         response: { 200: adminSlot, ...standardErrors },

@@ -1,20 +1,21 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { standardErrors } from '#common/contract/common.ts';
 import { disputeStrikeBody, myStrikesResponse, strikeIdParams } from '#common/contract/strikes.ts';
+import { bearerAccess } from '#common/contract/openapi-security.ts';
 
 /** The diner's no-show strikes (/me): read them, dispute one. */
 export const strikesRoutes: FastifyPluginAsyncZod = async (app) => {
   const { strikes } = app.services;
-  const security = [{ bearer: [] }];
   const tags = ['strikes'];
 
   app.get(
     '/api/me/strikes',
     {
       schema: {
+        operationId: 'listMyStrikes',
+        security: bearerAccess,
         tags,
         summary: "The signed-in diner's no-show strikes, their disputes and any block",
-        security,
         response: { 200: myStrikesResponse, ...standardErrors },
       },
     },
@@ -25,9 +26,10 @@ export const strikesRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/me/strikes/:id/dispute',
     {
       schema: {
+        operationId: 'disputeStrike',
+        security: bearerAccess,
         tags,
         summary: 'Dispute a strike (once, within 14 days of it); the restaurant decides',
-        security,
         params: strikeIdParams,
         body: disputeStrikeBody,
         response: { 200: myStrikesResponse, ...standardErrors },

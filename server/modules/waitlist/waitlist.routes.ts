@@ -1,21 +1,22 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { standardErrors } from '#common/contract/common.ts';
 import { joinWaitlistBody, waitlistEntry, waitlistIdParams, waitlistResponse } from '#common/contract/waitlist.ts';
+import { bearerAccess } from '#common/contract/openapi-security.ts';
 
 /** The diner's waitlist: join, list (with live offers), leave. */
 export const waitlistRoutes: FastifyPluginAsyncZod = async (app) => {
   const { waitlist } = app.services;
-  const security = [{ bearer: [] }];
   const tags = ['waitlist'];
 
   app.post(
     '/api/waitlist',
     {
       schema: {
+        operationId: 'joinWaitlist',
+        security: bearerAccess,
         tags,
         summary:
           'Join the waitlist for a restaurant, date, party size and time window; freed covers are offered to the longest-waiting match as a 10-minute hold',
-        security,
         body: joinWaitlistBody,
         response: { 201: waitlistEntry, ...standardErrors },
       },
@@ -27,7 +28,13 @@ export const waitlistRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/waitlist',
     {
-      schema: { tags, summary: "The signed-in diner's waitlist entries and live offers", security, response: { 200: waitlistResponse, ...standardErrors } },
+      schema: {
+        operationId: 'listMyWaitlist',
+        security: bearerAccess,
+        tags,
+        summary: "The signed-in diner's waitlist entries and live offers",
+        response: { 200: waitlistResponse, ...standardErrors },
+      },
     },
     async (request) => waitlist.listMyWaitlist(await request.principal()),
   );
@@ -36,9 +43,10 @@ export const waitlistRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/waitlist/:id',
     {
       schema: {
+        operationId: 'leaveWaitlist',
+        security: bearerAccess,
         tags,
         summary: 'Leave the waitlist; a live offer is let go and passes to the next in line',
-        security,
         params: waitlistIdParams,
         response: { 200: waitlistEntry, ...standardErrors },
       },
