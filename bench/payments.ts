@@ -208,13 +208,15 @@ const viaApp = await storm(appWebhooks, async (webhook) => {
 const rawLedger = await ledgerCheck(handle, 'sbx_order_raw');
 const appLedger = await ledgerCheck(handle, 'sbx_order_app');
 
-const row = (name: string, result: { seconds: number; latencies: number[] }) => [
+/** A table row for `count` operations done in `result.seconds`: their rate, p50, p99 and total time. */
+const timedRow = (name: string, count: number, result: { seconds: number; latencies: number[] }) => [
   name,
-  fmt.rps(WEBHOOKS / result.seconds),
+  fmt.rps(count / result.seconds),
   fmt.ms(percentile(result.latencies, 50)),
   fmt.ms(percentile(result.latencies, 99)),
   `${result.seconds.toFixed(2)} s`,
 ];
+const row = (name: string, result: { seconds: number; latencies: number[] }) => timedRow(name, WEBHOOKS, result);
 console.log('');
 console.log(table(['webhook storm', 'webhooks/s', 'p50', 'p99', 'total'], [row('app (HTTP, verify, state machine)', viaApp), row('same statements raw', raw)]));
 console.log(`  ratio app/raw: ${(WEBHOOKS / viaApp.seconds / (WEBHOOKS / raw.seconds)).toFixed(2)}`);
@@ -445,13 +447,7 @@ const [whole] = await querySql<{ total: string; unbalanced: number; posted_twice
 );
 await handle.close();
 
-const dropRow = (name: string, result: { seconds: number; latencies: number[] }) => [
-  name,
-  fmt.rps(WINNERS / result.seconds),
-  fmt.ms(percentile(result.latencies, 50)),
-  fmt.ms(percentile(result.latencies, 99)),
-  `${result.seconds.toFixed(2)} s`,
-];
+const dropRow = (name: string, result: { seconds: number; latencies: number[] }) => timedRow(name, WINNERS, result);
 console.log('');
 console.log(
   `A drop whose ${WINNERS} winners all pay at once (${DROP_TIMES.length} slots of ${DROP_SLOT_COVERS} covers, ${formatRupees(DROP_DEPOSIT)} deposit each)`,

@@ -9,6 +9,7 @@ import { addDays, todayInKolkata } from '#common/domain/time.ts';
 import { queryRows } from '#server/db/client.ts';
 import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
 import { apiClient, createDiner, expectAccessible, holdFirstFreeTable, openAs, saveScreenshot, signInStaff, toastTexts } from './support/fixtures.ts';
+import { depositStaff } from './support/deposits.ts';
 import { useE2eEnvironment } from './support/environment.ts';
 import type { E2eServer } from './support/server.ts';
 
@@ -20,7 +21,6 @@ import type { E2eServer } from './support/server.ts';
  */
 const RESTAURANT = 'sweet-chariot';
 const STAFF = { username: RESTAURANT, password: 'staff1234' };
-const PER_COVER_PAISE = 50_000;
 
 let server: E2eServer;
 let browser: Browser;
@@ -30,27 +30,8 @@ useE2eEnvironment('deposits-disputes', (environment) => ({ server, browser, api 
 const downloads = mkdtempSync(join(tmpdir(), 'tablefair-ledger-'));
 afterAll(() => rmSync(downloads, { recursive: true, force: true }));
 
-let staffToken: string | undefined;
-/** Staff's token; the first call sets the policy: ₹500 a guest, and a week's free-cancel window so every cancel here is late. */
-async function asStaff(): Promise<string> {
-  if (staffToken) return staffToken;
-  const staff = await api<{ token: string }>('/api/auth/restaurant-login', { method: 'POST', body: STAFF });
-  expect(staff.status).toBe(200);
-  const policy = await api('/api/admin/deposit-policy', {
-    method: 'PUT',
-    token: staff.body.token,
-    body: {
-      defaultCharge: { kind: 'deposit', perCoverPaise: PER_COVER_PAISE },
-      rules: [],
-      freeCancelMinutes: 10080,
-      lateCancelKeepPercent: 100,
-      noShowKeepPercent: 100,
-    },
-  });
-  expect(policy.status, JSON.stringify(policy.body)).toBe(200);
-  staffToken = staff.body.token;
-  return staffToken;
-}
+/** Staff's token; the first call sets the policy, with a week's free-cancel window so every cancel here is late. */
+const asStaff = depositStaff(() => api, RESTAURANT, 10080);
 
 const reservationStatus = async (id: string) =>
   (await queryRows<{ status: string }>(server.database.db, sql`SELECT status FROM reservations WHERE id = ${id}`))[0]!.status;

@@ -5,6 +5,7 @@ import { addDays, todayInKolkata } from '#common/domain/time.ts';
 import { queryRows } from '#server/db/client.ts';
 import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
 import { apiClient, createDiner, expectAccessible, holdFirstFreeTable, openAs, saveScreenshot, signInStaff } from './support/fixtures.ts';
+import { depositStaff, PER_COVER_PAISE } from './support/deposits.ts';
 import { useE2eEnvironment } from './support/environment.ts';
 import type { E2eServer } from './support/server.ts';
 
@@ -13,33 +14,14 @@ import type { E2eServer } from './support/server.ts';
  * screen's "Pay ₹X and confirm", the gateway's page, and back. One server, one browser.
  */
 const RESTAURANT = 'chai-point-reserve';
-const PER_COVER_PAISE = 50_000;
 
 let server: E2eServer;
 let browser: Browser;
 let api: ReturnType<typeof apiClient>;
 useE2eEnvironment('deposits', (environment) => ({ server, browser, api } = environment));
 
-let staffToken: string | undefined;
-async function asStaff(): Promise<string> {
-  if (staffToken) return staffToken;
-  const staff = await api<{ token: string }>('/api/auth/restaurant-login', { method: 'POST', body: { username: RESTAURANT, password: 'staff1234' } });
-  expect(staff.status).toBe(200);
-  const policy = await api('/api/admin/deposit-policy', {
-    method: 'PUT',
-    token: staff.body.token,
-    body: {
-      defaultCharge: { kind: 'deposit', perCoverPaise: PER_COVER_PAISE },
-      rules: [],
-      freeCancelMinutes: 120,
-      lateCancelKeepPercent: 100,
-      noShowKeepPercent: 100,
-    },
-  });
-  expect(policy.status, JSON.stringify(policy.body)).toBe(200);
-  staffToken = staff.body.token;
-  return staffToken;
-}
+/** Staff's token; the first call sets the policy: free to cancel until 2 hours before. */
+const asStaff = depositStaff(() => api, RESTAURANT, 120);
 
 const reservationStatus = async (id: string) =>
   (await queryRows<{ status: string }>(server.database.db, sql`SELECT status FROM reservations WHERE id = ${id}`))[0]!.status;
