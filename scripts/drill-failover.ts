@@ -16,7 +16,7 @@
  * request got anything but a success, a refusal or a 503 with Retry-After.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { addDays, todayInKolkata } from '#common/domain/time.ts';
@@ -43,6 +43,8 @@ const BEFORE_KILL_SECONDS = Number(process.env.DRILL_BEFORE_KILL_SECONDS ?? 8);
 const PROMOTE_AFTER_SECONDS = Number(process.env.DRILL_PROMOTE_AFTER_SECONDS ?? 3);
 const AFTER_RECOVERY_SECONDS = Number(process.env.DRILL_AFTER_RECOVERY_SECONDS ?? 8);
 const REQUEST_TIMEOUT_MS = 10_000;
+/** Where the app instances' logs are written at the end, when set. */
+const LOG_DIR = process.env.DRILL_LOG_DIR;
 const RACE_DINERS = 60;
 const RACE_CAPACITY = 10;
 const STEADY_SLOT_TIMES = ['12:00', '12:30', '13:00', '13:30', '14:00', '18:00', '18:30', '19:00', '19:30', '20:00', '20:30', '21:00'];
@@ -53,6 +55,9 @@ interface Outcome {
   status: number;
   /** A 503 that said when to come back. */
   retryAfter: boolean;
+  /** How long the answer took, and to what. */
+  ms: number;
+  path: string;
 }
 
 const outcomes: Outcome[] = [];
@@ -65,6 +70,7 @@ async function call(baseUrl: string, path: string, token: string, body: unknown)
   let status = 0;
   let json: Record<string, unknown> | undefined;
   let retryAfter = false;
+  const sentAt = performance.now();
   try {
     const response = await fetch(`${baseUrl}${path}`, {
       method: 'POST',
@@ -78,7 +84,8 @@ async function call(baseUrl: string, path: string, token: string, body: unknown)
   } catch {
     status = 0; // timed out or connection failed
   }
-  outcomes.push({ at: now(), ok: (status >= 200 && status < 300) || status === 409, status, retryAfter });
+  const ms = performance.now() - sentAt;
+  outcomes.push({ at: now(), ok: (status >= 200 && status < 300) || status === 409, status, retryAfter, ms, path: path.replace(/[0-9a-f-]{36}/, '{id}') });
   return { status, json };
 }
 
@@ -279,6 +286,11 @@ async function main(): Promise<void> {
     const statusCounts = new Map<number, number>();
     for (const o of outcomes) statusCounts.set(o.status, (statusCounts.get(o.status) ?? 0) + 1);
     const unclear = failures.filter((o) => !(o.status === 503 && o.retryAfter));
+    // Nothing is wrong with the database before the kill, so nothing may fail then.
+    const failedBeforeKill = failures.filter((o) => o.at < killedAt);
+    const slowestBeforeKill = outcomes
+      .filter((o) => o.at < killedAt)
+      .reduce<Outcome | undefined>((slowest, o) => (slowest && slowest.ms >= o.ms ? slowest : o), undefined);
     const firstFailure = failures[0]?.at;
     const lastFailure = failures.at(-1)?.at;
     const primaryNow = verify.primary?.();
@@ -296,6 +308,12 @@ async function main(): Promise<void> {
         firstFailure === undefined ? 'none' : `t=${firstFailure.toFixed(1)}–${lastFailure!.toFixed(1)} s (${(lastFailure! - firstFailure).toFixed(1)} s)`,
         '',
       ],
+      ['failed requests before the kill', String(failedBeforeKill.length), failedBeforeKill.length === 0 ? 'PASS (must be 0)' : 'FAIL'],
+      [
+        'slowest answer before the kill',
+        slowestBeforeKill ? `${slowestBeforeKill.ms.toFixed(0)} ms, ${slowestBeforeKill.path} (${slowestBeforeKill.status || 'timeout/refused'})` : 'none',
+        '',
+      ],
       ['failed requests other than 503 + Retry-After', String(unclear.length), unclear.length === 0 ? 'PASS (must be 0)' : 'FAIL'],
       ['answers by status', [...statusCounts].map(([status, count]) => `${status === 0 ? 'timeout/refused' : status}: ${count}`).join(', '), ''],
       ['time until bookings succeed again (from the kill)', recoveredAt === undefined ? 'never' : `${(recoveredAt - killedAt).toFixed(1)} s`, ''],
@@ -303,10 +321,16 @@ async function main(): Promise<void> {
       ['primary now', primaryNow ? `${primaryNow.host}:${primaryNow.port}` : '?', ''],
     ];
     for (const [what, value, verdict] of rows) console.log(`  ${what.padEnd(48)} ${value}${verdict ? `   ${verdict}` : ''}`);
-    failed = lost.length > 0 || oversell > 0 || unclear.length > 0 || recoveredAt === undefined;
+    failed = lost.length > 0 || oversell > 0 || unclear.length > 0 || failedBeforeKill.length > 0 || recoveredAt === undefined;
   } finally {
     await verify?.close().catch(() => {});
     for (const app of apps) await app.stop().catch(() => {});
+    // The apps' own warnings (each 503's cause is logged with its code) outlive the drill's folders.
+    if (LOG_DIR && apps.length > 0) {
+      mkdirSync(LOG_DIR, { recursive: true });
+      for (const app of apps) writeFileSync(join(LOG_DIR, `${app.name.replace(' ', '-')}.log`), app.output());
+      console.log(`  app logs (last 20 kB each): ${LOG_DIR}`);
+    }
     await pair?.destroy();
     await formation?.destroy();
     process.off('exit', exitCleanup);
