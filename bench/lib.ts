@@ -241,6 +241,14 @@ export function percentile(values: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((q / 100) * sorted.length) - 1)];
 }
 
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
 export const fmt = {
   rps: (n: number) => `${n.toFixed(n >= 100 ? 0 : 1)}/s`,
   ms: (n: number) => `${n.toFixed(n >= 100 ? 0 : 1)} ms`,
