@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
 import { useE2eEnvironment } from './support/environment.ts';
 import { expectAccessible, saveScreenshot } from './support/fixtures.ts';
+import { signUpDatingMemberInPage } from './support/dating.ts';
 import type { E2eServer } from './support/server.ts';
 
 /**
@@ -22,62 +23,22 @@ function uniquePhone(): string {
   return `97${String(Date.now()).slice(-6)}${String(phoneCounter).padStart(2, '0')}`;
 }
 
-/** Signs up from inside the page (same cookies as the browser): three canvas photos, the code from the dev mailbox. */
+/** Signs a member up from inside the page (same cookies as the browser). */
 async function signUpInPage(page: Page, person: { phone: string; name: string; dob: string }): Promise<void> {
-  const status = await page.evaluate(async (person) => {
-    const canvasBlob = (colour: string) =>
-      new Promise<Blob>((resolve) => {
-        const canvas = document.createElement('canvas');
-        canvas.width = 120;
-        canvas.height = 160;
-        const context = canvas.getContext('2d')!;
-        context.fillStyle = colour;
-        context.fillRect(0, 0, 120, 160);
-        canvas.toBlob((blob) => resolve(blob!), 'image/png');
-      });
-    const presign = await fetch('/dating/uploads/presign', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ count: 3, contentTypes: ['image/png', 'image/png', 'image/png'], userHint: 'signup' }),
-    });
-    const { items } = (await presign.json()) as { items: { uploadUrl: string; objectKey: string }[] };
-    const colours = ['#c23d61', '#3b1535', '#f6eef4'];
-    await Promise.all(
-      items.map(async (item, index) =>
-        fetch(item.uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: await canvasBlob(colours[index]) }),
-      ),
-    );
-    const signup = await fetch('/dating/auth/signup', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        phone: person.phone,
-        password: 'password123',
-        name: person.name,
-        dob: person.dob,
-        profession: 'Architect',
-        whatIWantInPartner: 'Someone who reads the menu like a novel',
-        whyPartnerWouldLikeMe: 'I always know the best filter coffee nearby',
-        dateBudget: 'INR_1000_2500',
-        photos: items.map((item, sortOrder) => ({ objectKey: item.objectKey, sortOrder })),
-        cuisines: ['SOUTH_INDIAN', 'JAPANESE'],
-        interests: ['Jazz'],
-        languages: ['Kannada'],
-        firstDateTypes: ['COFFEE'],
-      }),
-    });
-    if (signup.status !== 202) return signup.status;
-    const { signupId } = (await signup.json()) as { signupId: string };
-    const mailbox = (await (await fetch(`/dating/dev/mailbox?signup=${signupId}`)).json()) as { messages: { body: string }[] };
-    const code = /\b(\d{6})\b/.exec(mailbox.messages[0]?.body ?? '')?.[1] ?? '';
-    const verify = await fetch('/dating/auth/signup/verify', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ signupId, code }),
-    });
-    return verify.status;
-  }, person);
-  expect(status).toBe(201);
+  await signUpDatingMemberInPage(page, {
+    phone: person.phone,
+    password: 'password123',
+    name: person.name,
+    dob: person.dob,
+    profession: 'Architect',
+    whatIWantInPartner: 'Someone who reads the menu like a novel',
+    whyPartnerWouldLikeMe: 'I always know the best filter coffee nearby',
+    dateBudget: 'INR_1000_2500',
+    cuisines: ['SOUTH_INDIAN', 'JAPANESE'],
+    interests: ['Jazz'],
+    languages: ['Kannada'],
+    firstDateTypes: ['COFFEE'],
+  });
 }
 
 async function newMember(viewport: { width: number; height: number }, person: { name: string; dob: string }): Promise<Page> {

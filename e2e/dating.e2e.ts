@@ -6,6 +6,7 @@ import { makePng } from '#server/test/test-images.ts';
 import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
 import { useE2eEnvironment } from './support/environment.ts';
 import { seriousAxeViolations } from './support/fixtures.ts';
+import { signUpDatingMemberInPage } from './support/dating.ts';
 import type { E2eServer } from './support/server.ts';
 
 /**
@@ -61,66 +62,25 @@ async function expectPhotosRendered(page: Page, count: number) {
 
 /** Signs up from inside the page (same cookies as the browser), for screens that need a session. */
 async function signUpInPage(page: Page, phone: string): Promise<void> {
-  const status = await page.evaluate(async (phone) => {
-    const canvasBlob = (colour: string) =>
-      new Promise<Blob>((resolve) => {
-        const canvas = document.createElement('canvas');
-        canvas.width = 120;
-        canvas.height = 160;
-        const context = canvas.getContext('2d')!;
-        context.fillStyle = colour;
-        context.fillRect(0, 0, 120, 160);
-        canvas.toBlob((blob) => resolve(blob!), 'image/png');
-      });
-    const presign = await fetch('/dating/uploads/presign', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ count: 3, contentTypes: ['image/png', 'image/png', 'image/png'], userHint: 'signup' }),
-    });
-    const { items } = (await presign.json()) as { items: { uploadUrl: string; objectKey: string }[] };
-    const colours = ['#c23d61', '#3b1535', '#f6eef4'];
-    await Promise.all(
-      items.map(async (item, index) =>
-        fetch(item.uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: await canvasBlob(colours[index]) }),
-      ),
-    );
-    const signup = await fetch('/dating/auth/signup', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        phone,
-        password: 'password123',
-        name: 'Ira Menon',
-        dob: '1994-08-09',
-        profession: 'Architect',
-        whatIWantInPartner: 'Someone who reads the menu like a novel',
-        whyPartnerWouldLikeMe: 'I always know the best filter coffee nearby',
-        dreams: 'A tiny bookshop with a kitchen',
-        fiveYearGoal: 'Design a school',
-        dateBudget: 'INR_1000_2500',
-        physicalActivity: 'REGULAR',
-        photos: items.map((item, sortOrder) => ({ objectKey: item.objectKey, sortOrder })),
-        cuisines: ['SOUTH_INDIAN', 'JAPANESE'],
-        interests: ['Architecture walks', 'Jazz'],
-        firstDateTypes: ['COFFEE', 'MUSEUM_WALK'],
-        diet: 'VEG',
-        drinking: 'SOCIALLY',
-        smoking: 'NO',
-      }),
-    });
-    if (signup.status !== 202) return signup.status;
-    // Step 2 (decision 101): the code texted to the phone, read from the dev mailbox as the demo does.
-    const { signupId } = (await signup.json()) as { signupId: string };
-    const mailbox = (await (await fetch(`/dating/dev/mailbox?signup=${signupId}`)).json()) as { messages: { body: string }[] };
-    const code = /\b(\d{6})\b/.exec(mailbox.messages[0]?.body ?? '')?.[1] ?? '';
-    const verify = await fetch('/dating/auth/signup/verify', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ signupId, code }),
-    });
-    return verify.status;
-  }, phone);
-  expect(status).toBe(201);
+  await signUpDatingMemberInPage(page, {
+    phone,
+    password: 'password123',
+    name: 'Ira Menon',
+    dob: '1994-08-09',
+    profession: 'Architect',
+    whatIWantInPartner: 'Someone who reads the menu like a novel',
+    whyPartnerWouldLikeMe: 'I always know the best filter coffee nearby',
+    dreams: 'A tiny bookshop with a kitchen',
+    fiveYearGoal: 'Design a school',
+    dateBudget: 'INR_1000_2500',
+    physicalActivity: 'REGULAR',
+    cuisines: ['SOUTH_INDIAN', 'JAPANESE'],
+    interests: ['Architecture walks', 'Jazz'],
+    firstDateTypes: ['COFFEE', 'MUSEUM_WALK'],
+    diet: 'VEG',
+    drinking: 'SOCIALLY',
+    smoking: 'NO',
+  });
 }
 
 describe('dating section', () => {

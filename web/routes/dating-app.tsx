@@ -103,6 +103,23 @@ function Answer({ question, answer }: { question: string; answer: string }) {
   );
 }
 
+/** A subheading and the member's own words as outlined pills; nothing at all when there are none. */
+function TitledPills({ title, values }: { title: string; values: string[] }) {
+  if (values.length === 0) return null;
+  return (
+    <>
+      <h3 className="d-app__sub">{title}</h3>
+      <ul className="d-pills" aria-label={title}>
+        {values.map((value) => (
+          <li key={value} className="d-pill d-pill--outline">
+            {value}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
 function Profile({ profile }: { profile: DatingProfile }) {
   const hasPreferences = profile.neighbourhoods.length > 0 && profile.freeEvenings.length > 0;
   const photos = [...profile.photos].sort((a, b) => a.sortOrder - b.sortOrder);
@@ -183,30 +200,8 @@ function Profile({ profile }: { profile: DatingProfile }) {
               </li>
             ))}
           </ul>
-          {profile.interests.length ? (
-            <>
-              <h3 className="d-app__sub">Interests</h3>
-              <ul className="d-pills" aria-label="Interests">
-                {profile.interests.map((value) => (
-                  <li key={value} className="d-pill d-pill--outline">
-                    {value}
-                  </li>
-                ))}
-              </ul>
-            </>
-          ) : null}
-          {profile.languages.length ? (
-            <>
-              <h3 className="d-app__sub">Languages</h3>
-              <ul className="d-pills" aria-label="Languages">
-                {profile.languages.map((value) => (
-                  <li key={value} className="d-pill d-pill--outline">
-                    {value}
-                  </li>
-                ))}
-              </ul>
-            </>
-          ) : null}
+          <TitledPills title="Interests" values={profile.interests} />
+          <TitledPills title="Languages" values={profile.languages} />
         </section>
 
         <section className="d-card d-app__card" aria-labelledby="lifestyle-title">

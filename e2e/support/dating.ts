@@ -1,0 +1,50 @@
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/**
+ * Signs a member up from inside the page, with the browser's own cookies: three canvas photos
+ * uploaded through the presigned URLs, the signup with `profile` (everything but the photos), then
+ * the code texted to the phone, read from the dev mailbox as the demo does (decision 101).
+ */
+export async function signUpDatingMemberInPage(page: Page, profile: Record<string, unknown>): Promise<void> {
+  const status = await page.evaluate(async (profile) => {
+    const canvasBlob = (colour: string) =>
+      new Promise<Blob>((resolve) => {
+        const canvas = document.createElement('canvas');
+        canvas.width = 120;
+        canvas.height = 160;
+        const context = canvas.getContext('2d')!;
+        context.fillStyle = colour;
+        context.fillRect(0, 0, 120, 160);
+        canvas.toBlob((blob) => resolve(blob!), 'image/png');
+      });
+    const presign = await fetch('/dating/uploads/presign', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ count: 3, contentTypes: ['image/png', 'image/png', 'image/png'], userHint: 'signup' }),
+    });
+    const { items } = (await presign.json()) as { items: { uploadUrl: string; objectKey: string }[] };
+    const colours = ['#c23d61', '#3b1535', '#f6eef4'];
+    await Promise.all(
+      items.map(async (item, index) =>
+        fetch(item.uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: await canvasBlob(colours[index]) }),
+      ),
+    );
+    const signup = await fetch('/dating/auth/signup', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...profile, photos: items.map((item, sortOrder) => ({ objectKey: item.objectKey, sortOrder })) }),
+    });
+    if (signup.status !== 202) return signup.status;
+    const { signupId } = (await signup.json()) as { signupId: string };
+    const mailbox = (await (await fetch(`/dating/dev/mailbox?signup=${signupId}`)).json()) as { messages: { body: string }[] };
+    const code = /\b(\d{6})\b/.exec(mailbox.messages[0]?.body ?? '')?.[1] ?? '';
+    const verify = await fetch('/dating/auth/signup/verify', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ signupId, code }),
+    });
+    return verify.status;
+  }, profile);
+  expect(status).toBe(201);
+}
