@@ -218,7 +218,8 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
       void (async () => {
         const { dropOffers, waitlist, notifications, dating, payments, deposits } = app.services;
         // …and dating photo uploads nobody claimed in time (issue 12 item 7), logging the storage in use;
-        // payments nobody approved before their owner stopped waiting expire (a later approval is released).
+        // payments nobody approved before their owner stopped waiting expire (a later approval is released),
+        // and payment requests whose answer never came are sent again with their own keys.
         for (const step of [
           dropOffers.runDueWork,
           waitlist.runDueWork,
@@ -229,6 +230,7 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
           () => notifications.deliverDue(),
           () => dating.sweepUploads(),
           () => payments.expireOverdue(),
+          () => payments.retryUnansweredCalls(),
         ]) {
           await step().catch((error: unknown) => app.log.warn({ err: error }, 'fair-access sweep step failed'));
         }

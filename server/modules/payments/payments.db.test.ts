@@ -282,6 +282,29 @@ describe('a provider that times out', () => {
     expect(await balances(t.database.db, intentId)).toEqual({ restaurant_receivable: DEPOSIT_PAISE, diner_funds: -DEPOSIT_PAISE });
   });
 
+  it('sends a request whose caller never asks again once more, with its own key, from the sweep', async () => {
+    const intentId = await authorised();
+    sandbox.timeOutNext('capture', { applied: false });
+    // A key nobody will repeat: the caller that asked is gone.
+    await payments.capture({ intentId, amountPaise: DEPOSIT_PAISE, reason: 'no-show', idempotencyKey: `cap:${intentId}:once` });
+    await sandbox.settle();
+    expect(await statusOf(intentId)).toBe('CAPTURE_PENDING');
+    // Not at once: a request may still be on its way in another instance.
+    await payments.retryUnansweredCalls();
+    await sandbox.settle();
+    expect(await statusOf(intentId)).toBe('CAPTURE_PENDING');
+    t.clock.advance(61_000);
+    await payments.retryUnansweredCalls();
+    await sandbox.settle();
+    expect(await statusOf(intentId)).toBe('CAPTURED');
+    expect(await balances(t.database.db, intentId)).toEqual({ restaurant_receivable: DEPOSIT_PAISE, diner_funds: -DEPOSIT_PAISE });
+    const calls = await queryRows<{ outcome: string; attempts: number }>(
+      t.database.db,
+      sql`SELECT outcome, attempts FROM provider_calls WHERE intent_id = ${intentId} AND kind = 'capture'`,
+    );
+    expect(calls).toEqual([{ outcome: 'accepted', attempts: 2 }]);
+  });
+
   it('leaves the release pending; the provider’s webhook settles it without a retry', async () => {
     const intentId = await authorised();
     sandbox.timeOutNext('release', { applied: true });

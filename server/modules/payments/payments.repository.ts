@@ -203,6 +203,21 @@ export async function insertProviderCall(
   return row?.id;
 }
 
+/**
+ * Capture, release and refund requests nobody heard back about (timed out, or never sent because
+ * the process stopped), last tried before `triedBefore`, whose intent still waits on them.
+ */
+export function listUnansweredCalls(db: Db, triedBefore: Date, limit: number): Promise<ProviderCallRow[]> {
+  return queryRows<ProviderCallRow>(
+    db,
+    sql`SELECT c.* FROM provider_calls c JOIN payment_intents p ON p.id = c.intent_id
+        WHERE c.outcome IN ('timed_out', 'pending') AND c.updated_at <= ${triedBefore.toISOString()}
+          AND ((c.kind = 'capture' AND p.status = 'CAPTURE_PENDING') OR (c.kind = 'release' AND p.status = 'RELEASE_PENDING')
+            OR (c.kind = 'refund' AND p.status = 'REFUND_PENDING'))
+        ORDER BY c.updated_at LIMIT ${limit}`,
+  );
+}
+
 export async function recordCallOutcome(db: Db, idempotencyKey: string, outcome: ProviderCallOutcome, now: Date): Promise<void> {
   await db.execute(
     sql`UPDATE provider_calls SET outcome = ${outcome}, attempts = attempts + 1, updated_at = ${now.toISOString()} WHERE idempotency_key = ${idempotencyKey}`,

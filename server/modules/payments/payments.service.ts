@@ -43,6 +43,7 @@ import {
   listIntentsOfAccount,
   listIntentsOfRestaurant,
   listLedgerLinesOfRestaurant,
+  listUnansweredCalls,
   lockIntent,
   lockIntentByProviderRef,
   lockOverdueIntents,
@@ -78,6 +79,8 @@ export type WebhookOutcome = 'applied' | 'ignored' | 'unmatched' | 'duplicate' |
 
 const LIST_LIMIT = 100;
 const EXPIRY_BATCH = 200;
+/** A request left unanswered is sent again once it has waited this long (one sweep's repeat, not a storm). */
+const UNANSWERED_RETRY_AFTER_MS = 60_000;
 
 const requestEvent: Record<Exclude<ProviderCallKind, 'authorise'>, PaymentIntentEvent> = {
   capture: 'capture_requested',
@@ -492,6 +495,25 @@ export function createPaymentsService(deps: AppDeps, driver: PaymentProviderDriv
         }
       }
       return result.outcome;
+    },
+
+    /**
+     * Sends again, with their own keys, the capture, release and refund requests whose answer never
+     * came (a timeout, or a stop between recording and sending) and whose intent still waits: the
+     * caller who asked may never ask again, and the money must not stay blocked. The provider treats
+     * the repeat as the same request. Answers how many were sent.
+     */
+    async retryUnansweredCalls(): Promise<number> {
+      const calls = await listUnansweredCalls(db, new Date(clock.now().getTime() - UNANSWERED_RETRY_AFTER_MS), EXPIRY_BATCH);
+      for (const call of calls) {
+        if (call.kind === 'authorise') continue;
+        try {
+          await requestMove(call.kind, { intentId: call.intent_id, idempotencyKey: call.idempotency_key, reason: '' });
+        } catch (error) {
+          log.warn({ err: error, intentId: call.intent_id, kind: call.kind }, 'payment request retry failed; the next sweep tries again');
+        }
+      }
+      return calls.length;
     },
 
     /** Intents whose owner stopped waiting for approval become EXPIRED (a later approval is released). */
