@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sniffImageType } from './image-type.ts';
-import { signPayload, verifyPayload } from './signing.ts';
+import { signPayload, verifyPayload } from '#server/signing.ts';
 
 describe('sniffImageType', () => {
   it('recognises JPEG, PNG and WebP by their first bytes', () => {

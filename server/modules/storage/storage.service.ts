@@ -1,13 +1,11 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { sql } from 'drizzle-orm';
-import { queryRows } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { AppError, badInput } from '#server/errors.ts';
 import { fileExtensionFor, sniffImageType, type AcceptedImageType } from './image-type.ts';
 import { LocalObjectStore } from './local-driver.ts';
 import { S3ObjectStore } from './s3-driver.ts';
-import { signPayload, verifyPayload } from './signing.ts';
+import { createSigningKey, signPayload, verifyPayload } from '#server/signing.ts';
 
 /** What a signed local upload URL allows: one object key, one declared type, a size cap, until exp. */
 export interface UploadGrant {
@@ -34,30 +32,12 @@ export interface StoredImage {
 
 /**
  * Files: local disk under DATA_DIR/uploads by default. Uploads are images checked by
- * their bytes and size-limited. The signing secret comes from SIGNING_SECRET, else is
- * generated once and kept in the database so every instance shares it.
+ * their bytes and size-limited. Upload URLs are signed with the app's signing key (server/signing.ts).
  */
 export function createStorageService({ db, clock, config }: AppDeps) {
   const s3 = config.storage?.driver === 's3' && config.storage.s3 ? new S3ObjectStore(config.storage.s3, clock) : undefined;
   const store: ObjectStore = s3 ?? new LocalObjectStore(join(config.dataDir, 'uploads'));
-  let secret: Promise<string> | undefined;
-
-  async function loadSecret(): Promise<string> {
-    if (config.signingSecret) return config.signingSecret;
-    await db.execute(
-      sql`INSERT INTO app_settings (key, value) VALUES ('signing_secret', ${randomBytes(32).toString('base64url')}) ON CONFLICT (key) DO NOTHING`,
-    );
-    const [row] = await queryRows<{ value: string }>(db, sql`SELECT value FROM app_settings WHERE key = 'signing_secret'`);
-    return row.value;
-  }
-
-  function signingSecret(): Promise<string> {
-    secret ??= loadSecret().catch((error) => {
-      secret = undefined;
-      throw error;
-    });
-    return secret;
-  }
+  const signingSecret = createSigningKey({ db, config });
 
   /** Checks bytes are an accepted image within the limit; the refusal says which rule failed. */
   function checkImage(bytes: Uint8Array, maxBytes: number): AcceptedImageType {
