@@ -37,6 +37,7 @@ import { notificationsRoutes } from './modules/notifications/notifications.route
 import { createNotificationsService } from './modules/notifications/notifications.service.ts';
 import { createRemindersService } from './modules/reminders/reminders.service.ts';
 import { remindersAdminRoutes } from './modules/reminders/reminders.admin.routes.ts';
+import { remindersRoutes } from './modules/reminders/reminders.routes.ts';
 import { createPagesService } from './modules/pages/pages.service.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { createPaymentsService } from './modules/payments/payments.service.ts';
@@ -85,8 +86,9 @@ function createServices(deps: AppDeps) {
   const pages = createPagesService(restaurants, availability);
   const strikes = createStrikesService(deps);
   const reservations = createReservationsService(deps, restaurants, availability, strikes);
-  const reservationsAdmin = createReservationsAdminService(deps, reservations, strikes);
   const notifications = createNotificationsService(deps);
+  const reminders = createRemindersService(deps, notifications, reservations);
+  const reservationsAdmin = createReservationsAdminService(deps, reservations, strikes, reminders);
   const dating = createDatingService(deps, sessions, storage, notifications);
   const phoneVerification = createPhoneVerificationService(deps, notifications);
   const dropOffers = createDropOffers(deps, reservations, notifications, slots);
@@ -96,7 +98,6 @@ function createServices(deps: AppDeps) {
   // Payments knows no other module: reservations' deposits subscribe (and dating will) to onStatusChange.
   const payments = createPaymentsService(deps);
   const deposits = createDepositsService(deps, reservations, payments, notifications, strikes);
-  const reminders = createRemindersService(deps, notifications);
   return {
     reminders,
     sessions,
@@ -184,6 +185,7 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   await app.register(restaurantsRoutes);
   await app.register(restaurantsAdminRoutes);
   await app.register(remindersAdminRoutes);
+  await app.register(remindersRoutes);
   await app.register(slotsAdminRoutes);
   await app.register(availabilityRoutes);
   await app.register(reservationsRoutes);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, type TestApp, requestHold } from '#server/test/app.ts';
+import { signBytes } from '#server/signing.ts';
 import { buildDiner, buildRestaurant, buildSlot, buildStaff, type BuiltAccount } from '#server/test/factories.ts';
 
 /**
@@ -12,7 +13,7 @@ const callers: Caller[] = ['anonymous', 'dinerA', 'dinerB', 'staffX', 'staffY'];
 
 interface Row {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Placeholders: {slugX} {restaurantX} {reservationA} {confirmedA} {slotX} {dropX} {waitlistA} {paymentA} {provider} {missingId} (an id nothing has) */
+  /** Placeholders: {slugX} {restaurantX} {reservationA} {confirmedA} {slotX} {dropX} {waitlistA} {paymentA} {provider} {missingId} (an id nothing has) {foreignLink} (a link signed with another key) */
   path: string;
   /** A server-sent event stream: called over real HTTP and closed once the status is known. */
   stream?: boolean;
@@ -25,6 +26,9 @@ const staffOnly = (ok: number): Record<Caller, number> => ({ anonymous: 401, din
 const dinerOnly = (ok: number): Record<Caller, number> => ({ anonymous: 401, dinerA: ok, dinerB: ok, staffX: 401, staffY: 401 });
 
 let signupCounter = 0;
+
+/** A well-formed one-tap link for diner A's kind of reservation, signed with a key the app does not have. */
+const FOREIGN_LINK = signBytes(Buffer.alloc(21, 1), 'not-the-app-signing-key-0123456789');
 
 export const authorizationTable: Row[] = [
   {
@@ -98,6 +102,17 @@ export const authorizationTable: Row[] = [
   // Reminders before reservations: the staff's own restaurant's setting (issue 16).
   { method: 'GET', path: '/api/admin/reminders', expect: staffOnly(200) },
   { method: 'PUT', path: '/api/admin/reminders', body: () => ({ remindersOn: true }), expect: staffOnly(200) },
+  // The one-tap links and the calendar file: the signed link is the access, whoever calls; one
+  // signed with another key is refused alike (reminder-links.db.test.ts covers genuine ones).
+  { method: 'GET', path: '/api/reminder-links/{foreignLink}', expect: all(400) },
+  { method: 'POST', path: '/api/reminder-links/{foreignLink}', body: () => ({}), expect: all(400) },
+  { method: 'GET', path: '/api/calendar/{foreignLink}', expect: all(400) },
+  // The calendar link of diner A's reservation: only for its owner; to another diner it does not exist.
+  {
+    method: 'GET',
+    path: '/api/reservations/{reservationA}/calendar-link',
+    expect: { anonymous: 401, dinerA: 200, dinerB: 404, staffX: 401, staffY: 401 },
+  },
   { method: 'GET', path: '/api/admin/slots?date=2026-11-23', expect: staffOnly(200) },
   {
     method: 'POST',
@@ -326,7 +341,8 @@ describe('authorisation matrix', () => {
           .replace('{waitlistA}', fixture.waitlistA)
           .replace('{paymentA}', fixture.paymentA)
           .replace('{provider}', 'sandbox')
-          .replace('{missingId}', '00000000-0000-4000-8000-000000000000');
+          .replace('{missingId}', '00000000-0000-4000-8000-000000000000')
+          .replace('{foreignLink}', FOREIGN_LINK);
         const headers = caller === 'anonymous' ? {} : bearer(fixture.tokens[caller]);
         if (row.stream) {
           const { status, body } = await streamStatus(url, headers);

@@ -45,6 +45,12 @@ export const envSchema = z.object({
   DEV_MAILBOX: z.enum(['', 'own', 'all', 'off', '1', 'true', '0', 'false']).optional(),
   /** How text messages leave: log (the log and the dev mailbox; the only driver so far). */
   SMS_DRIVER: z.enum(['log']).default('log'),
+  /** How WhatsApp messages leave (decision 153): log (the log and the dev mailbox; the only driver so far). */
+  WHATSAPP_DRIVER: z.enum(['log']).default('log'),
+  /** Which channel reminders text a verified phone on (decision 153): sms or whatsapp. */
+  REMINDER_TEXT_CHANNEL: z.enum(['sms', 'whatsapp']).default('sms'),
+  /** Where diners reach the app, for the links in emails and texts (reminders, calendar files); default http://localhost:PORT. */
+  PUBLIC_URL: z.preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^https?$/ }).optional()),
   /** Countries texts may go to (decision 095): comma-separated calling codes. */
   SMS_ALLOWED_COUNTRY_CODES: z
     .string()
@@ -83,7 +89,7 @@ export const envSchema = z.object({
     .default(24 * 30),
   /** log2 of scrypt's N; 15 means 32 MiB of memory per hash. */
   PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(15),
-  /** Secret for signed URLs; generated and kept under DATA_DIR when unset or empty (set it when running N instances). */
+  /** Secret for signed URLs and links; generated once and kept in the database when unset or empty (server/signing.ts). */
   SIGNING_SECRET: z.preprocess((value) => (value === '' ? undefined : value), z.string().min(32).optional()),
   /** How often expired holds are swept to CANCELLED (they stop counting at expiry regardless). */
   HOLD_SWEEP_SECONDS: z.coerce.number().positive().default(15),
@@ -232,7 +238,9 @@ export type AppConfig = {
   strikes: { limit: number; windowDays: number };
   waitlistOfferMinutes: number;
   /** Outgoing email and SMS (the outbox's drivers) and whether the dev mailbox is served. */
-  notifications: { smtpUrl: string | undefined; mailFrom: string; devMailbox: DevMailboxMode; smsDriver: 'log' };
+  notifications: { smtpUrl: string | undefined; mailFrom: string; devMailbox: DevMailboxMode; smsDriver: 'log'; whatsappDriver: 'log' };
+  /** Where diners reach the app, without a trailing slash: links in emails and texts start with it. */
+  publicUrl: string;
   /** Who texts may go to and how many (decision 095). */
   sms: { allowedCountryCodes: string[]; maxPerAccountPerDay: number; maxPerIpPerDay: number; maxPerHour: number };
   /** Anonymous dating photo uploads: how long an unclaimed one lives, and bytes per address per day. */
@@ -245,6 +253,8 @@ export type AppConfig = {
   holdSweepSeconds: number;
   /** Minutes before a reservation's start that a reminder goes out (issue 16). */
   reminderOffsetsMinutes: number[];
+  /** The channel reminders text a verified phone on. */
+  reminderTextChannel: 'sms' | 'whatsapp';
   availabilityCache: { maxAgeSeconds: number; maxRestaurants: number };
   webDistDir: string;
   /** Fastify's trustProxy: false, a hop count, or the proxies' addresses/CIDRs. */
@@ -321,7 +331,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       mailFrom: e.MAIL_FROM,
       devMailbox: devMailboxMode(e.DEV_MAILBOX, e.NODE_ENV),
       smsDriver: e.SMS_DRIVER,
+      whatsappDriver: e.WHATSAPP_DRIVER,
     },
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     sms: {
       allowedCountryCodes: e.SMS_ALLOWED_COUNTRY_CODES,
       maxPerAccountPerDay: e.SMS_MAX_PER_ACCOUNT_PER_DAY,
@@ -335,6 +347,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     signingSecret: e.SIGNING_SECRET,
     holdSweepSeconds: e.HOLD_SWEEP_SECONDS,
     reminderOffsetsMinutes: e.REMINDER_OFFSETS_MINUTES,
+    reminderTextChannel: e.REMINDER_TEXT_CHANNEL,
     availabilityCache: { maxAgeSeconds: e.AVAILABILITY_CACHE_SECONDS, maxRestaurants: e.AVAILABILITY_CACHE_RESTAURANTS },
     webDistDir: e.WEB_DIST_DIR,
     trustProxy: trustProxyOf(e.TRUST_PROXY),

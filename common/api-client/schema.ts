@@ -258,6 +258,61 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/reminder-links/{token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** What a reminder's link will do (or did): reading it changes nothing, so a mail scanner opening it is harmless */
+    get: operations['readReminderLink'];
+    put?: never;
+    /**
+     * The diner's answer from a reminder: I'm coming, or Release my table (which offers it to the waitlist)
+     * @description Only a link in the ready state changes anything; otherwise the answer says where the reservation stands.
+     */
+    post: operations['answerReminderLink'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/calendar/{token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A reservation as an RFC 5545 calendar file: a higher SEQUENCE after each change, METHOD:CANCEL once cancelled */
+    get: operations['getCalendarFile'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/reservations/{id}/calendar-link': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The signed address of the signed-in diner's reservation as a calendar file */
+    get: operations['getCalendarLink'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/admin/slots': {
     parameters: {
       query?: never;
@@ -2878,6 +2933,382 @@ export interface operations {
       };
     };
   };
+  readReminderLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            action: 'coming' | 'release';
+            /** @enum {string} */
+            state: 'ready' | 'done' | 'cancelled' | 'closed' | 'expired';
+            message: string;
+            releaseFeePaise: number;
+            reservation: {
+              id: string;
+              /** @enum {string} */
+              status: 'HELD' | 'PENDING' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'NO_SHOW';
+              partySize: number;
+              restaurant: {
+                id: string;
+                slug: string;
+                name: string;
+                emoji: string;
+                neighborhood: string;
+              };
+              slot: {
+                date: string;
+                time: string;
+              };
+              holdExpiresAt: string | null;
+              startsAt: string;
+              createdAt: string;
+            };
+            calendarPath: string;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  answerReminderLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never> | null;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            action: 'coming' | 'release';
+            /** @enum {string} */
+            state: 'ready' | 'done' | 'cancelled' | 'closed' | 'expired';
+            message: string;
+            releaseFeePaise: number;
+            reservation: {
+              id: string;
+              /** @enum {string} */
+              status: 'HELD' | 'PENDING' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'NO_SHOW';
+              partySize: number;
+              restaurant: {
+                id: string;
+                slug: string;
+                name: string;
+                emoji: string;
+                neighborhood: string;
+              };
+              slot: {
+                date: string;
+                time: string;
+              };
+              holdExpiresAt: string | null;
+              startsAt: string;
+              createdAt: string;
+            };
+            calendarPath: string;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  getCalendarFile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request was refused */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description One sentence saying what went wrong */
+            error: string;
+          };
+        };
+      };
+    };
+  };
+  getCalendarLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            path: string;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
   listSlots: {
     parameters: {
       query: {
@@ -4256,6 +4687,8 @@ export interface operations {
                 date: string;
                 time: string;
               };
+              /** @enum {string|null} */
+              reminderReply: 'coming' | 'released' | 'unanswered' | null;
             }[];
             liveStatus: {
               pending: number;
@@ -4380,6 +4813,8 @@ export interface operations {
               date: string;
               time: string;
             };
+            /** @enum {string|null} */
+            reminderReply: 'coming' | 'released' | 'unanswered' | null;
           };
         };
       };
@@ -5232,7 +5667,7 @@ export interface operations {
             messages: {
               id: string;
               /** @enum {string} */
-              channel: 'email' | 'sms';
+              channel: 'email' | 'sms' | 'whatsapp';
               recipient: string;
               subject: string;
               body: string;
@@ -6788,7 +7223,7 @@ export interface operations {
             messages: {
               id: string;
               /** @enum {string} */
-              channel: 'email' | 'sms';
+              channel: 'email' | 'sms' | 'whatsapp';
               recipient: string;
               subject: string;
               body: string;

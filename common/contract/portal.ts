@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { clockTime, isoDate, slotRef, uuid } from './common.ts';
 import { reservationStatus } from './reservations.ts';
+import { reminderReplies } from './reminders.ts';
 
 /** The restaurant portal's shapes (spec sections 3 and 7, Admin). */
 
@@ -132,6 +133,8 @@ export const adminBooking = z.object({
   startsAt: z.string(),
   user: z.object({ name: z.string(), email: z.string().nullable(), phone: z.string().nullable().optional() }),
   slot: slotRef,
+  /** The diner's answer to a reminder (issue 16): null while no reminder has gone out and no answer came. */
+  reminderReply: z.enum(reminderReplies).nullable(),
 });
 export type AdminBooking = z.infer<typeof adminBooking>;
 

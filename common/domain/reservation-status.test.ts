@@ -267,3 +267,20 @@ describe('a booking that carries a deposit (decision 121)', () => {
     }
   });
 });
+
+describe('a table released from a reminder (decision 152)', () => {
+  const releasedAt = (now: Date): TransitionContext => ({ now, holdExpiresAt: null, startsAt, releasedFromReminder: true });
+
+  it('may be given back by its diner inside the 2-hour notice, up to but not at its start', () => {
+    const thirtyMinutesAhead = new Date(startsAt.getTime() - 30 * MINUTE);
+    expect(checkTransition('CONFIRMED', 'CANCELLED', 'diner', releasedAt(thirtyMinutesAhead)).allowed).toBe(true);
+    expect(checkTransition('CONFIRMED', 'CANCELLED', 'diner', releasedAt(startsAt))).toEqual({ allowed: false, reason: 'too_late_to_cancel' });
+  });
+
+  it('gives the diner no other move', () => {
+    expect(checkTransition('CONFIRMED', 'NO_SHOW', 'diner', releasedAt(new Date(startsAt.getTime() - 30 * MINUTE)))).toEqual({
+      allowed: false,
+      reason: 'not_a_move',
+    });
+  });
+});

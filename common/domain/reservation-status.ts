@@ -70,6 +70,12 @@ export interface TransitionContext {
    * rule, up to the start, and the policy's late share is kept. Absent or false: the 2-hour rule.
    */
   carriesDeposit?: boolean;
+  /**
+   * The diner answers a reminder with "Release my table" (issue 16, decision 152): the table is
+   * given back up to the start, so it reaches the waitlist rather than going unused. The fee, where
+   * the booking carries a deposit, is still the policy's.
+   */
+  releasedFromReminder?: boolean;
 }
 
 export type TransitionCheck =
@@ -86,7 +92,7 @@ function guardHolds(guard: TransitionGuard | undefined, context: TransitionConte
     case 'holdExpired':
       return context.holdExpiresAt !== null && now >= context.holdExpiresAt.getTime();
     case 'atLeastTwoHoursAhead':
-      if (context.carriesDeposit) return now < context.startsAt.getTime();
+      if (context.carriesDeposit || context.releasedFromReminder) return now < context.startsAt.getTime();
       return context.startsAt.getTime() - now >= DINER_CANCEL_NOTICE_MINUTES * 60_000;
     case 'noShowWindowOpen':
       return now >= context.startsAt.getTime() + NO_SHOW_GRACE_MINUTES * 60_000;

@@ -299,7 +299,7 @@ export const outboxMessages = pgTable('outbox_messages', {
   id: uuid('id')
     .primaryKey()
     .default(sql`gen_random_uuid()`),
-  channel: text('channel').notNull().$type<'email' | 'sms'>(),
+  channel: text('channel').notNull().$type<'email' | 'sms' | 'whatsapp'>(),
   recipient: text('recipient').notNull(),
   userId: uuid('user_id'),
   subject: text('subject').notNull().default(''),
@@ -309,6 +309,8 @@ export const outboxMessages = pgTable('outbox_messages', {
   attempts: integer('attempts').notNull().default(0),
   nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
   lastError: text('last_error'),
+  /** A WhatsApp template and its values (migration 0013); null for email and SMS. */
+  template: jsonb('template'),
 });
 
 /** Fixed-window request counters shared by every instance, for RATE_LIMIT_STORE=postgres (migration 0005). */
@@ -530,4 +532,11 @@ export const reservationReminders = pgTable(
 export const restaurantReminderOptOuts = pgTable('restaurant_reminder_opt_outs', {
   restaurantId: uuid('restaurant_id').primaryKey(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});
+
+/** The diner's latest answer to a reminder's links (migration 0013). */
+export const reminderReplies = pgTable('reminder_replies', {
+  reservationId: uuid('reservation_id').primaryKey(),
+  reply: text('reply').notNull().$type<'coming' | 'released'>(),
+  repliedAt: timestamp('replied_at', { withTimezone: true }).notNull(),
 });

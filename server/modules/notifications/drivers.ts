@@ -8,10 +8,27 @@ export interface MailDriver {
   close(): void;
 }
 
-export interface SmsDriver {
-  readonly name: string;
-  send(message: { to: string; text: string }): Promise<void>;
+/**
+ * A message template registered with a WhatsApp business account (or an SMS sender ID): its name,
+ * language and the values of its numbered slots, in order.
+ */
+export interface TextTemplate {
+  name: string;
+  language: string;
+  values: string[];
 }
+
+/**
+ * The port every text channel leaves through: SMS and WhatsApp (decision 153). `text` is the whole
+ * message as the diner reads it; `template`, when given, is the same message as a registered
+ * template, which is what a WhatsApp business account must send outside a conversation.
+ */
+export interface TextDriver {
+  readonly name: string;
+  send(message: { to: string; text: string; template?: TextTemplate | null }): Promise<void>;
+}
+/** The SMS side of the text port. */
+export type SmsDriver = TextDriver;
 
 /** +919876543210 → +91••••••3210, for logs. */
 export function maskPhone(phone: string): string {
@@ -62,6 +79,21 @@ export function createLogSmsDriver(log: FastifyBaseLogger, options: { isProducti
     async send(message) {
       if (options.isProduction) log.warn({ to: maskPhone(message.to) }, 'SMS not delivered: SMS_DRIVER=log keeps texts in the outbox only');
       else log.info({ to: maskPhone(message.to), text: message.text }, 'SMS (log driver)');
+    },
+  };
+}
+
+/**
+ * WHATSAPP_DRIVER=log: WhatsApp messages are written to the log (the template and its values,
+ * outside production) and kept in the dev mailbox, as SMS_DRIVER=log does for texts.
+ */
+export function createLogWhatsAppDriver(log: FastifyBaseLogger, options: { isProduction: boolean }): TextDriver {
+  return {
+    name: 'log',
+    async send(message) {
+      if (options.isProduction)
+        log.warn({ to: maskPhone(message.to) }, 'WhatsApp message not delivered: WHATSAPP_DRIVER=log keeps messages in the outbox only');
+      else log.info({ to: maskPhone(message.to), template: message.template?.name, values: message.template?.values }, 'WhatsApp (log driver)');
     },
   };
 }

@@ -4,7 +4,16 @@ import type { AppDeps } from '#server/deps.ts';
 import { textablePhone } from '#common/contract/accounts.ts';
 import { AppError, badInput, notFound, unauthenticated } from '#server/errors.ts';
 import { rejectInvalidCredential, requireDiner, type Principal } from '#server/modules/accounts/principal.ts';
-import { createDevMailboxMailDriver, createLogSmsDriver, createSmtpMailDriver, type MailDriver, type SmsDriver } from './drivers.ts';
+import {
+  createDevMailboxMailDriver,
+  createLogSmsDriver,
+  createLogWhatsAppDriver,
+  createSmtpMailDriver,
+  type MailDriver,
+  type SmsDriver,
+  type TextDriver,
+  type TextTemplate,
+} from './drivers.ts';
 import {
   claimDueMessages,
   findUserEmail,
@@ -42,12 +51,13 @@ function toOutboxMessage(row: OutboxRow): OutboxMessage {
  * Email and SMS through an outbox (written in the transaction that caused them, sent after it
  * commits, retried by the sweep), and live events to signed-in diners (decision 087).
  */
-export function createNotificationsService(deps: AppDeps, drivers: { mail?: MailDriver; sms?: SmsDriver } = {}) {
+export function createNotificationsService(deps: AppDeps, drivers: { mail?: MailDriver; sms?: SmsDriver; whatsapp?: TextDriver } = {}) {
   const { db, clock, config, log, events } = deps;
   const mail =
     drivers.mail ??
     (config.notifications.smtpUrl ? createSmtpMailDriver(config.notifications.smtpUrl, config.notifications.mailFrom) : createDevMailboxMailDriver(log));
   const sms = drivers.sms ?? createLogSmsDriver(log, { isProduction: config.nodeEnv === 'production' });
+  const whatsapp = drivers.whatsapp ?? createLogWhatsAppDriver(log, { isProduction: config.nodeEnv === 'production' });
   /** Live listeners per diner: the streams open on this instance. */
   const listeners = new Map<string, Set<(event: DinerStreamEvent) => void>>();
   // Events reach the diner's streams on whichever instance they are connected to (decision 076).
@@ -57,7 +67,7 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
 
   async function send(row: OutboxRow): Promise<void> {
     if (row.channel === 'email') await mail.send({ to: row.recipient, subject: row.subject, text: row.body });
-    else await sms.send({ to: row.recipient, text: row.body });
+    else await (row.channel === 'whatsapp' ? whatsapp : sms).send({ to: row.recipient, text: row.body, template: row.template });
   }
 
   const service = {
@@ -74,7 +84,10 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
      * SMS_MAX_PER_IP_PER_DAY per address `ip` and SMS_MAX_PER_HOUR in all (429). The counts are
      * written in `tx`, so a refusal (which rolls `tx` back) costs nothing.
      */
-    async queueSms(tx: Db, message: { userId: string | null; to: string; body: string; ip?: string }): Promise<string> {
+    async queueSms(
+      tx: Db,
+      message: { userId: string | null; to: string; body: string; ip?: string; channel?: 'sms' | 'whatsapp'; template?: TextTemplate },
+    ): Promise<string> {
       const policy = config.sms;
       const allowed = textablePhone(policy.allowedCountryCodes).safeParse(message.to);
       if (!allowed.success) throw badInput(`phone: ${allowed.error.issues[0]?.message ?? 'Enter a valid phone number'}`);
@@ -96,7 +109,15 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
         throw new AppError('RATE_LIMITED', 'We are sending too many texts right now. Please try again within the hour.');
       }
       if (thisHour === 1) await deleteOldSmsCounts(tx, new Date(dayStart.getTime() - 2 * DAY_MS));
-      return insertOutboxMessage(tx, { channel: 'sms', recipient: message.to, userId: message.userId, subject: '', body: message.body, now: clock.now() });
+      return insertOutboxMessage(tx, {
+        channel: message.channel ?? 'sms',
+        recipient: message.to,
+        userId: message.userId,
+        subject: '',
+        body: message.body,
+        template: message.template,
+        now: clock.now(),
+      });
     },
 
     /** The outbox's backlog, for the metrics endpoint only (which checks its own token): counts, never contents. */

@@ -3,9 +3,13 @@ import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 
 /** The outbox's SQL: messages are written in the caller's transaction and sent after it commits. */
 
+import type { TextTemplate } from './drivers.ts';
+
+export type OutboxChannel = 'email' | 'sms' | 'whatsapp';
+
 export interface OutboxRow {
   id: string;
-  channel: 'email' | 'sms';
+  channel: OutboxChannel;
   recipient: string;
   user_id: string | null;
   subject: string;
@@ -13,16 +17,18 @@ export interface OutboxRow {
   created_at: Date | string;
   sent_at: Date | string | null;
   attempts: number;
+  template: TextTemplate | null;
 }
 
 export async function insertOutboxMessage(
   db: Db,
-  message: { channel: 'email' | 'sms'; recipient: string; userId: string | null; subject: string; body: string; now: Date },
+  message: { channel: OutboxChannel; recipient: string; userId: string | null; subject: string; body: string; template?: TextTemplate; now: Date },
 ): Promise<string> {
+  const template = message.template ? JSON.stringify(message.template) : null;
   const [row] = await queryRows<{ id: string }>(
     db,
-    sql`INSERT INTO outbox_messages (channel, recipient, user_id, subject, body, created_at)
-        VALUES (${message.channel}, ${message.recipient}, ${message.userId}, ${message.subject}, ${message.body}, ${message.now.toISOString()})
+    sql`INSERT INTO outbox_messages (channel, recipient, user_id, subject, body, template, created_at)
+        VALUES (${message.channel}, ${message.recipient}, ${message.userId}, ${message.subject}, ${message.body}, ${template}::jsonb, ${message.now.toISOString()})
         RETURNING id`,
   );
   return row.id;
@@ -47,7 +53,7 @@ export function claimDueMessages(
           SELECT id FROM outbox_messages
           WHERE sent_at IS NULL AND attempts < ${options.maxAttempts} AND (next_attempt_at IS NULL OR next_attempt_at <= ${at}) ${onlyThese}
           ORDER BY created_at LIMIT ${options.limit} FOR UPDATE SKIP LOCKED)
-        RETURNING id, channel, recipient, user_id, subject, body, created_at, sent_at, attempts`,
+        RETURNING id, channel, recipient, user_id, subject, body, created_at, sent_at, attempts, template`,
   );
 }
 
@@ -65,7 +71,7 @@ export function listRecentMessages(db: Db, options: { limit: number; recipient?:
     ${options.ids ? sql`AND id = ANY(${toPgArray(options.ids)}::uuid[])` : sql``}`;
   return queryRows<OutboxRow>(
     db,
-    sql`SELECT id, channel, recipient, user_id, subject, body, created_at, sent_at, attempts FROM outbox_messages ${filter}
+    sql`SELECT id, channel, recipient, user_id, subject, body, created_at, sent_at, attempts, template FROM outbox_messages ${filter}
         ORDER BY created_at DESC, id DESC LIMIT ${options.limit}`,
   );
 }

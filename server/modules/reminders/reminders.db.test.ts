@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import { formatDateShort, formatTime12h } from '#common/domain/time.ts';
 import { queryRows } from '#server/db/client.ts';
 import { bearer, createTestApp, requestHold, TEST_NOW, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildSlot, buildStaff, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
@@ -76,8 +77,8 @@ describe('reminders before a reservation', () => {
     await t.app.services.reminders.sendDue();
     const first = await remindersTo(diner.id);
     expect(first).toHaveLength(1);
-    expect(first[0].subject).toBe(`Reminder: Reminder Rasoi tomorrow at ${time}`);
-    expect(first[0].body).toContain(`${TOMORROW} at ${time}, for 2 guests`);
+    expect(first[0].subject).toBe(`Reminder: Reminder Rasoi tomorrow at ${formatTime12h(time)}`);
+    expect(first[0].body).toContain(`${formatDateShort(TOMORROW)} at ${formatTime12h(time)}, for 2 guests`);
 
     // Sweeps later inside the same window, as a restart would run them, send nothing more.
     setNow(new Date(startsAt.getTime() - 3 * HOUR));
@@ -92,7 +93,10 @@ describe('reminders before a reservation', () => {
     setNow(new Date(startsAt.getTime() - 2 * HOUR));
     await t.app.services.reminders.sendDue();
     const both = await remindersTo(diner.id);
-    expect(both.map((message) => message.subject)).toEqual([`Reminder: Reminder Rasoi tomorrow at ${time}`, `Reminder: Reminder Rasoi in 2 hours at ${time}`]);
+    expect(both.map((message) => message.subject)).toEqual([
+      `Reminder: Reminder Rasoi tomorrow at ${formatTime12h(time)}`,
+      `Reminder: Reminder Rasoi in 2 hours at ${formatTime12h(time)}`,
+    ]);
     expect(new Date(both[1].created_at).getTime()).toBe(startsAt.getTime() - 2 * HOUR);
 
     setNow(new Date(startsAt.getTime() + MINUTE));
@@ -109,7 +113,7 @@ describe('reminders before a reservation', () => {
 
     setNow(new Date(startsAt.getTime() - 2 * HOUR));
     await t.app.services.reminders.sendDue();
-    expect((await remindersTo(diner.id)).map((message) => message.subject)).toEqual([`Reminder: Reminder Rasoi in 2 hours at ${time}`]);
+    expect((await remindersTo(diner.id)).map((message) => message.subject)).toEqual([`Reminder: Reminder Rasoi in 2 hours at ${formatTime12h(time)}`]);
   });
 
   it('a sweep that comes late sends only the nearest reminder, not a stale 24-hour one as well', async () => {
@@ -117,7 +121,7 @@ describe('reminders before a reservation', () => {
     const { diner } = await book(time);
     setNow(new Date(startsAt.getTime() - HOUR));
     await t.app.services.reminders.sendDue();
-    expect((await remindersTo(diner.id)).map((message) => message.subject)).toEqual([`Reminder: Reminder Rasoi in 2 hours at ${time}`]);
+    expect((await remindersTo(diner.id)).map((message) => message.subject)).toEqual([`Reminder: Reminder Rasoi in 2 hours at ${formatTime12h(time)}`]);
   });
 
   it('sends nothing after the diner cancels', async () => {

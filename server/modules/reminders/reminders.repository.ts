@@ -11,6 +11,7 @@ export interface ClaimedReminder {
   slot_date: string;
   slot_time: string;
   party_size: number;
+  starts_at: Date | string;
   verified_phone: string | null;
 }
 
@@ -52,7 +53,7 @@ export function claimDueReminders(tx: Db, now: Date, offsetsMinutes: readonly nu
           RETURNING reservation_id, offset_minutes
         )
         SELECT c.reservation_id, c.offset_minutes, r.user_id, rest.name AS restaurant_name,
-               to_char(s.slot_date, 'YYYY-MM-DD') AS slot_date, s.slot_time, r.party_size, u.verified_phone
+               to_char(s.slot_date, 'YYYY-MM-DD') AS slot_date, s.slot_time, r.party_size, r.starts_at, u.verified_phone
         FROM claimed c
         JOIN reservations r ON r.id = c.reservation_id
         JOIN slots s ON s.id = r.slot_id
@@ -72,4 +73,43 @@ export async function setRemindersOff(db: Db, restaurantId: string, off: boolean
 export async function remindersAreOff(db: Db, restaurantId: string): Promise<boolean> {
   const rows = await queryRows<{ one: number }>(db, sql`SELECT 1 AS one FROM restaurant_reminder_opt_outs WHERE restaurant_id = ${restaurantId}`);
   return rows.length > 0;
+}
+
+export type StoredReply = 'coming' | 'released';
+
+/** The diner's latest answer to a reminder, if any. */
+export async function findReply(db: Db, reservationId: string): Promise<StoredReply | undefined> {
+  const [row] = await queryRows<{ reply: StoredReply }>(db, sql`SELECT reply FROM reminder_replies WHERE reservation_id = ${reservationId}`);
+  return row?.reply;
+}
+
+/** Records "I'm coming"; false when it was already recorded (a second tap changes nothing). */
+export async function insertComingReply(db: Db, reservationId: string, now: Date): Promise<boolean> {
+  const rows = await queryRows(
+    db,
+    sql`INSERT INTO reminder_replies (reservation_id, reply, replied_at) VALUES (${reservationId}, 'coming', ${now.toISOString()})
+        ON CONFLICT (reservation_id) DO NOTHING RETURNING reservation_id`,
+  );
+  return rows.length > 0;
+}
+
+/** Records "Release my table", in the release's own transaction; it replaces an earlier "I'm coming". */
+export async function upsertReleasedReply(db: Db, reservationId: string, now: Date): Promise<void> {
+  await db.execute(
+    sql`INSERT INTO reminder_replies (reservation_id, reply, replied_at) VALUES (${reservationId}, 'released', ${now.toISOString()})
+        ON CONFLICT (reservation_id) DO UPDATE SET reply = 'released', replied_at = EXCLUDED.replied_at`,
+  );
+}
+
+/** For each reservation that has an answer or had a reminder: its answer, or null for none yet. */
+export async function listReplies(db: Db, reservationIds: readonly string[]): Promise<Map<string, StoredReply | null>> {
+  if (reservationIds.length === 0) return new Map();
+  const rows = await queryRows<{ reservation_id: string; reply: StoredReply | null }>(
+    db,
+    sql`SELECT ids.id AS reservation_id, rr.reply
+        FROM unnest(${toPgArray(reservationIds)}::uuid[]) AS ids(id)
+        LEFT JOIN reminder_replies rr ON rr.reservation_id = ids.id
+        WHERE rr.reply IS NOT NULL OR EXISTS (SELECT 1 FROM reservation_reminders m WHERE m.reservation_id = ids.id)`,
+  );
+  return new Map(rows.map((row) => [row.reservation_id, row.reply]));
 }

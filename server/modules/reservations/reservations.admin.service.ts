@@ -1,4 +1,5 @@
 import type { AdminBooking, AdminBookingsResponse, PortalStreamEvent } from '#common/contract/portal.ts';
+import type { ReminderReply } from '#common/contract/reminders.ts';
 import { effectiveStatus, summaryBuckets, type ReservationStatus } from '#common/domain/reservation-status.ts';
 import { AVAILABILITY_HORIZON_DAYS } from '#common/domain/restaurants.ts';
 import { todayInKolkata } from '#common/domain/time.ts';
@@ -6,6 +7,7 @@ import { asDate } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { notFound } from '#server/errors.ts';
 import { requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
+import type { RemindersService } from '#server/modules/reminders/reminders.service.ts';
 import type { StrikesService } from '#server/modules/strikes/strikes.service.ts';
 import { countBookingsOfDate, findBookingOfRestaurant, listBookingsFrom, type AdminBookingRow } from './reservations.repository.ts';
 import { BOOKING_NOT_FOUND, type ReservationsService } from './reservations.service.ts';
@@ -14,7 +16,7 @@ import { BOOKING_NOT_FOUND, type ReservationsService } from './reservations.serv
 const BOOKINGS_HORIZON_DAYS = AVAILABILITY_HORIZON_DAYS;
 const BOOKINGS_LIMIT = 500;
 
-function toAdminBooking(row: AdminBookingRow, now: Date): AdminBooking {
+function toAdminBooking(row: AdminBookingRow, now: Date, reminderReply: ReminderReply | null): AdminBooking {
   return {
     id: row.id,
     status: effectiveStatus(row.status, row.hold_expires_at, now),
@@ -24,11 +26,12 @@ function toAdminBooking(row: AdminBookingRow, now: Date): AdminBooking {
     // Reservations are in the diner's name; an account without one shows its username.
     user: { name: row.user_name || row.username, email: row.user_email, phone: row.user_phone },
     slot: { date: row.slot_date, time: row.slot_time },
+    reminderReply,
   };
 }
 
 /** The staff's side of reservations: their restaurant's bookings, the staff moves and the live stream. */
-export function createReservationsAdminService(deps: AppDeps, reservations: ReservationsService, strikes: StrikesService) {
+export function createReservationsAdminService(deps: AppDeps, reservations: ReservationsService, strikes: StrikesService, reminders: RemindersService) {
   const { db, clock, events } = deps;
 
   return {
@@ -42,8 +45,12 @@ export function createReservationsAdminService(deps: AppDeps, reservations: Rese
         countBookingsOfDate(db, principal.restaurantId, today, now),
       ]);
       const total = (statuses: readonly string[]) => statuses.reduce((sum, status) => sum + (counts.get(status) ?? 0), 0);
+      const replies = await reminders.repliesForStaff(
+        principal,
+        rows.map((row) => row.id),
+      );
       return {
-        bookings: rows.map((row) => toAdminBooking(row, now)),
+        bookings: rows.map((row) => toAdminBooking(row, now, replies.get(row.id) ?? null)),
         liveStatus: { pending: total(summaryBuckets.pending), confirmed: total(summaryBuckets.ongoing), completed: total(summaryBuckets.completed) },
         today,
       };
@@ -63,7 +70,8 @@ export function createReservationsAdminService(deps: AppDeps, reservations: Rese
       );
       const row = await findBookingOfRestaurant(db, principal.restaurantId, id);
       if (!row) throw notFound(BOOKING_NOT_FOUND);
-      return toAdminBooking(row, clock.now());
+      const replies = await reminders.repliesForStaff(principal, [row.id]);
+      return toAdminBooking(row, clock.now(), replies.get(row.id) ?? null);
     },
 
     /**

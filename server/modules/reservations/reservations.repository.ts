@@ -190,6 +190,12 @@ export async function insertReservationEvent(
   );
 }
 
+/** How many moves a reservation has had: a calendar file's SEQUENCE, which must rise with every change. */
+export async function countReservationEvents(db: Db, reservationId: string): Promise<number> {
+  const [row] = await queryRows<{ count: number }>(db, sql`SELECT count(*)::int AS count FROM reservation_events WHERE reservation_id = ${reservationId}`);
+  return row.count;
+}
+
 export async function findReservation(db: Db, id: string, options: { forUpdate?: boolean } = {}): Promise<ReservationRow | undefined> {
   const [row] = await queryRows<ReservationRow>(
     db,

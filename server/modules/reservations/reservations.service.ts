@@ -24,6 +24,7 @@ import type { StrikesService } from '#server/modules/strikes/strikes.service.ts'
 import {
   countActiveHolds,
   countCoversTaken,
+  countReservationEvents,
   countReservationsByStatus,
   countUpcomingReservations,
   expireDueHolds,
@@ -99,6 +100,43 @@ export interface MoneyMoveDecided {
 
 /** Work another module does inside a reservation move's transaction, after the move. */
 export type AlsoInTransaction = (tx: Db, moved: { id: string; userId: string; restaurantId: string }) => Promise<void>;
+
+/** A move as the steps other modules add see it. */
+export interface MoveOfReservation {
+  id: string;
+  userId: string;
+  restaurantId: string;
+  from: ReservationStatus;
+  to: ReservationStatus;
+}
+
+/**
+ * A step another module adds to every move, run inside the move's transaction (so it is written
+ * with the move or not at all); what it returns, if anything, runs once the move has committed.
+ */
+export type MoveStep = (tx: Db, move: MoveOfReservation) => Promise<(() => void) | void>;
+
+interface MoveOptions {
+  cancelReason?: string;
+  /** The diner gives the table back from a reminder's link: allowed up to the start (decision 152). */
+  releasedFromReminder?: boolean;
+}
+
+/** A reminder link's grant, checked by the reminders service: this reservation, at this start. */
+export interface ReminderLinkGrant {
+  reservationId: string;
+  startsAt: Date;
+}
+
+/** A reservation reached through a signed link: as its diner sees it, its owner, and its count of changes. */
+export interface LinkedReservation {
+  reservation: DinerReservation;
+  userId: string;
+  changes: number;
+}
+
+/** A reminder link for a start the reservation no longer has (a link is bound to the start it was sent for). */
+export const LINK_FOR_ANOTHER_TIME = 'This link was sent for another time of this reservation, so it no longer works.';
 
 export function toDinerReservation(row: ReservationRow, now: Date): DinerReservation {
   const status = effectiveStatus(row.status, row.hold_expires_at, now);
@@ -176,8 +214,8 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     row: ReservationRow,
     to: ReservationStatus,
     principal: Principal,
-    options: { cancelReason?: string } = {},
-  ): Promise<boolean> {
+    options: MoveOptions = {},
+  ): Promise<{ from: ReservationStatus; moneyMoved: boolean }> {
     // Confirming a hold keeps its covers for good, so it queues on the slot like a new hold does
     // (decision 030); the time is read after the lock.
     const isConfirmingHold = row.status === 'HELD' && to === 'PENDING';
@@ -192,6 +230,7 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
       startsAt: asDate(row.starts_at),
       // A paid booking may be cancelled late, for its fee (decision 121).
       carriesDeposit: deposit?.authorised_at != null,
+      releasedFromReminder: options.releasedFromReminder,
     });
     if (!check.allowed) {
       // Confirming an expired hold names what happened rather than the status it has become.
@@ -203,7 +242,8 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     if (slot && (await countCoversTaken(tx, row.slot_id, now)) > slot.capacity) throw conflict(HOLD_EXPIRED, { status: 'CANCELLED' });
     await updateReservationStatus(tx, row.id, { to, cancelReason: options.cancelReason, now });
     await insertReservationEvent(tx, { reservationId: row.id, from, to, actor, actorId, reason: options.cancelReason, now });
-    return deposit ? decideMoneyMove(tx, deposit.reservation_id, { from, to, actor }, now) : false;
+    const moneyMoved = deposit ? await decideMoneyMove(tx, deposit.reservation_id, { from, to, actor }, now) : false;
+    return { from, moneyMoved };
   }
 
   /**
@@ -242,6 +282,8 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
   }
 
   const moneyListeners = new Set<(decided: MoneyMoveDecided) => Promise<void>>();
+  /** Work other modules do in every move's transaction (reminders' calendar emails). */
+  const moveSteps = new Set<MoveStep>();
   /** After commit: the deposits service hands the move to payments before the caller is answered. */
   async function announceMoney(reservationId: string): Promise<void> {
     for (const listener of moneyListeners) await listener({ reservationId });
@@ -265,17 +307,25 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     id: string,
     to: ReservationStatus,
     authorise: (row: ReservationRow) => void,
-    options: { cancelReason?: string; alsoInTransaction?: AlsoInTransaction } = {},
+    options: MoveOptions & { alsoInTransaction?: AlsoInTransaction } = {},
   ): Promise<DinerReservation> {
     let moneyMoved = false;
+    const afterCommit: (() => void)[] = [];
     const row = await db.transaction(async (tx) => {
       const locked = await findReservation(tx, id, { forUpdate: true });
       if (!locked) throw notFound(RESERVATION_NOT_FOUND);
       authorise(locked);
-      moneyMoved = await applyMove(tx, locked, to, principal, options);
-      await options.alsoInTransaction?.(tx, { id: locked.id, userId: locked.user_id, restaurantId: locked.restaurant_id });
+      const applied = await applyMove(tx, locked, to, principal, options);
+      moneyMoved = applied.moneyMoved;
+      const moved = { id: locked.id, userId: locked.user_id, restaurantId: locked.restaurant_id };
+      await options.alsoInTransaction?.(tx, moved);
+      for (const step of moveSteps) {
+        const then = await step(tx, { ...moved, from: applied.from, to });
+        if (then) afterCommit.push(then);
+      }
       return (await findReservation(tx, id))!;
     });
+    for (const then of afterCommit) then();
     announce(row, to);
     if (moneyMoved) await announceMoney(row.id);
     return toDinerReservation(row, clock.now());
@@ -462,6 +512,55 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     /** The diner's cancel: a hold (the id alone will do), or with the owner's token a pending request or an accepted one at least 2 hours ahead. */
     cancelReservation(principal: Principal, id: string): Promise<DinerReservation> {
       return moveReservation(principal, id, 'CANCELLED', (row) => assertMayMoveAsDiner(principal, row, 'cancel'), { cancelReason: 'DINER_CANCELLED' });
+    },
+
+    /**
+     * "Release my table" from a reminder (decision 152): the diner's cancel, allowed up to the start,
+     * with the deposit policy's fee where there is one. Access is the signed link the reminders
+     * service has checked; it is bound to the reservation and to the start it was sent for.
+     * `alsoInTransaction` records the reply with the move.
+     */
+    releaseFromReminder(grant: ReminderLinkGrant, alsoInTransaction: AlsoInTransaction): Promise<DinerReservation> {
+      return moveReservation(
+        anonymous,
+        grant.reservationId,
+        'CANCELLED',
+        (row) => {
+          if (asDate(row.starts_at).getTime() !== grant.startsAt.getTime()) throw conflict(LINK_FOR_ANOTHER_TIME);
+        },
+        { cancelReason: 'DINER_RELEASED', releasedFromReminder: true, alsoInTransaction },
+      );
+    },
+
+    /**
+     * What "Release my table" would keep of the deposit if pressed now, in paise (0 when nothing
+     * is kept): the same money rule the release itself runs through (decision 130).
+     */
+    async releaseFeeNow(grant: ReminderLinkGrant): Promise<number> {
+      const [row, deposit] = await Promise.all([findReservation(db, grant.reservationId), findDeposit(db, grant.reservationId)]);
+      if (!row || !deposit) return 0;
+      const decision = depositMoveFor(
+        { from: effectiveStatus(row.status, row.hold_expires_at, clock.now()), to: 'CANCELLED', actor: 'diner' },
+        { now: clock.now(), requirement: requirementOfDeposit(deposit), authorised: deposit.authorised_at !== null, wasLateCancel: deposit.late_cancel },
+      );
+      return decision.move === 'capture_keep' ? decision.capturePaise : 0;
+    },
+
+    /** Adds a step to every move's transaction (reminders: the calendar update emails). */
+    addMoveStep(step: MoveStep): () => void {
+      moveSteps.add(step);
+      return () => moveSteps.delete(step);
+    },
+
+    /**
+     * A reservation as its diner sees it, with its owner and how many changes it has had, for a
+     * page or file reached by a signed link (the caller has checked the link; `reservationId` is
+     * what the link is bound to). Pass `tx` to read inside a move's transaction.
+     */
+    async findForLink(reservationId: string, tx: Db = db): Promise<LinkedReservation | undefined> {
+      const row = await findReservation(tx, reservationId);
+      const changes = await countReservationEvents(tx, reservationId);
+      return row && { reservation: toDinerReservation(row, clock.now()), userId: row.user_id, changes };
     },
 
     /**
