@@ -37,6 +37,7 @@ export const routes: RouteObject[] = [
           { path: '/drops/:id', ...screen(() => import('./routes/drop-detail.tsx')) },
           { path: '/waitlist', ...screen(() => import('./routes/waitlist.tsx')) },
           { path: '/dev/mailbox', ...screen(() => import('./routes/dev-mailbox.tsx')) },
+          { path: '/reminder/:token', ...screen(() => import('./routes/reminder-link.tsx')) },
           { path: '/explore-tonight', ...screen(() => import('./routes/explore-tonight.tsx')) },
           { path: '/restaurant/login', ...screen(() => import('./routes/restaurant-login.tsx')) },
           { path: '/restaurant-login', ...screen(() => import('./routes/restaurant-login.tsx')) },

@@ -6,6 +6,7 @@ import { accountKeys } from '#web/features/accounts/keys.ts';
 import { datingKeys } from '#web/features/dating/keys.ts';
 import { discoveryKeys } from '#web/features/discovery/keys.ts';
 import { dropKeys } from '#web/features/drops/keys.ts';
+import { reminderKeys } from '#web/features/reminders/keys.ts';
 import { reservationKeys } from '#web/features/reservations/keys.ts';
 import { restaurantKeys } from '#web/features/restaurants/keys.ts';
 import { waitlistKeys } from '#web/features/waitlist/keys.ts';
@@ -36,6 +37,7 @@ describe('query keys come from the features’ key factories', () => {
 
   it('nests every key under its feature’s root, so one invalidation reaches all of it', () => {
     expect(reservationKeys.one('r1').slice(0, 1)).toEqual(reservationKeys.all);
+    expect(reminderKeys.link('t1').slice(0, 1)).toEqual(reminderKeys.all);
     expect(restaurantKeys.availability('toit', '2026-11-24', 2).slice(0, 1)).toEqual(restaurantKeys.all);
     expect(restaurantKeys.today(null, 6).slice(0, 1)).toEqual(restaurantKeys.all);
     expect(discoveryKeys.restaurants.slice(0, 1)).toEqual(restaurantKeys.all);

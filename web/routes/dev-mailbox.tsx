@@ -117,6 +117,8 @@ export default function DevMailboxScreen() {
   );
 }
 
+const channelLabels: Record<OutboxMessage['channel'], string> = { email: 'Email', sms: 'SMS', whatsapp: 'WhatsApp' };
+
 function Messages({ messages, recipient }: { messages: OutboxMessage[]; recipient: string }) {
   return (
     <>
@@ -140,7 +142,7 @@ function Messages({ messages, recipient }: { messages: OutboxMessage[]; recipien
           {messages.map((message) => (
             <li key={message.id} className="mail card" data-testid="mailbox-message">
               <div className="mail__meta">
-                <span className={`mail-channel mail-channel--${message.channel}`}>{message.channel === 'email' ? 'Email' : 'SMS'}</span>
+                <span className={`mail-channel mail-channel--${message.channel}`}>{channelLabels[message.channel]}</span>
                 <span className="mail__recipient">{message.recipient}</span>
                 <span className="mail__sent">{message.sentAt ? 'Sent' : 'Kept here (not sent)'}</span>
                 <time className="mail__when" dateTime={message.createdAt}>
@@ -148,11 +150,41 @@ function Messages({ messages, recipient }: { messages: OutboxMessage[]; recipien
                 </time>
               </div>
               {message.subject ? <h2 className="mail__subject">{message.subject}</h2> : null}
-              <pre className="mail__body">{message.body}</pre>
+              <MessageBody body={message.body} />
             </li>
           ))}
         </ul>
       )}
     </>
   );
+}
+
+/** Web addresses in a message: the groups `split` keeps are the addresses themselves. */
+const WEB_ADDRESS = /(https?:\/\/[^\s]+)/g;
+
+/**
+ * A message's text with its links clickable. A link opens its path on the server showing this
+ * mailbox: in development the address a message was written with (PUBLIC_URL) may not be the one
+ * the mailbox is read at. React escapes the text; only http(s) addresses become links.
+ */
+function MessageBody({ body }: { body: string }) {
+  const parts = body.split(WEB_ADDRESS);
+  return (
+    <pre className="mail__body">
+      {parts.map((part, index) =>
+        index % 2 === 1 ? (
+          <a key={index} href={onThisServer(part)}>
+            {part}
+          </a>
+        ) : (
+          part
+        ),
+      )}
+    </pre>
+  );
+}
+
+function onThisServer(address: string): string {
+  const url = new URL(address);
+  return `${url.pathname}${url.search}`;
 }

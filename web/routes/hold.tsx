@@ -1,20 +1,19 @@
 import { useEffect, useEffectEvent, useState } from 'react';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { DepositRequirementView } from '#common/contract/deposits.ts';
 import type { DinerReservation } from '#common/contract/reservations.ts';
 import { formatRupees } from '#common/domain/deposit-policy.ts';
-import { formatDateShort, formatTime12h } from '#common/domain/time.ts';
 import { ApiError, errorMessage } from '#web/api/client.ts';
 import { Button, ButtonLink } from '#web/components/ui/Button.tsx';
 import { ConfirmDialog } from '#web/components/ui/ConfirmDialog.tsx';
-import { FactList } from '#web/components/ui/FactList.tsx';
 import { Alert, EmptyState, LoadingScreen, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { writeBookingParams } from '#common/domain/booking-choice.ts';
 import { reservationKeys, useCancelReservation, useConfirmHold, useReservation } from '#web/features/reservations/api.ts';
 import { HoldCountdown } from '#web/features/reservations/HoldCountdown.tsx';
-import { CANCEL_HOLD_QUESTION, CONFIRM_FALLBACKS, partyLabel, statusLabel } from '#web/features/reservations/rules.ts';
+import { ReservationSummary } from '#web/features/reservations/ReservationSummary.tsx';
+import { CANCEL_HOLD_QUESTION, CONFIRM_FALLBACKS, statusLabel } from '#web/features/reservations/rules.ts';
 import { useSecondsLeft } from '#web/features/reservations/useSecondsLeft.ts';
 import { restaurantKeys } from '#web/features/restaurants/keys.ts';
 import '#web/features/reservations/reservations.css';
@@ -161,7 +160,7 @@ function HoldLive({
           </p>
         </header>
         <HoldCountdown secondsLeft={secondsLeft} totalSeconds={totalSeconds} settled={settled} />
-        <HoldSummary reservation={reservation} />
+        <ReservationSummary reservation={reservation} />
         <HoldPayment deposit={deposit} />
         {!isExpired && paymentAnswer === 'declined' && (
           <Alert tone="warning" title="Your payment was declined">
@@ -231,33 +230,6 @@ function HoldPayment({ deposit }: { deposit: DepositRequirementView | undefined 
   );
 }
 
-function HoldSummary({ reservation }: { reservation: DinerReservation }) {
-  const { restaurant, slot } = reservation;
-  return (
-    <section className="hold__summary" aria-label="Your booking">
-      <div className="hold__restaurant">
-        <span className="hold__emoji emoji" aria-hidden="true">
-          {restaurant.emoji}
-        </span>
-        <div>
-          <Link to={`/r/${encodeURIComponent(restaurant.slug)}`} className="hold__restaurant-name">
-            {restaurant.name}
-          </Link>
-          <span className="hold__restaurant-hood">{restaurant.neighborhood}</span>
-        </div>
-      </div>
-      <FactList
-        className="hold__facts"
-        facts={[
-          ['Date', formatDateShort(slot.date)],
-          ['Time', formatTime12h(slot.time)],
-          ['Party', partyLabel(reservation.partySize)],
-        ]}
-      />
-    </section>
-  );
-}
-
 function HoldTerms() {
   return (
     <section className="hold__terms" aria-labelledby="terms-title">
@@ -306,7 +278,7 @@ function HoldSettled({ reservation }: { reservation: DinerReservation }) {
           <h1 className="hold__title">{title}</h1>
           <p className="hold__lede">{text}</p>
         </header>
-        <HoldSummary reservation={reservation} />
+        <ReservationSummary reservation={reservation} />
         <div className="hold__actions">
           <ButtonLink to={next.to} block>
             {next.label}

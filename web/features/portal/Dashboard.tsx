@@ -9,11 +9,12 @@ import { EmptyState, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { errorMessage } from '#web/api/client.ts';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { useAdminBookings, useMoveBooking } from './api.ts';
-import { groupByDay, isSettled, mayWaiveFee, staffActions, staffStatusLabels } from './bookings.ts';
+import { groupByDay, isSettled, mayWaiveFee, reminderReplyLabels, staffActions, staffStatusLabels } from './bookings.ts';
 import { useWaiveFee } from './deposit-day-api.ts';
 import { DepositBadge, DepositDayPanel, useBookingDeposit } from './DepositDayPanel.tsx';
 import { SlotsPanel } from './SlotsPanel.tsx';
 import { AdminPanel } from './AdminPanel.tsx';
+import { RemindersPanel } from './RemindersPanel.tsx';
 
 /** A clock that ticks, so buttons that depend on time (No-show) appear on their own. */
 function useNow(everyMs: number): Date {
@@ -130,6 +131,11 @@ function BookingRow({
       <div className="booking-row__status">
         <span className={`badge badge--${booking.status}`}>{staffStatusLabels[booking.status]}</span>
         {booking.status === 'HELD' ? <span className="booking-row__hint">Diner is confirming</span> : null}
+        {booking.reminderReply ? (
+          <span className={`booking-row__reply booking-row__reply--${booking.reminderReply}`} data-testid="reminder-reply">
+            {reminderReplyLabels[booking.reminderReply]}
+          </span>
+        ) : null}
         <DepositBadge bookingId={booking.id} date={booking.slot.date} />
       </div>
       <div className="booking-row__actions">
@@ -331,6 +337,7 @@ export function Dashboard() {
       <div className="admin-dashboard__side">
         <DepositDayPanel />
         <SlotsPanel />
+        <RemindersPanel />
       </div>
     </div>
   );

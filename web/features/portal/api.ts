@@ -11,6 +11,7 @@ import type {
   UpdateAdminRestaurantBody,
   UploadResponse,
 } from '#common/contract/portal.ts';
+import type { ReminderSetting } from '#common/contract/reminders.ts';
 import { summaryBuckets, type ReservationStatus } from '#common/domain/reservation-status.ts';
 import { ApiError, apiRequest, readToken } from '#web/api/client.ts';
 
@@ -25,6 +26,7 @@ export const adminKeys = {
   allSlots: ['admin', 'slots'] as const,
   depositDay: (date: string) => ['admin', 'deposit-day', date] as const,
   allDepositDays: ['admin', 'deposit-day'] as const,
+  reminders: ['admin', 'reminders'] as const,
 };
 
 /** The spec's client counts itself when liveStatus is absent (section 7); ours always sends it. */
@@ -68,6 +70,25 @@ export function useAdminSlots(date: string) {
     staleTime: 5_000,
     meta: { errorLog: 'Failed to fetch slots' },
     queryFn: () => apiRequest<AdminSlot[]>(`/api/admin/slots?date=${encodeURIComponent(date)}`, { auth: 'restaurant' }),
+  });
+}
+
+/** GET /api/admin/reminders: whether this restaurant's diners get reminders. */
+export function useReminderSetting() {
+  return useQuery({
+    queryKey: adminKeys.reminders,
+    staleTime: 60_000,
+    meta: { errorLog: 'Failed to fetch the reminder setting' },
+    queryFn: () => apiRequest<ReminderSetting>('/api/admin/reminders', { auth: 'restaurant' }),
+  });
+}
+
+/** PUT /api/admin/reminders: the answer is the setting as saved. */
+export function useUpdateReminderSetting() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (setting: ReminderSetting) => apiRequest<ReminderSetting>('/api/admin/reminders', { method: 'PUT', body: setting, auth: 'restaurant' }),
+    onSuccess: (saved) => queryClient.setQueryData(adminKeys.reminders, saved),
   });
 }
 

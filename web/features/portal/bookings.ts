@@ -1,4 +1,5 @@
 import { bulkSlotsBody, SLOT_CAPACITY_MAX, SLOT_CAPACITY_MIN, SLOT_INTERVAL_MAX, SLOT_INTERVAL_MIN, type AdminBooking } from '#common/contract/portal.ts';
+import type { ReminderReply } from '#common/contract/reminders.ts';
 import type { DepositState } from '#common/domain/deposit-receipts.ts';
 import { movesFrom, NO_SHOW_GRACE_MINUTES, type ReservationStatus, type ReservationTransition } from '#common/domain/reservation-status.ts';
 import { addDays, clockTimeOf, formatDateShort, formatTime12h, minutesOfDay } from '#common/domain/time.ts';
@@ -17,6 +18,13 @@ export function staffActions(booking: Pick<AdminBooking, 'status' | 'startsAt'>,
     return true;
   });
 }
+
+/** What staff read for the diner's answer to a reminder (issue 16): whether to expect them. */
+export const reminderReplyLabels: Record<ReminderReply, string> = {
+  coming: 'Diner confirmed',
+  released: 'Released by diner',
+  unanswered: 'No reply to reminder',
+};
 
 /** What staff read for each status. */
 export const staffStatusLabels: Record<ReservationStatus, string> = {

@@ -4,6 +4,7 @@ import type { DinerReservation } from '#common/contract/reservations.ts';
 import { formatDateShort, formatTime12h, toKolkata } from '#common/domain/time.ts';
 import { Button, ButtonLink } from '#web/components/ui/Button.tsx';
 import { Skeleton } from '#web/components/ui/Feedback.tsx';
+import { AddToCalendarButton } from './AddToCalendarButton.tsx';
 import { dinerActions, holdPath, partyLabel, statusLabel } from './rules.ts';
 import './reservations.css';
 
@@ -77,6 +78,8 @@ export function ReservationCard({
     return () => window.cancelAnimationFrame(frame);
   }, [takeFocus, cancelled, onFocused]);
   const actions = dinerActions(reservation, now);
+  // A table the diner has asked for or been given, still ahead: it belongs in their calendar.
+  const booked = (reservation.status === 'PENDING' || reservation.status === 'CONFIRMED') && Date.parse(reservation.startsAt) > now.getTime();
   const { restaurant, slot } = reservation;
   const holdEnds = reservation.status === 'HELD' && reservation.holdExpiresAt ? formatTime12h(toKolkata(new Date(reservation.holdExpiresAt)).time) : null;
   return (
@@ -99,13 +102,14 @@ export function ReservationCard({
         </p>
         <p className="res-card__where">{restaurant.neighborhood}</p>
         {actions.completeBooking && holdEnds ? <p className="res-card__note">Held for you until {holdEnds}. Confirm to send it to the restaurant.</p> : null}
-        {actions.completeBooking || (actions.cancel && onCancel) ? (
+        {actions.completeBooking || (actions.cancel && onCancel) || booked ? (
           <div className="res-card__actions">
             {actions.completeBooking ? (
               <ButtonLink to={holdPath(reservation)} size="sm" className="res-card__action">
                 Complete Booking
               </ButtonLink>
             ) : null}
+            {booked ? <AddToCalendarButton reservation={reservation} /> : null}
             {actions.cancel && onCancel ? (
               <Button
                 variant="danger"
