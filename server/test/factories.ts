@@ -73,6 +73,21 @@ export async function buildSlot(
   return { id: row.id, date: slot.date, time: slot.time, capacity };
 }
 
+/**
+ * Fresh evening slots on `date` for one test file, each at its own time (17:15, 17:30, … up to 23:45),
+ * so that no two tests share a slot. `db` is read at each call (it exists once the file's app does).
+ */
+export function eveningSlots(db: () => Db, date: string) {
+  let count = 0;
+  return async (restaurantId: string, capacity = 40): Promise<{ time: string; startsAt: Date }> => {
+    count += 1;
+    if (count > 27) throw new Error('eveningSlots: no evening time is left on that date');
+    const time = `${String(17 + Math.floor(count / 4)).padStart(2, '0')}:${String((count % 4) * 15).padStart(2, '0')}`;
+    await buildSlot(db(), restaurantId, { date, time, capacity });
+    return { time, startsAt: kolkataInstant(date, time) };
+  };
+}
+
 export interface BuiltAccount {
   id: string;
   username: string;

@@ -6,7 +6,7 @@ import { queryRows } from '#server/db/client.ts';
 import { waitFor } from '#server/modules/drops/drops.test-support.ts';
 import { signBytes } from '#server/signing.ts';
 import { bearer, createTestApp, requestHold, TEST_NOW, type TestApp } from '#server/test/app.ts';
-import { buildDiner, buildRestaurant, buildSlot, buildStaff, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
+import { buildDiner, buildRestaurant, buildStaff, eveningSlots, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 import { LINK_NOT_VALID } from './reminders.service.ts';
 
 /**
@@ -21,7 +21,6 @@ const HOUR = 60 * MINUTE;
 let t: TestApp;
 let restaurant: BuiltRestaurant;
 let staff: BuiltAccount;
-let slotCount = 0;
 
 beforeAll(async () => {
   t = await createTestApp({ env: { PUBLIC_URL: 'https://tablefair.example', PAYMENTS_WEBHOOK_SECRET: 'test-webhook-secret-0123456789' } });
@@ -31,13 +30,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 beforeEach(() => t.clock.set(TEST_NOW));
 
+const nextSlot = eveningSlots(() => t.database.db, TOMORROW);
 /** A fresh slot tomorrow evening, with room for `capacity` covers. */
-async function freshSlot(capacity = 40, at: BuiltRestaurant = restaurant) {
-  slotCount += 1;
-  const time = `${String(17 + Math.floor(slotCount / 4)).padStart(2, '0')}:${String((slotCount % 4) * 15).padStart(2, '0')}`;
-  await buildSlot(t.database.db, at.id, { date: TOMORROW, time, capacity });
-  return { time, startsAt: new Date(`${TOMORROW}T${time}:00+05:30`) };
-}
+const freshSlot = (capacity = 40, at: BuiltRestaurant = restaurant) => nextSlot(at.id, capacity);
 
 /** A reservation the diner confirmed and the restaurant accepted (CONFIRMED), booked at the clock's instant. */
 async function bookAccepted(time: string, diner?: BuiltAccount, partySize = 2) {

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { formatDateShort, formatTime12h } from '#common/domain/time.ts';
 import { queryRows } from '#server/db/client.ts';
 import { bearer, createTestApp, requestHold, TEST_NOW, type TestApp } from '#server/test/app.ts';
-import { buildDiner, buildRestaurant, buildSlot, buildStaff, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
+import { buildDiner, buildRestaurant, buildStaff, eveningSlots, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 import { setRemindersOff } from './reminders.repository.ts';
 
 /**
@@ -18,7 +18,6 @@ const HOUR = 60 * MINUTE;
 let t: TestApp;
 let other: TestApp;
 let restaurant: BuiltRestaurant;
-let slotCount = 0;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -37,13 +36,9 @@ function setNow(instant: Date | string) {
   other.clock.set(instant);
 }
 
+const nextSlot = eveningSlots(() => t.database.db, TOMORROW);
 /** A fresh slot tomorrow evening (each its own time) and its start instant. */
-async function freshSlot(at: BuiltRestaurant = restaurant) {
-  slotCount += 1;
-  const time = `${String(17 + Math.floor(slotCount / 4)).padStart(2, '0')}:${String((slotCount % 4) * 15).padStart(2, '0')}`;
-  await buildSlot(t.database.db, at.id, { date: TOMORROW, time, capacity: 40 });
-  return { time, startsAt: new Date(`${TOMORROW}T${time}:00+05:30`) };
-}
+const freshSlot = (at: BuiltRestaurant = restaurant) => nextSlot(at.id);
 
 /** A confirmed reservation booked at the clock's current instant. */
 async function book(time: string, diner?: BuiltAccount, at: BuiltRestaurant = restaurant) {

@@ -4,7 +4,7 @@ import { queryRows } from '#server/db/client.ts';
 import { balances, unbalancedPostings } from '#server/modules/payments/payments.test-support.ts';
 import type { SandboxGateway } from '#server/modules/payments/sandbox-gateway.ts';
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
-import { buildDiner, buildRestaurant, buildSlot, buildStaff, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
+import { buildDiner, buildRestaurant, buildStaff, eveningSlots, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 
 /**
  * Deposits wired end to end through HTTP, the real database and the sandbox
@@ -19,7 +19,6 @@ let sandbox: SandboxGateway;
 let paid: BuiltRestaurant;
 let free: BuiltRestaurant;
 let staff: BuiltAccount;
-let slotTimes = 0;
 
 beforeAll(async () => {
   t = await createTestApp({ env: { PAYMENTS_WEBHOOK_SECRET: 'test-webhook-secret-0123456789' } });
@@ -47,12 +46,10 @@ function call(method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, token?: str
   return t.app.inject({ method, url, headers: token ? bearer(token) : {}, payload });
 }
 
+const nextSlot = eveningSlots(() => t.database.db, TODAY);
 /** A fresh evening slot (each test its own time, so holds never meet). */
 async function freshSlot(restaurantId: string, capacity = 8) {
-  slotTimes += 1;
-  const time = `${String(17 + Math.floor(slotTimes / 4)).padStart(2, '0')}:${String((slotTimes % 4) * 15).padStart(2, '0')}`;
-  await buildSlot(t.database.db, restaurantId, { date: TODAY, time, capacity });
-  return time;
+  return (await nextSlot(restaurantId, capacity)).time;
 }
 
 async function holdAt(restaurant: BuiltRestaurant, time: string, partySize = 2, who?: BuiltAccount) {
