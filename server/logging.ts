@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyLoggerOptions, PinoLoggerOptions } from 'fastify/types/logger.js';
 import type { AppConfig } from './config.ts';
 import { currentRequestId } from './plugins/request-id.ts';
@@ -23,7 +24,18 @@ export function isAbandonedResponse(value: unknown): boolean {
 }
 
 /**
- * The app's logger: the configured level, credentials redacted, and a browser abandoning a
+ * Paths and query values that carry a signed token: whoever holds one may act with it (a one-tap
+ * reminder answer, a calendar file, an upload), so a log line shows where it went, not the token.
+ */
+const SIGNED_TOKEN_IN_URL = /(\/(?:reminder|api\/reminder-links|api\/calendar)\/)[^/?#]+|([?&]grant=)[^&#]*/g;
+
+/** A request URL as the log may show it: signed tokens replaced by "…". */
+export function urlForLog(url: string): string {
+  return url.replace(SIGNED_TOKEN_IN_URL, (_whole, path: string | undefined, query: string | undefined) => `${path ?? query}…`);
+}
+
+/**
+ * The app's logger: the configured level, credentials redacted (headers, and signed tokens in URLs), and a browser abandoning a
  * response said at debug instead of error (the compression plugin logs every failed stream as
  * an error, premature close included). Every other error stays at error.
  */
@@ -32,6 +44,17 @@ export function loggerOptions(config: Pick<AppConfig, 'logLevel'>, destination?:
     level: config.logLevel,
     // Credentials never reach the log.
     redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+    serializers: {
+      // Fastify's own request serializer, with the URL's signed tokens taken out.
+      req: (request: FastifyRequest) => ({
+        method: request.method,
+        url: urlForLog(request.url),
+        version: request.headers?.['accept-version'],
+        host: request.host,
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
+    },
     // A line written outside the request's own logger (a service's) still names the request it served.
     mixin(_object, _level, logger) {
       const reqId = currentRequestId.getStore();

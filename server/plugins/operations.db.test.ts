@@ -109,6 +109,23 @@ describe('health, metrics and request ids', () => {
     expect(hostile.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('logs where a signed link went, never its token', async () => {
+    lines.length = 0;
+    const token = 'AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQ';
+    await t.app.inject({ method: 'GET', url: `/api/reminder-links/${token}` });
+    await t.app.inject({ method: 'GET', url: `/api/calendar/${token}` });
+    await t.app.inject({ method: 'GET', url: `/reminder/${token}?from=email` });
+    await t.app.inject({ method: 'PUT', url: `/dating/uploads/00000000-0000-4000-8000-000000000000?grant=${token}` });
+    const urls = lines.flatMap((line) => (line.req?.url ? [line.req.url] : []));
+    expect(urls).toEqual([
+      '/api/reminder-links/…',
+      '/api/calendar/…',
+      '/reminder/…?from=email',
+      '/dating/uploads/00000000-0000-4000-8000-000000000000?grant=…',
+    ]);
+    expect(rawLines.some((line) => line.includes(token))).toBe(false);
+  });
+
   it('turns readiness false on shutdown, before anything drains', async () => {
     t.app.markShuttingDown();
     const ready = await t.app.inject({ method: 'GET', url: '/health/ready' });
