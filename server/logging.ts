@@ -49,7 +49,7 @@ export function loggerOptions(config: Pick<AppConfig, 'logLevel'>, destination?:
       req: (request: FastifyRequest) => ({
         method: request.method,
         url: urlForLog(request.url),
-        version: request.headers?.['accept-version'],
+        version: [request.headers?.['accept-version']].flat()[0],
         host: request.host,
         remoteAddress: request.ip,
         remotePort: request.socket?.remotePort,
