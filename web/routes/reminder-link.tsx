@@ -20,7 +20,7 @@ function titleOf(view: ReminderLinkView): string {
     case 'cancelled':
       return 'This reservation is cancelled';
     case 'closed':
-      return 'This reservation has taken place';
+      return 'This reservation is closed';
     case 'expired':
       return 'This link has expired';
   }

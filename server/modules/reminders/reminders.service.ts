@@ -50,7 +50,7 @@ const linkMessages = {
     done: 'Your table is released and has gone to the next diner waiting. Thank you for letting the restaurant know.',
   },
   cancelled: 'This reservation is already cancelled, so this link changes nothing.',
-  closed: 'This reservation has already taken place, so this link changes nothing.',
+  closed: 'The restaurant has already seated you, closed the table or marked it a no-show, so this link changes nothing.',
   expired: 'This link has expired: it worked until the reservation started, for the time it was sent for. Nothing was changed.',
 } as const;
 
