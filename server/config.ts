@@ -18,6 +18,14 @@ export const envSchema = z.object({
   DATABASE_URL: z.string().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   DATA_DIR: z.string().default('./data'),
+  /**
+   * The embedded database's shared buffers (decision 182): PostgreSQL's own cache inside PGlite's
+   * memory. PostgreSQL's default, 128MB, costs about as much resident memory again.
+   */
+  PGLITE_SHARED_BUFFERS: z
+    .string()
+    .regex(/^[1-9]\d*(kB|MB|GB)$/, { message: 'PGLITE_SHARED_BUFFERS must be a size such as 32MB' })
+    .default('32MB'),
   /** Seed demo data: on by default for the embedded database, off for DATABASE_URL unless SEED_DEMO=1. */
   SEED_DEMO: flag,
   /** How long a hold lasts. Fractions are allowed (0.1 = 6 seconds) for tests and demos. */
@@ -228,6 +236,8 @@ export type AppConfig = {
   databaseUrl: string | undefined;
   databasePoolSize: number;
   dataDir: string;
+  /** PGlite's shared_buffers, as PostgreSQL reads a size ('32MB'). */
+  pgliteSharedBuffers: string;
   seedDemo: boolean;
   holdMinutes: number;
   bookingCutoffMinutes: number;
@@ -318,6 +328,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL || undefined,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     dataDir: e.DATA_DIR,
+    pgliteSharedBuffers: e.PGLITE_SHARED_BUFFERS,
     seedDemo: env.SEED_DEMO === undefined || env.SEED_DEMO === '' ? !e.DATABASE_URL : e.SEED_DEMO,
     holdMinutes: e.HOLD_MINUTES,
     bookingCutoffMinutes: e.BOOKING_CUTOFF_MINUTES,

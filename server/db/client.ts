@@ -111,11 +111,12 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
 }
 
 /** Opens the embedded PGlite, persisted in `dataDir` (or in memory when omitted). */
-export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<DatabaseHandle> {
+export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob; sharedBuffers?: string } = {}): Promise<DatabaseHandle> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const client = await PGlite.create({
     dataDir: options.dataDir,
     loadDataDir: options.loadDataDir,
+    ...(options.sharedBuffers ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffers}`] } : {}),
     // Calendar dates stay 'YYYY-MM-DD' strings: a Date would shift with the machine's zone.
     parsers: { [pgliteTypes.DATE]: (value: string) => value },
   });
@@ -377,10 +378,11 @@ export async function openDatabase(config: {
   databasePoolSize: number;
   dataDir: string;
   databaseConnectTimeoutMs?: number;
+  pgliteSharedBuffers?: string;
 }): Promise<DatabaseHandle> {
   if (config.databaseUrl)
     return openPostgres({ url: config.databaseUrl, poolSize: config.databasePoolSize, connectTimeoutMs: config.databaseConnectTimeoutMs });
-  return openPglite({ dataDir: join(config.dataDir, 'pglite') });
+  return openPglite({ dataDir: join(config.dataDir, 'pglite'), sharedBuffers: config.pgliteSharedBuffers });
 }
 
 /** A timestamptz from a raw query: drivers give a Date or Postgres's text form, depending on their parsers. */
