@@ -26,6 +26,10 @@ async function main(): Promise<void> {
     console.log(`Metrics are served on http://${config.metrics.host}:${config.metrics.port}/metrics`);
   }
   console.log(`Tablefair is serving http://${shownHost}:${config.port} (${database.kind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'})`);
+  // Links in emails and texts start with PUBLIC_URL; its default only makes sense on the machine itself.
+  if (config.nodeEnv === 'production' && !process.env.PUBLIC_URL) {
+    app.log.warn({ publicUrl: config.publicUrl }, 'PUBLIC_URL is not set: links in emails and texts point at this default');
+  }
 
   let closing = false;
   const shutdown = async (signal: string) => {
