@@ -231,6 +231,35 @@ describe('restaurant portal', () => {
     await context.close();
   });
 
+  it('hosts Tablefair dates from the Profile tab: what is missing is said, the profile is saved, and hosting can stop', async () => {
+    const context = await browser.newContext({ viewport: PHONE });
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    await signInStaff(page);
+    await page.getByRole('tab', { name: 'Profile' }).click();
+    const status = page.getByTestId('date-partner-status');
+    await expect.poll(() => status.innerText()).toBe('Not hosting Tablefair dates.');
+
+    await page.getByRole('button', { name: 'Host Tablefair dates' }).click();
+    await page.getByText('Pick at least one cuisine').waitFor();
+    await page.getByText('Pick at least one kind of date').waitFor();
+    await page.getByLabel('A date for two here costs').selectOption('INR_2500_5000');
+    await page.getByLabel('Neighbourhood').selectOption('Koramangala');
+    await page.getByRole('checkbox', { name: /North Indian/ }).check();
+    await page.getByRole('checkbox', { name: /Dinner/ }).check();
+    await page.getByRole('button', { name: 'Host Tablefair dates' }).click();
+    await expect.poll(() => status.innerText()).toMatch(/^Hosting Tablefair dates since /);
+    const staff = await api<{ token: string }>('/api/auth/restaurant-login', { method: 'POST', body: { username: STAFF.username, password: STAFF.password } });
+    const saved = await api<{ partner: unknown }>('/api/admin/date-partner', { token: staff.body.token });
+    expect(saved.body.partner).toMatchObject({ budget: 'INR_2500_5000', neighbourhood: 'Koramangala', cuisines: ['NORTH_INDIAN'], dateTypes: ['DINNER'] });
+
+    await page.getByRole('button', { name: 'Stop hosting dates' }).click();
+    await expect.poll(() => status.innerText()).toBe('Not hosting Tablefair dates.');
+    expect((await api<{ partner: unknown }>('/api/admin/date-partner', { token: staff.body.token })).body.partner).toBeNull();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('has no serious or critical accessibility violations on sign-in, dashboard and profile, at 1280 and 375', async () => {
     for (const viewport of [LAPTOP, PHONE]) {
       const context = await browser.newContext({ viewport, bypassCSP: true });
@@ -243,6 +272,7 @@ describe('restaurant portal', () => {
       expect(await seriousAxeViolations(page), `dashboard ${viewport.width}`).toEqual([]);
       await page.getByRole('tab', { name: 'Profile' }).click();
       await page.getByRole('heading', { name: 'Restaurant Profile' }).waitFor();
+      await page.getByTestId('date-partner-status').waitFor();
       expect(await seriousAxeViolations(page), `profile ${viewport.width}`).toEqual([]);
       // Nothing scrolls sideways.
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);

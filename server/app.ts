@@ -27,6 +27,8 @@ import { createSessionsService } from './modules/accounts/sessions.service.ts';
 import { availabilityRoutes } from './modules/availability/availability.routes.ts';
 import { createAvailabilityService } from './modules/availability/availability.service.ts';
 import { datingRoutes } from './modules/dating/dating.routes.ts';
+import { datingAdminRoutes } from './modules/dating/dating.admin.routes.ts';
+import { createDatingPartners } from './modules/dating/dating-partners.service.ts';
 import { createDatingService } from './modules/dating/dating.service.ts';
 import { createDropOffers } from './modules/drops/drop-offers.ts';
 import { dropsAdminRoutes } from './modules/drops/drops.admin.routes.ts';
@@ -90,6 +92,7 @@ function createServices(deps: AppDeps) {
   const reminders = createRemindersService(deps, notifications, reservations);
   const reservationsAdmin = createReservationsAdminService(deps, reservations, strikes, reminders);
   const dating = createDatingService(deps, sessions, storage, notifications);
+  const datingPartners = createDatingPartners(deps);
   const phoneVerification = createPhoneVerificationService(deps, notifications);
   const dropOffers = createDropOffers(deps, reservations, notifications, slots);
   const drops = createDropsService(deps, dropOffers, phoneVerification, strikes);
@@ -111,6 +114,7 @@ function createServices(deps: AppDeps) {
     reservationsAdmin,
     strikes,
     dating,
+    datingPartners,
     notifications,
     phoneVerification,
     dropOffers,
@@ -192,6 +196,7 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   await app.register(reservationsAdminRoutes);
   await app.register(depositsRoutes);
   await app.register(datingRoutes);
+  await app.register(datingAdminRoutes);
   await app.register(notificationsRoutes);
   await app.register(dropsRoutes);
   await app.register(dropsAdminRoutes);

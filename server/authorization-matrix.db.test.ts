@@ -113,6 +113,15 @@ export const authorizationTable: Row[] = [
     path: '/api/reservations/{reservationA}/calendar-link',
     expect: { anonymous: 401, dinerA: 200, dinerB: 404, staffX: 401, staffY: 401 },
   },
+  // Hosting Tablefair dates: the staff's own restaurant only (decision 183).
+  { method: 'GET', path: '/api/admin/date-partner', expect: staffOnly(200) },
+  {
+    method: 'PUT',
+    path: '/api/admin/date-partner',
+    body: () => ({ budget: 'INR_1000_2500', neighbourhood: 'Indiranagar', cuisines: ['ITALIAN'], dateTypes: ['DINNER'] }),
+    expect: staffOnly(200),
+  },
+  { method: 'DELETE', path: '/api/admin/date-partner', expect: staffOnly(200) },
   { method: 'GET', path: '/api/admin/slots?date=2026-11-23', expect: staffOnly(200) },
   {
     method: 'POST',

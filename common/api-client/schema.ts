@@ -841,6 +841,25 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/admin/date-partner': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Whether the signed-in staff’s restaurant hosts Tablefair dates, and its date-partner profile */
+    get: operations['getDatePartner'];
+    /** Host Tablefair dates at the signed-in staff’s restaurant, or change its date-partner profile */
+    put: operations['saveDatePartner'];
+    post?: never;
+    /** Stop hosting Tablefair dates at the signed-in staff’s restaurant */
+    delete: operations['leaveDatePartners'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/me/events': {
     parameters: {
       query?: never;
@@ -7085,6 +7104,329 @@ export interface operations {
       };
       /** @description Default Response */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  getDatePartner: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            partner: {
+              /** @enum {string} */
+              budget: 'INR_500_1000' | 'INR_1000_2500' | 'INR_2500_5000' | 'INR_5000_PLUS';
+              /** @enum {string} */
+              neighbourhood: 'Indiranagar' | 'Koramangala' | 'HSR' | 'Whitefield' | 'Central BLR' | 'Kalyan Nagar';
+              cuisines: (
+                'NORTH_INDIAN' | 'SOUTH_INDIAN' | 'ITALIAN' | 'JAPANESE' | 'THAI' | 'MEXICAN' | 'MIDDLE_EASTERN' | 'VEGETARIAN_ONLY' | 'VEGAN' | 'JAIN'
+              )[];
+              dateTypes: ('COFFEE' | 'QUICK_COCKTAIL' | 'BREAKFAST' | 'LUNCH' | 'DINNER' | 'LIVE_MUSIC')[];
+              optedInAt: string;
+            } | null;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  saveDatePartner: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          budget: 'INR_500_1000' | 'INR_1000_2500' | 'INR_2500_5000' | 'INR_5000_PLUS';
+          /** @enum {string} */
+          neighbourhood: 'Indiranagar' | 'Koramangala' | 'HSR' | 'Whitefield' | 'Central BLR' | 'Kalyan Nagar';
+          cuisines: ('NORTH_INDIAN' | 'SOUTH_INDIAN' | 'ITALIAN' | 'JAPANESE' | 'THAI' | 'MEXICAN' | 'MIDDLE_EASTERN' | 'VEGETARIAN_ONLY' | 'VEGAN' | 'JAIN')[];
+          dateTypes: ('COFFEE' | 'QUICK_COCKTAIL' | 'BREAKFAST' | 'LUNCH' | 'DINNER' | 'LIVE_MUSIC')[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            partner: {
+              /** @enum {string} */
+              budget: 'INR_500_1000' | 'INR_1000_2500' | 'INR_2500_5000' | 'INR_5000_PLUS';
+              /** @enum {string} */
+              neighbourhood: 'Indiranagar' | 'Koramangala' | 'HSR' | 'Whitefield' | 'Central BLR' | 'Kalyan Nagar';
+              cuisines: (
+                'NORTH_INDIAN' | 'SOUTH_INDIAN' | 'ITALIAN' | 'JAPANESE' | 'THAI' | 'MEXICAN' | 'MIDDLE_EASTERN' | 'VEGETARIAN_ONLY' | 'VEGAN' | 'JAIN'
+              )[];
+              dateTypes: ('COFFEE' | 'QUICK_COCKTAIL' | 'BREAKFAST' | 'LUNCH' | 'DINNER' | 'LIVE_MUSIC')[];
+              optedInAt: string;
+            } | null;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  leaveDatePartners: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            partner: {
+              /** @enum {string} */
+              budget: 'INR_500_1000' | 'INR_1000_2500' | 'INR_2500_5000' | 'INR_5000_PLUS';
+              /** @enum {string} */
+              neighbourhood: 'Indiranagar' | 'Koramangala' | 'HSR' | 'Whitefield' | 'Central BLR' | 'Kalyan Nagar';
+              cuisines: (
+                'NORTH_INDIAN' | 'SOUTH_INDIAN' | 'ITALIAN' | 'JAPANESE' | 'THAI' | 'MEXICAN' | 'MIDDLE_EASTERN' | 'VEGETARIAN_ONLY' | 'VEGAN' | 'JAIN'
+              )[];
+              dateTypes: ('COFFEE' | 'QUICK_COCKTAIL' | 'BREAKFAST' | 'LUNCH' | 'DINNER' | 'LIVE_MUSIC')[];
+              optedInAt: string;
+            } | null;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -14,6 +14,7 @@ import {
   firstDateTypes,
   physicalActivities,
   smokingHabits,
+  tableDateTypes,
 } from '../domain/dating-profile.ts';
 import { DEFAULT_WANT_AGE_MAX, DEFAULT_WANT_AGE_MIN, datingIntents, freeEvenings } from '../domain/dating-match.ts';
 
@@ -333,3 +334,31 @@ export const datingReportBody = z.object({
   note: z.string().trim().max(500, { message: 'note: at most 500 characters' }).optional().default(''),
 });
 export type DatingReportBody = z.input<typeof datingReportBody>;
+
+/**
+ * A restaurant's date-partner profile (issue 15 item 3, decision 183), in the dating section's own
+ * words, so that plans match members to tables without reading free-text cuisine tags.
+ */
+export const datePartnerProfile = z.object({
+  /** What a date for two typically costs here, in the members' budget bands. */
+  budget: z.enum(dateBudgets, { message: 'Choose what a date for two costs here' }),
+  /** The dating neighbourhood the restaurant is in or nearest to. */
+  neighbourhood: z.enum(datingNeighbourhoods, { message: 'Choose a neighbourhood from the list' }),
+  cuisines: z
+    .array(z.enum(cuisines, { message: 'Choose cuisines from the list' }), { message: 'Pick at least one cuisine' })
+    .min(1, { message: 'Pick at least one cuisine' })
+    .max(cuisines.length)
+    .refine((values) => new Set(values).size === values.length, { message: 'Pick each cuisine once' }),
+  dateTypes: z
+    .array(z.enum(tableDateTypes, { message: 'Choose the kinds of date from the list' }), { message: 'Pick at least one kind of date' })
+    .min(1, { message: 'Pick at least one kind of date' })
+    .max(tableDateTypes.length)
+    .refine((values) => new Set(values).size === values.length, { message: 'Pick each kind of date once' }),
+});
+export type DatePartnerProfile = z.infer<typeof datePartnerProfile>;
+
+/** GET /api/admin/date-partner: the staff's own restaurant's profile, or null when it does not host dates. */
+export const datePartnerSetting = z.object({
+  partner: datePartnerProfile.extend({ optedInAt: z.string() }).nullable(),
+});
+export type DatePartnerSetting = z.infer<typeof datePartnerSetting>;

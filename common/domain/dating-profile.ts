@@ -46,6 +46,10 @@ export const firstDateChoices = [
 export const firstDateTypes = values(firstDateChoices);
 export type FirstDateType = (typeof firstDateTypes)[number];
 
+/** The first-date types a restaurant table can host: what a date partner offers (decision 183). */
+export const tableDateTypes = ['COFFEE', 'QUICK_COCKTAIL', 'BREAKFAST', 'LUNCH', 'DINNER', 'LIVE_MUSIC'] as const satisfies readonly FirstDateType[];
+export type TableDateType = (typeof tableDateTypes)[number];
+
 export const physicalActivityChoices = [
   { value: 'RARELY', label: 'Rarely' },
   { value: 'SOMETIMES', label: 'Sometimes' },

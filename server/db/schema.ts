@@ -540,3 +540,14 @@ export const reminderReplies = pgTable('reminder_replies', {
   reply: text('reply').notNull().$type<'coming' | 'released'>(),
   repliedAt: timestamp('replied_at', { withTimezone: true }).notNull(),
 });
+
+/** Restaurants that host Tablefair dates (migration 0014). */
+export const datingPartners = pgTable('dating_partners', {
+  restaurantId: uuid('restaurant_id').primaryKey(),
+  budget: text('budget').notNull(),
+  neighbourhood: text('neighbourhood').notNull(),
+  cuisines: text('cuisines').array().notNull(),
+  dateTypes: text('date_types').array().notNull(),
+  optedInAt: timestamp('opted_in_at', { withTimezone: true }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});

@@ -6,6 +6,7 @@ import { Spinner } from '#web/components/ui/Feedback.tsx';
 import { ADMIN_TABS, AdminHeader, type AdminTab } from '#web/features/portal/AdminHeader.tsx';
 import { adminKeys, useAdminRestaurant } from '#web/features/portal/api.ts';
 import { Dashboard } from '#web/features/portal/Dashboard.tsx';
+import { DatePartnerPanel } from '#web/features/portal/DatePartnerPanel.tsx';
 import { DepositsPanel } from '#web/features/portal/DepositsPanel.tsx';
 import { DropsPanel } from '#web/features/portal/DropsPanel.tsx';
 import { useLiveUpdates } from '#web/features/portal/live.ts';
@@ -95,7 +96,12 @@ function SignedInAdmin() {
           {tab === 'deposits' ? <DepositsPanel /> : null}
         </div>
         <div id="admin-panel-profile" role="tabpanel" aria-labelledby="admin-tab-profile" hidden={tab !== 'profile'}>
-          {tab === 'profile' ? <ProfilePanel key={restaurant.data.id} restaurant={restaurant.data} onSaved={() => setTab('dashboard')} /> : null}
+          {tab === 'profile' ? (
+            <>
+              <ProfilePanel key={restaurant.data.id} restaurant={restaurant.data} onSaved={() => setTab('dashboard')} />
+              <DatePartnerPanel />
+            </>
+          ) : null}
         </div>
       </main>
     </div>
