@@ -25,6 +25,7 @@ import {
   setRemindersOff,
   upsertReleasedReply,
   type ClaimedReminder,
+  type StoredReply,
 } from './reminders.repository.ts';
 
 type Notifications = ReturnType<typeof createNotificationsService>;
@@ -53,6 +54,18 @@ const linkMessages = {
   closed: 'The restaurant has already seated you, closed the table or marked it a no-show, so this link changes nothing.',
   expired: 'This link has expired: it worked until the reservation started, for the time it was sent for. Nothing was changed.',
 } as const;
+
+/**
+ * Where a link stands, decided in this order: a cancelled reservation says so before an expiry
+ * would, and a link changes anything only while it is `ready`.
+ */
+function linkStateOf(link: AnswerLink, reservation: DinerReservation, reply: StoredReply | undefined): ReminderLinkView['state'] {
+  if (reservation.status === 'CANCELLED') return link.action === 'release' && reply === 'released' ? 'done' : 'cancelled';
+  if (reservation.status !== 'PENDING' && reservation.status !== 'CONFIRMED') return 'closed';
+  const movedSinceSent = new Date(reservation.startsAt).getTime() !== link.startsAt.getTime();
+  if (link.expired || movedSinceSent) return 'expired';
+  return link.action === 'coming' && reply === 'coming' ? 'done' : 'ready';
+}
 
 function factsOf(row: ClaimedReminder): ReminderFacts {
   return {
@@ -112,23 +125,10 @@ export function createRemindersService(deps: AppDeps, notifications: Notificatio
     return { link, linked };
   }
 
-  /** Where the link stands now: decided in this order, so a cancelled reservation says so before an expiry. */
+  /** What the page shows for the link and the reservation as they are now. */
   async function viewOf(link: AnswerLink, linked: LinkedReservation): Promise<ReminderLinkView> {
     const { reservation } = linked;
-    const reply = await findReply(db, reservation.id);
-    const movedSinceSent = new Date(reservation.startsAt).getTime() !== link.startsAt.getTime();
-    const state: ReminderLinkView['state'] =
-      reservation.status === 'CANCELLED'
-        ? link.action === 'release' && reply === 'released'
-          ? 'done'
-          : 'cancelled'
-        : reservation.status !== 'PENDING' && reservation.status !== 'CONFIRMED'
-          ? 'closed'
-          : link.expired || movedSinceSent
-            ? 'expired'
-            : link.action === 'coming' && reply === 'coming'
-              ? 'done'
-              : 'ready';
+    const state = linkStateOf(link, reservation, await findReply(db, reservation.id));
     const message = state === 'ready' || state === 'done' ? linkMessages[link.action][state] : linkMessages[state];
     const releaseFeePaise = link.action === 'release' && state === 'ready' ? await reservations.releaseFeeNow(link) : 0;
     const { calendar } = await linkPathsFor(reservation.id, link.startsAt);
