@@ -1,7 +1,7 @@
 import { toRestaurantRef } from '#server/modules/restaurants/restaurant-sql.ts';
 import { toDepositRequirementView } from '#common/contract/deposits.ts';
 import type { CreateReservationBody, DinerReservation, ReservationDetail, ReservationSummary } from '#common/contract/reservations.ts';
-import { depositMoveFor, isLateCancel, type DepositEvent } from '#common/domain/deposit-moves.ts';
+import { depositMoveFor, isLateCancel, type DepositEvent, type DepositMoveDecision, type DepositTransition } from '#common/domain/deposit-moves.ts';
 import { depositRequirementFor, type DepositRequirement } from '#common/domain/deposit-policy.ts';
 import {
   checkTransition,
@@ -45,7 +45,7 @@ import {
   updateReservationStatus,
   type ReservationRow,
 } from './reservations.repository.ts';
-import { findDeposit, markAuthorised, recordMove, requirementOfDeposit } from './deposits.repository.ts';
+import { findDeposit, markAuthorised, recordMove, requirementOfDeposit, type ReservationDepositRow } from './deposits.repository.ts';
 
 export const NO_LONGER_AVAILABLE = 'That time is no longer available';
 export const RESERVATION_NOT_FOUND = 'Reservation not found';
@@ -137,6 +137,17 @@ export interface LinkedReservation {
 
 /** A reminder link for a start the reservation no longer has (a link is bound to the start it was sent for). */
 export const LINK_FOR_ANOTHER_TIME = 'This link was sent for another time of this reservation, so it no longer works.';
+
+/** The money move `depositMoves` gives for a transition of a reservation with this deposit, at `now`. */
+function moneyMoveOf(
+  deposit: ReservationDepositRow,
+  transition: DepositTransition,
+  now: Date,
+): { decision: DepositMoveDecision; requirement: DepositRequirement } {
+  const requirement: DepositRequirement = requirementOfDeposit(deposit);
+  const decision = depositMoveFor(transition, { now, requirement, authorised: deposit.authorised_at !== null, wasLateCancel: deposit.late_cancel });
+  return { decision, requirement };
+}
 
 export function toDinerReservation(row: ReservationRow, now: Date): DinerReservation {
   const status = effectiveStatus(row.status, row.hold_expires_at, now);
@@ -259,8 +270,7 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
   ): Promise<boolean> {
     const deposit = await findDeposit(tx, reservationId, { forUpdate: true });
     if (!deposit) return false;
-    const requirement: DepositRequirement = requirementOfDeposit(deposit);
-    const decision = depositMoveFor(transition, { now, requirement, authorised: deposit.authorised_at !== null, wasLateCancel: deposit.late_cancel });
+    const { decision, requirement } = moneyMoveOf(deposit, transition, now);
     if (decision.move === 'none') return false;
     // A waiver after a waiver (or a second dispute) is the same move: its key makes it one.
     const key = `deposit:${reservationId}:${transition.event ?? `${transition.from}-${transition.to}`}:${decision.move}`;
@@ -539,10 +549,8 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     async releaseFeeNow(grant: ReminderLinkGrant): Promise<number> {
       const [row, deposit] = await Promise.all([findReservation(db, grant.reservationId), findDeposit(db, grant.reservationId)]);
       if (!row || !deposit) return 0;
-      const decision = depositMoveFor(
-        { from: effectiveStatus(row.status, row.hold_expires_at, clock.now()), to: 'CANCELLED', actor: 'diner' },
-        { now: clock.now(), requirement: requirementOfDeposit(deposit), authorised: deposit.authorised_at !== null, wasLateCancel: deposit.late_cancel },
-      );
+      const now = clock.now();
+      const { decision } = moneyMoveOf(deposit, { from: effectiveStatus(row.status, row.hold_expires_at, now), to: 'CANCELLED', actor: 'diner' }, now);
       return decision.move === 'capture_keep' ? decision.capturePaise : 0;
     },
 
