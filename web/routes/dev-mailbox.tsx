@@ -184,7 +184,9 @@ function MessageBody({ body }: { body: string }) {
   );
 }
 
+/** The address's path and query on this server; an address that does not parse is kept as written. */
 function onThisServer(address: string): string {
+  if (!URL.canParse(address)) return address;
   const url = new URL(address);
   return `${url.pathname}${url.search}`;
 }
