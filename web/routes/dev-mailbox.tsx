@@ -165,14 +165,14 @@ const WEB_ADDRESS = /(https?:\/\/[^\s]+)/g;
 /**
  * A message's text with its links clickable. A link opens its path on the server showing this
  * mailbox: in development the address a message was written with (PUBLIC_URL) may not be the one
- * the mailbox is read at. React escapes the text; only http(s) addresses become links.
+ * the mailbox is read at. React escapes the text; only http(s) addresses that parse become links.
  */
 function MessageBody({ body }: { body: string }) {
   const parts = body.split(WEB_ADDRESS);
   return (
     <pre className="mail__body">
       {parts.map((part, index) =>
-        index % 2 === 1 ? (
+        index % 2 === 1 && URL.canParse(part) ? (
           <a key={index} href={onThisServer(part)}>
             {part}
           </a>
@@ -184,9 +184,8 @@ function MessageBody({ body }: { body: string }) {
   );
 }
 
-/** The address's path and query on this server; an address that does not parse is kept as written. */
+/** The address's path and query on this server. */
 function onThisServer(address: string): string {
-  if (!URL.canParse(address)) return address;
   const url = new URL(address);
   return `${url.pathname}${url.search}`;
 }
