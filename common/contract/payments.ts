@@ -56,8 +56,11 @@ export const captureInput = z.object({
   amountPaise,
   reason,
   idempotencyKey,
-  /** keep (a fee, the default) or credit_at_table (the deposit becomes credit on the bill). */
-  purpose: z.enum(capturePurposes).default('keep'),
+  /**
+   * keep (a fee, the default) or credit_at_table (the deposit becomes credit on the bill). A
+   * capture for a member (pay_member) goes through payToMember, which also records the payout.
+   */
+  purpose: z.enum(['keep', 'credit_at_table']).default('keep'),
 });
 export type CaptureInput = z.input<typeof captureInput>;
 
@@ -69,6 +72,13 @@ export type RefundInput = z.infer<typeof refundInput>;
 
 export const creditAtTableInput = z.object({ intentId: uuid, idempotencyKey });
 export type CreditAtTableInput = z.infer<typeof creditAtTableInput>;
+
+/**
+ * payToMember's input (decision 184): the whole authorisation is captured for `toAccountId` (a
+ * dating account) and paid out to them once the capture is confirmed.
+ */
+export const payToMemberInput = z.object({ intentId: uuid, toAccountId: uuid, idempotencyKey });
+export type PayToMemberInput = z.infer<typeof payToMemberInput>;
 
 export const paymentIntentStatus = z.enum(paymentIntentStatuses);
 
@@ -120,7 +130,8 @@ export const sandboxDecision = z.object({ decision: z.enum(['approve', 'decline'
 export type SandboxDecision = z.infer<typeof sandboxDecision>;
 
 /**
- * The webhook body as Razorpay documents it (docs/webhooks/payments, docs/webhooks/refunds), only
+ * The webhook body as Razorpay documents it (docs/webhooks/payments, docs/webhooks/refunds,
+ * docs/webhooks/payloads/x for RazorpayX payouts), only
  * the fields payments reads; the sandbox sends the same shape. Unknown fields pass.
  */
 const razorpayPaymentEntity = z.object({
@@ -137,11 +148,19 @@ const razorpayRefundEntity = z.object({
   amount: z.number().int().min(0),
   notes: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional(),
 });
+/** RazorpayX's payout entity (docs/api/x/payouts/entity); reference_id is our payout's id. */
+const razorpayPayoutEntity = z.object({
+  id: z.string().max(100),
+  amount: z.number().int().min(0),
+  status: z.string().max(40).optional(),
+  reference_id: z.string().max(100).nullable().optional(),
+});
 export const razorpayWebhookBody = z.object({
   event: z.string().max(100),
   payload: z.object({
     payment: z.object({ entity: razorpayPaymentEntity }).optional(),
     refund: z.object({ entity: razorpayRefundEntity }).optional(),
+    payout: z.object({ entity: razorpayPayoutEntity }).optional(),
   }),
   created_at: z.number().optional(),
 });

@@ -5,6 +5,7 @@ import {
   paymentIntentEvents,
   paymentIntentStatuses,
   paymentIntentTransitions,
+  payoutStatusAfter,
   postingLines,
   settledPaymentStatuses,
   transitionFor,
@@ -72,7 +73,41 @@ describe('postings', () => {
       expect(sum(postingLines('capture', { authorisedPaise: authorised, capturedPaise: captured }))).toBe(0);
       expect(sum(postingLines('capture', { authorisedPaise: authorised, capturedPaise: captured, capturePurpose: 'credit_at_table' }))).toBe(0);
       expect(sum(postingLines('refund', { authorisedPaise: authorised, refundedPaise: refunded }))).toBe(0);
+      expect(sum(postingLines('capture', { authorisedPaise: authorised, capturedPaise: captured, capturePurpose: 'pay_member' }))).toBe(0);
+      expect(sum(postingLines('payout', { authorisedPaise: authorised, capturedPaise: captured }))).toBe(0);
     }
+  });
+
+  it('keeps a flake’s deposit for the member who came in member_payable, then pays it out to money outside us', () => {
+    expect(postingLines('capture', { authorisedPaise: 30_000, capturePurpose: 'pay_member' })).toEqual([
+      { account: 'member_payable', amountPaise: 30_000 },
+      { account: 'diner_authorised', amountPaise: -30_000 },
+    ]);
+    expect(postingLines('payout', { authorisedPaise: 30_000 })).toEqual([
+      { account: 'diner_funds', amountPaise: 30_000 },
+      { account: 'member_payable', amountPaise: -30_000 },
+    ]);
+    // The payout pays what it sent, not what was authorised, when they differ.
+    expect(postingLines('payout', { authorisedPaise: 30_000, capturedPaise: 20_000, paidOutPaise: 20_000 })[0]).toEqual({
+      account: 'diner_funds',
+      amountPaise: 20_000,
+    });
+  });
+
+  it('nets to nothing over a whole pay-to-member flow: the money left one person outside us and reached another', () => {
+    const flow = [
+      ...postingLines('authorise', { authorisedPaise: 30_000 }),
+      ...postingLines('capture', { authorisedPaise: 30_000, capturePurpose: 'pay_member' }),
+      ...postingLines('payout', { authorisedPaise: 30_000 }),
+    ];
+    const byAccount = (account: string) => sum(flow.filter((line) => line.account === account));
+    expect(byAccount('member_payable')).toBe(0);
+    expect(byAccount('diner_authorised')).toBe(0);
+    expect(byAccount('diner_funds')).toBe(0);
+  });
+
+  it('has no refund of a deposit paid out to a member', () => {
+    expect(() => postingLines('refund', { authorisedPaise: 30_000, refundedPaise: 1, capturePurpose: 'pay_member' })).toThrow(/no refund/);
   });
 
   it('sends what a partial capture does not keep back to the diner', () => {
@@ -85,6 +120,17 @@ describe('postings', () => {
       account: 'restaurant_credit_at_table',
       amountPaise: 50_000,
     });
+  });
+});
+
+describe('payouts', () => {
+  it('settle once from PENDING, and nothing moves a settled payout', () => {
+    expect(payoutStatusAfter('PENDING', 'processed')).toBe('PAID');
+    expect(payoutStatusAfter('PENDING', 'failed')).toBe('FAILED');
+    expect(payoutStatusAfter('PENDING', 'reversed')).toBe('FAILED');
+    expect(payoutStatusAfter('PAID', 'processed')).toBeUndefined();
+    expect(payoutStatusAfter('PAID', 'reversed')).toBeUndefined();
+    expect(payoutStatusAfter('FAILED', 'processed')).toBeUndefined();
   });
 });
 

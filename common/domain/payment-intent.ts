@@ -42,8 +42,12 @@ export type PaymentIntentEvent = (typeof paymentIntentEvents)[number];
 /** Who makes a move happen: our service (a request, the expiry sweep) or the provider (a webhook). */
 export type PaymentIntentActor = 'service' | 'provider';
 
-/** The ledger posting a move writes (see `ledgerAccounts`); `none` writes nothing. */
-export type PostingKind = 'authorise' | 'capture' | 'release' | 'refund' | 'none';
+/**
+ * The ledger posting a move writes (see `ledgerAccounts`); `none` writes nothing. `payout` is no
+ * intent move: it is a payout's own posting, written when the provider says the money reached the
+ * member (decision 184).
+ */
+export type PostingKind = 'authorise' | 'capture' | 'release' | 'refund' | 'payout' | 'none';
 
 export interface PaymentIntentTransition {
   from: PaymentIntentStatus;
@@ -100,15 +104,26 @@ export function canMove(from: PaymentIntentStatus, event: PaymentIntentEvent): b
 
 /**
  * The ledger's accounts (decision 111). Each posting's lines sum to zero; a positive amount is a
- * debit. `diner_funds` stands for money outside us (the diner's bank), so its balance is minus
- * what the diner has parted with.
+ * debit. `diner_funds` stands for money outside us (the diner's bank, or a member's), so its
+ * balance is minus what people have parted with. `member_payable` holds a flake's deposit captured
+ * for the member who came, until it is paid out to them (decision 184).
  */
-export const ledgerAccounts = ['diner_funds', 'diner_authorised', 'restaurant_receivable', 'restaurant_credit_at_table'] as const;
+export const ledgerAccounts = ['diner_funds', 'diner_authorised', 'restaurant_receivable', 'restaurant_credit_at_table', 'member_payable'] as const;
 export type LedgerAccount = (typeof ledgerAccounts)[number];
 
-/** What a capture is for: a fee the restaurant keeps, or the deposit turned into credit on the bill. */
-export const capturePurposes = ['keep', 'credit_at_table'] as const;
+/**
+ * What a capture is for: a fee the restaurant keeps, the deposit turned into credit on the bill,
+ * or a flake's deposit paid out to the member who came (decision 184; never refunded).
+ */
+export const capturePurposes = ['keep', 'credit_at_table', 'pay_member'] as const;
 export type CapturePurpose = (typeof capturePurposes)[number];
+
+/** The account a capture of this purpose credits (and a refund of it debits). */
+function captureAccountOf(purpose: CapturePurpose | undefined): LedgerAccount {
+  if (purpose === 'credit_at_table') return 'restaurant_credit_at_table';
+  if (purpose === 'pay_member') return 'member_payable';
+  return 'restaurant_receivable';
+}
 
 export interface LedgerLine {
   account: LedgerAccount;
@@ -123,6 +138,8 @@ export interface PostingAmounts {
   capturePurpose?: CapturePurpose;
   /** What this refund returns (≤ captured). */
   refundedPaise?: number;
+  /** What a payout sent to the member (defaults to what was captured, else authorised). */
+  paidOutPaise?: number;
 }
 
 /**
@@ -144,7 +161,7 @@ export function postingLines(kind: Exclude<PostingKind, 'none'>, amounts: Postin
       ];
     case 'capture': {
       const captured = amounts.capturedPaise ?? authorised;
-      const account: LedgerAccount = amounts.capturePurpose === 'credit_at_table' ? 'restaurant_credit_at_table' : 'restaurant_receivable';
+      const account = captureAccountOf(amounts.capturePurpose);
       const lines: LedgerLine[] = [
         { account, amountPaise: captured },
         { account: 'diner_authorised', amountPaise: -authorised },
@@ -153,14 +170,45 @@ export function postingLines(kind: Exclude<PostingKind, 'none'>, amounts: Postin
       return lines;
     }
     case 'refund': {
+      // A deposit paid out to a member is theirs: it is never refunded (payments refuses to ask).
+      if (amounts.capturePurpose === 'pay_member') throw new Error('A capture paid out to a member has no refund');
       const refunded = amounts.refundedPaise ?? 0;
-      const account: LedgerAccount = amounts.capturePurpose === 'credit_at_table' ? 'restaurant_credit_at_table' : 'restaurant_receivable';
+      const account = captureAccountOf(amounts.capturePurpose);
       return [
         { account: 'diner_funds', amountPaise: refunded },
         { account, amountPaise: -refunded },
       ];
     }
+    case 'payout': {
+      // The captured deposit leaves what we owe the member for money outside us: their bank.
+      const paid = amounts.paidOutPaise ?? amounts.capturedPaise ?? authorised;
+      return [
+        { account: 'diner_funds', amountPaise: paid },
+        { account: 'member_payable', amountPaise: -paid },
+      ];
+    }
   }
+}
+
+/**
+ * A payout's statuses (decision 184): PENDING from the request until the provider answers, then
+ * PAID (the member has the money, posted once) or FAILED (nothing left us; the money stays in
+ * member_payable).
+ */
+export const payoutStatuses = ['PENDING', 'PAID', 'FAILED'] as const;
+export type PayoutStatus = (typeof payoutStatuses)[number];
+
+/** What a provider says of a payout: processed, failed, or reversed (the bank sent it back). */
+export type PayoutEvent = 'processed' | 'failed' | 'reversed';
+
+/**
+ * Where a payout goes on a provider's event, or undefined when the event changes nothing (a
+ * duplicate, a late one). A reversal after PAID is not undone here: the payout posting stands and a
+ * person must look (no reversal posting kind exists yet).
+ */
+export function payoutStatusAfter(from: PayoutStatus, event: PayoutEvent): PayoutStatus | undefined {
+  if (from !== 'PENDING') return undefined;
+  return event === 'processed' ? 'PAID' : 'FAILED';
 }
 
 /** Rupees for people: 50000 paise is "₹500", 12345 is "₹123.45". */

@@ -551,3 +551,69 @@ export const datingPartners = pgTable('dating_partners', {
   optedInAt: timestamp('opted_in_at', { withTimezone: true }).notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });
+
+/** Date plans at partner tables (migration 0015, decision 184). */
+export const datingPlans = pgTable('dating_plans', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  memberA: uuid('member_a').notNull(),
+  memberB: uuid('member_b').notNull(),
+  restaurantId: uuid('restaurant_id').notNull(),
+  reservationId: uuid('reservation_id').notNull(),
+  startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+  status: text('status').notNull(),
+  deadline: timestamp('deadline', { withTimezone: true }).notNull(),
+  depositPaise: integer('deposit_paise').notNull(),
+  replacesPlanId: uuid('replaces_plan_id'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});
+
+/** Each member's side of a date plan (migration 0015). */
+export const datingPlanMembers = pgTable(
+  'dating_plan_members',
+  {
+    planId: uuid('plan_id').notNull(),
+    memberId: uuid('member_id').notNull(),
+    answer: text('answer'),
+    answeredAt: timestamp('answered_at', { withTimezone: true }),
+    intentId: uuid('intent_id'),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    arrivedAt: timestamp('arrived_at', { withTimezone: true }),
+    flaked: boolean('flaked').notNull().default(false),
+    depositMove: text('deposit_move'),
+    depositMovePaise: integer('deposit_move_paise'),
+    depositMoveTo: uuid('deposit_move_to'),
+    depositMoveKey: text('deposit_move_key'),
+    depositMoveDoneAt: timestamp('deposit_move_done_at', { withTimezone: true }),
+    showedUp: boolean('showed_up'),
+    meetAgain: boolean('meet_again'),
+  },
+  (table) => [primaryKey({ columns: [table.planId, table.memberId] })],
+);
+
+/** Strikes for flaked dates (migration 0015). */
+export const datingStrikes = pgTable(
+  'dating_strikes',
+  {
+    memberId: uuid('member_id').notNull(),
+    planId: uuid('plan_id').notNull(),
+    reason: text('reason').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.memberId, table.planId] })],
+);
+
+/** Payouts of a flake's deposit to the member who came (migration 0015). */
+export const payouts = pgTable('payouts', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  sourceIntentId: uuid('source_intent_id').notNull(),
+  toAccountId: uuid('to_account_id').notNull(),
+  amountPaise: integer('amount_paise').notNull(),
+  provider: text('provider').notNull(),
+  providerRef: text('provider_ref'),
+  status: text('status').notNull(),
+  idempotencyKey: text('idempotency_key').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { PaymentProvider, PaymentPurpose } from '#common/contract/payments.ts';
 import { razorpayWebhookBody } from '#common/contract/payments.ts';
-import type { PaymentIntentEvent } from '#common/domain/payment-intent.ts';
+import type { PaymentIntentEvent, PayoutEvent } from '#common/domain/payment-intent.ts';
 
 /**
  * The provider port (decision 113): what payments asks of a gateway, and what a gateway tells
@@ -20,8 +20,24 @@ export interface ProviderEvent {
   amountPaise: number | null;
 }
 
-/** What reading a webhook gives: refused (bad signature), a fact, or a verified event we do not act on. */
-export type WebhookReading = { verified: false } | { verified: true; eventId: string; eventType: string; event: ProviderEvent | null };
+/** A provider fact about a payout of ours (RazorpayX's payout.processed / failed / reversed). */
+export interface ProviderPayoutEvent {
+  eventId: string;
+  eventType: string;
+  type: PayoutEvent;
+  /** The provider's payout id (pout_…). */
+  payoutRef: string;
+  /** Our payout's id, as we sent it in reference_id; null when the body has none. */
+  payoutId: string | null;
+  amountPaise: number;
+}
+
+/**
+ * What reading a webhook gives: refused (bad signature), a fact about an intent (`event`) or about
+ * a payout (`payout`, with `event` null), or a verified event we do not act on.
+ */
+export type WebhookReading =
+  { verified: false } | { verified: true; eventId: string; eventType: string; event: ProviderEvent | null; payout?: ProviderPayoutEvent };
 
 export interface AuthorisationRequest {
   intentId: string;
@@ -40,6 +56,19 @@ export interface MoneyRequest {
   idempotencyKey: string;
 }
 
+/** Money we send out of our account to a member (decision 184). */
+export interface PayoutRequest {
+  /** Our payout's id: the provider's reference, so its webhooks name it. */
+  payoutId: string;
+  amountPaise: number;
+  /** The member (dating account) it is for. */
+  toAccountId: string;
+  /** The same for every attempt of one payout: the provider pays once. */
+  idempotencyKey: string;
+  /** The member's account at the provider (RazorpayX fund account, fa_…); null while we have none. */
+  fundAccountRef: string | null;
+}
+
 export interface PaymentProviderDriver {
   readonly name: PaymentProvider;
   /** Asks the gateway for an authorisation the diner approves on their side; the answer comes by webhook. */
@@ -47,6 +76,8 @@ export interface PaymentProviderDriver {
   capture(request: MoneyRequest): Promise<void>;
   release(request: MoneyRequest): Promise<void>;
   refund(request: MoneyRequest): Promise<void>;
+  /** Sends a payout; the provider's answer (processed or failed) comes by webhook. */
+  payout(request: PayoutRequest): Promise<{ providerRef: string }>;
   /** Verifies the signature over the raw body and reads the event. */
   readWebhook(rawBody: string, headers: Record<string, string | string[] | undefined>): WebhookReading;
 }
@@ -82,10 +113,18 @@ export function isValidSignature(rawBody: string, secret: string, signature: str
 /** A refund the Razorpay driver makes to give back what a partial capture does not keep (decision 114). */
 export const CAPTURE_REMAINDER_NOTE = 'capture_remainder';
 
+/** RazorpayX's payout events we act on; the others (queued, initiated, updated, …) change nothing. */
+const payoutEvents: Partial<Record<string, PayoutEvent>> = {
+  'payout.processed': 'processed',
+  'payout.failed': 'failed',
+  'payout.reversed': 'reversed',
+};
+
 /**
- * Reads a Razorpay-shaped event body (the sandbox speaks the same shape) as a ProviderEvent.
- * A refund on a payment never captured is the authorisation's release (Razorpay's auto-refund);
- * the remainder refund of a partial capture is part of that capture, so it is skipped.
+ * Reads a Razorpay-shaped event body (the sandbox speaks the same shape) as a ProviderEvent, or a
+ * RazorpayX payout event as a ProviderPayoutEvent. A refund on a payment never captured is the
+ * authorisation's release (Razorpay's auto-refund); the remainder refund of a partial capture is
+ * part of that capture, so it is skipped.
  */
 export function readRazorpayStyleEvent(rawBody: string, eventId: string): WebhookReading {
   let json: unknown;
@@ -100,6 +139,16 @@ export function readRazorpayStyleEvent(rawBody: string, eventId: string): Webhoo
   const payment = body.payload.payment?.entity;
   const refund = body.payload.refund?.entity;
   const base = { eventId, eventType: body.event };
+  const payout = body.payload.payout?.entity;
+  const payoutEvent = payoutEvents[body.event];
+  if (payout && payoutEvent) {
+    return {
+      verified: true,
+      ...base,
+      event: null,
+      payout: { ...base, type: payoutEvent, payoutRef: payout.id, payoutId: payout.reference_id ?? null, amountPaise: payout.amount },
+    };
+  }
   if (!payment?.order_id) return { verified: true, ...base, event: null };
   const fact = (type: ProviderEvent['type'], amountPaise: number | null): WebhookReading => ({
     verified: true,

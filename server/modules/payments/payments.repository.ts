@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import type { CapturePurpose, LedgerLine, PaymentIntentStatus, PostingKind } from '#common/domain/payment-intent.ts';
+import type { CapturePurpose, LedgerLine, PaymentIntentStatus, PayoutStatus, PostingKind } from '#common/domain/payment-intent.ts';
 import type { PaymentProvider, PaymentPurpose } from '#common/contract/payments.ts';
 import { queryRows, type Db } from '#server/db/client.ts';
 
-/** Payments' SQL: intents, the ledger, the webhook inbox and provider calls. No rules here. */
+/** Payments' SQL: intents, the ledger, the webhook inbox, provider calls and payouts. No rules here. */
 
 export interface IntentRow {
   id: string;
@@ -252,5 +252,80 @@ export async function listLedgerLinesOfRestaurant(db: Db, restaurantId: string, 
         FROM ledger_postings p JOIN ledger_lines l ON l.posting_id = p.id JOIN payment_intents i ON i.id = p.intent_id
         WHERE i.restaurant_id = ${restaurantId} AND p.created_at >= ${from.toISOString()} AND p.created_at < ${to.toISOString()}
         ORDER BY p.id, l.account`,
+  );
+}
+
+export interface PayoutRow {
+  id: string;
+  source_intent_id: string;
+  to_account_id: string;
+  amount_paise: number;
+  provider: PaymentProvider;
+  provider_ref: string | null;
+  status: PayoutStatus;
+  idempotency_key: string;
+  attempts: number;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+/** Records a PENDING payout of an intent's capture; nothing when the intent (or the key) has one already. */
+export async function insertPayoutOnce(
+  db: Db,
+  payout: { sourceIntentId: string; toAccountId: string; amountPaise: number; provider: PaymentProvider; idempotencyKey: string; now: Date },
+): Promise<void> {
+  const now = payout.now.toISOString();
+  await db.execute(
+    sql`INSERT INTO payouts (source_intent_id, to_account_id, amount_paise, provider, status, idempotency_key, attempts, created_at, updated_at)
+        VALUES (${payout.sourceIntentId}, ${payout.toAccountId}, ${payout.amountPaise}, ${payout.provider}, 'PENDING', ${payout.idempotencyKey}, 0, ${now}, ${now})
+        ON CONFLICT DO NOTHING`,
+  );
+}
+
+export async function findPayoutOfIntent(db: Db, intentId: string): Promise<PayoutRow | undefined> {
+  const [row] = await queryRows<PayoutRow>(db, sql`SELECT * FROM payouts WHERE source_intent_id = ${intentId}`);
+  return row;
+}
+
+export async function lockPayout(db: Db, id: string): Promise<PayoutRow | undefined> {
+  const [row] = await queryRows<PayoutRow>(db, sql`SELECT * FROM payouts WHERE id = ${id} FOR UPDATE`);
+  return row;
+}
+
+/** Locks the payout a provider event names: by our id (its reference) when given, else by the provider's payout id. */
+export async function lockPayoutForEvent(db: Db, provider: PaymentProvider, payoutId: string | null, providerRef: string): Promise<PayoutRow | undefined> {
+  const match = payoutId ? sql`(id = ${payoutId}::uuid OR provider_ref = ${providerRef})` : sql`provider_ref = ${providerRef}`;
+  const [row] = await queryRows<PayoutRow>(db, sql`SELECT * FROM payouts WHERE provider = ${provider} AND ${match} ORDER BY id LIMIT 1 FOR UPDATE`);
+  return row;
+}
+
+export async function setPayoutStatus(db: Db, id: string, status: PayoutStatus, providerRef: string | null, now: Date): Promise<void> {
+  await db.execute(
+    sql`UPDATE payouts SET status = ${status}, provider_ref = coalesce(provider_ref, ${providerRef}::text), updated_at = ${now.toISOString()} WHERE id = ${id}`,
+  );
+}
+
+/** Counts one send of a payout (answered or not) and keeps the provider's payout id when it gave one. */
+export async function recordPayoutAttempt(db: Db, id: string, providerRef: string | null, now: Date): Promise<void> {
+  await db.execute(
+    sql`UPDATE payouts SET attempts = attempts + 1, provider_ref = coalesce(provider_ref, ${providerRef}::text), updated_at = ${now.toISOString()}
+        WHERE id = ${id}`,
+  );
+}
+
+/**
+ * PENDING payouts whose capture is confirmed and whose last attempt (or creation) is before
+ * `triedBefore`, claimed by moving their updated_at to `now`: another sweeper running at the same
+ * time skips the locked rows and, afterwards, finds them tried just now.
+ */
+export function claimDuePayouts(db: Db, triedBefore: Date, now: Date, limit: number): Promise<PayoutRow[]> {
+  return queryRows<PayoutRow>(
+    db,
+    sql`UPDATE payouts SET updated_at = ${now.toISOString()}
+        WHERE id IN (
+          SELECT o.id FROM payouts o JOIN payment_intents p ON p.id = o.source_intent_id
+          WHERE o.status = 'PENDING' AND o.updated_at <= ${triedBefore.toISOString()} AND p.status = 'CAPTURED' AND p.capture_purpose = 'pay_member'
+          ORDER BY o.updated_at LIMIT ${limit} FOR UPDATE OF o SKIP LOCKED)
+        RETURNING *`,
   );
 }

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import {
   captureInput,
   creditAtTableInput,
+  payToMemberInput,
   refundInput,
   releaseInput,
   startAuthorisationInput,
@@ -10,6 +11,7 @@ import {
   type PaymentIntent,
   type PaymentIntentList,
   type PaymentPurpose,
+  type PayToMemberInput,
   type RefundInput,
   type ReleaseInput,
   type SandboxDecision,
@@ -18,12 +20,14 @@ import {
   type StartAuthorisationResult,
 } from '#common/contract/payments.ts';
 import {
+  payoutStatusAfter,
   postingLines,
   transitionFor,
   type CapturePurpose,
   type PaymentIntentEvent,
   type PaymentIntentStatus,
   type PaymentIntentTransition,
+  type PayoutStatus,
 } from '#common/domain/payment-intent.ts';
 import { asDate, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
@@ -31,13 +35,16 @@ import { AppError, badInput, conflict, notFound } from '#server/errors.ts';
 import { csvLine } from '#common/domain/csv.ts';
 import { kolkataInstant } from '#common/domain/time.ts';
 import { requireDiner, requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
-import { ProviderRefused, ProviderTimeout, type PaymentProviderDriver, type ProviderEvent } from './payment-provider.ts';
+import { ProviderRefused, ProviderTimeout, type PaymentProviderDriver, type ProviderEvent, type ProviderPayoutEvent } from './payment-provider.ts';
 import {
+  claimDuePayouts,
   findIntent,
   findIntentByKey,
+  findPayoutOfIntent,
   findProviderCall,
   insertEventOnce,
   insertIntent,
+  insertPayoutOnce,
   insertPosting,
   insertProviderCall,
   listIntentsOfAccount,
@@ -47,12 +54,17 @@ import {
   lockIntent,
   lockIntentByProviderRef,
   lockOverdueIntents,
+  lockPayout,
+  lockPayoutForEvent,
   recordCallOutcome,
+  recordPayoutAttempt,
   setEventOutcome,
+  setPayoutStatus,
   setProviderRef,
   updateIntent,
   type IntentChanges,
   type IntentRow,
+  type PayoutRow,
   type ProviderCallKind,
 } from './payments.repository.ts';
 import { RazorpayDriver } from './razorpay-driver.ts';
@@ -74,6 +86,24 @@ export interface PaymentStatusChange {
  */
 export type PaymentStatusListener = (change: PaymentStatusChange) => void | 'reject' | Promise<void | 'reject'>;
 
+/** What payout listeners hear after a payout settled (committed): PAID, or FAILED with nothing sent. */
+export interface PayoutChange {
+  payoutId: string;
+  sourceIntentId: string;
+  toAccountId: string;
+  status: PayoutStatus;
+}
+
+export type PayoutListener = (change: PayoutChange) => void | Promise<void>;
+
+/** A payout as calling services see it (the dating service, for the member who came). */
+export interface PayoutSummary {
+  id: string;
+  amountPaise: number;
+  status: PayoutStatus;
+  toAccountId: string;
+}
+
 /** What a webhook did. */
 export type WebhookOutcome = 'applied' | 'ignored' | 'unmatched' | 'duplicate' | 'skipped';
 
@@ -81,6 +111,12 @@ const LIST_LIMIT = 100;
 const EXPIRY_BATCH = 200;
 /** A request left unanswered is sent again once it has waited this long (one sweep's repeat, not a storm). */
 const UNANSWERED_RETRY_AFTER_MS = 60_000;
+/** A payout left PENDING is sent again once its last attempt is this old (decision 184). */
+const PAYOUT_RETRY_AFTER_MS = 60_000;
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** One payout per intent, so its key is the intent's: a repeated send is the same payout to the provider. */
+const payoutKeyOf = (intentId: string) => `payout:${intentId}`;
 
 const requestEvent: Record<Exclude<ProviderCallKind, 'authorise'>, PaymentIntentEvent> = {
   capture: 'capture_requested',
@@ -117,6 +153,14 @@ function toIntent(row: IntentRow): PaymentIntent {
   };
 }
 
+function toPayoutSummary(row: PayoutRow): PayoutSummary {
+  return { id: row.id, amountPaise: row.amount_paise, status: row.status, toAccountId: row.to_account_id };
+}
+
+function payoutChangeOf(row: PayoutRow, status: PayoutStatus): PayoutChange {
+  return { payoutId: row.id, sourceIntentId: row.source_intent_id, toAccountId: row.to_account_id, status };
+}
+
 function changeOf(row: IntentRow, transition: PaymentIntentTransition): PaymentStatusChange {
   return {
     intentId: row.id,
@@ -141,12 +185,13 @@ export function createPaymentDriver(config: AppDeps['config']): PaymentProviderD
  * Payments (issue 14, docs/payments.md): payment intents moved by the state machine in
  * common/domain/payment-intent.ts, a double-entry ledger that posts only what the provider
  * confirmed, and idempotency on every request and every webhook. Other modules call
- * startAuthorisation / capture / release / refund / creditAtTable (their own access checks done)
- * and hear back through onStatusChange; payments never imports them.
+ * startAuthorisation / capture / release / refund / creditAtTable / payToMember (their own access
+ * checks done) and hear back through onStatusChange and onPayoutChange; payments never imports them.
  */
 export function createPaymentsService(deps: AppDeps, driver: PaymentProviderDriver = createPaymentDriver(deps.config)) {
   const { db, clock, log } = deps;
   const listeners = new Set<PaymentStatusListener>();
+  const payoutListeners = new Set<PayoutListener>();
   const sandbox = driver instanceof SandboxGateway ? driver : undefined;
 
   /** Tells every listener of a committed move; returns true when one rejected an authorisation. */
@@ -160,6 +205,17 @@ export function createPaymentsService(deps: AppDeps, driver: PaymentProviderDriv
       }
     }
     return rejected;
+  }
+
+  /** Tells every payout listener of a settled payout; a failing listener never undoes it. */
+  async function announcePayout(change: PayoutChange): Promise<void> {
+    for (const listener of payoutListeners) {
+      try {
+        await listener(change);
+      } catch (error) {
+        log.warn({ err: error, payoutId: change.payoutId }, 'payout listener failed');
+      }
+    }
   }
 
   /** Applies one transition to a locked intent: new status and amounts, and its posting. */
@@ -235,14 +291,27 @@ export function createPaymentsService(deps: AppDeps, driver: PaymentProviderDriv
    */
   async function requestMove(
     kind: Exclude<ProviderCallKind, 'authorise'>,
-    request: { intentId: string; idempotencyKey: string; reason: string; amountPaise?: number; capturePurpose?: CapturePurpose },
+    request: {
+      intentId: string;
+      idempotencyKey: string;
+      reason: string;
+      amountPaise?: number;
+      capturePurpose?: CapturePurpose;
+      /** A capture for a member (pay_member): the dating account its payout goes to. */
+      payTo?: string;
+    },
   ): Promise<PaymentIntent> {
     const outcome = await db.transaction(async (tx) => {
       const row = await lockIntent(tx, request.intentId);
       if (!row) throw notFound('Payment not found');
       const earlier = await findProviderCall(tx, request.idempotencyKey);
+      // A payout already recorded for this intent must be to the same member (a retry, or a capture
+      // that the provider refused and that is asked again).
+      const payout = request.payTo ? await findPayoutOfIntent(tx, row.id) : undefined;
+      if (payout && payout.to_account_id !== request.payTo) throw conflict('This payment is already being paid to another member');
       if (earlier) {
         if (earlier.intent_id !== row.id || earlier.kind !== kind) throw conflict('That idempotency key was used for another payment request');
+        if (request.payTo && !payout) throw conflict('That idempotency key was used for another payment request');
         return {
           row,
           resend: earlier.outcome === 'timed_out' || earlier.outcome === 'pending',
@@ -252,6 +321,10 @@ export function createPaymentsService(deps: AppDeps, driver: PaymentProviderDriv
       }
       const transition = transitionFor(row.status, requestEvent[kind]);
       if (!transition) throw conflict(`This payment is ${row.status.toLowerCase().replace('_', ' ')} and cannot be ${verbs[kind]} now`);
+      // Only a date's deposit can become another member's money (decision 184).
+      if (request.payTo && row.purpose !== 'dating_deposit') throw conflict('Only a dating deposit can be paid to a member');
+      // Money paid out to a member is theirs now: there is nothing of ours left to give back.
+      if (kind === 'refund' && row.capture_purpose === 'pay_member') throw conflict('This payment was paid to a member and cannot be refunded');
       const amount = kind === 'release' ? row.authorised_paise : (request.amountPaise ?? row.authorised_paise);
       if (kind === 'capture' && amount > row.authorised_paise) throw badInput('amountPaise: cannot capture more than was authorised');
       if (kind === 'refund' && amount > row.captured_paise) throw badInput('amountPaise: cannot refund more than was captured');
@@ -270,6 +343,18 @@ export function createPaymentsService(deps: AppDeps, driver: PaymentProviderDriv
             ? { refundRequestedPaise: amount }
             : {};
       const next = await applyTransition(tx, row, transition, changes, request.idempotencyKey);
+      if (request.payTo) {
+        // Written with the capture request, so the payout exists whatever happens after commit;
+        // it is sent once the provider confirms the capture.
+        await insertPayoutOnce(tx, {
+          sourceIntentId: row.id,
+          toAccountId: request.payTo,
+          amountPaise: amount,
+          provider: driver.name,
+          idempotencyKey: payoutKeyOf(row.id),
+          now: clock.now(),
+        });
+      }
       return { row: next, resend: true, amount, change: changeOf(row, transition) };
     });
     if (outcome.change) await announce(outcome.change);
@@ -281,6 +366,80 @@ export function createPaymentsService(deps: AppDeps, driver: PaymentProviderDriv
     const row = await findIntent(db, intentId);
     if (!row) throw notFound('Payment not found');
     return toIntent(row);
+  }
+
+  /**
+   * Sends a payout to the provider, after commit and holding no lock: the provider recognises a
+   * repeat by the payout's idempotency key. A timeout leaves it PENDING for the sweep; a clear no
+   * makes it FAILED (the money stays in member_payable). Never throws: the webhook that confirmed
+   * the capture is applied, and the sweep tries again.
+   */
+  async function sendPayout(payout: PayoutRow): Promise<void> {
+    try {
+      await trySendPayout(payout);
+    } catch (error) {
+      log.warn({ err: error, payoutId: payout.id }, 'payout could not be sent; the sweep sends it again');
+    }
+  }
+
+  async function trySendPayout(payout: PayoutRow): Promise<void> {
+    try {
+      const sent = await driver.payout({
+        payoutId: payout.id,
+        amountPaise: payout.amount_paise,
+        toAccountId: payout.to_account_id,
+        idempotencyKey: payout.idempotency_key,
+        // Members' payout accounts are not collected yet (docs/payments.md, Payouts).
+        fundAccountRef: null,
+      });
+      await recordPayoutAttempt(db, payout.id, sent.providerRef, clock.now());
+    } catch (error) {
+      if (error instanceof ProviderTimeout) {
+        // It may or may not have reached the provider: the same key next time pays it at most once.
+        await recordPayoutAttempt(db, payout.id, null, clock.now());
+        log.warn({ payoutId: payout.id }, 'payout timed out; the sweep sends it again');
+        return;
+      }
+      if (!(error instanceof ProviderRefused)) throw error;
+      await recordPayoutAttempt(db, payout.id, null, clock.now());
+      const change = await db.transaction(async (tx) => {
+        const locked = await lockPayout(tx, payout.id);
+        const to = locked && payoutStatusAfter(locked.status, 'failed');
+        if (!locked || !to) return undefined;
+        await setPayoutStatus(tx, locked.id, to, null, clock.now());
+        return payoutChangeOf(locked, to);
+      });
+      log.warn({ payoutId: payout.id, reason: error.message }, 'payout refused by the provider');
+      if (change) await announcePayout(change);
+    }
+  }
+
+  /**
+   * A provider fact about a payout, inside the webhook's transaction: PENDING → PAID writes the
+   * payout posting on the source intent (once: UNIQUE (intent_id, kind)); → FAILED posts nothing.
+   */
+  async function applyPayoutEvent(tx: Db, inboxId: number, event: ProviderPayoutEvent) {
+    const payoutId = event.payoutId && UUID_PATTERN.test(event.payoutId) ? event.payoutId : null;
+    const payout = await lockPayoutForEvent(tx, driver.name, payoutId, event.payoutRef);
+    if (!payout) return { outcome: 'unmatched' as const };
+    const to = payoutStatusAfter(payout.status, event.type);
+    // A processed payout of another amount is not the one we sent: it is not booked.
+    if (!to || (to === 'PAID' && event.amountPaise !== payout.amount_paise)) {
+      if (payout.status === 'PAID' && event.type === 'reversed') {
+        log.error({ payoutId: payout.id }, 'a paid payout was reversed by the bank: the money is back with us and needs a person');
+      }
+      await setEventOutcome(tx, inboxId, payout.source_intent_id, 'ignored');
+      return { outcome: 'ignored' as const };
+    }
+    const now = clock.now();
+    await setPayoutStatus(tx, payout.id, to, event.payoutRef, now);
+    if (to === 'PAID') {
+      const lines = postingLines('payout', { authorisedPaise: payout.amount_paise, paidOutPaise: payout.amount_paise });
+      const posted = await insertPosting(tx, { intentId: payout.source_intent_id, kind: 'payout', source: event.eventId, lines, now });
+      if (!posted) throw new Error(`Intent ${payout.source_intent_id} already has a payout posting`);
+    }
+    await setEventOutcome(tx, inboxId, payout.source_intent_id, 'applied');
+    return { outcome: 'applied' as const, payoutChange: payoutChangeOf(payout, to) };
   }
 
   /** Releases an authorisation nobody wants any more (late, or rejected by its owner). */
@@ -308,6 +467,12 @@ export function createPaymentsService(deps: AppDeps, driver: PaymentProviderDriv
     onStatusChange(listener: PaymentStatusListener): () => void {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+
+    /** Subscribes to settled payouts (PAID, FAILED), after commit; returns the unsubscribe function. */
+    onPayoutChange(listener: PayoutListener): () => void {
+      payoutListeners.add(listener);
+      return () => payoutListeners.delete(listener);
     },
 
     /**
@@ -413,6 +578,44 @@ export function createPaymentsService(deps: AppDeps, driver: PaymentProviderDriv
       });
     },
 
+    /**
+     * A flake's deposit goes to the member who came (decision 184): the whole authorisation is
+     * captured for them (capture purpose pay_member) and a PENDING payout is written in the same
+     * transaction; once the provider confirms the capture, the payout is sent. The same key answers
+     * the same and changes nothing; the calling service has checked who asks and to whom.
+     */
+    async payToMember(input: PayToMemberInput): Promise<{ intent: PaymentIntent; payout: PayoutSummary }> {
+      const request = parse(payToMemberInput, input);
+      const intent = await requestMove('capture', {
+        intentId: request.intentId,
+        idempotencyKey: request.idempotencyKey,
+        reason: 'paid to the member who came',
+        capturePurpose: 'pay_member',
+        payTo: request.toAccountId,
+      });
+      const payout = await findPayoutOfIntent(db, request.intentId);
+      if (!payout) throw new Error('The payout vanished after it was written');
+      return { intent, payout: toPayoutSummary(payout) };
+    },
+
+    /** The payout of an intent's capture, for a calling service that has done its own access check. */
+    async readPayoutOfIntent(intentId: string): Promise<PayoutSummary | undefined> {
+      const row = await findPayoutOfIntent(db, intentId);
+      return row && toPayoutSummary(row);
+    },
+
+    /**
+     * The sweep (run with the app's other sweeps): sends again, under the same idempotency key,
+     * the PENDING payouts whose capture is confirmed and whose last attempt is a minute old (a
+     * timeout, or a stop between the capture's webhook and the send). Answers how many were sent.
+     */
+    async sendPendingPayouts(): Promise<number> {
+      const now = clock.now();
+      const due = await claimDuePayouts(db, new Date(now.getTime() - PAYOUT_RETRY_AFTER_MS), now, EXPIRY_BATCH);
+      for (const payout of due) await sendPayout(payout);
+      return due.length;
+    },
+
     /** One intent for a calling service that has done its own access check (the reservation's deposit). */
     readIntent(intentId: string): Promise<PaymentIntent> {
       return getIntentUnchecked(intentId);
@@ -469,6 +672,7 @@ export function createPaymentsService(deps: AppDeps, driver: PaymentProviderDriv
         const now = clock.now();
         const inboxId = await insertEventOnce(tx, { provider: driver.name, eventId: reading.eventId, eventType: reading.eventType, now });
         if (inboxId === undefined) return { outcome: 'duplicate' as const };
+        if (reading.payout) return applyPayoutEvent(tx, inboxId, reading.payout);
         const event = reading.event;
         if (!event) {
           await setEventOutcome(tx, inboxId, null, 'ignored');
@@ -486,12 +690,19 @@ export function createPaymentsService(deps: AppDeps, driver: PaymentProviderDriv
         await setEventOutcome(tx, inboxId, row.id, 'applied');
         return { outcome: 'applied' as const, row: next, transition, change: changeOf(row, transition) };
       });
-      if (result.outcome === 'applied') {
+      if ('payoutChange' in result && result.payoutChange) {
+        await announcePayout(result.payoutChange);
+      } else if (result.outcome === 'applied') {
         const { row, transition, change } = result;
         const rejected = await announce(change);
         if (transition.to === 'AUTHORISED') {
           const late = transition.releaseAtOnce || (row.approve_by !== null && clock.now() > asDate(row.approve_by));
           if (late || rejected) await releaseUnwanted(row.id, late ? 'authorised after its owner stopped waiting' : 'rejected by its owner');
+        }
+        // A capture for a member is confirmed: now the money can go out to them.
+        if (transition.to === 'CAPTURED' && row.capture_purpose === 'pay_member') {
+          const payout = await findPayoutOfIntent(db, row.id);
+          if (payout?.status === 'PENDING') await sendPayout(payout);
         }
       }
       return result.outcome;

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ProviderRefused, ProviderTimeout } from './payment-provider.ts';
-import { RazorpayDriver } from './razorpay-driver.ts';
+import { ProviderRefused, ProviderTimeout, signBody } from './payment-provider.ts';
+import { payoutIdempotencyHeader, RazorpayDriver } from './razorpay-driver.ts';
 
 /**
  * The Razorpay driver against a local HTTP server that checks each request against Razorpay's
@@ -12,6 +12,8 @@ interface Seen {
   method: string;
   path: string;
   authorization: string | undefined;
+  /** RazorpayX's X-Payout-Idempotency (absent on other calls; toEqual skips it then). */
+  payoutIdempotency?: string;
   body: Record<string, unknown>;
 }
 
@@ -37,6 +39,7 @@ beforeAll(async () => {
       method: request.method ?? '',
       path: request.url ?? '',
       authorization: request.headers.authorization,
+      payoutIdempotency: request.headers['x-payout-idempotency'] as string | undefined,
       body: text ? JSON.parse(text) : {},
     };
     seen.push(entry);
@@ -191,6 +194,99 @@ describe('the Razorpay driver', () => {
   });
 });
 
+describe('RazorpayX payouts', () => {
+  const ACCOUNT_NUMBER = '7878780080316316';
+  const payout = {
+    payoutId: '3f1c2a8e-5b7d-4c1e-9a2f-6d8e0b4c7a91',
+    amountPaise: 30_000,
+    toAccountId: '8a6e0f3c-2d4b-4e5f-8c7d-1b2a3c4d5e6f',
+    idempotencyKey: 'payout:0b6f1c3e-7a2d-4e8f-9c1b-5d3a7e9f2c4b',
+    fundAccountRef: 'fa_00000000000001',
+  };
+
+  it('sends POST /v1/payouts in the documented shape, with X-Payout-Idempotency, and returns the payout id', async () => {
+    answer = () => ({
+      status: 200,
+      json: {
+        id: 'pout_00000000000001',
+        entity: 'payout',
+        fund_account_id: 'fa_00000000000001',
+        amount: 30000,
+        currency: 'INR',
+        fees: 0,
+        tax: 0,
+        status: 'queued',
+        utr: null,
+        mode: 'UPI',
+        purpose: 'payout',
+        reference_id: payout.payoutId,
+        narration: 'Tablefair date deposit',
+        batch_id: null,
+        status_details: null,
+        created_at: 1545383037,
+      },
+    });
+    const sent = await driver({ payoutAccountNumber: ACCOUNT_NUMBER }).payout(payout);
+    expect(sent).toEqual({ providerRef: 'pout_00000000000001' });
+    expect(seen).toEqual([
+      {
+        method: 'POST',
+        path: '/v1/payouts',
+        authorization: basicAuth,
+        payoutIdempotency: payoutIdempotencyHeader(payout.idempotencyKey),
+        body: {
+          account_number: ACCOUNT_NUMBER,
+          fund_account_id: 'fa_00000000000001',
+          amount: 30_000,
+          currency: 'INR',
+          mode: 'UPI',
+          purpose: 'payout',
+          queue_if_low_balance: true,
+          reference_id: payout.payoutId,
+          narration: 'Tablefair date deposit',
+          notes: { tablefair_payout: payout.payoutId, to_account: payout.toAccountId },
+        },
+      },
+    ]);
+    // RazorpayX takes 4–36 letters, digits, hyphens, underscores or spaces, and ≤ 30 for the narration.
+    expect(seen[0].payoutIdempotency).toMatch(/^[A-Za-z0-9_\- ]{4,36}$/);
+    expect(String(seen[0].body.narration)).toMatch(/^[A-Za-z0-9 ]{1,30}$/);
+  });
+
+  it('sends the same idempotency header for every attempt of one payout, and another for another payout', async () => {
+    answer = () => ({ status: 200, json: { id: 'pout_00000000000002', entity: 'payout', status: 'processing' } });
+    await driver({ payoutAccountNumber: ACCOUNT_NUMBER }).payout(payout);
+    await driver({ payoutAccountNumber: ACCOUNT_NUMBER }).payout(payout);
+    await driver({ payoutAccountNumber: ACCOUNT_NUMBER }).payout({ ...payout, idempotencyKey: 'payout:another' });
+    expect(seen[0].payoutIdempotency).toBe(seen[1].payoutIdempotency);
+    expect(seen[2].payoutIdempotency).not.toBe(seen[0].payoutIdempotency);
+    // A key RazorpayX accepts as it is goes as it is.
+    expect(payoutIdempotencyHeader('53cda91c-8f81-4e77-bbb9-7388f4ac6bf4')).toBe('53cda91c-8f81-4e77-bbb9-7388f4ac6bf4');
+  });
+
+  it('refuses without the member’s fund account or our account number, sending nothing', async () => {
+    await expect(driver({ payoutAccountNumber: ACCOUNT_NUMBER }).payout({ ...payout, fundAccountRef: null })).rejects.toThrow(
+      new ProviderRefused('The member has no payout account yet'),
+    );
+    await expect(driver().payout(payout)).rejects.toBeInstanceOf(ProviderRefused);
+    expect(seen).toEqual([]);
+  });
+
+  it('turns a documented error into a refusal, and silence or a 5xx into a timeout', async () => {
+    answer = () => ({
+      status: 400,
+      json: { error: { code: 'BAD_REQUEST_ERROR', description: 'Idempotency key is missing. Include idempotency header and key in the request.' } },
+    });
+    await expect(driver({ payoutAccountNumber: ACCOUNT_NUMBER }).payout(payout)).rejects.toThrow(
+      new ProviderRefused('Idempotency key is missing. Include idempotency header and key in the request.'),
+    );
+    answer = () => ({ status: 200, delayMs: 1_000 });
+    await expect(driver({ payoutAccountNumber: ACCOUNT_NUMBER, timeoutMs: 100 }).payout(payout)).rejects.toBeInstanceOf(ProviderTimeout);
+    answer = () => ({ status: 503 });
+    await expect(driver({ payoutAccountNumber: ACCOUNT_NUMBER }).payout(payout)).rejects.toBeInstanceOf(ProviderTimeout);
+  });
+});
+
 describe('Razorpay webhooks', () => {
   // The documented payment.authorized sample, trimmed; its signature computed independently with
   // `openssl dgst -sha256 -hmac rzp_webhook_secret_example`.
@@ -212,6 +308,63 @@ describe('Razorpay webhooks', () => {
         amountPaise: 50_000,
       },
     });
+  });
+
+  it('reads RazorpayX’s payout.processed, payout.failed and payout.reversed as payout events naming our payout', () => {
+    const payoutBody = (event: string, status: string) =>
+      JSON.stringify({
+        entity: 'event',
+        account_id: 'acc_BfVUrG6tDiL7H0',
+        event,
+        contains: ['payout'],
+        payload: {
+          payout: {
+            entity: {
+              id: 'pout_1Aa00000000001',
+              entity: 'payout',
+              fund_account_id: 'fa_00000000000001',
+              amount: 30000,
+              currency: 'INR',
+              fees: 590,
+              tax: 90,
+              status,
+              purpose: 'payout',
+              utr: null,
+              mode: 'UPI',
+              reference_id: '3f1c2a8e-5b7d-4c1e-9a2f-6d8e0b4c7a91',
+              narration: 'Tablefair date deposit',
+              batch_id: null,
+              status_details: null,
+              created_at: 1545382870,
+            },
+          },
+        },
+        created_at: 1545382870,
+      });
+    const read = (event: string, status: string) => {
+      const raw = payoutBody(event, status);
+      return driver().readWebhook(raw, { 'x-razorpay-signature': signBody(raw, WEBHOOK_SECRET), 'x-razorpay-event-id': `evt_${status}` });
+    };
+    expect(read('payout.processed', 'processed')).toEqual({
+      verified: true,
+      eventId: 'evt_processed',
+      eventType: 'payout.processed',
+      event: null,
+      payout: {
+        eventId: 'evt_processed',
+        eventType: 'payout.processed',
+        type: 'processed',
+        payoutRef: 'pout_1Aa00000000001',
+        payoutId: '3f1c2a8e-5b7d-4c1e-9a2f-6d8e0b4c7a91',
+        amountPaise: 30_000,
+      },
+    });
+    expect(read('payout.failed', 'failed')).toMatchObject({ payout: { type: 'failed' } });
+    expect(read('payout.reversed', 'reversed')).toMatchObject({ payout: { type: 'reversed' } });
+    // Events we do not act on are verified and change nothing.
+    const queued = read('payout.queued', 'queued');
+    expect(queued).toMatchObject({ verified: true, event: null });
+    expect(queued).not.toHaveProperty('payout');
   });
 
   it('refuses a wrong, missing or other-secret signature, and a changed body', () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   CAPTURE_REMAINDER_NOTE,
   headerValue,
@@ -9,6 +10,7 @@ import {
   type AuthorisationRequest,
   type MoneyRequest,
   type PaymentProviderDriver,
+  type PayoutRequest,
   type WebhookReading,
 } from './payment-provider.ts';
 
@@ -24,10 +26,30 @@ export interface RazorpayOptions {
    * card-style authorisation: the order carries method upi and a token with the block's limit and expiry.
    */
   upiOneTimeMandate?: { customerId: string; validForSeconds: number };
+  /**
+   * The RazorpayX business account payouts are paid from (its account_number, not a member's).
+   * Without it no payout is sent: each is refused and stays with us.
+   */
+  payoutAccountNumber?: string;
 }
 
 /** Razorpay's order receipts are at most 40 characters. */
 const RECEIPT_MAX = 40;
+/** RazorpayX: a payout's narration is at most 30 letters, digits and spaces (shown on the member's statement). */
+const PAYOUT_NARRATION = 'Tablefair date deposit';
+/** RazorpayX's X-Payout-Idempotency: 4 to 36 letters, digits, hyphens, underscores or spaces. */
+const PAYOUT_IDEMPOTENCY = /^[A-Za-z0-9_\- ]{4,36}$/;
+
+/**
+ * Our idempotency key as RazorpayX accepts it: as it is when it fits, otherwise a UUID-shaped
+ * digest of it (ours look like `payout:<uuid>`, 43 characters with a colon). The same key always
+ * gives the same header, so a re-sent payout is recognised.
+ */
+export function payoutIdempotencyHeader(idempotencyKey: string): string {
+  if (PAYOUT_IDEMPOTENCY.test(idempotencyKey)) return idempotencyKey;
+  const hex = createHash('sha256').update(idempotencyKey, 'utf8').digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
 
 /**
  * The Razorpay driver (decision 114), written against Razorpay's documented REST API with
@@ -42,8 +64,13 @@ const RECEIPT_MAX = 40;
  *   nothing is sent, and the auto-refund's `refund.processed` webhook (payment.captured false)
  *   settles the intent as RELEASED.
  * - refund: POST /v1/payments/{id}/refund with amount, speed normal and a receipt.
+ * - payout (RazorpayX, decision 184): POST /v1/payouts from our business account to the member's
+ *   fund account, mode UPI, purpose payout, queued if our balance is low, reference_id our payout
+ *   id, with the X-Payout-Idempotency header (mandatory since March 2025) so a retry pays once.
  * - webhooks: X-Razorpay-Signature is the HMAC-SHA-256 hex of the raw body with the webhook
- *   secret; X-Razorpay-Event-Id names the event, so a redelivery is recognised.
+ *   secret; X-Razorpay-Event-Id names the event, so a redelivery is recognised. RazorpayX's
+ *   payout.processed / payout.failed / payout.reversed use the same signature (the RazorpayX
+ *   webhook must be set up with the same secret and URL).
  * Keys are only ever put in the Authorization header, never in a log or an error.
  */
 export class RazorpayDriver implements PaymentProviderDriver {
@@ -104,6 +131,31 @@ export class RazorpayDriver implements PaymentProviderDriver {
     );
   }
 
+  async payout(request: PayoutRequest): Promise<{ providerRef: string }> {
+    // The product does not collect members' payout accounts yet: a clear no, not a timeout.
+    if (!request.fundAccountRef) throw new ProviderRefused('The member has no payout account yet');
+    if (!this.options.payoutAccountNumber) throw new ProviderRefused('No RazorpayX account is configured to pay from');
+    const payout = await this.call<{ id: string }>(
+      'POST',
+      '/v1/payouts',
+      {
+        account_number: this.options.payoutAccountNumber,
+        fund_account_id: request.fundAccountRef,
+        amount: request.amountPaise,
+        currency: 'INR',
+        mode: 'UPI',
+        purpose: 'payout',
+        queue_if_low_balance: true,
+        reference_id: request.payoutId.slice(0, RECEIPT_MAX),
+        narration: PAYOUT_NARRATION,
+        notes: { tablefair_payout: request.payoutId, to_account: request.toAccountId },
+      },
+      'payout',
+      { 'x-payout-idempotency': payoutIdempotencyHeader(request.idempotencyKey) },
+    );
+    return { providerRef: payout.id };
+  }
+
   readWebhook(rawBody: string, headers: Record<string, string | string[] | undefined>): WebhookReading {
     if (!isValidSignature(rawBody, this.options.webhookSecret, headerValue(headers, 'x-razorpay-signature'))) return { verified: false };
     // Without an event id header, the body's own digest identifies a redelivery of the same bytes.
@@ -116,13 +168,13 @@ export class RazorpayDriver implements PaymentProviderDriver {
     return request.paymentRef;
   }
 
-  private async call<T>(method: 'POST' | 'GET', path: string, body: unknown, what: string): Promise<T> {
+  private async call<T>(method: 'POST' | 'GET', path: string, body: unknown, what: string, extraHeaders: Record<string, string> = {}): Promise<T> {
     const auth = Buffer.from(`${this.options.keyId}:${this.options.keySecret}`).toString('base64');
     let response: Response;
     try {
       response = await fetch(new URL(path, this.options.apiBase), {
         method,
-        headers: { authorization: `Basic ${auth}`, 'content-type': 'application/json' },
+        headers: { authorization: `Basic ${auth}`, 'content-type': 'application/json', ...extraHeaders },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });

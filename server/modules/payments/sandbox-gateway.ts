@@ -8,6 +8,7 @@ import {
   type AuthorisationRequest,
   type MoneyRequest,
   type PaymentProviderDriver,
+  type PayoutRequest,
   type WebhookReading,
 } from './payment-provider.ts';
 
@@ -37,15 +38,16 @@ export interface SandboxFaults {
   hold: boolean;
 }
 
-type CallKind = 'authorise' | 'capture' | 'release' | 'refund';
+type CallKind = 'authorise' | 'capture' | 'release' | 'refund' | 'payout';
 
 const noFaults = (): SandboxFaults => ({ duplicate: false, delayMs: 0, reorder: false, hold: false });
 
 /**
  * The built-in gateway (PAYMENTS_DRIVER=sandbox, decision 115). It behaves like Razorpay with
  * manual capture: an order is created at once; the diner approves or declines on
- * /pay/sandbox/{id}; every answer, including capture, release and refund, comes back later as a
- * Razorpay-shaped webhook signed with HMAC-SHA-256, delivered to the app's own webhook route.
+ * /pay/sandbox/{id}; every answer, including capture, release, refund and a payout to a member
+ * (RazorpayX's shape), comes back later as a Razorpay-shaped webhook signed with HMAC-SHA-256,
+ * delivered to the app's own webhook route.
  */
 export class SandboxGateway implements PaymentProviderDriver {
   readonly name = 'sandbox' as const;
@@ -115,6 +117,32 @@ export class SandboxGateway implements PaymentProviderDriver {
     this.maybeTimeOut('refund', () => this.emitRefund(request, true));
   }
 
+  /**
+   * A payout to a member (RazorpayX's POST /v1/payouts): accepted at once, and reported later as
+   * `payout.processed` with our payout id as reference_id. The payout id is derived from ours, so a
+   * retried send names the same payout.
+   */
+  async payout(request: PayoutRequest): Promise<{ providerRef: string }> {
+    const providerRef = `sbx_pout_${request.payoutId}`;
+    this.maybeTimeOut('payout', () =>
+      this.emitEvent('payout.processed', ['payout'], {
+        payout: {
+          entity: {
+            id: providerRef,
+            entity: 'payout',
+            amount: request.amountPaise,
+            currency: 'INR',
+            status: 'processed',
+            mode: 'UPI',
+            purpose: 'payout',
+            reference_id: request.payoutId,
+          },
+        },
+      }),
+    );
+    return { providerRef };
+  }
+
   readWebhook(rawBody: string, headers: Record<string, string | string[] | undefined>): WebhookReading {
     if (!isValidSignature(rawBody, this.secret, headerValue(headers, SANDBOX_SIGNATURE_HEADER))) return { verified: false };
     const eventId = headerValue(headers, SANDBOX_EVENT_ID_HEADER);
@@ -163,16 +191,15 @@ export class SandboxGateway implements PaymentProviderDriver {
   }
 
   private emit(event: string, payment: Record<string, unknown>, refund?: Record<string, unknown>): void {
-    const body = {
-      entity: 'event',
-      event,
-      contains: refund ? ['refund', 'payment'] : ['payment'],
-      payload: {
-        payment: { entity: { entity: 'payment', currency: 'INR', ...payment } },
-        ...(refund ? { refund: { entity: { entity: 'refund', ...refund } } } : {}),
-      },
-      created_at: Math.floor(Date.now() / 1000),
-    };
+    this.emitEvent(event, refund ? ['refund', 'payment'] : ['payment'], {
+      payment: { entity: { entity: 'payment', currency: 'INR', ...payment } },
+      ...(refund ? { refund: { entity: { entity: 'refund', ...refund } } } : {}),
+    });
+  }
+
+  /** Signs a Razorpay-shaped event and sends it with the faults set (duplicate, delay, reorder, hold). */
+  private emitEvent(event: string, contains: string[], payload: Record<string, unknown>): void {
+    const body = { entity: 'event', event, contains, payload, created_at: Math.floor(Date.now() / 1000) };
     const rawBody = JSON.stringify(body);
     const delivery: SandboxDelivery = {
       rawBody,
