@@ -47,6 +47,7 @@ import { reservationsAdminRoutes } from './modules/reservations/reservations.adm
 import { createReservationsAdminService } from './modules/reservations/reservations.admin.service.ts';
 import { reservationsRoutes } from './modules/reservations/reservations.routes.ts';
 import { createDepositsService } from './modules/reservations/deposits.service.ts';
+import { createDatePlans } from './modules/dating/date-plans.service.ts';
 import { depositsRoutes } from './modules/reservations/deposits.routes.ts';
 import { createReservationsService } from './modules/reservations/reservations.service.ts';
 import { restaurantsAdminRoutes } from './modules/restaurants/restaurants.admin.routes.ts';
@@ -98,9 +99,10 @@ function createServices(deps: AppDeps) {
   const drops = createDropsService(deps, dropOffers, phoneVerification, strikes);
   const dropsAdmin = createDropsAdminService(deps, dropOffers, slots);
   const waitlist = createWaitlistService(deps, restaurants, reservations, notifications);
-  // Payments knows no other module: reservations' deposits subscribe (and dating will) to onStatusChange.
+  // Payments knows no other module: reservations' deposits and dating's date plans subscribe to onStatusChange.
   const payments = createPaymentsService(deps);
   const deposits = createDepositsService(deps, reservations, payments, notifications, strikes);
+  const datePlans = createDatePlans(deps, reservations, payments, restaurants);
   return {
     reminders,
     sessions,
@@ -115,6 +117,7 @@ function createServices(deps: AppDeps) {
     strikes,
     dating,
     datingPartners,
+    datePlans,
     notifications,
     phoneVerification,
     dropOffers,
@@ -232,12 +235,16 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
           waitlist.runDueWork,
           // Deposit money moves left undone and authorisations whose listener never ran (decision 130).
           () => deposits.sweep(),
+          // Date plans past their deadline or their arrival grace, and their deposit moves and payouts (decision 184).
+          () => app.services.datePlans.sweep(),
           // Reminders due before reservations (issue 16), queued before the outbox sends what is due.
           () => app.services.reminders.sendDue(),
           () => notifications.deliverDue(),
           () => dating.sweepUploads(),
           () => payments.expireOverdue(),
           () => payments.retryUnansweredCalls(),
+          // Payouts to a member whose send timed out (decision 184).
+          () => payments.sendPendingPayouts(),
         ]) {
           await step().catch((error: unknown) => app.log.warn({ err: error }, 'fair-access sweep step failed'));
         }

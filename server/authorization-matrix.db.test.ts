@@ -122,6 +122,9 @@ export const authorizationTable: Row[] = [
     expect: staffOnly(200),
   },
   { method: 'DELETE', path: '/api/admin/date-partner', expect: staffOnly(200) },
+  // Tablefair dates at the staff's own restaurant (decision 184); a plan of another restaurant does not exist.
+  { method: 'GET', path: '/api/admin/dates?date=2026-11-23', expect: staffOnly(200) },
+  { method: 'POST', path: '/api/admin/dates/{missingId}/arrivals', body: () => ({ memberId: '00000000-0000-4000-8000-000000000001' }), expect: staffOnly(404) },
   { method: 'GET', path: '/api/admin/slots?date=2026-11-23', expect: staffOnly(200) },
   {
     method: 'POST',
@@ -175,6 +178,14 @@ export const authorizationTable: Row[] = [
   { method: 'POST', path: '/dating/suggestions/{missingId}/answer', body: () => ({ answer: 'YES' }), expect: all(401) },
   { method: 'POST', path: '/dating/suggestions/{missingId}/block', body: () => ({}), expect: all(401) },
   { method: 'POST', path: '/dating/suggestions/{missingId}/report', body: () => ({ reason: 'OTHER' }), expect: all(401) },
+  // Date plans are for their two members only (date-plans.db.test.ts covers members and strangers).
+  { method: 'GET', path: '/dating/plans', expect: all(401) },
+  ...(['accept', 'decline', 'another', 'cancel'] as const).map((move) => ({
+    method: 'POST' as const,
+    path: `/dating/plans/{missingId}/${move}`,
+    body: () => ({}),
+    expect: all(401),
+  })),
   // Fair access: phone verification, drops, the waitlist and the diner's live events.
   { method: 'GET', path: '/api/auth/phone', expect: dinerOnly(200) },
   { method: 'POST', path: '/api/auth/phone/start', body: () => ({ phone: `+9198${String(Date.now()).slice(-8)}` }), expect: dinerOnly(202) },

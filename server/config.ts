@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { DEFAULT_DATE_DEPOSIT_PAISE } from '#common/domain/dating-plan.ts';
 
 /** Every environment variable the server reads, parsed and typed once. */
 const flag = z
@@ -90,6 +91,8 @@ export const envSchema = z.object({
   /** Curated dating suggestions per member per Kolkata day, and the most candidates scored per member (decision 140). */
   DATING_SUGGESTIONS_PER_DAY: z.coerce.number().int().min(1).max(20).default(3),
   DATING_CANDIDATE_POOL: z.coerce.number().int().min(2).max(2000).default(30),
+  /** What each member of a date plan pays on accepting, in paise: credit at the table, or paid to the one who came (decision 184). */
+  DATING_DEPOSIT_PAISE: z.coerce.number().int().min(100).max(500_000).default(DEFAULT_DATE_DEPOSIT_PAISE),
   SESSION_TTL_HOURS: z.coerce
     .number()
     .positive()
@@ -257,6 +260,7 @@ export type AppConfig = {
   uploads: { unclaimedTtlMinutes: number; bytesPerIpPerDay: number };
   /** Curated matches: suggestions per member per day, and candidates scored per member (decision 140). */
   datingMatches: { perDay: number; candidatePool: number };
+  datingDepositPaise: number;
   sessionTtlHours: number;
   passwordHashCost: number;
   signingSecret: string | undefined;
@@ -353,6 +357,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     uploads: { unclaimedTtlMinutes: e.UNCLAIMED_UPLOAD_TTL_MINUTES, bytesPerIpPerDay: e.UPLOAD_BYTES_PER_IP_PER_DAY },
     datingMatches: { perDay: e.DATING_SUGGESTIONS_PER_DAY, candidatePool: e.DATING_CANDIDATE_POOL },
+    datingDepositPaise: e.DATING_DEPOSIT_PAISE,
     sessionTtlHours: e.SESSION_TTL_HOURS,
     passwordHashCost: e.PASSWORD_HASH_COST,
     signingSecret: e.SIGNING_SECRET,

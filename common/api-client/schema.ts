@@ -824,6 +824,91 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/dating/plans': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The member's date plans, newest first; a mutual yes without a plan gets one proposed when a partner table fits */
+    get: operations['listDatePlans'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/dating/plans/{planId}/accept': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Accept a proposed date plan by paying its deposit: answers the payment to approve (the same one on a second call) */
+    post: operations['acceptDatePlan'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/dating/plans/{planId}/decline': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Decline a proposed date plan: it closes for both, and any paid deposit is released */
+    post: operations['declineDatePlan'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/dating/plans/{planId}/another': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Ask once per match for another option: a plan at another restaurant replaces this one (409, and this one stays, when there is none) */
+    post: operations['askForAnotherDatePlan'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/dating/plans/{planId}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Cancel a booked date up to its start; within 24 hours it is a flake (the deposit goes to the other member, and a strike) */
+    post: operations['cancelDatePlan'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/dating/uploads/put/{photoId}': {
     parameters: {
       query?: never;
@@ -855,6 +940,40 @@ export interface paths {
     post?: never;
     /** Stop hosting Tablefair dates at the signed-in staff’s restaurant */
     delete: operations['leaveDatePartners'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/dates': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The Tablefair dates booked at the signed-in staff’s restaurant on a day: party of 2, both first names, who has arrived */
+    get: operations['listTablefairDates'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/dates/{planId}/arrivals': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** One member of a Tablefair date is at the table; the second arrival seats it and turns both deposits into credit on the bill */
+    post: operations['markDateArrival'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -7008,6 +7127,753 @@ export interface operations {
       };
     };
   };
+  listDatePlans: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            plans: {
+              id: string;
+              /** @enum {string} */
+              status: 'PROPOSED' | 'BOOKED' | 'SEATED' | 'FLAKED' | 'NO_SHOW' | 'DECLINED' | 'EXPIRED' | 'REPLACED' | 'CANCELLED';
+              restaurant: {
+                id: string;
+                slug: string;
+                name: string;
+                emoji: string;
+                neighborhood: string;
+              };
+              startsAt: string;
+              date: string;
+              time: string;
+              deadline: string;
+              depositPaise: number;
+              partner: {
+                memberId: string;
+                firstName: string;
+                accepted: boolean;
+                paid: boolean;
+                arrived: boolean;
+              };
+              me: {
+                /** @enum {string|null} */
+                answer: 'ACCEPTED' | 'DECLINED' | null;
+                paid: boolean;
+                arrived: boolean;
+                /** @enum {string} */
+                deposit: 'none' | 'awaiting_payment' | 'held' | 'credit_at_table' | 'paid_to_partner' | 'released' | 'kept';
+                approvalUrl: string | null;
+              };
+              payoutToMe: {
+                amountPaise: number;
+                /** @enum {string} */
+                status: 'PENDING' | 'PAID' | 'FAILED';
+              } | null;
+              /** @enum {string|null} */
+              flaked: 'me' | 'partner' | 'both' | null;
+              canAskAgain: boolean;
+              cancelIsLate: boolean;
+            }[];
+            strikes: number;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  acceptDatePlan: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        planId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            plan: {
+              id: string;
+              /** @enum {string} */
+              status: 'PROPOSED' | 'BOOKED' | 'SEATED' | 'FLAKED' | 'NO_SHOW' | 'DECLINED' | 'EXPIRED' | 'REPLACED' | 'CANCELLED';
+              restaurant: {
+                id: string;
+                slug: string;
+                name: string;
+                emoji: string;
+                neighborhood: string;
+              };
+              startsAt: string;
+              date: string;
+              time: string;
+              deadline: string;
+              depositPaise: number;
+              partner: {
+                memberId: string;
+                firstName: string;
+                accepted: boolean;
+                paid: boolean;
+                arrived: boolean;
+              };
+              me: {
+                /** @enum {string|null} */
+                answer: 'ACCEPTED' | 'DECLINED' | null;
+                paid: boolean;
+                arrived: boolean;
+                /** @enum {string} */
+                deposit: 'none' | 'awaiting_payment' | 'held' | 'credit_at_table' | 'paid_to_partner' | 'released' | 'kept';
+                approvalUrl: string | null;
+              };
+              payoutToMe: {
+                amountPaise: number;
+                /** @enum {string} */
+                status: 'PENDING' | 'PAID' | 'FAILED';
+              } | null;
+              /** @enum {string|null} */
+              flaked: 'me' | 'partner' | 'both' | null;
+              canAskAgain: boolean;
+              cancelIsLate: boolean;
+            };
+            payment: {
+              intentId: string;
+              amountPaise: number;
+              approvalUrl: string | null;
+            };
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  declineDatePlan: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        planId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            /** @enum {string} */
+            status: 'PROPOSED' | 'BOOKED' | 'SEATED' | 'FLAKED' | 'NO_SHOW' | 'DECLINED' | 'EXPIRED' | 'REPLACED' | 'CANCELLED';
+            restaurant: {
+              id: string;
+              slug: string;
+              name: string;
+              emoji: string;
+              neighborhood: string;
+            };
+            startsAt: string;
+            date: string;
+            time: string;
+            deadline: string;
+            depositPaise: number;
+            partner: {
+              memberId: string;
+              firstName: string;
+              accepted: boolean;
+              paid: boolean;
+              arrived: boolean;
+            };
+            me: {
+              /** @enum {string|null} */
+              answer: 'ACCEPTED' | 'DECLINED' | null;
+              paid: boolean;
+              arrived: boolean;
+              /** @enum {string} */
+              deposit: 'none' | 'awaiting_payment' | 'held' | 'credit_at_table' | 'paid_to_partner' | 'released' | 'kept';
+              approvalUrl: string | null;
+            };
+            payoutToMe: {
+              amountPaise: number;
+              /** @enum {string} */
+              status: 'PENDING' | 'PAID' | 'FAILED';
+            } | null;
+            /** @enum {string|null} */
+            flaked: 'me' | 'partner' | 'both' | null;
+            canAskAgain: boolean;
+            cancelIsLate: boolean;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  askForAnotherDatePlan: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        planId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            /** @enum {string} */
+            status: 'PROPOSED' | 'BOOKED' | 'SEATED' | 'FLAKED' | 'NO_SHOW' | 'DECLINED' | 'EXPIRED' | 'REPLACED' | 'CANCELLED';
+            restaurant: {
+              id: string;
+              slug: string;
+              name: string;
+              emoji: string;
+              neighborhood: string;
+            };
+            startsAt: string;
+            date: string;
+            time: string;
+            deadline: string;
+            depositPaise: number;
+            partner: {
+              memberId: string;
+              firstName: string;
+              accepted: boolean;
+              paid: boolean;
+              arrived: boolean;
+            };
+            me: {
+              /** @enum {string|null} */
+              answer: 'ACCEPTED' | 'DECLINED' | null;
+              paid: boolean;
+              arrived: boolean;
+              /** @enum {string} */
+              deposit: 'none' | 'awaiting_payment' | 'held' | 'credit_at_table' | 'paid_to_partner' | 'released' | 'kept';
+              approvalUrl: string | null;
+            };
+            payoutToMe: {
+              amountPaise: number;
+              /** @enum {string} */
+              status: 'PENDING' | 'PAID' | 'FAILED';
+            } | null;
+            /** @enum {string|null} */
+            flaked: 'me' | 'partner' | 'both' | null;
+            canAskAgain: boolean;
+            cancelIsLate: boolean;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  cancelDatePlan: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        planId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            /** @enum {string} */
+            status: 'PROPOSED' | 'BOOKED' | 'SEATED' | 'FLAKED' | 'NO_SHOW' | 'DECLINED' | 'EXPIRED' | 'REPLACED' | 'CANCELLED';
+            restaurant: {
+              id: string;
+              slug: string;
+              name: string;
+              emoji: string;
+              neighborhood: string;
+            };
+            startsAt: string;
+            date: string;
+            time: string;
+            deadline: string;
+            depositPaise: number;
+            partner: {
+              memberId: string;
+              firstName: string;
+              accepted: boolean;
+              paid: boolean;
+              arrived: boolean;
+            };
+            me: {
+              /** @enum {string|null} */
+              answer: 'ACCEPTED' | 'DECLINED' | null;
+              paid: boolean;
+              arrived: boolean;
+              /** @enum {string} */
+              deposit: 'none' | 'awaiting_payment' | 'held' | 'credit_at_table' | 'paid_to_partner' | 'released' | 'kept';
+              approvalUrl: string | null;
+            };
+            payoutToMe: {
+              amountPaise: number;
+              /** @enum {string} */
+              status: 'PENDING' | 'PAID' | 'FAILED';
+            } | null;
+            /** @enum {string|null} */
+            flaked: 'me' | 'partner' | 'both' | null;
+            canAskAgain: boolean;
+            cancelIsLate: boolean;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
   putDatingPhoto: {
     parameters: {
       query: {
@@ -7374,6 +8240,228 @@ export interface operations {
               dateTypes: ('COFFEE' | 'QUICK_COCKTAIL' | 'BREAKFAST' | 'LUNCH' | 'DINNER' | 'LIVE_MUSIC')[];
               optedInAt: string;
             } | null;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  listTablefairDates: {
+    parameters: {
+      query: {
+        date: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            date: string;
+            dates: {
+              planId: string;
+              reservationId: string;
+              /** @enum {string} */
+              status: 'PROPOSED' | 'BOOKED' | 'SEATED' | 'FLAKED' | 'NO_SHOW' | 'DECLINED' | 'EXPIRED' | 'REPLACED' | 'CANCELLED';
+              startsAt: string;
+              time: string;
+              members: {
+                memberId: string;
+                firstName: string;
+                arrived: boolean;
+              }[];
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  markDateArrival: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        planId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: uuid */
+          memberId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            planId: string;
+            reservationId: string;
+            /** @enum {string} */
+            status: 'PROPOSED' | 'BOOKED' | 'SEATED' | 'FLAKED' | 'NO_SHOW' | 'DECLINED' | 'EXPIRED' | 'REPLACED' | 'CANCELLED';
+            startsAt: string;
+            time: string;
+            members: {
+              memberId: string;
+              firstName: string;
+              arrived: boolean;
+            }[];
           };
         };
       };
@@ -9478,7 +10566,7 @@ export interface operations {
               capturedPaise: number;
               refundedPaise: number;
               /** @enum {string|null} */
-              capturePurpose: 'keep' | 'credit_at_table' | null;
+              capturePurpose: 'keep' | 'credit_at_table' | 'pay_member' | null;
               createdAt: string;
               updatedAt: string;
             }[];
@@ -9687,7 +10775,7 @@ export interface operations {
             capturedPaise: number;
             refundedPaise: number;
             /** @enum {string|null} */
-            capturePurpose: 'keep' | 'credit_at_table' | null;
+            capturePurpose: 'keep' | 'credit_at_table' | 'pay_member' | null;
             createdAt: string;
             updatedAt: string;
           };

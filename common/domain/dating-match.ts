@@ -9,10 +9,10 @@ import { dateBudgets, type DateBudget } from './dating-profile.ts';
 export const datingDays = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'] as const;
 export type DatingDay = (typeof datingDays)[number];
 
-/** The two evening windows a member can be free in; a date plan starts inside one. */
+/** The two evening windows a member can be free in; a date plan starts inside one (Kolkata times, `from` ≤ start < `until`). */
 export const eveningWindows = [
-  { value: 'EARLY', label: '6–8 pm', startsAt: '18:30' },
-  { value: 'LATE', label: '8–10:30 pm', startsAt: '20:00' },
+  { value: 'EARLY', label: '6–8 pm', from: '18:00', until: '20:00' },
+  { value: 'LATE', label: '8–10:30 pm', from: '20:00', until: '22:31' },
 ] as const;
 export type EveningWindow = (typeof eveningWindows)[number]['value'];
 

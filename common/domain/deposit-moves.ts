@@ -70,6 +70,10 @@ export const depositMoves: readonly DepositMoveRule[] = [
   { from: 'CONFIRMED', to: 'CANCELLED', actor: 'staff', condition: 'always', move: 'release', why: 'the restaurant cancelled, so no fee' },
   { from: 'CONFIRMED', to: 'NO_SHOW', actor: 'staff', condition: 'always', move: 'capture_keep', keep: 'noShow', why: 'a no-show keeps the no-show share' },
   { from: 'SEATED', to: 'COMPLETED', actor: 'staff', condition: 'always', move: 'none', why: 'the credit was applied when seated' },
+  // A Tablefair date's own moves (decision 184): its two deposits are the date plan's, not a reservation deposit.
+  { from: 'HELD', to: 'CONFIRMED', actor: 'system', condition: 'always', move: 'none', why: 'a date is booked by its plan, whose deposits the plan settles' },
+  { from: 'CONFIRMED', to: 'SEATED', actor: 'system', condition: 'always', move: 'none', why: 'a date seated after its grace is settled by its plan' },
+  { from: 'CONFIRMED', to: 'NO_SHOW', actor: 'system', condition: 'always', move: 'none', why: 'a date nobody came to is settled by its plan' },
   {
     from: 'CANCELLED',
     to: 'CANCELLED',

@@ -36,6 +36,10 @@ const documentedMoves: [ReservationStatus, ReservationStatus, ReservationActor][
   ['CONFIRMED', 'CANCELLED', 'staff'], // any time
   ['CONFIRMED', 'NO_SHOW', 'staff'], // after start + 15 min
   ['SEATED', 'COMPLETED', 'staff'],
+  // Tablefair dates (decision 184, docs/architecture.md): the platform books and settles its own holds for two.
+  ['HELD', 'CONFIRMED', 'system'], // both members paid, before the hold's expiry
+  ['CONFIRMED', 'SEATED', 'system'], // after start + 15 min, one member came
+  ['CONFIRMED', 'NO_SHOW', 'system'], // after start + 15 min, neither came
 ];
 const key = (from: string, to: string, actor: string) => `${from}→${to} by ${actor}`;
 const documented = new Set(documentedMoves.map(([from, to, actor]) => key(from, to, actor)));
@@ -89,6 +93,9 @@ describe('the transitions table', () => {
       [key('CONFIRMED', 'CANCELLED', 'staff')]: null,
       [key('CONFIRMED', 'NO_SHOW', 'staff')]: 'noShowWindowOpen',
       [key('SEATED', 'COMPLETED', 'staff')]: null,
+      [key('HELD', 'CONFIRMED', 'system')]: 'holdUnexpired',
+      [key('CONFIRMED', 'SEATED', 'system')]: 'noShowWindowOpen',
+      [key('CONFIRMED', 'NO_SHOW', 'system')]: 'noShowWindowOpen',
     });
   });
 

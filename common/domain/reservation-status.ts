@@ -5,7 +5,7 @@
 export const reservationStatuses = ['HELD', 'PENDING', 'CONFIRMED', 'SEATED', 'COMPLETED', 'CANCELLED', 'NO_SHOW'] as const;
 export type ReservationStatus = (typeof reservationStatuses)[number];
 
-/** Who asks for a move. `system` is the hold-expiry sweeper. */
+/** Who asks for a move. `system` is the hold-expiry sweeper, and the date plans' own moves (decision 184). */
 export type ReservationActor = 'diner' | 'staff' | 'system';
 
 /** Conditions a move may carry besides its endpoints and actor. */
@@ -32,6 +32,12 @@ export const reservationTransitions: readonly ReservationTransition[] = [
   { from: 'CONFIRMED', to: 'CANCELLED', actor: 'staff', label: 'Cancel' },
   { from: 'CONFIRMED', to: 'NO_SHOW', actor: 'staff', label: 'No-show', guard: 'noShowWindowOpen' },
   { from: 'SEATED', to: 'COMPLETED', actor: 'staff', label: 'Complete' },
+  // A Tablefair date (decision 184): the platform's hold for two is booked once both members have
+  // paid (the restaurant opted in as a date partner, so it needs no acceptance), and settled by the
+  // arrival check once the grace is over: one came (seated) or neither did.
+  { from: 'HELD', to: 'CONFIRMED', actor: 'system', label: 'Date booked', guard: 'holdUnexpired' },
+  { from: 'CONFIRMED', to: 'SEATED', actor: 'system', label: 'Seated for a date', guard: 'noShowWindowOpen' },
+  { from: 'CONFIRMED', to: 'NO_SHOW', actor: 'system', label: 'Nobody came to the date', guard: 'noShowWindowOpen' },
 ];
 
 /** Statuses whose covers count against a slot's capacity (HELD only until its expiry). */

@@ -139,3 +139,44 @@ export async function coversHeld(db: Db, slotId: string, now: Date): Promise<num
   );
   return row.covers;
 }
+
+export interface DatingMemberProfile {
+  name: string;
+  dob: string;
+  wantAgeMin: number;
+  wantAgeMax: number;
+  neighbourhoods: string[];
+  freeEvenings: string[];
+  cuisines: string[];
+  firstDateTypes: string[];
+  dateBudget: string;
+  intent: string;
+}
+
+let datingPhoneCounter = 0;
+/** A dating member with the profile's matching fields (a cheap placeholder password: tests sign in by session). */
+export async function buildDatingMember(db: Db, profile: Partial<DatingMemberProfile> = {}): Promise<string> {
+  const m: DatingMemberProfile = {
+    name: 'Asha Rao',
+    dob: '1994-05-01',
+    wantAgeMin: 25,
+    wantAgeMax: 40,
+    neighbourhoods: ['Indiranagar'],
+    freeEvenings: ['FRI_LATE', 'SAT_EARLY'],
+    cuisines: ['SOUTH_INDIAN'],
+    firstDateTypes: ['COFFEE'],
+    dateBudget: 'INR_1000_2500',
+    intent: 'LONG_TERM',
+    ...profile,
+  };
+  datingPhoneCounter += 1;
+  const [row] = await queryRows<{ id: string }>(
+    db,
+    sql`INSERT INTO dating_users (phone, password_hash, name, dob, date_budget, cuisines, first_date_types, want_age_min, want_age_max, neighbourhoods, free_evenings, intent)
+        VALUES (${`+9177${unique().slice(0, 3).replace(/\D/g, '1')}${String(datingPhoneCounter).padStart(5, '0')}`}, 'x', ${m.name}, ${m.dob}, ${m.dateBudget},
+                ${toPgArray(m.cuisines)}::text[], ${toPgArray(m.firstDateTypes)}::text[], ${m.wantAgeMin}, ${m.wantAgeMax},
+                ${toPgArray(m.neighbourhoods)}::text[], ${toPgArray(m.freeEvenings)}::text[], ${m.intent})
+        RETURNING id`,
+  );
+  return row.id;
+}

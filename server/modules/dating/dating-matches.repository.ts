@@ -43,6 +43,16 @@ const KM_ARRAY = sql.raw(`ARRAY[${datingNeighbourhoods.flatMap((from) => datingN
 const HOOD_COUNT = sql.raw(String(datingNeighbourhoods.length));
 const BUDGETS = sql.raw(`ARRAY[${dateBudgets.map((budget) => `'${budget}'`).join(', ')}]`);
 
+/** Km between two neighbourhoods' centres (text SQL), as `neighbourhoodKm` answers it: 25 when either is unknown. */
+export function kmBetweenSql(from: SQL, to: SQL): SQL {
+  return sql`coalesce((${KM_ARRAY})[(array_position(${HOODS}, ${from}) - 1) * ${HOOD_COUNT} + array_position(${HOODS}, ${to})], 25)`;
+}
+
+/** How many budget bands apart two budgets (text SQL) are. */
+export function budgetGapSql(a: SQL, b: SQL): SQL {
+  return sql`abs(array_position(${BUDGETS}, ${a}) - array_position(${BUDGETS}, ${b}))`;
+}
+
 /** The documented score of member m and candidate c (both dating_users rows in scope), in SQL. */
 export const SCORE_SQL = (() => {
   const w = MATCH_WEIGHTS;
@@ -51,10 +61,8 @@ export const SCORE_SQL = (() => {
     ${n(w.sharedEvening)} * ${sharedCapped(sql`m.free_evenings`, sql`c.free_evenings`, w.maxSharedEvenings)}
     + ${n(w.sharedCuisine)} * ${sharedCapped(sql`m.cuisines`, sql`c.cuisines`, w.maxSharedCuisines)}
     + ${n(w.sharedDateType)} * ${sharedCapped(sql`m.first_date_types`, sql`c.first_date_types`, w.maxSharedDateTypes)}
-    + CASE abs(array_position(${BUDGETS}, m.date_budget) - array_position(${BUDGETS}, c.date_budget))
-        WHEN 0 THEN ${n(w.sameBudget)} WHEN 1 THEN ${n(w.nextBudget)} ELSE 0 END
-    + greatest(0, ${n(w.sameNeighbourhood)} - coalesce((${KM_ARRAY})[(array_position(${HOODS}, m.neighbourhoods[1]) - 1) * ${HOOD_COUNT}
-        + array_position(${HOODS}, c.neighbourhoods[1])], 25) / ${n(w.kmPerPointLost)})
+    + CASE ${budgetGapSql(sql`m.date_budget`, sql`c.date_budget`)} WHEN 0 THEN ${n(w.sameBudget)} WHEN 1 THEN ${n(w.nextBudget)} ELSE 0 END
+    + greatest(0, ${n(w.sameNeighbourhood)} - ${kmBetweenSql(sql`m.neighbourhoods[1]`, sql`c.neighbourhoods[1]`)} / ${n(w.kmPerPointLost)})
     + CASE WHEN m.intent = c.intent THEN ${n(w.sameIntent)} ELSE 0 END
   )::int`;
 })();

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { standardErrors } from '#common/contract/common.ts';
 import { datePartnerProfile, datePartnerSetting } from '#common/contract/dating.ts';
+import { adminDate, adminDatesQuery, adminDatesResponse, dateArrivalBody, datePlanParams } from '#common/contract/dating-plans.ts';
 import { bearerAccess } from '#common/contract/openapi-security.ts';
 
 /** The staff's side of dating: whether their restaurant hosts Tablefair dates (decision 183). */
 export const datingAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { datingPartners } = app.services;
+  const { datingPartners, datePlans } = app.services;
   const tags = ['portal'];
 
   app.get(
@@ -52,5 +53,41 @@ export const datingAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { rateLimitGroup: 'booking' },
     },
     async (request) => datingPartners.leave(await request.principal()),
+  );
+
+  app.get(
+    '/api/admin/dates',
+    {
+      schema: {
+        operationId: 'listTablefairDates',
+        tags,
+        summary: 'The Tablefair dates booked at the signed-in staff’s restaurant on a day: party of 2, both first names, who has arrived',
+        security: bearerAccess,
+        querystring: adminDatesQuery,
+        response: { 200: adminDatesResponse, ...standardErrors },
+      },
+      config: { rateLimitGroup: 'booking' },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return datePlans.listDatesOfDay(await request.principal(), request.query.date);
+    },
+  );
+
+  app.post(
+    '/api/admin/dates/:planId/arrivals',
+    {
+      schema: {
+        operationId: 'markDateArrival',
+        tags,
+        summary: 'One member of a Tablefair date is at the table; the second arrival seats it and turns both deposits into credit on the bill',
+        security: bearerAccess,
+        params: datePlanParams,
+        body: dateArrivalBody,
+        response: { 200: adminDate, ...standardErrors },
+      },
+      config: { rateLimitGroup: 'booking' },
+    },
+    async (request) => datePlans.markArrival(await request.principal(), request.params.planId, request.body.memberId),
   );
 };

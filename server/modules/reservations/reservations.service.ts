@@ -120,6 +120,25 @@ interface MoveOptions {
   cancelReason?: string;
   /** The diner gives the table back from a reminder's link: allowed up to the start (decision 152). */
   releasedFromReminder?: boolean;
+  /** The move is the platform's own, not the caller's: a date plan booking or settling its table (decision 184). */
+  bySystem?: boolean;
+  /**
+   * The booking's money is held outside reservation_deposits (a date's two deposits, decision 184):
+   * like a booking with a deposit, it may be cancelled up to the start.
+   */
+  paidElsewhere?: boolean;
+}
+
+/** A date plan's move of its own reservation (decision 184), as `moveDateReservation` takes it. */
+export interface DateReservationMove {
+  reservationId: string;
+  /** The platform account that holds dates' tables: the reservation must be one of its own. */
+  platformUserId: string;
+  to: ReservationStatus;
+  /** 'member': one of the two members, in the diner's place; 'system': the plan itself (booked, settled). */
+  by: 'member' | 'system';
+  cancelReason?: string;
+  alsoInTransaction: AlsoInTransaction;
 }
 
 /** A reminder link's grant, checked by the reminders service: this reservation, at this start. */
@@ -233,14 +252,14 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     const slot = isConfirmingHold ? await lockSlotById(tx, row.slot_id) : undefined;
     const now = clock.now();
     const from = effectiveStatus(row.status, row.hold_expires_at, now);
-    const { actor, actorId } = asActor(principal);
+    const { actor, actorId } = options.bySystem ? { actor: 'system' as const, actorId: null } : asActor(principal);
     const deposit = await findDeposit(tx, row.id, { forUpdate: true });
     const check = checkTransition(from, to, actor, {
       now,
       holdExpiresAt: row.hold_expires_at ? asDate(row.hold_expires_at) : null,
       startsAt: asDate(row.starts_at),
       // A paid booking may be cancelled late, for its fee (decision 121).
-      carriesDeposit: deposit?.authorised_at != null,
+      carriesDeposit: deposit?.authorised_at != null || options.paidElsewhere === true,
       releasedFromReminder: options.releasedFromReminder,
     });
     if (!check.allowed) {
@@ -439,6 +458,56 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
       });
       await insertReservationEvent(tx, { reservationId: id, from: null, to: 'HELD', actor: 'system', actorId: null, reason: offer.reason, now });
       return { held: (await findReservation(tx, id))! };
+    },
+
+    /**
+     * For date plans (decision 184), inside their transaction: a HELD reservation for `partySize` on
+     * `slotId`, placed for the platform account `userId` and lasting until `holdUntil` (the plan's
+     * deadline), through the same protocol as every hold: lock the slot, count its covers in a fresh
+     * statement, leave covers owed to the waitlist to the line. The per-diner limits do not apply:
+     * the account holds every date's table. Answers undefined when the slot cannot take it; call
+     * announceOfferedHold after commit.
+     */
+    async createHoldForPlatform(
+      tx: Db,
+      hold: { userId: string; slotId: string; partySize: number; holdUntil: Date; reason: string },
+    ): Promise<ReservationRow | undefined> {
+      const now = clock.now();
+      const slot = await lockSlotForHold(tx, hold.slotId);
+      if (!slot || slot.status !== 'available' || hold.holdUntil.getTime() <= now.getTime()) return undefined;
+      const startsAt = asDate(slot.starts_at);
+      if (isPastBookingCutoff(startsAt, now, config.bookingCutoffMinutes) || !(await isSlotPublic(tx, slot.id, now))) return undefined;
+      const free = slot.capacity - (await countCoversTaken(tx, slot.id, now));
+      if (free < hold.partySize || (await isOwedToWaitlist(tx, slot.id, free, hold.userId))) return undefined;
+      const id = await insertReservation(tx, {
+        userId: hold.userId,
+        restaurantId: slot.restaurant_id,
+        slotId: slot.id,
+        partySize: hold.partySize,
+        holdExpiresAt: hold.holdUntil,
+        startsAt,
+        now,
+      });
+      await insertReservationEvent(tx, { reservationId: id, from: null, to: 'HELD', actor: 'system', actorId: null, reason: hold.reason, now });
+      return (await findReservation(tx, id))!;
+    },
+
+    /**
+     * A date plan moves its own reservation (decision 184): a member in the diner's place (declining
+     * the hold, cancelling the date up to its start), or the plan itself (booked once both paid,
+     * settled after the arrival grace). The same lock, state machine and after-commit work as every
+     * move; `alsoInTransaction` writes the plan's side under the reservation's row lock.
+     */
+    moveDateReservation(move: DateReservationMove): Promise<DinerReservation> {
+      return moveReservation(
+        anonymous,
+        move.reservationId,
+        move.to,
+        (row) => {
+          if (row.user_id !== move.platformUserId) throw notFound(RESERVATION_NOT_FOUND);
+        },
+        { bySystem: move.by === 'system', paidElsewhere: true, cancelReason: move.cancelReason, alsoInTransaction: move.alsoInTransaction },
+      );
     },
 
     /** Tells listeners (live dashboards) about a hold createHoldForOffer placed, once its transaction committed. */

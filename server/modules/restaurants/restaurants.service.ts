@@ -5,7 +5,7 @@ import { noDepositPolicy, type DepositPolicy } from '#common/domain/deposit-poli
 import { DEFAULT_NEIGHBORHOOD, emojiForCategory } from '#common/domain/restaurants.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { badInput, forbidden, notFound, sessionExpired } from '#server/errors.ts';
-import { asDate } from '#server/db/client.ts';
+import { asDate, type Db } from '#server/db/client.ts';
 import { requireStaff, type Principal, type StaffPrincipal } from '#server/modules/accounts/principal.ts';
 import type { StorageService } from '#server/modules/storage/storage.service.ts';
 import {
@@ -111,8 +111,8 @@ export function createRestaurantsService({ db, clock }: AppDeps, storage: Storag
      * view, the deposits service). Public: diners read its answer before they reserve.
      * A restaurant that never set one asks for nothing.
      */
-    async getDepositPolicy(_principal: Principal, restaurantId: string): Promise<DepositPolicy> {
-      return (await findDepositPolicy(db, restaurantId))?.policy ?? noDepositPolicy;
+    async getDepositPolicy(_principal: Principal, restaurantId: string, tx: Db = db): Promise<DepositPolicy> {
+      return (await findDepositPolicy(tx, restaurantId))?.policy ?? noDepositPolicy;
     },
 
     /** GET /api/admin/deposit-policy: the signed-in staff's own restaurant's policy. */

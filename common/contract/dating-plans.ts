@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { datePlanStatuses } from '../domain/dating-plan.ts';
+import { isIsoDate } from '../domain/time.ts';
+import { restaurantRef } from './restaurants.ts';
+
+/**
+ * Date plans (issue 15 items 3-5, decision 184): what a member sees of a plan, what they can do
+ * with it, and the staff's view of the dates at their tables. One schema for the server, OpenAPI
+ * and the web.
+ */
+
+/** What a member's deposit is, in their words. */
+export const dateDepositStates = [
+  /** Not asked for yet (the member has not accepted). */
+  'none',
+  /** Accepted; the payment is waiting for the member's approval. */
+  'awaiting_payment',
+  /** Blocked on the member's card until the date. */
+  'held',
+  /** Taken as credit on the bill at the table. */
+  'credit_at_table',
+  /** Captured and paid out to the partner, because this member flaked. */
+  'paid_to_partner',
+  /** Given back in full. */
+  'released',
+  /** Kept by the restaurant under its no-show policy (both flaked). */
+  'kept',
+] as const;
+export type DateDepositState = (typeof dateDepositStates)[number];
+
+export const datePlanParams = z.object({ planId: z.uuid({ message: 'Date plan not found' }) });
+
+/** One plan as one of its two members sees it. */
+export const datePlan = z.object({
+  id: z.string(),
+  status: z.enum(datePlanStatuses),
+  restaurant: restaurantRef,
+  /** The start, and its Kolkata date and time. */
+  startsAt: z.string(),
+  date: z.string(),
+  time: z.string(),
+  /** Both must have paid by then. */
+  deadline: z.string(),
+  depositPaise: z.number(),
+  partner: z.object({ memberId: z.string(), firstName: z.string(), accepted: z.boolean(), paid: z.boolean(), arrived: z.boolean() }),
+  me: z.object({
+    answer: z.enum(['ACCEPTED', 'DECLINED']).nullable(),
+    paid: z.boolean(),
+    arrived: z.boolean(),
+    deposit: z.enum(dateDepositStates),
+    /** Where to approve the deposit while it waits for approval (the sandbox page, or the gateway's). */
+    approvalUrl: z.string().nullable(),
+  }),
+  /** What the member was paid because the partner flaked: the amount and whether it has reached them. */
+  payoutToMe: z.object({ amountPaise: z.number(), status: z.enum(['PENDING', 'PAID', 'FAILED']) }).nullable(),
+  /** Who flaked, from the member's side. */
+  flaked: z.enum(['me', 'partner', 'both']).nullable(),
+  /** Whether "Another option" is still open on this plan (once per match). */
+  canAskAgain: z.boolean(),
+  /** Whether cancelling now would count as a flake (within 24 hours of the start). */
+  cancelIsLate: z.boolean(),
+});
+export type DatePlan = z.infer<typeof datePlan>;
+
+export const datePlansResponse = z.object({
+  plans: z.array(datePlan),
+  /** The member's strikes for flaked dates. */
+  strikes: z.number(),
+});
+export type DatePlansResponse = z.infer<typeof datePlansResponse>;
+
+/** POST /dating/plans/{planId}/accept: the plan, and the deposit's approval page. */
+export const acceptDatePlanResponse = z.object({
+  plan: datePlan,
+  payment: z.object({ intentId: z.string(), amountPaise: z.number(), approvalUrl: z.string().nullable() }),
+});
+export type AcceptDatePlanResponse = z.infer<typeof acceptDatePlanResponse>;
+
+/** GET /api/admin/dates?date=: the Tablefair dates at the staff's restaurant on a Kolkata day. */
+export const adminDatesQuery = z.object({
+  date: z.string().refine(isIsoDate, { message: 'date: use YYYY-MM-DD' }),
+});
+
+/** One date at the restaurant, as its staff see it: party of 2, both first names, who has arrived. */
+export const adminDate = z.object({
+  planId: z.string(),
+  reservationId: z.string(),
+  status: z.enum(datePlanStatuses),
+  startsAt: z.string(),
+  time: z.string(),
+  members: z.array(z.object({ memberId: z.string(), firstName: z.string(), arrived: z.boolean() })),
+});
+export type AdminDate = z.infer<typeof adminDate>;
+
+export const adminDatesResponse = z.object({ date: z.string(), dates: z.array(adminDate) });
+export type AdminDatesResponse = z.infer<typeof adminDatesResponse>;
+
+/** POST /api/admin/dates/{planId}/arrivals: one member is at the table. */
+export const dateArrivalBody = z.object({ memberId: z.uuid({ message: 'memberId: not a member of this date' }) });
+export type DateArrivalBody = z.infer<typeof dateArrivalBody>;

@@ -1,0 +1,147 @@
+/**
+ * Date plans (issue 15 items 3-5, decision 184): the life of a plan, written once as data. The
+ * server enforces it; the web app derives what a member or staff can press from it.
+ */
+export const datePlanStatuses = ['PROPOSED', 'BOOKED', 'SEATED', 'FLAKED', 'NO_SHOW', 'DECLINED', 'EXPIRED', 'REPLACED', 'CANCELLED'] as const;
+export type DatePlanStatus = (typeof datePlanStatuses)[number];
+
+/** What moves a plan. */
+export type DatePlanEvent =
+  /** The second member's deposit is authorised: the table is booked. */
+  | 'bothPaid'
+  /** A member says no to the plan. */
+  | 'declined'
+  /** The deadline passed before both had paid. */
+  | 'deadlinePassed'
+  /** A member asks once for another option: a new plan replaces this one. */
+  | 'askedAgain'
+  /** A member cancels a booked date at least 24 hours ahead, or the restaurant cancels it. */
+  | 'cancelledInTime'
+  /** Staff mark the second member arrived (or seat the table). */
+  | 'bothArrived'
+  /** One member has not arrived 15 minutes after the start, or cancelled within 24 hours. */
+  | 'oneFlaked'
+  /** Neither came. */
+  | 'bothFlaked';
+
+export interface DatePlanTransition {
+  from: DatePlanStatus;
+  event: DatePlanEvent;
+  to: DatePlanStatus;
+}
+
+export const datePlanTransitions: readonly DatePlanTransition[] = [
+  { from: 'PROPOSED', event: 'bothPaid', to: 'BOOKED' },
+  { from: 'PROPOSED', event: 'declined', to: 'DECLINED' },
+  { from: 'PROPOSED', event: 'deadlinePassed', to: 'EXPIRED' },
+  { from: 'PROPOSED', event: 'askedAgain', to: 'REPLACED' },
+  { from: 'BOOKED', event: 'cancelledInTime', to: 'CANCELLED' },
+  { from: 'BOOKED', event: 'bothArrived', to: 'SEATED' },
+  { from: 'BOOKED', event: 'oneFlaked', to: 'FLAKED' },
+  { from: 'BOOKED', event: 'bothFlaked', to: 'NO_SHOW' },
+];
+
+/** The status `event` moves a plan in `from` to, or undefined when it does not apply there. */
+export function datePlanMove(from: DatePlanStatus, event: DatePlanEvent): DatePlanStatus | undefined {
+  return datePlanTransitions.find((transition) => transition.from === from && transition.event === event)?.to;
+}
+
+/** Plans still in play: a pair has at most one. */
+export const openDatePlanStatuses: readonly DatePlanStatus[] = ['PROPOSED', 'BOOKED'];
+
+/** The deposit each member pays on accepting, unless DATING_DEPOSIT_PAISE says otherwise. */
+export const DEFAULT_DATE_DEPOSIT_PAISE = 30_000;
+/** A plan is open for answers at most this long. */
+export const PLAN_ANSWER_HOURS = 24;
+/** …and closes at the latest this long before the start, so the restaurant knows by then. */
+export const PLAN_CLOSES_BEFORE_START_HOURS = 2;
+/** A plan is proposed only for a start at least this far away, so both have time to answer. */
+export const PLAN_MIN_LEAD_HOURS = 4;
+/** Plans are looked for this many days ahead. */
+export const PLAN_HORIZON_DAYS = 7;
+/** A member who has not arrived this long after the start has flaked. */
+export const DATE_ARRIVAL_GRACE_MINUTES = 15;
+/** A member who cancels a booked date closer to its start than this has flaked. */
+export const DATE_LATE_CANCEL_HOURS = 24;
+
+const HOUR_MS = 3_600_000;
+
+/** When a plan proposed at `now` for `startsAt` stops waiting for answers. */
+export function planDeadline(now: Date, startsAt: Date): Date {
+  return new Date(Math.min(now.getTime() + PLAN_ANSWER_HOURS * HOUR_MS, startsAt.getTime() - PLAN_CLOSES_BEFORE_START_HOURS * HOUR_MS));
+}
+
+/** Whether a member cancelling a booked date at `now` flakes (within 24 hours of the start). */
+export function isLateDateCancel(startsAt: Date, now: Date): boolean {
+  return startsAt.getTime() - now.getTime() < DATE_LATE_CANCEL_HOURS * HOUR_MS;
+}
+
+/** Whether the arrival grace is over at `now`: whoever has not arrived has flaked. */
+export function isArrivalGraceOver(startsAt: Date, now: Date): boolean {
+  return now.getTime() >= startsAt.getTime() + DATE_ARRIVAL_GRACE_MINUTES * 60_000;
+}
+
+/** What one member's deposit becomes when a plan settles (decision 184). */
+export type DateDepositMove =
+  | { move: 'release' }
+  | { move: 'credit_at_table' }
+  /** Captured and paid out to the member who came. */
+  | { move: 'pay_member'; toMemberId: string }
+  /** Both flaked: the restaurant's no-show policy keeps this much (0 keeps nothing). */
+  | { move: 'keep'; paise: number };
+
+export interface DateSettlement {
+  status: DatePlanStatus;
+  /** Per member id. */
+  moves: Record<string, DateDepositMove>;
+  /** Members who flaked (a strike each, and the pair never suggested again)… */
+  flaked: string[];
+  /** …and how: not at the table after the grace, or a cancel within 24 hours. */
+  flakeReason?: 'NOT_ARRIVED' | 'LATE_CANCEL';
+}
+
+/**
+ * How a booked plan settles, from who arrived or who cancelled (decision 184):
+ * - both arrived: SEATED, each deposit credit on the bill;
+ * - one flaked (not arrived after the grace, or a late cancel): FLAKED, the flake's deposit paid to
+ *   the one who came (or who was still coming), whose own deposit is credit at the table when they
+ *   came, released when the other cancelled before the date;
+ * - both flaked: NO_SHOW, both deposits follow the restaurant's no-show share (`noShowKeepPaise`);
+ * - a cancel 24 hours ahead or more, or the restaurant's cancel: CANCELLED, both released.
+ */
+export function settleDatePlan(
+  members: readonly [string, string],
+  outcome:
+    | { kind: 'arrivals'; arrived: ReadonlySet<string>; noShowKeepPaise: number }
+    | { kind: 'memberCancel'; by: string; late: boolean }
+    | { kind: 'restaurantCancel' },
+): DateSettlement {
+  const [a, b] = members;
+  const other = (id: string) => (id === a ? b : a);
+  if (outcome.kind === 'restaurantCancel' || (outcome.kind === 'memberCancel' && !outcome.late)) {
+    return { status: 'CANCELLED', moves: { [a]: { move: 'release' }, [b]: { move: 'release' } }, flaked: [] };
+  }
+  if (outcome.kind === 'memberCancel') {
+    const stayer = other(outcome.by);
+    return {
+      status: 'FLAKED',
+      moves: { [outcome.by]: { move: 'pay_member', toMemberId: stayer }, [stayer]: { move: 'release' } },
+      flaked: [outcome.by],
+      flakeReason: 'LATE_CANCEL',
+    };
+  }
+  const came = members.filter((id) => outcome.arrived.has(id));
+  if (came.length === 2) return { status: 'SEATED', moves: { [a]: { move: 'credit_at_table' }, [b]: { move: 'credit_at_table' } }, flaked: [] };
+  if (came.length === 0) {
+    const keep: DateDepositMove = outcome.noShowKeepPaise > 0 ? { move: 'keep', paise: outcome.noShowKeepPaise } : { move: 'release' };
+    return { status: 'NO_SHOW', moves: { [a]: keep, [b]: keep }, flaked: [a, b], flakeReason: 'NOT_ARRIVED' };
+  }
+  const [stayer] = came as [string];
+  const flake = other(stayer);
+  return {
+    status: 'FLAKED',
+    moves: { [stayer]: { move: 'credit_at_table' }, [flake]: { move: 'pay_member', toMemberId: stayer } },
+    flaked: [flake],
+    flakeReason: 'NOT_ARRIVED',
+  };
+}

@@ -1,0 +1,310 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import type { AcceptDatePlanResponse, AdminDatesResponse, DatePlan, DatePlansResponse } from '#common/contract/dating-plans.ts';
+import { kolkataInstant } from '#common/domain/time.ts';
+import { queryRows } from '#server/db/client.ts';
+import type { SandboxGateway } from '#server/modules/payments/sandbox-gateway.ts';
+import { DATING_SESSION_COOKIE } from '#server/plugins/sessions.ts';
+import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { buildDatingMember, buildRestaurant, buildSlot, buildStaff, type BuiltAccount } from '#server/test/factories.ts';
+import { DATE_ACCOUNT_ID } from './date-plans.service.ts';
+
+/**
+ * Date plans on a real database, through HTTP and the sandbox gateway (issue 15 items 3-5,
+ * decision 184): the proposal, the platform's hold, paying to accept, the booking, arrivals, flakes
+ * and their money. "Now" is Monday 2026-11-23, 10:00 in Kolkata; the members are free on Monday
+ * evenings, so tonight's 19:00 is the first table that fits.
+ */
+const DAY = '2026-11-23';
+let t: TestApp;
+let sandbox: SandboxGateway;
+let near: { id: string; staff: BuiltAccount };
+let far: { id: string; staff: BuiltAccount };
+
+async function partner(name: string, neighbourhood: string, budget = 'INR_1000_2500') {
+  const restaurant = await buildRestaurant(t.database.db, { name });
+  await t.database.db.execute(
+    sql`INSERT INTO dating_partners (restaurant_id, budget, neighbourhood, cuisines, date_types, opted_in_at, updated_at)
+        VALUES (${restaurant.id}, ${budget}, ${neighbourhood}, '{SOUTH_INDIAN}', '{DINNER}', ${TEST_NOW}, ${TEST_NOW})`,
+  );
+  return { id: restaurant.id, staff: await buildStaff(t.database.db, restaurant.id) };
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  sandbox = t.app.services.payments.sandbox!;
+  // Whitefield is 14 km from both members' Indiranagar homes; Koramangala 6.
+  far = await partner('Far Away Grill', 'Whitefield');
+  near = await partner('Candle Light Cafe', 'Koramangala');
+  const pricey = await partner('Gold Leaf', 'Indiranagar', 'INR_5000_PLUS');
+  for (const restaurant of [far, near, pricey]) {
+    for (const time of ['13:00', '19:00', '20:30']) await buildSlot(t.database.db, restaurant.id, { date: DAY, time, capacity: 6 });
+    await buildSlot(t.database.db, restaurant.id, { date: '2026-11-24', time: '19:00', capacity: 6 });
+  }
+});
+afterAll(() => t.close());
+beforeEach(async () => {
+  t.clock.set(TEST_NOW);
+  sandbox.resetFaults();
+  await t.database.db.execute(sql`DELETE FROM dating_plans`);
+  await t.database.db.execute(sql`DELETE FROM dating_users`);
+  await t.database.db.execute(sql`DELETE FROM reservations`);
+});
+
+async function cookieOf(memberId: string): Promise<Record<string, string>> {
+  const token = await t.app.services.sessions.issueSession('dating', memberId);
+  return { cookie: `${DATING_SESSION_COOKIE}=${token}` };
+}
+
+function call(method: 'GET' | 'POST', url: string, headers: Record<string, string>, payload?: object) {
+  return t.app.inject({ method, url, headers, ...(method === 'POST' ? { payload: payload ?? {} } : {}) });
+}
+
+/** Two members free on Monday evenings who both said yes. */
+async function matchedPair(profile: Parameters<typeof buildDatingMember>[1] = {}) {
+  const asha = await buildDatingMember(t.database.db, { name: 'Asha Rao', freeEvenings: ['MON_EARLY', 'TUE_EARLY'], firstDateTypes: ['DINNER'], ...profile });
+  const ravi = await buildDatingMember(t.database.db, { name: 'Ravi Kumar', dob: '1992-02-02', freeEvenings: ['MON_EARLY'], ...profile });
+  const [a, b] = asha < ravi ? [asha, ravi] : [ravi, asha];
+  await t.database.db.execute(
+    sql`INSERT INTO dating_suggestions (day, member_a, member_b, score, answer_a, answer_b) VALUES (${DAY}, ${a}, ${b}, 20, 'YES', 'YES')`,
+  );
+  return { asha: { id: asha, cookie: await cookieOf(asha) }, ravi: { id: ravi, cookie: await cookieOf(ravi) } };
+}
+
+async function plansOf(member: { cookie: Record<string, string> }): Promise<DatePlansResponse> {
+  const response = await call('GET', '/dating/plans', member.cookie);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<DatePlansResponse>();
+}
+
+async function reservationOf(planId: string) {
+  const [row] = await queryRows<{ id: string; status: string; user_id: string; party_size: number; hold_expires_at: Date | string; slot_time: string }>(
+    t.database.db,
+    sql`SELECT r.id, r.status, r.user_id, r.party_size, r.hold_expires_at, s.slot_time FROM dating_plans p JOIN reservations r ON r.id = p.reservation_id
+        JOIN slots s ON s.id = r.slot_id WHERE p.id = ${planId}`,
+  );
+  return row;
+}
+
+/** Accepts and approves on the sandbox page, and waits for the webhooks. */
+async function acceptAndPay(member: { cookie: Record<string, string> }, planId: string): Promise<string> {
+  const accepted = await call('POST', `/dating/plans/${planId}/accept`, member.cookie);
+  expect(accepted.statusCode, accepted.body).toBe(200);
+  const { payment } = accepted.json<AcceptDatePlanResponse>();
+  expect(payment).toEqual({ intentId: expect.any(String), amountPaise: 30_000, approvalUrl: `/pay/sandbox/${payment.intentId}` });
+  const approved = await call('POST', `/api/payments/sandbox/${payment.intentId}/decision`, {}, { decision: 'approve' });
+  expect(approved.statusCode, approved.body).toBe(200);
+  await sandbox.settle();
+  return payment.intentId;
+}
+
+async function bookedPair() {
+  const pair = await matchedPair();
+  const [plan] = (await plansOf(pair.asha)).plans;
+  const ashaIntent = await acceptAndPay(pair.asha, plan!.id);
+  const raviIntent = await acceptAndPay(pair.ravi, plan!.id);
+  return { ...pair, plan: plan!, ashaIntent, raviIntent };
+}
+
+async function intent(intentId: string) {
+  return t.app.services.payments.readIntent(intentId);
+}
+
+async function sweep() {
+  await t.app.services.datePlans.sweep();
+  await sandbox.settle();
+  await t.app.services.datePlans.sweep();
+  await sandbox.settle();
+}
+
+describe('the proposal', () => {
+  it('turns a mutual yes into one plan: the nearest partner table in budget on an evening both are free, held for two by the platform', async () => {
+    const pair = await matchedPair();
+    const { plans } = await plansOf(pair.asha);
+    expect(plans).toHaveLength(1);
+    const plan = plans[0]!;
+    // Tonight 19:00 (Monday, early evening) rather than 13:00 (no evening) or 20:30 (late: Ravi is not free); Koramangala over Whitefield; Gold Leaf is out of budget.
+    expect(plan).toMatchObject({
+      status: 'PROPOSED',
+      restaurant: { id: near.id, name: 'Candle Light Cafe' },
+      date: DAY,
+      time: '19:00',
+      depositPaise: 30_000,
+      partner: { firstName: 'Ravi', accepted: false, paid: false },
+      me: { answer: null, paid: false, deposit: 'none', approvalUrl: null },
+      canAskAgain: true,
+      cancelIsLate: true,
+    });
+    // The deadline: 24 hours at most, and 2 hours before the start (17:00 in Kolkata).
+    expect(plan.deadline).toBe(kolkataInstant(DAY, '17:00').toISOString());
+    const held = await reservationOf(plan.id);
+    expect(held).toMatchObject({ status: 'HELD', user_id: DATE_ACCOUNT_ID, party_size: 2, slot_time: '19:00' });
+    expect(new Date(held!.hold_expires_at).toISOString()).toBe(plan.deadline);
+
+    // The other member sees the same plan; listing again proposes nothing new.
+    expect((await plansOf(pair.ravi)).plans.map((p) => p.id)).toEqual([plan.id]);
+    expect((await plansOf(pair.asha)).plans).toHaveLength(1);
+  });
+
+  it('proposes nothing while no partner table fits, and answers the rest of the plan calls 404 for anyone not on the plan', async () => {
+    const pair = await matchedPair({ freeEvenings: ['SUN_LATE'] });
+    expect((await plansOf(pair.asha)).plans).toEqual([]);
+
+    const other = await matchedPair();
+    const [plan] = (await plansOf(other.asha)).plans;
+    for (const path of ['accept', 'decline', 'another', 'cancel']) {
+      const response = await call('POST', `/dating/plans/${plan!.id}/${path}`, pair.asha.cookie);
+      expect(response.statusCode, path).toBe(404);
+      expect(response.json<{ error: string }>().error).toBe('Date plan not found');
+    }
+    expect((await call('POST', `/dating/plans/${plan!.id}/accept`, {})).statusCode).toBe(401);
+    expect((await call('POST', `/dating/plans/${plan!.id}/accept`, bearer(near.staff.token))).statusCode).toBe(401);
+  });
+
+  it('asks for another option once: a plan at another restaurant replaces the first, whose hold goes back', async () => {
+    const pair = await matchedPair();
+    const [first] = (await plansOf(pair.asha)).plans;
+    const again = await call('POST', `/dating/plans/${first!.id}/another`, pair.ravi.cookie);
+    expect(again.statusCode, again.body).toBe(200);
+    const second = again.json<DatePlan>();
+    expect(second).toMatchObject({ status: 'PROPOSED', restaurant: { id: far.id }, time: '19:00', canAskAgain: false });
+    expect((await reservationOf(first!.id))!.status).toBe('CANCELLED');
+    expect((await plansOf(pair.asha)).plans.map((p) => [p.id, p.status])).toEqual([
+      [second.id, 'PROPOSED'],
+      [first!.id, 'REPLACED'],
+    ]);
+    const twice = await call('POST', `/dating/plans/${second.id}/another`, pair.asha.cookie);
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json<{ error: string }>().error).toBe('You can ask for another option once per match');
+  });
+});
+
+describe('paying to accept', () => {
+  it('books the table once both have paid: CONFIRMED at the restaurant, shown to staff as a Tablefair date with both first names', async () => {
+    const pair = await matchedPair();
+    const [plan] = (await plansOf(pair.asha)).plans;
+    const ashaIntent = await acceptAndPay(pair.asha, plan!.id);
+
+    // Pressing again answers the same payment: nobody pays twice.
+    const again = await call('POST', `/dating/plans/${plan!.id}/accept`, pair.asha.cookie);
+    expect(again.json<AcceptDatePlanResponse>().payment.intentId).toBe(ashaIntent);
+    const halfway = (await plansOf(pair.ravi)).plans[0]!;
+    expect(halfway).toMatchObject({ status: 'PROPOSED', partner: { firstName: 'Asha', accepted: true, paid: true }, me: { answer: null } });
+    expect((await reservationOf(plan!.id))!.status).toBe('HELD');
+
+    await acceptAndPay(pair.ravi, plan!.id);
+    expect((await plansOf(pair.asha)).plans[0]).toMatchObject({ status: 'BOOKED', me: { paid: true, deposit: 'held' }, partner: { paid: true } });
+    expect((await reservationOf(plan!.id))!.status).toBe('CONFIRMED');
+
+    const dates = await call('GET', `/api/admin/dates?date=${DAY}`, bearer(near.staff.token));
+    expect(dates.json<AdminDatesResponse>().dates).toEqual([
+      {
+        planId: plan!.id,
+        reservationId: (await reservationOf(plan!.id))!.id,
+        status: 'BOOKED',
+        startsAt: kolkataInstant(DAY, '19:00').toISOString(),
+        time: '19:00',
+        members: expect.arrayContaining([
+          expect.objectContaining({ firstName: 'Asha', arrived: false }),
+          expect.objectContaining({ firstName: 'Ravi', arrived: false }),
+        ]),
+      },
+    ]);
+    // Another restaurant's staff see none of it.
+    expect((await call('GET', `/api/admin/dates?date=${DAY}`, bearer(far.staff.token))).json<AdminDatesResponse>().dates).toEqual([]);
+  });
+
+  it('releases a paid deposit when the other member declines, and lets the plan lapse at its deadline', async () => {
+    const pair = await matchedPair();
+    const [plan] = (await plansOf(pair.asha)).plans;
+    const ashaIntent = await acceptAndPay(pair.asha, plan!.id);
+    const declined = await call('POST', `/dating/plans/${plan!.id}/decline`, pair.ravi.cookie);
+    expect(declined.statusCode, declined.body).toBe(200);
+    expect(declined.json<DatePlan>().status).toBe('DECLINED');
+    await sandbox.settle();
+    expect((await intent(ashaIntent)).status).toBe('RELEASED');
+    expect((await reservationOf(plan!.id))!.status).toBe('CANCELLED');
+    expect((await call('POST', `/dating/plans/${plan!.id}/accept`, pair.ravi.cookie)).statusCode).toBe(409);
+
+    // A second pair: one pays, the deadline passes, the plan lapses and the money goes back.
+    const late = await matchedPair();
+    const [lapsing] = (await plansOf(late.asha)).plans;
+    const paid = await acceptAndPay(late.asha, lapsing!.id);
+    t.clock.set(lapsing!.deadline);
+    await sweep();
+    expect((await plansOf(late.asha)).plans[0]).toMatchObject({ status: 'EXPIRED', me: { deposit: 'released' } });
+    expect((await intent(paid)).status).toBe('RELEASED');
+  });
+});
+
+describe('at the table', () => {
+  it('seats the table when staff mark both arrived, and turns both deposits into credit on the bill', async () => {
+    const { plan, asha, ravi, ashaIntent, raviIntent } = await bookedPair();
+    t.clock.set(kolkataInstant(DAY, '18:55').toISOString());
+    const first = await call('POST', `/api/admin/dates/${plan.id}/arrivals`, bearer(near.staff.token), { memberId: asha.id });
+    expect(first.statusCode, first.body).toBe(200);
+    expect((await reservationOf(plan.id))!.status).toBe('CONFIRMED');
+    // Another restaurant cannot mark anyone.
+    expect((await call('POST', `/api/admin/dates/${plan.id}/arrivals`, bearer(far.staff.token), { memberId: ravi.id })).statusCode).toBe(404);
+
+    const second = await call('POST', `/api/admin/dates/${plan.id}/arrivals`, bearer(near.staff.token), { memberId: ravi.id });
+    expect(second.json()).toMatchObject({ status: 'SEATED', members: [{ arrived: true }, { arrived: true }] });
+    await sandbox.settle();
+    expect((await reservationOf(plan.id))!.status).toBe('SEATED');
+    for (const id of [ashaIntent, raviIntent])
+      expect(await intent(id)).toMatchObject({ status: 'CAPTURED', capturePurpose: 'credit_at_table', capturedPaise: 30_000 });
+    expect((await plansOf(asha)).plans[0]).toMatchObject({ status: 'SEATED', me: { deposit: 'credit_at_table' }, flaked: null });
+  });
+
+  it('pays the flake’s deposit to the member who came 15 minutes after the start, with a strike, and never suggests the two again', async () => {
+    const { plan, asha, ravi, ashaIntent, raviIntent } = await bookedPair();
+    t.clock.set(kolkataInstant(DAY, '19:02').toISOString());
+    await call('POST', `/api/admin/dates/${plan.id}/arrivals`, bearer(near.staff.token), { memberId: asha.id });
+    // Not yet: the grace runs to 19:15.
+    t.clock.set(kolkataInstant(DAY, '19:14').toISOString());
+    await sweep();
+    expect((await plansOf(asha)).plans[0]!.status).toBe('BOOKED');
+
+    t.clock.set(kolkataInstant(DAY, '19:15').toISOString());
+    await sweep();
+    expect((await reservationOf(plan.id))!.status).toBe('SEATED');
+    expect(await intent(ashaIntent)).toMatchObject({ status: 'CAPTURED', capturePurpose: 'credit_at_table' });
+    expect(await intent(raviIntent)).toMatchObject({ status: 'CAPTURED', capturePurpose: 'pay_member', capturedPaise: 30_000 });
+    expect((await plansOf(asha)).plans[0]).toMatchObject({
+      status: 'FLAKED',
+      flaked: 'partner',
+      me: { deposit: 'credit_at_table' },
+      payoutToMe: { amountPaise: 30_000, status: 'PAID' },
+    });
+    const ravis = await plansOf(ravi);
+    expect(ravis.plans[0]).toMatchObject({ status: 'FLAKED', flaked: 'me', me: { deposit: 'paid_to_partner' }, payoutToMe: null });
+    expect(ravis.strikes).toBe(1);
+    expect((await plansOf(asha)).strikes).toBe(0);
+    const blocks = await queryRows(t.database.db, sql`SELECT 1 FROM dating_blocks WHERE blocker_id = ${ravi.id} AND blocked_id = ${asha.id}`);
+    expect(blocks).toHaveLength(1);
+  });
+
+  it('treats a cancel within 24 hours as a flake, and releases both deposits of a cancel in time', async () => {
+    const { plan, asha, ravi, ashaIntent, raviIntent } = await bookedPair();
+    const cancelled = await call('POST', `/dating/plans/${plan.id}/cancel`, ravi.cookie);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    await sweep();
+    expect((await reservationOf(plan.id))!.status).toBe('CANCELLED');
+    expect(await intent(raviIntent)).toMatchObject({ status: 'CAPTURED', capturePurpose: 'pay_member' });
+    expect((await intent(ashaIntent)).status).toBe('RELEASED');
+    expect((await plansOf(asha)).plans[0]).toMatchObject({ status: 'FLAKED', flaked: 'partner', payoutToMe: { amountPaise: 30_000, status: 'PAID' } });
+    expect((await plansOf(ravi)).strikes).toBe(1);
+
+    // Tomorrow's date, cancelled more than 24 hours ahead: no flake, both deposits back.
+    const early = await matchedPair({ freeEvenings: ['TUE_EARLY'] });
+    const [tomorrow] = (await plansOf(early.asha)).plans;
+    expect(tomorrow).toMatchObject({ date: '2026-11-24', cancelIsLate: false });
+    const paidA = await acceptAndPay(early.asha, tomorrow!.id);
+    const paidB = await acceptAndPay(early.ravi, tomorrow!.id);
+    const inTime = await call('POST', `/dating/plans/${tomorrow!.id}/cancel`, early.asha.cookie);
+    expect(inTime.json<DatePlan>()).toMatchObject({ status: 'CANCELLED', flaked: null });
+    await sandbox.settle();
+    for (const id of [paidA, paidB]) expect((await intent(id)).status).toBe('RELEASED');
+    expect((await plansOf(early.asha)).strikes).toBe(0);
+  });
+});
