@@ -16,10 +16,11 @@ import { useToast } from '#web/components/ui/Toast.tsx';
 import { DatingRequestError, datingApi, datingErrorMessage, datingUrl } from '#web/features/dating/api.ts';
 import { DatingPage } from '#web/features/dating/DatingLayout.tsx';
 import { datingKeys } from '#web/features/dating/keys.ts';
+import { Plans } from '#web/features/dating/Plans.tsx';
 import { Preferences } from '#web/features/dating/Preferences.tsx';
 import { Suggestions } from '#web/features/dating/Suggestions.tsx';
 
-/** The signed-in person's home in the dating section: today's suggestions, their preferences and their profile. */
+/** The signed-in person's home in the dating section: their dates, today's suggestions, their preferences and their profile. */
 export default function DatingApp() {
   const me = useQuery({
     queryKey: datingKeys.me,
@@ -165,6 +166,8 @@ function Profile({ profile }: { profile: DatingProfile }) {
           </p>
         </div>
       </section>
+
+      <Plans />
 
       <Suggestions hasPreferences={hasPreferences} />
 

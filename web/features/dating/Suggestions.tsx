@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { datingReportReasons, type DatingSuggestion } from '#common/contract/dating.ts';
-import { SelectField } from '#web/components/ui/Field.tsx';
+import type { DatingSuggestion } from '#common/contract/dating.ts';
 import { Alert, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { datingApi, datingErrorMessage, datingUrl } from './api.ts';
 import { datingKeys } from './keys.ts';
+import { MemberSafety, useMemberSafety } from './MemberSafety.tsx';
+import { PLANS_SECTION_ID } from './plan-view.ts';
 
 /** Today's curated suggestions (issue 15 item 2): a few a day, each answered "Yes" or "Not for me". */
 export function Suggestions({ hasPreferences }: { hasPreferences: boolean }) {
@@ -58,29 +58,13 @@ function SuggestionCard({ suggestion }: { suggestion: DatingSuggestion }) {
     mutationFn: (value: 'YES' | 'NO') => datingApi.answer(suggestion.memberId, { answer: value }),
     onSuccess: ({ isMatch }) => {
       if (isMatch) toast(`It's a match: you and ${suggestion.firstName} both said yes`, 'success');
-      return refresh();
+      // A mutual yes becomes a date plan: "Your dates" reads again too.
+      return Promise.all([refresh(), isMatch ? queryClient.invalidateQueries({ queryKey: datingKeys.plans }) : null]);
     },
     onError: (error) => toast(datingErrorMessage(error, 'Could not save your answer. Please try again.'), 'error'),
   });
-  const block = useMutation({
-    mutationFn: () => datingApi.block(suggestion.memberId),
-    onSuccess: () => {
-      toast(`${suggestion.firstName} is blocked: you won't see each other again`, 'success');
-      return refresh();
-    },
-    onError: (error) => toast(datingErrorMessage(error, 'Could not block. Please try again.'), 'error'),
-  });
-  const [isReporting, setReporting] = useState(false);
-  const [reason, setReason] = useState('');
-  const report = useMutation({
-    mutationFn: () => datingApi.report(suggestion.memberId, { reason: reason as (typeof datingReportReasons)[number]['value'] }),
-    onSuccess: () => {
-      toast(`Thank you. ${suggestion.firstName} is reported to our moderators and you won't see each other again`, 'success');
-      return refresh();
-    },
-    onError: (error) => toast(datingErrorMessage(error, 'Could not send the report. Please try again.'), 'error'),
-  });
-  const isBusy = answer.isPending || block.isPending || report.isPending;
+  const safety = useMemberSafety({ memberId: suggestion.memberId, firstName: suggestion.firstName, onDone: refresh });
+  const isBusy = answer.isPending || safety.isPending;
   const answers = [
     ['What I want in a partner', suggestion.whatIWantInPartner],
     ["Why you'd love dating me", suggestion.whyPartnerWouldLikeMe],
@@ -119,7 +103,7 @@ function SuggestionCard({ suggestion }: { suggestion: DatingSuggestion }) {
       ) : null}
       {suggestion.isMatch ? (
         <p className="d-suggest__status" role="status">
-          It's a match: you both said yes.
+          It's a match: you both said yes. We plan your date under <a href={`#${PLANS_SECTION_ID}`}>Your dates</a>.
         </p>
       ) : suggestion.myAnswer === 'YES' ? (
         <p className="d-suggest__status" role="status">
@@ -137,35 +121,7 @@ function SuggestionCard({ suggestion }: { suggestion: DatingSuggestion }) {
           </button>
         </div>
       )}
-      <div className="d-suggest__safety">
-        <button type="button" className="btn d-btn--ghost" disabled={isBusy} onClick={() => block.mutate()}>
-          Block {suggestion.firstName}
-        </button>
-        <button type="button" className="btn d-btn--ghost" disabled={isBusy} aria-expanded={isReporting} onClick={() => setReporting(!isReporting)}>
-          Report
-        </button>
-      </div>
-      {isReporting ? (
-        <form
-          className="d-suggest__report"
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (reason) report.mutate();
-          }}
-        >
-          <SelectField label={`Why are you reporting ${suggestion.firstName}?`} value={reason} onChange={(event) => setReason(event.target.value)} required>
-            <option value="">Choose a reason</option>
-            {datingReportReasons.map((choice) => (
-              <option key={choice.value} value={choice.value}>
-                {choice.label}
-              </option>
-            ))}
-          </SelectField>
-          <button type="submit" className="btn d-btn--primary" disabled={!reason || isBusy}>
-            Send report
-          </button>
-        </form>
-      ) : null}
+      <MemberSafety safety={safety} disabled={answer.isPending} />
     </li>
   );
 }

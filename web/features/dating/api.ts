@@ -11,6 +11,7 @@ import type {
   DatingSignupStarted,
   DatingSignupVerifyBody,
 } from '#common/contract/dating.ts';
+import type { AcceptDatePlanResponse, DatePlan, DatePlansResponse } from '#common/contract/dating-plans.ts';
 import type { DevMailboxResponse } from '#common/contract/waitlist.ts';
 import { DATING_MESSAGES } from '#common/contract/dating.ts';
 
@@ -95,6 +96,15 @@ export const datingApi = {
   report: (memberId: string, body: DatingReportBody) =>
     datingRequest<void>(`/dating/suggestions/${encodeURIComponent(memberId)}/report`, { method: 'POST', body }),
   block: (memberId: string) => datingRequest<void>(`/dating/suggestions/${encodeURIComponent(memberId)}/block`, { method: 'POST', body: {} }),
+  /** The member's date plans, newest first, and their strikes (issue 15 items 3-5). */
+  plans: (signal?: AbortSignal) => datingRequest<DatePlansResponse>('/dating/plans', { signal }),
+  /** Accepts a proposed plan: the deposit's payment starts, to be approved at `payment.approvalUrl`. */
+  acceptPlan: (planId: string) => datingRequest<AcceptDatePlanResponse>(`/dating/plans/${encodeURIComponent(planId)}/accept`, { method: 'POST', body: {} }),
+  declinePlan: (planId: string) => datingRequest<DatePlan>(`/dating/plans/${encodeURIComponent(planId)}/decline`, { method: 'POST', body: {} }),
+  /** Asks once for another option: answers the new plan (409 with a reason when there is none). */
+  askAnotherPlan: (planId: string) => datingRequest<DatePlan>(`/dating/plans/${encodeURIComponent(planId)}/another`, { method: 'POST', body: {} }),
+  /** Cancels a booked plan; within 24 hours of the start this counts as a flake. */
+  cancelPlan: (planId: string) => datingRequest<DatePlan>(`/dating/plans/${encodeURIComponent(planId)}/cancel`, { method: 'POST', body: {} }),
 };
 
 /** PUT {uploadUrl}: the raw file with its content type. Any failure is 'Upload failed'. */

@@ -3,4 +3,5 @@ export const datingKeys = {
   all: ['dating'] as const,
   me: ['dating', 'me'] as const,
   suggestions: ['dating', 'suggestions'] as const,
+  plans: ['dating', 'plans'] as const,
 };

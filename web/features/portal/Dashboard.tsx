@@ -15,6 +15,7 @@ import { DepositBadge, DepositDayPanel, useBookingDeposit } from './DepositDayPa
 import { SlotsPanel } from './SlotsPanel.tsx';
 import { AdminPanel } from './AdminPanel.tsx';
 import { RemindersPanel } from './RemindersPanel.tsx';
+import { DatesPanel } from './DatesPanel.tsx';
 
 /** A clock that ticks, so buttons that depend on time (No-show) appear on their own. */
 function useNow(everyMs: number): Date {
@@ -333,6 +334,7 @@ export function Dashboard() {
       <LiveStatusPanel liveStatus={bookings.data?.liveStatus} updatedAt={bookings.dataUpdatedAt} isLoading={bookings.isPending} />
       <div className="admin-dashboard__main">
         <BookingsPanel />
+        <DatesPanel />
       </div>
       <div className="admin-dashboard__side">
         <DepositDayPanel />
