@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
 import { useE2eEnvironment } from './support/environment.ts';
 import { expectAccessible, saveScreenshot } from './support/fixtures.ts';
-import { signUpDatingMemberInPage } from './support/dating.ts';
+import { signUpJourneyMemberInPage } from './support/dating.ts';
 import type { E2eServer } from './support/server.ts';
 
 /**
@@ -17,35 +17,11 @@ let browser: Browser;
 
 useE2eEnvironment('dating-dates', (environment) => ({ server, browser } = environment));
 
-let phoneCounter = 0;
-function uniquePhone(): string {
-  phoneCounter += 1;
-  return `97${String(Date.now()).slice(-6)}${String(phoneCounter).padStart(2, '0')}`;
-}
-
-/** Signs a member up from inside the page (same cookies as the browser). */
-async function signUpInPage(page: Page, person: { phone: string; name: string; dob: string }): Promise<void> {
-  await signUpDatingMemberInPage(page, {
-    phone: person.phone,
-    password: 'password123',
-    name: person.name,
-    dob: person.dob,
-    profession: 'Architect',
-    whatIWantInPartner: 'Someone who reads the menu like a novel',
-    whyPartnerWouldLikeMe: 'I always know the best filter coffee nearby',
-    dateBudget: 'INR_1000_2500',
-    cuisines: ['SOUTH_INDIAN', 'JAPANESE'],
-    interests: ['Jazz'],
-    languages: ['Kannada'],
-    firstDateTypes: ['COFFEE'],
-  });
-}
-
 async function newMember(viewport: { width: number; height: number }, person: { name: string; dob: string }): Promise<Page> {
   const context = await browser.newContext({ viewport, bypassCSP: true });
   const page = await context.newPage();
   await page.goto(`${server.baseUrl}/dating`);
-  await signUpInPage(page, { ...person, phone: uniquePhone() });
+  await signUpJourneyMemberInPage(page, person);
   await page.goto(`${server.baseUrl}/dating/app`);
   await page.getByRole('heading', { level: 1 }).waitFor();
   return page;

@@ -59,6 +59,48 @@ function shortSignature(bytes: Buffer, secret: string): Buffer {
 }
 
 /**
+ * What a link about one record is for, as the first signed byte: one table for every module, so no
+ * two kinds of link ever share a byte and one can never be read as another.
+ */
+export const linkPurposes = {
+  /** A reminder's "I'm coming" (decision 152). */
+  reminderComing: 1,
+  /** A reminder's "Release my table". */
+  reminderRelease: 2,
+  /** A reservation's live calendar file. */
+  calendar: 3,
+  /** A date plan shared with a trusted contact (decision 184). */
+  datePlanShare: 4,
+} as const;
+export type LinkPurpose = keyof typeof linkPurposes;
+
+/** The signed bytes of a record link: the purpose, the record's uuid, an instant in whole seconds. */
+const RECORD_LINK_BYTES = 1 + 16 + 4;
+
+/** A short signed link about one record (`id`, a uuid) and one instant (a start, an expiry). */
+export function signRecordLink(purpose: LinkPurpose, id: string, instant: Date, secret: string): string {
+  const bytes = Buffer.alloc(RECORD_LINK_BYTES);
+  bytes.writeUInt8(linkPurposes[purpose], 0);
+  Buffer.from(id.replace(/-/g, ''), 'hex').copy(bytes, 1);
+  bytes.writeUInt32BE(Math.floor(instant.getTime() / 1000), 17);
+  return signBytes(bytes, secret);
+}
+
+/** What a record link says, or undefined when it is not a genuine one (tampered, another layout, an unknown purpose). */
+export function readRecordLink(token: string, secret: string): { purpose: LinkPurpose; id: string; instant: Date } | undefined {
+  const bytes = readSignedBytes(token, secret);
+  if (!bytes || bytes.length !== RECORD_LINK_BYTES) return undefined;
+  const purpose = (Object.keys(linkPurposes) as LinkPurpose[]).find((name) => linkPurposes[name] === bytes.readUInt8(0));
+  if (!purpose) return undefined;
+  const hex = bytes.subarray(1, 17).toString('hex');
+  return {
+    purpose,
+    id: `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`,
+    instant: new Date(bytes.readUInt32BE(17) * 1000),
+  };
+}
+
+/**
  * The key every signed token is made with: SIGNING_SECRET, else one generated once and kept in
  * `app_settings`, so every instance signs and checks with the same key. Loaded on first use; a
  * failed load is tried again on the next. Inside a transaction, pass it: the key is then read (or

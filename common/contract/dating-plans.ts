@@ -59,6 +59,10 @@ export const datePlan = z.object({
   canAskAgain: z.boolean(),
   /** Whether cancelling now would count as a flake (within 24 hours of the start). */
   cancelIsLate: z.boolean(),
+  /** The pair met before (a plan of theirs was seated): this is the second date two yeses asked for. */
+  isSecondDate: z.boolean(),
+  /** After a date both came to: "Did they show up?" and "Would you meet again?", and whether they can be answered now. */
+  afterDate: z.object({ showedUp: z.boolean().nullable(), meetAgain: z.boolean().nullable(), canAnswer: z.boolean() }),
 });
 export type DatePlan = z.infer<typeof datePlan>;
 
@@ -98,3 +102,35 @@ export type AdminDatesResponse = z.infer<typeof adminDatesResponse>;
 /** POST /api/admin/dates/{planId}/arrivals: one member is at the table. */
 export const dateArrivalBody = z.object({ memberId: z.uuid({ message: 'memberId: not a member of this date' }) });
 export type DateArrivalBody = z.infer<typeof dateArrivalBody>;
+
+/** PUT /dating/plans/{planId}/after-date: the two questions after a date, answered once. */
+export const afterDateBody = z.object({
+  showedUp: z.boolean({ message: 'showedUp: answer yes or no' }),
+  meetAgain: z.boolean({ message: 'meetAgain: answer yes or no' }),
+});
+export type AfterDateBody = z.infer<typeof afterDateBody>;
+
+/** POST /dating/plans/{planId}/share: a link a trusted contact can open until the end of the date. */
+export const datePlanShareLink = z.object({ path: z.string(), expiresAt: z.string() });
+export type DatePlanShareLink = z.infer<typeof datePlanShareLink>;
+
+export const DATE_SHARE_MESSAGES = {
+  invalid: 'This is not a Tablefair date link. Ask for the link again.',
+  expired: 'This link has expired: it worked until the end of the date.',
+} as const;
+
+export const dateShareParams = z.object({
+  token: z.string().min(20, { message: DATE_SHARE_MESSAGES.invalid }).max(200, { message: DATE_SHARE_MESSAGES.invalid }),
+});
+
+/** GET /api/date-share/{token}: what a trusted contact sees: where, when, first names; nothing to reach the members by. */
+export const sharedDatePlan = z.object({
+  restaurant: restaurantRef,
+  startsAt: z.string(),
+  date: z.string(),
+  time: z.string(),
+  firstNames: z.array(z.string()),
+  status: z.enum(datePlanStatuses),
+  expiresAt: z.string(),
+});
+export type SharedDatePlan = z.infer<typeof sharedDatePlan>;

@@ -64,7 +64,20 @@ export const DATE_ARRIVAL_GRACE_MINUTES = 15;
 /** A member who cancels a booked date closer to its start than this has flaked. */
 export const DATE_LATE_CANCEL_HOURS = 24;
 
+/** A plan shared with a trusted contact can be opened until this long after the start (the end of the date). */
+export const DATE_SHARE_HOURS_AFTER_START = 4;
+
 const HOUR_MS = 3_600_000;
+
+/** When a share link of a date starting at `startsAt` stops working. */
+export function shareLinkExpiry(startsAt: Date): Date {
+  return new Date(startsAt.getTime() + DATE_SHARE_HOURS_AFTER_START * HOUR_MS);
+}
+
+/** Two members who both came, both said the other showed up and both would meet again are offered a second date. */
+export function wantSecondDate(answers: readonly { showedUp: boolean | null; meetAgain: boolean | null }[]): boolean {
+  return answers.length === 2 && answers.every((answer) => answer.showedUp === true && answer.meetAgain === true);
+}
 
 /** When a plan proposed at `now` for `startsAt` stops waiting for answers. */
 export function planDeadline(now: Date, startsAt: Date): Date {

@@ -48,3 +48,31 @@ export async function signUpDatingMemberInPage(page: Page, profile: Record<strin
   }, profile);
   expect(status).toBe(201);
 }
+
+let phoneCounter = 0;
+/** A phone number no other member of this journey's server has. */
+export function uniqueDatingPhone(): string {
+  phoneCounter += 1;
+  return `97${String(Date.now()).slice(-6)}${String(phoneCounter).padStart(2, '0')}`;
+}
+
+/**
+ * Signs up a journey's member (a fresh phone, the same answers as every journey's member: an
+ * architect with a ₹1,000–2,500 budget who likes South Indian and Japanese food and coffee dates).
+ */
+export function signUpJourneyMemberInPage(page: Page, person: { name: string; dob: string }): Promise<void> {
+  return signUpDatingMemberInPage(page, {
+    phone: uniqueDatingPhone(),
+    password: 'password123',
+    name: person.name,
+    dob: person.dob,
+    profession: 'Architect',
+    whatIWantInPartner: 'Someone who reads the menu like a novel',
+    whyPartnerWouldLikeMe: 'I always know the best filter coffee nearby',
+    dateBudget: 'INR_1000_2500',
+    cuisines: ['SOUTH_INDIAN', 'JAPANESE'],
+    interests: ['Jazz'],
+    languages: ['Kannada'],
+    firstDateTypes: ['COFFEE'],
+  });
+}

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { datingNeighbourhoods } from '#common/domain/dating-profile.ts';
+import { queryRows } from '#server/db/client.ts';
 import { DEMO_DEPOSIT_RESTAURANT, DEMO_STAFF_PASSWORD, seedDemoData } from '#server/db/seed/seed.ts';
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
 
-/** The demo data lets a visitor try a deposit without the portal (README, "Deposits"). */
+/** The demo data lets a visitor try a deposit without the portal (README, "Deposits"), and a date at a partner table. */
 let test: TestApp;
 const seed = () => seedDemoData(test.database.db, { now: new Date(TEST_NOW), passwordHashCost: 10 });
 // TEST_NOW is Monday 2026-11-23 in Kolkata.
@@ -44,5 +47,25 @@ describe('the demo deposit policy', () => {
     expect(saved.statusCode, saved.body).toBe(200);
     await seed();
     expect((await slots(FRIDAY)).every((slot) => slot.deposit === undefined)).toBe(true);
+  });
+});
+
+describe('the demo date partners', () => {
+  it('opts one or two restaurants in each dating neighbourhood in, once: a restaurant that leaves stays left', async () => {
+    const partners = await queryRows<{ slug: string; neighbourhood: string }>(
+      test.database.db,
+      sql`SELECT r.slug, p.neighbourhood FROM dating_partners p JOIN restaurants r ON r.id = p.restaurant_id ORDER BY r.slug`,
+    );
+    expect(new Set(partners.map((partner) => partner.neighbourhood))).toEqual(new Set(datingNeighbourhoods));
+    const login = await test.app.inject({
+      method: 'POST',
+      url: '/api/auth/restaurant-login',
+      payload: { username: partners[0]!.slug, password: DEMO_STAFF_PASSWORD },
+    });
+    expect((await test.app.inject({ method: 'DELETE', url: '/api/admin/date-partner', headers: bearer(login.json().token) })).statusCode).toBe(200);
+    await seed();
+    const after = await queryRows<{ slug: string }>(test.database.db, sql`SELECT r.slug FROM dating_partners p JOIN restaurants r ON r.id = p.restaurant_id`);
+    expect(after.map((row) => row.slug)).not.toContain(partners[0]!.slug);
+    expect(after).toHaveLength(partners.length - 1);
   });
 });

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import type { AcceptDatePlanResponse, AdminDatesResponse, DatePlan, DatePlansResponse } from '#common/contract/dating-plans.ts';
+import type {
+  AcceptDatePlanResponse,
+  AdminDatesResponse,
+  DatePlan,
+  DatePlanShareLink,
+  DatePlansResponse,
+  SharedDatePlan,
+} from '#common/contract/dating-plans.ts';
 import { kolkataInstant } from '#common/domain/time.ts';
 import { queryRows } from '#server/db/client.ts';
 import type { SandboxGateway } from '#server/modules/payments/sandbox-gateway.ts';
@@ -41,6 +48,8 @@ beforeAll(async () => {
     for (const time of ['13:00', '19:00', '20:30']) await buildSlot(t.database.db, restaurant.id, { date: DAY, time, capacity: 6 });
     await buildSlot(t.database.db, restaurant.id, { date: '2026-11-24', time: '19:00', capacity: 6 });
   }
+  // Next Monday evening, for a second date.
+  await buildSlot(t.database.db, far.id, { date: '2026-11-30', time: '19:00', capacity: 6 });
 });
 afterAll(() => t.close());
 beforeEach(async () => {
@@ -56,8 +65,8 @@ async function cookieOf(memberId: string): Promise<Record<string, string>> {
   return { cookie: `${DATING_SESSION_COOKIE}=${token}` };
 }
 
-function call(method: 'GET' | 'POST', url: string, headers: Record<string, string>, payload?: object) {
-  return t.app.inject({ method, url, headers, ...(method === 'POST' ? { payload: payload ?? {} } : {}) });
+function call(method: 'GET' | 'POST' | 'PUT', url: string, headers: Record<string, string>, payload?: object) {
+  return t.app.inject({ method, url, headers, ...(method === 'GET' ? {} : { payload: payload ?? {} }) });
 }
 
 /** Two members free on Monday evenings who both said yes. */
@@ -159,6 +168,13 @@ describe('the proposal', () => {
     }
     expect((await call('POST', `/dating/plans/${plan!.id}/accept`, {})).statusCode).toBe(401);
     expect((await call('POST', `/dating/plans/${plan!.id}/accept`, bearer(near.staff.token))).statusCode).toBe(401);
+  });
+
+  it('never plans for a pair where either has blocked the other', async () => {
+    const pair = await matchedPair();
+    expect((await call('POST', `/dating/suggestions/${pair.asha.id}/block`, pair.ravi.cookie)).statusCode).toBe(204);
+    expect((await plansOf(pair.asha)).plans).toEqual([]);
+    expect((await plansOf(pair.ravi)).plans).toEqual([]);
   });
 
   it('asks for another option once: a plan at another restaurant replaces the first, whose hold goes back', async () => {
@@ -306,5 +322,66 @@ describe('at the table', () => {
     await sandbox.settle();
     for (const id of [paidA, paidB]) expect((await intent(id)).status).toBe('RELEASED');
     expect((await plansOf(early.asha)).strikes).toBe(0);
+  });
+});
+
+describe('safety and after the date', () => {
+  it('shares a plan with a trusted contact by a link that shows where, when and first names, until the end of the date', async () => {
+    const pair = await matchedPair();
+    const [plan] = (await plansOf(pair.asha)).plans;
+    const shared = await call('POST', `/dating/plans/${plan!.id}/share`, pair.asha.cookie);
+    expect(shared.statusCode, shared.body).toBe(200);
+    const link = shared.json<DatePlanShareLink>();
+    expect(link.expiresAt).toBe(kolkataInstant(DAY, '23:00').toISOString());
+    const token = link.path.replace('/dating/share/', '');
+
+    const read = await call('GET', `/api/date-share/${token}`, {});
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json<SharedDatePlan>()).toEqual({
+      restaurant: expect.objectContaining({ name: 'Candle Light Cafe' }),
+      startsAt: kolkataInstant(DAY, '19:00').toISOString(),
+      date: DAY,
+      time: '19:00',
+      firstNames: expect.arrayContaining(['Asha', 'Ravi']),
+      status: 'PROPOSED',
+      expiresAt: link.expiresAt,
+    });
+    // A changed character, another kind of link, or a stranger's request: refused.
+    const tampered = `${token.slice(0, 10)}${token[10] === 'A' ? 'B' : 'A'}${token.slice(11)}`;
+    expect((await call('GET', `/api/date-share/${tampered}`, {})).json<{ error: string }>().error).toBe(
+      'This is not a Tablefair date link. Ask for the link again.',
+    );
+    const stranger = await matchedPair({ freeEvenings: ['SUN_LATE'] });
+    expect((await call('POST', `/dating/plans/${plan!.id}/share`, stranger.asha.cookie)).statusCode).toBe(404);
+
+    t.clock.set(link.expiresAt);
+    const expired = await call('GET', `/api/date-share/${token}`, {});
+    expect(expired.statusCode).toBe(404);
+    expect(expired.json<{ error: string }>().error).toBe('This link has expired: it worked until the end of the date.');
+  });
+
+  it('asks both members after a date they both came to, once, and proposes a second date when both would meet again', async () => {
+    const { plan, asha, ravi } = await bookedPair();
+    const early = await call('PUT', `/dating/plans/${plan.id}/after-date`, asha.cookie, { showedUp: true, meetAgain: true });
+    expect(early.statusCode).toBe(409);
+    t.clock.set(kolkataInstant(DAY, '19:00').toISOString());
+    for (const member of [asha, ravi]) await call('POST', `/api/admin/dates/${plan.id}/arrivals`, bearer(near.staff.token), { memberId: member.id });
+    await sandbox.settle();
+    expect((await plansOf(asha)).plans[0]).toMatchObject({ status: 'SEATED', afterDate: { showedUp: null, meetAgain: null, canAnswer: true } });
+
+    t.clock.set(kolkataInstant(DAY, '22:00').toISOString());
+    const answered = await call('PUT', `/dating/plans/${plan.id}/after-date`, asha.cookie, { showedUp: true, meetAgain: true });
+    expect(answered.statusCode, answered.body).toBe(200);
+    expect(answered.json<DatePlan>().afterDate).toEqual({ showedUp: true, meetAgain: true, canAnswer: false });
+    expect((await call('PUT', `/dating/plans/${plan.id}/after-date`, asha.cookie, { showedUp: false, meetAgain: false })).statusCode).toBe(409);
+    expect((await call('PUT', `/dating/plans/${plan.id}/after-date`, ravi.cookie, { showedUp: true })).statusCode).toBe(400);
+    // One yes alone proposes nothing.
+    expect((await plansOf(asha)).plans).toHaveLength(1);
+
+    await call('PUT', `/dating/plans/${plan.id}/after-date`, ravi.cookie, { showedUp: true, meetAgain: true });
+    const [second, first] = (await plansOf(ravi)).plans;
+    expect(first!.id).toBe(plan.id);
+    // Next Monday evening, at another partner than the first date's.
+    expect(second).toMatchObject({ status: 'PROPOSED', isSecondDate: true, date: '2026-11-30', time: '19:00', restaurant: { id: far.id } });
   });
 });

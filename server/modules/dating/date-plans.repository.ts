@@ -21,7 +21,8 @@ export interface PlanCandidateRow {
 }
 
 /**
- * The best tables for a pair's first date, best first (decision 184), in one statement: partner
+ * The best tables for a pair's date, best first (decision 184), in one statement (none for a pair
+ * where either has blocked the other): partner
  * restaurants within one budget band of both members and offering one of their cuisines or kinds of
  * date, on slots open to anyone with room for two, starting in [`earliest`, `latest`) on an evening
  * both are free (day and window). Ordered by the earliest start, then the smallest sum of the
@@ -39,6 +40,8 @@ export async function findPlanCandidates(
                  a.first_date_types || b.first_date_types AS date_types, a.date_budget AS budget_a, b.date_budget AS budget_b,
                  a.neighbourhoods[1] AS home_a, b.neighbourhoods[1] AS home_b
           FROM dating_users a, dating_users b WHERE a.id = ${request.memberA} AND b.id = ${request.memberB}
+            -- A pair where either has blocked the other is never planned for, whatever asked.
+            AND NOT EXISTS (SELECT 1 FROM dating_blocks x WHERE (x.blocker_id = a.id AND x.blocked_id = b.id) OR (x.blocker_id = b.id AND x.blocked_id = a.id))
         )
         SELECT s.id AS slot_id, s.restaurant_id, s.starts_at
         FROM pair
@@ -137,6 +140,8 @@ export interface PlanMemberRow {
   plan_id: string;
   member_id: string;
   first_name: string;
+  showed_up: boolean | null;
+  meet_again: boolean | null;
   answer: 'ACCEPTED' | 'DECLINED' | null;
   intent_id: string | null;
   paid_at: Date | string | null;
@@ -149,7 +154,7 @@ export interface PlanMemberRow {
   deposit_move_done_at: Date | string | null;
 }
 
-const MEMBER_COLUMNS = sql`m.plan_id, m.member_id, split_part(btrim(u.name), ' ', 1) AS first_name, m.answer, m.intent_id, m.paid_at, m.arrived_at, m.flaked,
+const MEMBER_COLUMNS = sql`m.plan_id, m.member_id, split_part(btrim(u.name), ' ', 1) AS first_name, m.showed_up, m.meet_again, m.answer, m.intent_id, m.paid_at, m.arrived_at, m.flaked,
   m.deposit_move, m.deposit_move_paise, m.deposit_move_to, m.deposit_move_key, m.deposit_move_done_at`;
 
 /** The two members' sides of the plans, in member id order. */
@@ -308,4 +313,14 @@ export async function listDatesOfDay(db: Db, restaurantId: string, day: string):
         WHERE p.restaurant_id = ${restaurantId} AND s.slot_date = ${day} AND p.status IN ('BOOKED', 'SEATED', 'FLAKED', 'NO_SHOW', 'CANCELLED')
         ORDER BY p.starts_at, p.id`,
   );
+}
+
+/** A member's answers after the date, once: false when they had already answered. */
+export async function setAfterDateOnce(db: Db, planId: string, memberId: string, answers: { showedUp: boolean; meetAgain: boolean }): Promise<boolean> {
+  const rows = await queryRows(
+    db,
+    sql`UPDATE dating_plan_members SET showed_up = ${answers.showedUp}, meet_again = ${answers.meetAgain}
+        WHERE plan_id = ${planId} AND member_id = ${memberId} AND showed_up IS NULL RETURNING 1`,
+  );
+  return rows.length === 1;
 }

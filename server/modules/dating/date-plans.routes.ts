@@ -1,8 +1,17 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponse, standardErrors } from '#common/contract/common.ts';
-import { acceptDatePlanResponse, datePlan, datePlanParams, datePlansResponse } from '#common/contract/dating-plans.ts';
-import { datingCookieAccess } from '#common/contract/openapi-security.ts';
+import {
+  acceptDatePlanResponse,
+  afterDateBody,
+  datePlan,
+  datePlanParams,
+  datePlanShareLink,
+  datePlansResponse,
+  dateShareParams,
+  sharedDatePlan,
+} from '#common/contract/dating-plans.ts';
+import { datingCookieAccess, publicAccess } from '#common/contract/openapi-security.ts';
 
 /** An empty JSON body: the plan calls carry nothing but the plan in the path. */
 const noBody = z.object({}).strict().optional();
@@ -88,4 +97,57 @@ export const datePlansRoutes: FastifyPluginAsyncZod = async (app) => {
       async (request) => move.run(await request.principal(), request.params.planId),
     );
   }
+
+  app.put(
+    '/dating/plans/:planId/after-date',
+    {
+      schema: {
+        operationId: 'answerAfterDate',
+        security: datingCookieAccess,
+        tags,
+        summary: 'After a date both came to: "Did they show up?" and "Would you meet again?", once; two yeses from both propose a second date',
+        params: datePlanParams,
+        body: afterDateBody,
+        response: { 200: datePlan, ...standardErrors },
+      },
+      config: { rateLimitGroup: 'booking' },
+    },
+    async (request) => datePlans.answerAfterDate(await request.principal(), request.params.planId, request.body),
+  );
+
+  app.post(
+    '/dating/plans/:planId/share',
+    {
+      schema: {
+        operationId: 'shareDatePlan',
+        security: datingCookieAccess,
+        tags,
+        summary: 'A link to the plan for a trusted contact: where, when and both first names, until the end of the date',
+        params: datePlanParams,
+        body: noBody,
+        response: { 200: datePlanShareLink, 415: errorResponse, ...standardErrors },
+      },
+      config: { rateLimitGroup: 'booking' },
+    },
+    async (request) => datePlans.shareLink(await request.principal(), request.params.planId),
+  );
+
+  app.get(
+    '/api/date-share/:token',
+    {
+      schema: {
+        operationId: 'readSharedDatePlan',
+        security: publicAccess,
+        tags,
+        summary: 'A date plan as the trusted contact it was shared with sees it (the signed link is the access; 404 once the date is over)',
+        params: dateShareParams,
+        response: { 200: sharedDatePlan, ...standardErrors },
+      },
+      config: { rateLimitGroup: 'booking' },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return datePlans.readSharedPlan(request.params.token);
+    },
+  );
 };

@@ -1,4 +1,15 @@
-import type { AcceptDatePlanResponse, AdminDate, AdminDatesResponse, DateDepositState, DatePlan, DatePlansResponse } from '#common/contract/dating-plans.ts';
+import {
+  DATE_SHARE_MESSAGES,
+  type AcceptDatePlanResponse,
+  type AdminDate,
+  type AdminDatesResponse,
+  type AfterDateBody,
+  type DateDepositState,
+  type DatePlan,
+  type DatePlanShareLink,
+  type DatePlansResponse,
+  type SharedDatePlan,
+} from '#common/contract/dating-plans.ts';
 import { keptShare } from '#common/domain/deposit-policy.ts';
 import {
   datePlanMove,
@@ -8,6 +19,8 @@ import {
   PLAN_MIN_LEAD_HOURS,
   planDeadline,
   settleDatePlan,
+  shareLinkExpiry,
+  wantSecondDate,
   DATE_ARRIVAL_GRACE_MINUTES,
   type DatePlanEvent,
   type DatePlanStatus,
@@ -17,7 +30,8 @@ import type { PaymentIntent } from '#common/contract/payments.ts';
 import { toKolkata } from '#common/domain/time.ts';
 import { asDate, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { conflict, notFound } from '#server/errors.ts';
+import { badInput, conflict, notFound } from '#server/errors.ts';
+import { createSigningKey, readRecordLink, signRecordLink } from '#server/signing.ts';
 import { anonymous, requireDating, requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
 import type { PaymentStatusChange, PaymentsService } from '#server/modules/payments/payments.service.ts';
 import type { ReservationsService } from '#server/modules/reservations/reservations.service.ts';
@@ -47,6 +61,7 @@ import {
   markDepositMoveDone,
   markPaid,
   recordDepositMove,
+  setAfterDateOnce,
   setAnswer,
   setIntentOnce,
   setPlanStatus,
@@ -104,14 +119,19 @@ function depositStateOf(member: PlanMemberRow, intent: PaymentIntent | undefined
  */
 export function createDatePlans(deps: AppDeps, reservations: ReservationsService, payments: PaymentsService, restaurants: RestaurantsService) {
   const { db, clock, config, log } = deps;
+  const signingKey = createSigningKey(deps);
 
-  /** Proposes the pair's best plan now (replacing `replaces` when a member asked again); undefined when no table fits. */
-  async function propose(memberA: string, memberB: string, replaces: PlanRow | undefined): Promise<string | undefined> {
+  /**
+   * Proposes the pair's best plan now: the first of a match, one replacing `after` when a member
+   * asked again, or a second date after `after` was seated and both would meet again. Undefined
+   * when no table fits, or the pair already has its plan.
+   */
+  async function propose(memberA: string, memberB: string, after?: { plan: PlanRow; why: 'askedAgain' | 'secondDate' }): Promise<string | undefined> {
     const placed = await db.transaction(async (tx) => {
       await lockPair(tx, memberA, memberB);
       const earlier = await listPlansOfPair(tx, memberA, memberB);
-      if (earlier.some((plan) => plan.status === 'PROPOSED' || plan.status === 'BOOKED') && !replaces) return undefined;
-      if (!replaces && earlier.length > 0) return undefined;
+      if (earlier.some((plan) => plan.status === 'PROPOSED' || plan.status === 'BOOKED')) return undefined;
+      if (!after && earlier.length > 0) return undefined;
       const now = clock.now();
       const candidates = await findPlanCandidates(tx, {
         memberA,
@@ -141,7 +161,7 @@ export function createDatePlans(deps: AppDeps, reservations: ReservationsService
           startsAt,
           deadline,
           depositPaise: config.datingDepositPaise,
-          replacesPlanId: replaces?.id ?? null,
+          replacesPlanId: after?.why === 'askedAgain' ? after.plan.id : null,
           now,
         });
         return { id, held };
@@ -313,6 +333,8 @@ export function createDatePlans(deps: AppDeps, reservations: ReservationsService
       // Once per match: neither this plan nor any before it replaced another.
       canAskAgain: plan.status === 'PROPOSED' && now < asDate(plan.deadline) && !pair.some((earlier) => earlier.replaces_plan_id !== null),
       cancelIsLate: isLateDateCancel(asDate(plan.starts_at), now),
+      isSecondDate: pair.some((earlier) => earlier.status === 'SEATED' && asDate(earlier.created_at) < asDate(plan.created_at)),
+      afterDate: { showedUp: me.showed_up, meetAgain: me.meet_again, canAnswer: plan.status === 'SEATED' && me.showed_up === null },
     };
   }
 
@@ -378,7 +400,7 @@ export function createDatePlans(deps: AppDeps, reservations: ReservationsService
       requireDating(principal);
       const memberId = principal.datingUserId;
       for (const match of await listMatchesWithoutPlan(db, memberId)) {
-        await propose(match.member_a, match.member_b, undefined).catch((error: unknown) => log.warn({ err: error }, 'date plan not proposed'));
+        await propose(match.member_a, match.member_b).catch((error: unknown) => log.warn({ err: error }, 'date plan not proposed'));
       }
       const plans = await listPlansOfMember(db, memberId, LIST_LIMIT);
       const members = await listPlanMembers(
@@ -466,7 +488,7 @@ export function createDatePlans(deps: AppDeps, reservations: ReservationsService
         if (locked.status !== 'PROPOSED') throw notNow(locked.status, 'changed');
         return { event: 'askedAgain', settlement: releaseAll(members) };
       });
-      const next = await propose(plan.member_a, plan.member_b, plan);
+      const next = await propose(plan.member_a, plan.member_b, { plan, why: 'askedAgain' });
       if (!next) throw conflict(NO_OTHER_OPTION);
       return memberView(next, memberId);
     },
@@ -489,6 +511,54 @@ export function createDatePlans(deps: AppDeps, reservations: ReservationsService
         return { event: late ? 'oneFlaked' : 'cancelledInTime', settlement };
       });
       return memberView(planId, memberId);
+    },
+
+    /**
+     * PUT /dating/plans/{planId}/after-date: "Did they show up?" and "Would you meet again?", once,
+     * after a date both came to. Two members who both say yes to both get a second date proposed.
+     */
+    async answerAfterDate(principal: Principal, planId: string, answers: AfterDateBody): Promise<DatePlan> {
+      requireDating(principal);
+      const memberId = principal.datingUserId;
+      const plan = await planOfMember(planId, memberId);
+      if (plan.status !== 'SEATED') throw notNow(plan.status, 'answered about');
+      if (!(await setAfterDateOnce(db, planId, memberId, answers))) throw conflict('You have already answered about this date');
+      const members = await listPlanMembers(db, [planId]);
+      if (wantSecondDate(members.map((member) => ({ showedUp: member.showed_up, meetAgain: member.meet_again })))) {
+        await propose(plan.member_a, plan.member_b, { plan, why: 'secondDate' }).catch((error: unknown) =>
+          log.warn({ err: error, planId }, 'second date not proposed'),
+        );
+      }
+      return memberView(planId, memberId);
+    },
+
+    /** POST /dating/plans/{planId}/share: a link for a trusted contact, working until the end of the date. */
+    async shareLink(principal: Principal, planId: string): Promise<DatePlanShareLink> {
+      requireDating(principal);
+      const plan = await planOfMember(planId, principal.datingUserId);
+      if (plan.status !== 'PROPOSED' && plan.status !== 'BOOKED') throw notNow(plan.status, 'shared');
+      const expiresAt = shareLinkExpiry(asDate(plan.starts_at));
+      return { path: `/dating/share/${signRecordLink('datePlanShare', plan.id, expiresAt, await signingKey())}`, expiresAt: expiresAt.toISOString() };
+    },
+
+    /** GET /api/date-share/{token}: the plan as a trusted contact sees it; the link is the access. */
+    async readSharedPlan(token: string): Promise<SharedDatePlan> {
+      const link = readRecordLink(token, await signingKey());
+      if (!link || link.purpose !== 'datePlanShare') throw badInput(DATE_SHARE_MESSAGES.invalid);
+      if (link.instant.getTime() <= clock.now().getTime()) throw notFound(DATE_SHARE_MESSAGES.expired);
+      const plan = await findPlanWithRestaurant(db, link.id);
+      if (!plan) throw notFound(DATE_SHARE_MESSAGES.expired);
+      const members = await listPlanMembers(db, [plan.id]);
+      const { date, time } = toKolkata(asDate(plan.starts_at));
+      return {
+        restaurant: toRestaurantRef(plan),
+        startsAt: iso(plan.starts_at),
+        date,
+        time,
+        firstNames: members.map((member) => member.first_name),
+        status: plan.status,
+        expiresAt: link.instant.toISOString(),
+      };
     },
 
     /** GET /api/admin/dates?date=: the staff's restaurant's booked dates on a Kolkata day. */

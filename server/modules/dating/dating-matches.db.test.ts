@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { queryRows, toPgArray } from '#server/db/client.ts';
-import { matchScore, type MatchProfile } from '#common/domain/dating-match.ts';
-import type { DateBudget } from '#common/domain/dating-profile.ts';
+import { queryRows } from '#server/db/client.ts';
+import { matchScore } from '#common/domain/dating-match.ts';
 import { createTestApp, type TestApp } from '#server/test/app.ts';
+import { buildDatingMember, datingMemberProfile, type DatingMemberProfile } from '#server/test/factories.ts';
 import { DATING_SESSION_COOKIE } from '#server/plugins/sessions.ts';
 import { SCORE_SQL, generateSuggestions } from './dating-matches.repository.ts';
 
@@ -26,42 +26,9 @@ beforeEach(async () => {
   await t.database.db.execute(sql`DELETE FROM dating_users`);
 });
 
-interface Member extends MatchProfile {
-  name: string;
-  dob: string;
-  wantAgeMin: number;
-  wantAgeMax: number;
-}
-
-let phoneCounter = 0;
-function member(overrides: Partial<Member> = {}): Member {
-  return {
-    name: 'Asha Rao',
-    dob: '1994-05-01',
-    wantAgeMin: 25,
-    wantAgeMax: 40,
-    neighbourhoods: ['Indiranagar'],
-    freeEvenings: ['FRI_LATE', 'SAT_EARLY'],
-    cuisines: ['SOUTH_INDIAN'],
-    firstDateTypes: ['COFFEE'],
-    dateBudget: 'INR_1000_2500' as DateBudget,
-    intent: 'LONG_TERM',
-    ...overrides,
-  };
-}
-
-async function insert(m: Member): Promise<string> {
-  phoneCounter += 1;
-  const [row] = await queryRows<{ id: string }>(
-    t.database.db,
-    sql`INSERT INTO dating_users (phone, password_hash, name, dob, date_budget, cuisines, first_date_types, want_age_min, want_age_max, neighbourhoods, free_evenings, intent)
-        VALUES (${`+9177000${String(phoneCounter).padStart(5, '0')}`}, 'x', ${m.name}, ${m.dob}, ${m.dateBudget}, ${toPgArray(m.cuisines)}::text[],
-                ${toPgArray(m.firstDateTypes)}::text[], ${m.wantAgeMin}, ${m.wantAgeMax}, ${toPgArray(m.neighbourhoods)}::text[],
-                ${toPgArray(m.freeEvenings)}::text[], ${m.intent})
-        RETURNING id`,
-  );
-  return row.id;
-}
+type Member = DatingMemberProfile;
+const member = datingMemberProfile;
+const insert = (m: Member) => buildDatingMember(t.database.db, m);
 
 const generate = (perDay = 3, pool = 100, day = DAY) => generateSuggestions(t.database.db, { day, perDay, pool });
 

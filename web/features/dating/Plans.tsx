@@ -10,6 +10,7 @@ import { useToast } from '#web/components/ui/Toast.tsx';
 import { datingApi, datingErrorMessage } from './api.ts';
 import { datingKeys } from './keys.ts';
 import { MemberSafety, useMemberSafety } from './MemberSafety.tsx';
+import { AfterDateQuestions, SharePlan } from './PlanExtras.tsx';
 import {
   answerBy,
   cancelConsequence,
@@ -50,6 +51,8 @@ export function Plans() {
   const paymentAnswer = search.get('payment');
   useEffect(() => {
     if (!paymentAnswer) return;
+    // The answer and the payment were written while the member was away: read them now, not at the next poll.
+    void queryClient.invalidateQueries({ queryKey: datingKeys.plans });
     if (paymentAnswer === 'approved') toast('Payment approved. We book the table as soon as you have both paid.', 'success', { key: TOAST_KEY });
     else if (paymentAnswer === 'declined') toast('Payment declined: nothing was taken. You can pay again before the deadline.', 'info', { key: TOAST_KEY });
     setSearch(
@@ -60,7 +63,7 @@ export function Plans() {
       },
       { replace: true },
     );
-  }, [paymentAnswer, setSearch, toast]);
+  }, [paymentAnswer, queryClient, setSearch, toast]);
 
   const plans = useQuery({
     queryKey: datingKeys.plans,
@@ -269,7 +272,10 @@ function OpenPlanCard({ plan, isCancelling, onCancel }: { plan: DatePlan; isCanc
 
   return (
     <li className={`d-plan d-plan--${plan.status}`} data-plan={plan.id} data-status={plan.status} aria-labelledby={`plan-${plan.id}-place`}>
-      <p className="d-plan__badge">{isBooked ? 'Booked' : 'Proposed'}</p>
+      <p className="d-plan__badge">
+        {isBooked ? 'Booked' : 'Proposed'}
+        {plan.isSecondDate ? ' · Second date' : ''}
+      </p>
       <p className="d-plan__headline">{planHeadline(plan)}</p>
       <h3 id={`plan-${plan.id}-place`} className="d-plan__place">
         <span className="emoji" aria-hidden="true">
@@ -348,6 +354,7 @@ function OpenPlanCard({ plan, isCancelling, onCancel }: { plan: DatePlan; isCanc
       {actions.cancel && plan.cancelIsLate ? (
         <p className="d-plan__note">Your date is less than 24 hours away: cancelling now pays your deposit to {name} and records a strike.</p>
       ) : null}
+      <SharePlan plan={plan} disabled={isBusy} />
       <MemberSafety safety={safety} disabled={isBusy} />
     </li>
   );
@@ -376,6 +383,7 @@ function PastPlanRow({ plan }: { plan: DatePlan }) {
         {depositWords(plan)}
         {payout ? <strong className="d-plan-past__payout"> {payout}</strong> : null}
       </p>
+      <AfterDateQuestions plan={plan} />
       <MemberSafety safety={safety} />
     </li>
   );

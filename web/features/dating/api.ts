@@ -11,7 +11,7 @@ import type {
   DatingSignupStarted,
   DatingSignupVerifyBody,
 } from '#common/contract/dating.ts';
-import type { AcceptDatePlanResponse, DatePlan, DatePlansResponse } from '#common/contract/dating-plans.ts';
+import type { AcceptDatePlanResponse, AfterDateBody, DatePlan, DatePlanShareLink, DatePlansResponse, SharedDatePlan } from '#common/contract/dating-plans.ts';
 import type { DevMailboxResponse } from '#common/contract/waitlist.ts';
 import { DATING_MESSAGES } from '#common/contract/dating.ts';
 
@@ -105,6 +105,13 @@ export const datingApi = {
   askAnotherPlan: (planId: string) => datingRequest<DatePlan>(`/dating/plans/${encodeURIComponent(planId)}/another`, { method: 'POST', body: {} }),
   /** Cancels a booked plan; within 24 hours of the start this counts as a flake. */
   cancelPlan: (planId: string) => datingRequest<DatePlan>(`/dating/plans/${encodeURIComponent(planId)}/cancel`, { method: 'POST', body: {} }),
+  /** A link for a trusted contact, working until the end of the date. */
+  sharePlan: (planId: string) => datingRequest<DatePlanShareLink>(`/dating/plans/${encodeURIComponent(planId)}/share`, { method: 'POST', body: {} }),
+  /** "Did they show up?" and "Would you meet again?", once, after a date both came to. */
+  answerAfterDate: (planId: string, body: AfterDateBody) =>
+    datingRequest<DatePlan>(`/dating/plans/${encodeURIComponent(planId)}/after-date`, { method: 'PUT', body }),
+  /** A shared plan, as the trusted contact sees it (no session: the link is the access). */
+  sharedPlan: (token: string, signal?: AbortSignal) => datingRequest<SharedDatePlan>(`/api/date-share/${encodeURIComponent(token)}`, { signal }),
 };
 
 /** PUT {uploadUrl}: the raw file with its content type. Any failure is 'Upload failed'. */

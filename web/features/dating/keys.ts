@@ -4,4 +4,5 @@ export const datingKeys = {
   me: ['dating', 'me'] as const,
   suggestions: ['dating', 'suggestions'] as const,
   plans: ['dating', 'plans'] as const,
+  sharedPlan: (token: string) => ['dating', 'shared-plan', token] as const,
 };

@@ -38,6 +38,8 @@ function plan(overrides: Partial<Omit<DatePlan, 'me' | 'partner'>> & { me?: Part
     flaked: null,
     canAskAgain: true,
     cancelIsLate: false,
+    isSecondDate: false,
+    afterDate: { showedUp: null, meetAgain: null, canAnswer: false },
     ...rest,
   };
 }

@@ -69,7 +69,7 @@ export function DatesPanel() {
   return (
     <AdminPanel className="dates" title="Tablefair dates" count={dates.data ? list.length : undefined}>
       <div className="dates__day">
-        <TextField label="Date" type="date" value={day} onChange={(event) => event.target.value && setDay(event.target.value)} />
+        <TextField label="Dates on" type="date" value={day} onChange={(event) => event.target.value && setDay(event.target.value)} />
       </div>
       {dates.isPending ? (
         <div className="dates__loading" aria-hidden="true">
