@@ -28,6 +28,8 @@ import { availabilityRoutes } from './modules/availability/availability.routes.t
 import { createAvailabilityService } from './modules/availability/availability.service.ts';
 import { datingRoutes } from './modules/dating/dating.routes.ts';
 import { datingAdminRoutes } from './modules/dating/dating.admin.routes.ts';
+import { datingModerationRoutes } from './modules/dating/dating.moderation.routes.ts';
+import { createDatingModeration } from './modules/dating/dating-moderation.service.ts';
 import { createDatingPartners } from './modules/dating/dating-partners.service.ts';
 import { createDatingService } from './modules/dating/dating.service.ts';
 import { createDropOffers } from './modules/drops/drop-offers.ts';
@@ -94,6 +96,8 @@ function createServices(deps: AppDeps) {
   const reservationsAdmin = createReservationsAdminService(deps, reservations, strikes, reminders);
   const dating = createDatingService(deps, sessions, storage, notifications);
   const datingPartners = createDatingPartners(deps);
+  // The moderation list of reported members (decision 185): a moderator's SUSPEND revokes the member's sessions.
+  const datingModeration = createDatingModeration(deps, sessions);
   const phoneVerification = createPhoneVerificationService(deps, notifications);
   const dropOffers = createDropOffers(deps, reservations, notifications, slots);
   const drops = createDropsService(deps, dropOffers, phoneVerification, strikes);
@@ -117,6 +121,7 @@ function createServices(deps: AppDeps) {
     strikes,
     dating,
     datingPartners,
+    datingModeration,
     datePlans,
     notifications,
     phoneVerification,
@@ -200,6 +205,7 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   await app.register(depositsRoutes);
   await app.register(datingRoutes);
   await app.register(datingAdminRoutes);
+  await app.register(datingModerationRoutes);
   await app.register(notificationsRoutes);
   await app.register(dropsRoutes);
   await app.register(dropsAdminRoutes);

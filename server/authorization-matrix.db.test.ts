@@ -1,15 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, type TestApp, requestHold } from '#server/test/app.ts';
 import { signBytes } from '#server/signing.ts';
-import { buildDiner, buildRestaurant, buildSlot, buildStaff, type BuiltAccount } from '#server/test/factories.ts';
+import { buildDiner, buildModerator, buildRestaurant, buildSlot, buildStaff, type BuiltAccount } from '#server/test/factories.ts';
 
 /**
  * Who may call what, as one table: every endpoint × {anonymous, diner A, diner B, staff of X,
- * staff of Y} → the status expected. Resources in paths belong to diner A and restaurant X.
- * Each row is run against a fresh fixture so one call's effect cannot change another's answer.
+ * staff of Y, a Tablefair moderator} → the status expected. Resources in paths belong to diner A
+ * and restaurant X. Each row is run against a fresh fixture so one call's effect cannot change
+ * another's answer. A moderator's token is no diner's, staff's or dating credential: a row that
+ * names no status for the moderator expects 401 (decision 185).
  */
-type Caller = 'anonymous' | 'dinerA' | 'dinerB' | 'staffX' | 'staffY';
-const callers: Caller[] = ['anonymous', 'dinerA', 'dinerB', 'staffX', 'staffY'];
+type Caller = 'anonymous' | 'dinerA' | 'dinerB' | 'staffX' | 'staffY' | 'moderator';
+const callers: Caller[] = ['anonymous', 'dinerA', 'dinerB', 'staffX', 'staffY', 'moderator'];
+type Expectation = Record<Exclude<Caller, 'moderator'>, number> & { moderator?: number };
+const expected = (row: Row, caller: Caller): number => row.expect[caller] ?? 401;
 
 interface Row {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -18,12 +22,13 @@ interface Row {
   /** A server-sent event stream: called over real HTTP and closed once the status is known. */
   stream?: boolean;
   body?: (fixture: Fixture) => unknown;
-  expect: Record<Caller, number>;
+  expect: Expectation;
 }
 
-const all = (status: number): Record<Caller, number> => ({ anonymous: status, dinerA: status, dinerB: status, staffX: status, staffY: status });
-const staffOnly = (ok: number): Record<Caller, number> => ({ anonymous: 401, dinerA: 401, dinerB: 401, staffX: ok, staffY: ok });
-const dinerOnly = (ok: number): Record<Caller, number> => ({ anonymous: 401, dinerA: ok, dinerB: ok, staffX: 401, staffY: 401 });
+const all = (status: number): Expectation => ({ anonymous: status, dinerA: status, dinerB: status, staffX: status, staffY: status, moderator: status });
+const staffOnly = (ok: number): Expectation => ({ anonymous: 401, dinerA: 401, dinerB: 401, staffX: ok, staffY: ok, moderator: 401 });
+const dinerOnly = (ok: number): Expectation => ({ anonymous: 401, dinerA: ok, dinerB: ok, staffX: 401, staffY: 401, moderator: 401 });
+const moderatorOnly = (ok: number): Expectation => ({ anonymous: 401, dinerA: 401, dinerB: 401, staffX: 401, staffY: 401, moderator: ok });
 
 let signupCounter = 0;
 
@@ -180,12 +185,21 @@ export const authorizationTable: Row[] = [
   { method: 'POST', path: '/dating/suggestions/{missingId}/report', body: () => ({ reason: 'OTHER' }), expect: all(401) },
   // Date plans are for their two members only (date-plans.db.test.ts covers members and strangers).
   { method: 'GET', path: '/dating/plans', expect: all(401) },
-  ...(['accept', 'decline', 'another', 'cancel'] as const).map((move) => ({
+  { method: 'PUT', path: '/dating/plans/{missingId}/after-date', body: () => ({ showedUp: true, meetAgain: true }), expect: all(401) },
+  // A shared plan's link is its own access: anyone holding a genuine one may read it; a forged one is refused alike.
+  { method: 'GET', path: '/api/date-share/{foreignLink}', expect: all(400) },
+  ...(['accept', 'decline', 'another', 'cancel', 'share'] as const).map((move) => ({
     method: 'POST' as const,
     path: `/dating/plans/{missingId}/${move}`,
     body: () => ({}),
     expect: all(401),
   })),
+  // The moderation list of reported dating members: Tablefair moderators only (decision 185).
+  { method: 'POST', path: '/api/moderation/auth/login', body: () => ({ username: 'nobody_here', password: 'wrong-password' }), expect: all(401) },
+  { method: 'POST', path: '/api/moderation/auth/logout', expect: all(204) },
+  { method: 'GET', path: '/api/moderation/reports', expect: moderatorOnly(200) },
+  { method: 'GET', path: '/api/moderation/reports?status=REVIEWED', expect: moderatorOnly(200) },
+  { method: 'POST', path: '/api/moderation/members/{missingId}/review', body: () => ({ decision: 'DISMISS' }), expect: moderatorOnly(404) },
   // Fair access: phone verification, drops, the waitlist and the diner's live events.
   { method: 'GET', path: '/api/auth/phone', expect: dinerOnly(200) },
   { method: 'POST', path: '/api/auth/phone/start', body: () => ({ phone: `+9198${String(Date.now()).slice(-8)}` }), expect: dinerOnly(202) },
@@ -333,7 +347,13 @@ async function buildFixture(): Promise<Fixture> {
     restaurantX: x.id,
     reservationA: held.json().id,
     slotX: slotX.id,
-    tokens: { dinerA: dinerA.token, dinerB: dinerB.token, staffX: staffX.token, staffY: (await buildStaff(db, y.id)).token },
+    tokens: {
+      dinerA: dinerA.token,
+      dinerB: dinerB.token,
+      staffX: staffX.token,
+      staffY: (await buildStaff(db, y.id)).token,
+      moderator: (await buildModerator(db)).token,
+    },
   };
 }
 
@@ -348,7 +368,7 @@ afterAll(() => t.close());
 describe('authorisation matrix', () => {
   for (const row of authorizationTable) {
     for (const caller of callers) {
-      it(`${row.method} ${row.path} as ${caller} → ${row.expect[caller]}`, async () => {
+      it(`${row.method} ${row.path} as ${caller} → ${expected(row, caller)}`, async () => {
         const fixture = await buildFixture();
         const confirmedA = row.path.includes('{confirmedA}') ? await buildConfirmedBooking(fixture) : '';
         const url = row.path
@@ -366,7 +386,7 @@ describe('authorisation matrix', () => {
         const headers = caller === 'anonymous' ? {} : bearer(fixture.tokens[caller]);
         if (row.stream) {
           const { status, body } = await streamStatus(url, headers);
-          expect(status, body.slice(0, 300)).toBe(row.expect[caller]);
+          expect(status, body.slice(0, 300)).toBe(expected(row, caller));
           if (status >= 400) expect(typeof JSON.parse(body).error).toBe('string');
           return;
         }
@@ -376,7 +396,7 @@ describe('authorisation matrix', () => {
           headers,
           payload: row.body ? (row.body(fixture) as object) : undefined,
         });
-        expect(response.statusCode, response.body.slice(0, 300)).toBe(row.expect[caller]);
+        expect(response.statusCode, response.body.slice(0, 300)).toBe(expected(row, caller));
         if (response.statusCode >= 400) expect(typeof response.json().error).toBe('string');
       });
     }

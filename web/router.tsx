@@ -48,10 +48,14 @@ export const routes: RouteObject[] = [
       { path: '/pay/sandbox/:id', errorElement: <RouteError />, ...screen(() => import('./routes/pay-sandbox.tsx')) },
       { path: '/map', errorElement: <RouteError />, ...screen(() => import('./routes/map.tsx')) },
       { path: '/admin/:restaurantId', errorElement: <RouteError />, ...screen(() => import('./routes/admin.tsx')) },
+      // Tablefair's own moderators (decision 185): the moderation list of reported dating members.
+      { path: '/moderation/login', errorElement: <RouteError />, ...screen(() => import('./routes/moderation-login.tsx')) },
+      { path: '/moderation', errorElement: <RouteError />, ...screen(() => import('./routes/moderation.tsx')) },
       { path: '/dating', errorElement: <RouteError />, ...screen(() => import('./routes/dating-landing.tsx')) },
       { path: '/dating/login', errorElement: <RouteError />, ...screen(() => import('./routes/dating-login.tsx')) },
       { path: '/dating/signup', errorElement: <RouteError />, ...screen(() => import('./routes/dating-signup.tsx')) },
       { path: '/dating/app', errorElement: <RouteError />, ...screen(() => import('./routes/dating-app.tsx')) },
+      { path: '/dating/share/:token', errorElement: <RouteError />, ...screen(() => import('./routes/dating-share.tsx')) },
     ],
   },
 ];

@@ -51,6 +51,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/moderation/auth/login': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Sign a Tablefair moderator in (bearer token) */
+    post: operations['logInModerator'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/moderation/auth/logout': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Revoke a moderator’s bearer token */
+    post: operations['logOutModerator'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/auth/me': {
     parameters: {
       query?: never;
@@ -909,6 +943,57 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/dating/plans/{planId}/after-date': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** After a date both came to: "Did they show up?" and "Would you meet again?", once; two yeses from both propose a second date */
+    put: operations['answerAfterDate'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/dating/plans/{planId}/share': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A link to the plan for a trusted contact: where, when and both first names, until the end of the date */
+    post: operations['shareDatePlan'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/date-share/{token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A date plan as the trusted contact it was shared with sees it (the signed link is the access; 404 once the date is over) */
+    get: operations['readSharedDatePlan'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/dating/uploads/put/{photoId}': {
     parameters: {
       query?: never;
@@ -973,6 +1058,40 @@ export interface paths {
     put?: never;
     /** One member of a Tablefair date is at the table; the second arrival seats it and turns both deposits into credit on the bill */
     post: operations['markDateArrival'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/moderation/reports': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Dating members reported by others, most open reports first, with each report’s reason (at most 100 members) */
+    get: operations['listReportedMembers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/moderation/members/{memberId}/review': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Close a member’s open reports: DISMISS shows them again, SUSPEND hides them for good and signs them out */
+    post: operations['reviewReportedMember'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1662,6 +1781,145 @@ export interface operations {
           'application/json': {
             error: string;
             details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  logInModerator: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "username": "moderator",
+         *       "password": "moderate1234"
+         *     }
+         */
+        'application/json': {
+          username: string;
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            token: string;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  logOutModerator: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': null;
+        };
+      };
+      /** @description The request was refused */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description One sentence saying what went wrong */
+            error: string;
           };
         };
       };
@@ -7184,6 +7442,12 @@ export interface operations {
               flaked: 'me' | 'partner' | 'both' | null;
               canAskAgain: boolean;
               cancelIsLate: boolean;
+              isSecondDate: boolean;
+              afterDate: {
+                showedUp: boolean | null;
+                meetAgain: boolean | null;
+                canAnswer: boolean;
+              };
             }[];
             strikes: number;
           };
@@ -7326,6 +7590,12 @@ export interface operations {
               flaked: 'me' | 'partner' | 'both' | null;
               canAskAgain: boolean;
               cancelIsLate: boolean;
+              isSecondDate: boolean;
+              afterDate: {
+                showedUp: boolean | null;
+                meetAgain: boolean | null;
+                canAnswer: boolean;
+              };
             };
             payment: {
               intentId: string;
@@ -7483,6 +7753,12 @@ export interface operations {
             flaked: 'me' | 'partner' | 'both' | null;
             canAskAgain: boolean;
             cancelIsLate: boolean;
+            isSecondDate: boolean;
+            afterDate: {
+              showedUp: boolean | null;
+              meetAgain: boolean | null;
+              canAnswer: boolean;
+            };
           };
         };
       };
@@ -7634,6 +7910,12 @@ export interface operations {
             flaked: 'me' | 'partner' | 'both' | null;
             canAskAgain: boolean;
             cancelIsLate: boolean;
+            isSecondDate: boolean;
+            afterDate: {
+              showedUp: boolean | null;
+              meetAgain: boolean | null;
+              canAnswer: boolean;
+            };
           };
         };
       };
@@ -7785,6 +8067,12 @@ export interface operations {
             flaked: 'me' | 'partner' | 'both' | null;
             canAskAgain: boolean;
             cancelIsLate: boolean;
+            isSecondDate: boolean;
+            afterDate: {
+              showedUp: boolean | null;
+              meetAgain: boolean | null;
+              canAnswer: boolean;
+            };
           };
         };
       };
@@ -7850,6 +8138,376 @@ export interface operations {
       };
       /** @description Default Response */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  answerAfterDate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        planId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          showedUp: boolean;
+          meetAgain: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            /** @enum {string} */
+            status: 'PROPOSED' | 'BOOKED' | 'SEATED' | 'FLAKED' | 'NO_SHOW' | 'DECLINED' | 'EXPIRED' | 'REPLACED' | 'CANCELLED';
+            restaurant: {
+              id: string;
+              slug: string;
+              name: string;
+              emoji: string;
+              neighborhood: string;
+            };
+            startsAt: string;
+            date: string;
+            time: string;
+            deadline: string;
+            depositPaise: number;
+            partner: {
+              memberId: string;
+              firstName: string;
+              accepted: boolean;
+              paid: boolean;
+              arrived: boolean;
+            };
+            me: {
+              /** @enum {string|null} */
+              answer: 'ACCEPTED' | 'DECLINED' | null;
+              paid: boolean;
+              arrived: boolean;
+              /** @enum {string} */
+              deposit: 'none' | 'awaiting_payment' | 'held' | 'credit_at_table' | 'paid_to_partner' | 'released' | 'kept';
+              approvalUrl: string | null;
+            };
+            payoutToMe: {
+              amountPaise: number;
+              /** @enum {string} */
+              status: 'PENDING' | 'PAID' | 'FAILED';
+            } | null;
+            /** @enum {string|null} */
+            flaked: 'me' | 'partner' | 'both' | null;
+            canAskAgain: boolean;
+            cancelIsLate: boolean;
+            isSecondDate: boolean;
+            afterDate: {
+              showedUp: boolean | null;
+              meetAgain: boolean | null;
+              canAnswer: boolean;
+            };
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  shareDatePlan: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        planId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            path: string;
+            expiresAt: string;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  readSharedDatePlan: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            restaurant: {
+              id: string;
+              slug: string;
+              name: string;
+              emoji: string;
+              neighborhood: string;
+            };
+            startsAt: string;
+            date: string;
+            time: string;
+            firstNames: string[];
+            /** @enum {string} */
+            status: 'PROPOSED' | 'BOOKED' | 'SEATED' | 'FLAKED' | 'NO_SHOW' | 'DECLINED' | 'EXPIRED' | 'REPLACED' | 'CANCELLED';
+            expiresAt: string;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -8462,6 +9120,241 @@ export interface operations {
               firstName: string;
               arrived: boolean;
             }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  listReportedMembers: {
+    parameters: {
+      query?: {
+        status?: 'OPEN' | 'REVIEWED';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: 'OPEN' | 'REVIEWED';
+            reportsThatHide: number;
+            members: {
+              memberId: string;
+              firstName: string;
+              age: number;
+              openReports: number;
+              isHidden: boolean;
+              suspendedAt: string | null;
+              reports: {
+                id: string;
+                /** @enum {string} */
+                reason: 'FAKE_PROFILE' | 'INAPPROPRIATE' | 'HARASSMENT' | 'UNDERAGE' | 'OTHER';
+                note: string;
+                reporterFirstName: string;
+                createdAt: string;
+                /** @enum {string} */
+                status: 'OPEN' | 'REVIEWED';
+                reviewedAt: string | null;
+                reviewedBy: string | null;
+                reviewNote: string | null;
+              }[];
+            }[];
+            hasMore: boolean;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  reviewReportedMember: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        memberId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "decision": "SUSPEND",
+         *       "note": "Photos belong to someone else"
+         *     }
+         */
+        'application/json': {
+          /** @enum {string} */
+          decision: 'DISMISS' | 'SUSPEND';
+          note?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            memberId: string;
+            /** @enum {string} */
+            decision: 'DISMISS' | 'SUSPEND';
+            reviewedReports: number;
+            isHidden: boolean;
+            suspendedAt: string | null;
           };
         };
       };

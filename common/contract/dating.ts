@@ -100,6 +100,9 @@ export const datingLoginBody = z.object({
 export type DatingLoginBody = z.input<typeof datingLoginBody>;
 export type DatingLoginInput = z.output<typeof datingLoginBody>;
 
+/** The dating sign-in's answer (403) to a member a moderator suspended (decision 185). */
+export const DATING_ACCOUNT_SUSPENDED = 'This account is suspended. Write to support@tablefair.in if you think this is a mistake.';
+
 const BUDGET_BY_LABEL = new Map<string, string>(dateBudgetChoices.map((choice) => [choice.label, choice.value]));
 
 export const datingPhotoRef = z.object({
@@ -328,9 +331,15 @@ export const datingReportReasons = [
   { value: 'OTHER', label: 'Something else' },
 ] as const;
 
+/** Why a member reported another: the reasons of the report form, and of the moderation list. */
+export const datingReportReason = z.enum(['FAKE_PROFILE', 'INAPPROPRIATE', 'HARASSMENT', 'UNDERAGE', 'OTHER'], {
+  message: 'reason: choose a reason from the list',
+});
+export type DatingReportReason = z.infer<typeof datingReportReason>;
+
 /** POST /dating/suggestions/{memberId}/report: a reason, and an optional note for the moderators. */
 export const datingReportBody = z.object({
-  reason: z.enum(['FAKE_PROFILE', 'INAPPROPRIATE', 'HARASSMENT', 'UNDERAGE', 'OTHER'], { message: 'reason: choose a reason from the list' }),
+  reason: datingReportReason,
   note: z.string().trim().max(500, { message: 'note: at most 500 characters' }).optional().default(''),
 });
 export type DatingReportBody = z.input<typeof datingReportBody>;

@@ -4,7 +4,7 @@
  */
 /** Anyone, signed in or not. */
 export const publicAccess: Array<Record<string, string[]>> = [];
-/** A diner's or restaurant staff's bearer token from the login calls. */
+/** A diner's, restaurant staff's or moderator's bearer token from the login calls. */
 export const bearerAccess: Array<Record<string, string[]>> = [{ bearer: [] }];
 /** Works without credentials; a bearer token sent is checked (the hold screen, a drop's page, logout). */
 export const optionalBearerAccess: Array<Record<string, string[]>> = [{}, { bearer: [] }];

@@ -63,7 +63,7 @@ export const staffAccounts = pgTable('staff_accounts', {
 
 export const sessions = pgTable('sessions', {
   tokenHash: text('token_hash').primaryKey(),
-  kind: text('kind').notNull().$type<'diner' | 'staff' | 'dating'>(),
+  kind: text('kind').notNull().$type<'diner' | 'staff' | 'dating' | 'moderator'>(),
   subjectId: uuid('subject_id').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -160,6 +160,9 @@ export const datingUsers = pgTable('dating_users', {
   intent: text('intent').notNull().default('LONG_TERM'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  // Set by a moderator (migration 0016): never suggested or shown again, cannot sign in.
+  suspendedAt: timestamp('suspended_at', { withTimezone: true }),
+  suspensionNote: text('suspension_note'),
 });
 
 /** A dating account's three photos (object keys in storage), sort orders 0-2. */
@@ -514,6 +517,10 @@ export const datingReports = pgTable('dating_reports', {
   note: text('note').notNull().default(''),
   status: text('status').notNull().default('OPEN'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  // The review (migration 0016): which moderator, when, and their note.
+  reviewedBy: uuid('reviewed_by'),
+  reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+  reviewNote: text('review_note'),
 });
 
 // Reminders (migration 0012): one row per reservation, offset and start, written as the claim.
@@ -616,4 +623,14 @@ export const payouts = pgTable('payouts', {
   attempts: integer('attempts').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});
+
+/** Tablefair's own moderators, who review dating reports (migration 0016, decision 185). */
+export const platformModerators = pgTable('platform_moderators', {
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
+  username: text('username').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });

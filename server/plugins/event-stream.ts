@@ -13,6 +13,7 @@ function accountOf(principal: Principal): string | null {
   if (principal.kind === 'diner') return `diner:${principal.userId}`;
   if (principal.kind === 'staff') return `staff:${principal.staffId}`;
   if (principal.kind === 'dating') return `dating:${principal.datingUserId}`;
+  if (principal.kind === 'moderator') return `moderator:${principal.moderatorId}`;
   return null;
 }
 

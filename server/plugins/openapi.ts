@@ -9,6 +9,8 @@ const requestExamples: Record<string, unknown> = {
   signUpDiner: { username: 'asha_k', password: 'masala-dosa-42', name: 'Asha K', preferredHood: 'Indiranagar' },
   logInDiner: { username: 'demo', password: 'demo1234' },
   logInStaff: { username: 'toit-tandoor', password: 'staff1234' },
+  logInModerator: { username: 'moderator', password: 'moderate1234' },
+  reviewReportedMember: { decision: 'SUSPEND', note: 'Photos belong to someone else' },
   holdTable: { restaurantSlug: 'toit-tandoor', date: '2026-11-27', time: '20:00', partySize: 2 },
   confirmReservation: {},
   cancelReservation: {},
@@ -65,7 +67,7 @@ export const openApiPlugin = fp(async (app) => {
       servers: [{ url: '/', description: 'The server this document was read from' }],
       components: {
         securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', description: 'Diner or restaurant token from the login calls' },
+          bearer: { type: 'http', scheme: 'bearer', description: 'Diner, restaurant staff or Tablefair moderator token from the login calls' },
           datingSession: {
             type: 'apiKey',
             in: 'cookie',

@@ -31,6 +31,7 @@ function budgetsFor(config: AppConfig): Record<RateLimitGroup, Budget[]> {
     if (principal.kind === 'diner') return `diner:${principal.userId}`;
     if (principal.kind === 'staff') return `staff:${principal.staffId}`;
     if (principal.kind === 'dating') return `dating:${principal.datingUserId}`;
+    if (principal.kind === 'moderator') return `moderator:${principal.moderatorId}`;
     return `ip:${request.ip}`;
   };
   const limits = config.rateLimits;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import type { MatchProfile } from '#common/domain/dating-match.ts';
 import { kolkataInstant } from '#common/domain/time.ts';
 import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import { hashPassword } from '#server/modules/accounts/password.ts';
@@ -96,7 +97,7 @@ export interface BuiltAccount {
   token: string;
 }
 
-async function issueToken(db: Db, kind: 'diner' | 'staff' | 'dating', subjectId: string): Promise<string> {
+async function issueToken(db: Db, kind: 'diner' | 'staff' | 'dating' | 'moderator', subjectId: string): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await db.execute(
     sql`INSERT INTO sessions (token_hash, kind, subject_id, expires_at)
@@ -129,6 +130,16 @@ export async function buildStaff(
   return { id: row.id, username, password: TEST_PASSWORD, token: await issueToken(db, 'staff', row.id), restaurantId };
 }
 
+/** A Tablefair moderator (decision 185), with a live moderator token. */
+export async function buildModerator(db: Db, overrides: Partial<{ username: string }> = {}): Promise<BuiltAccount> {
+  const username = overrides.username ?? `mod_${unique()}`;
+  const [row] = await queryRows<{ id: string }>(
+    db,
+    sql`INSERT INTO platform_moderators (username, password_hash) VALUES (${username}, ${await testPasswordHash()}) RETURNING id`,
+  );
+  return { id: row.id, username, password: TEST_PASSWORD, token: await issueToken(db, 'moderator', row.id) };
+}
+
 /** Active covers on a slot as the invariant defines them, for assertions. */
 export async function coversHeld(db: Db, slotId: string, now: Date): Promise<number> {
   const [row] = await queryRows<{ covers: number }>(
@@ -140,23 +151,17 @@ export async function coversHeld(db: Db, slotId: string, now: Date): Promise<num
   return row.covers;
 }
 
-export interface DatingMemberProfile {
+/** What matching reads of a dating member, with the documented score's fields (decision 140). */
+export interface DatingMemberProfile extends MatchProfile {
   name: string;
   dob: string;
   wantAgeMin: number;
   wantAgeMax: number;
-  neighbourhoods: string[];
-  freeEvenings: string[];
-  cuisines: string[];
-  firstDateTypes: string[];
-  dateBudget: string;
-  intent: string;
 }
 
-let datingPhoneCounter = 0;
-/** A dating member with the profile's matching fields (a cheap placeholder password: tests sign in by session). */
-export async function buildDatingMember(db: Db, profile: Partial<DatingMemberProfile> = {}): Promise<string> {
-  const m: DatingMemberProfile = {
+/** A dating member's profile: Asha, 32, in Indiranagar, free Friday late and Saturday early, unless overridden. */
+export function datingMemberProfile(overrides: Partial<DatingMemberProfile> = {}): DatingMemberProfile {
+  return {
     name: 'Asha Rao',
     dob: '1994-05-01',
     wantAgeMin: 25,
@@ -167,13 +172,19 @@ export async function buildDatingMember(db: Db, profile: Partial<DatingMemberPro
     firstDateTypes: ['COFFEE'],
     dateBudget: 'INR_1000_2500',
     intent: 'LONG_TERM',
-    ...profile,
+    ...overrides,
   };
+}
+
+let datingPhoneCounter = 0;
+/** A dating member with the profile's matching fields (a placeholder password: tests sign in by session). */
+export async function buildDatingMember(db: Db, overrides: Partial<DatingMemberProfile> = {}): Promise<string> {
+  const m = datingMemberProfile(overrides);
   datingPhoneCounter += 1;
   const [row] = await queryRows<{ id: string }>(
     db,
     sql`INSERT INTO dating_users (phone, password_hash, name, dob, date_budget, cuisines, first_date_types, want_age_min, want_age_max, neighbourhoods, free_evenings, intent)
-        VALUES (${`+9177${unique().slice(0, 3).replace(/\D/g, '1')}${String(datingPhoneCounter).padStart(5, '0')}`}, 'x', ${m.name}, ${m.dob}, ${m.dateBudget},
+        VALUES (${`+9177${String(process.pid % 1000).padStart(3, '0')}${String(datingPhoneCounter).padStart(5, '0')}`}, 'x', ${m.name}, ${m.dob}, ${m.dateBudget},
                 ${toPgArray(m.cuisines)}::text[], ${toPgArray(m.firstDateTypes)}::text[], ${m.wantAgeMin}, ${m.wantAgeMax},
                 ${toPgArray(m.neighbourhoods)}::text[], ${toPgArray(m.freeEvenings)}::text[], ${m.intent})
         RETURNING id`,

@@ -21,10 +21,11 @@ export class ApiError extends Error {
   }
 }
 
-/** Separate storage keys for the two bearer credentials (spec section 9). */
+/** Separate storage keys for the bearer credentials (spec section 9; moderators: decision 185). */
 export const TOKEN_KEYS = {
   customer: 'tablefair.customerToken',
   restaurant: 'tablefair.restaurantToken',
+  moderator: 'tablefair.moderatorToken',
 } as const;
 export type TokenKind = keyof typeof TOKEN_KEYS;
 

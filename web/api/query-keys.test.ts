@@ -6,6 +6,7 @@ import { accountKeys } from '#web/features/accounts/keys.ts';
 import { datingKeys } from '#web/features/dating/keys.ts';
 import { discoveryKeys } from '#web/features/discovery/keys.ts';
 import { dropKeys } from '#web/features/drops/keys.ts';
+import { moderationKeys } from '#web/features/moderation/keys.ts';
 import { reminderKeys } from '#web/features/reminders/keys.ts';
 import { reservationKeys } from '#web/features/reservations/keys.ts';
 import { restaurantKeys } from '#web/features/restaurants/keys.ts';
@@ -45,5 +46,6 @@ describe('query keys come from the features’ key factories', () => {
     expect(waitlistKeys.mine.slice(0, 1)).toEqual(waitlistKeys.all);
     expect(accountKeys.phone.slice(0, 1)).toEqual(accountKeys.all);
     expect(datingKeys.me.slice(0, 1)).toEqual(datingKeys.all);
+    expect(moderationKeys.reports('OPEN').slice(0, 1)).toEqual(moderationKeys.all);
   });
 });

@@ -2,15 +2,33 @@ import { sql } from 'drizzle-orm';
 import { emojiForCategory, AVAILABILITY_HORIZON_DAYS } from '#common/domain/restaurants.ts';
 import { addDays, clockTimesBetween, kolkataInstant, todayInKolkata } from '#common/domain/time.ts';
 import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
+import type { DatePartnerProfile } from '#common/contract/dating.ts';
 import type { DepositPolicy } from '#common/domain/deposit-policy.ts';
 import { hashPassword } from '#server/modules/accounts/password.ts';
+import { upsertDatingPartner } from '#server/modules/dating/dating-partners.repository.ts';
 import { newSealedSeed } from '#server/modules/drops/drop-offers.ts';
 import { insertDrop } from '#server/modules/drops/drops.repository.ts';
 import { findDepositPolicy, replaceDepositPolicy } from '#server/modules/restaurants/deposit-policy.repository.ts';
 import { insertDropSlots } from '#server/modules/slots/slots.repository.ts';
+import { seedDemoModerator } from './moderator.ts';
 import { seedRestaurants, slugify } from './restaurants.data.ts';
 
 export const DEMO_DINER = { username: 'demo', password: 'demo1234', name: 'Demo Diner' } as const;
+
+/**
+ * Demo restaurants that host Tablefair dates (decision 184), in the dating section's words, one or
+ * two in each dating neighbourhood, so two demo members who both say yes get a plan. Written when
+ * the restaurant is first created: a partner its staff later leave stays left.
+ */
+const DEMO_DATE_PARTNERS: Record<string, DatePartnerProfile> = {
+  'smoke-copper': { budget: 'INR_1000_2500', neighbourhood: 'Indiranagar', cuisines: ['NORTH_INDIAN'], dateTypes: ['QUICK_COCKTAIL', 'DINNER'] },
+  'coastal-curry-co': { budget: 'INR_1000_2500', neighbourhood: 'Koramangala', cuisines: ['SOUTH_INDIAN'], dateTypes: ['DINNER', 'LUNCH'] },
+  'blue-ginger-bar': { budget: 'INR_1000_2500', neighbourhood: 'Koramangala', cuisines: ['THAI', 'JAPANESE'], dateTypes: ['QUICK_COCKTAIL', 'DINNER'] },
+  'taco-tuesday-co': { budget: 'INR_500_1000', neighbourhood: 'HSR', cuisines: ['MEXICAN', 'VEGETARIAN_ONLY'], dateTypes: ['QUICK_COCKTAIL', 'DINNER'] },
+  'ember-oak': { budget: 'INR_2500_5000', neighbourhood: 'Whitefield', cuisines: ['NORTH_INDIAN', 'ITALIAN'], dateTypes: ['DINNER', 'LIVE_MUSIC'] },
+  'trattoria-nonna-lucia': { budget: 'INR_1000_2500', neighbourhood: 'Central BLR', cuisines: ['ITALIAN', 'VEGETARIAN_ONLY'], dateTypes: ['DINNER', 'LUNCH'] },
+  'bamboo-basket': { budget: 'INR_500_1000', neighbourhood: 'Kalyan Nagar', cuisines: ['THAI', 'VEGAN'], dateTypes: ['DINNER', 'COFFEE'] },
+};
 export const DEMO_STAFF_PASSWORD = 'staff1234';
 /** The evening every demo restaurant offers: 18:00 to 22:00 every 30 minutes. */
 const EVENING_TIMES = clockTimesBetween('18:00', '22:00', 30);
@@ -38,6 +56,8 @@ export async function seedDemoData(db: Db, options: { now: Date; passwordHashCos
               RETURNING id`,
         );
         await tx.execute(sql`INSERT INTO staff_accounts (restaurant_id, username, password_hash) VALUES (${row.id}, ${slug}, ${staffHash})`);
+        const partner = DEMO_DATE_PARTNERS[slug];
+        if (partner) await upsertDatingPartner(tx, row.id, partner, options.now);
       }
     });
   }
@@ -55,6 +75,7 @@ export async function seedDemoData(db: Db, options: { now: Date; passwordHashCos
   const slotsAdded = await topUpDemoSlots(db, options.now);
   await seedDemoDrops(db, options.now);
   await seedDemoDepositPolicy(db, options.now);
+  await seedDemoModerator(db, options);
   return { restaurants: seedRestaurants.length, slotsAdded };
 }
 

@@ -38,3 +38,23 @@ export async function findStaffByUsername(db: Db, username: string): Promise<{ i
   const row = rows[0];
   return row && { id: row.id, restaurantId: row.restaurant_id, passwordHash: row.password_hash };
 }
+
+/** A platform moderator by username, whatever its case (decision 185). */
+export async function findModeratorByUsername(db: Db, username: string): Promise<{ id: string; passwordHash: string } | undefined> {
+  const rows = await queryRows<{ id: string; password_hash: string }>(
+    db,
+    sql`SELECT id, password_hash FROM platform_moderators WHERE lower(username) = lower(${username})`,
+  );
+  const row = rows[0];
+  return row && { id: row.id, passwordHash: row.password_hash };
+}
+
+/** Adds a platform moderator unless one of that username exists; answers whether it was added. */
+export async function insertModeratorIfMissing(db: Db, moderator: { username: string; passwordHash: string }): Promise<boolean> {
+  const rows = await queryRows(
+    db,
+    sql`INSERT INTO platform_moderators (username, password_hash) VALUES (${moderator.username}, ${moderator.passwordHash})
+        ON CONFLICT ((lower(username))) DO NOTHING RETURNING id`,
+  );
+  return rows.length === 1;
+}

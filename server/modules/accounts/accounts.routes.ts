@@ -59,6 +59,39 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => accounts.logInStaff(await request.principal(), request.body),
   );
 
+  app.post(
+    '/api/moderation/auth/login',
+    {
+      schema: {
+        operationId: 'logInModerator',
+        security: publicAccess,
+        tags: ['moderation'],
+        summary: 'Sign a Tablefair moderator in (bearer token)',
+        body: loginBody,
+        response: { 200: loginResponse, ...standardErrors },
+      },
+      config: { rateLimitGroup: 'login' },
+    },
+    async (request) => accounts.logInModerator(await request.principal(), request.body),
+  );
+
+  app.post(
+    '/api/moderation/auth/logout',
+    {
+      schema: {
+        operationId: 'logOutModerator',
+        security: optionalBearerAccess,
+        tags: ['moderation'],
+        summary: 'Revoke a moderator’s bearer token',
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      await accounts.logOut(await request.principal(), bearerToken(request));
+      return reply.code(204).send(null);
+    },
+  );
+
   app.get(
     '/api/auth/me',
     {

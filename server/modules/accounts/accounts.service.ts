@@ -1,7 +1,7 @@
-import type { DinerProfile, LoginBody, StaffLoginResponse } from '#common/contract/accounts.ts';
+import type { DinerProfile, LoginBody, LoginResponse, StaffLoginResponse } from '#common/contract/accounts.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { conflict, isUniqueViolation, sessionExpired, unauthenticated } from '#server/errors.ts';
-import { findStaffByUsername, findUserById, findUserByUsername, insertUser } from './accounts.repository.ts';
+import { findModeratorByUsername, findStaffByUsername, findUserById, findUserByUsername, insertUser } from './accounts.repository.ts';
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from './password.ts';
 import { requireDiner, type Principal } from './principal.ts';
 import type { SessionsService } from './sessions.service.ts';
@@ -35,7 +35,7 @@ function toProfile(user: {
   };
 }
 
-/** Diner accounts and the sign-in of diners and restaurant staff. */
+/** Diner accounts and the sign-in of diners, restaurant staff and platform moderators. */
 export function createAccountsService(deps: AppDeps, sessions: SessionsService) {
   const { db, config } = deps;
   return {
@@ -74,6 +74,19 @@ export function createAccountsService(deps: AppDeps, sessions: SessionsService) 
       const isValid = staff ? await verifyPassword(input.password, staff.passwordHash) : await verifyAgainstDecoy(input.password, config.passwordHashCost);
       if (!staff || !isValid) throw unauthenticated(LOGIN_REFUSED);
       return { token: await sessions.issueSession('staff', staff.id), restaurantId: staff.restaurantId };
+    },
+
+    /**
+     * Signs a platform moderator in (decision 185): the staff's sign-in with its own table and its
+     * own kind of token, which no diner, staff or dating call takes.
+     */
+    async logInModerator(_principal: Principal, input: LoginBody): Promise<LoginResponse> {
+      const moderator = await findModeratorByUsername(db, input.username);
+      const isValid = moderator
+        ? await verifyPassword(input.password, moderator.passwordHash)
+        : await verifyAgainstDecoy(input.password, config.passwordHashCost);
+      if (!moderator || !isValid) throw unauthenticated(LOGIN_REFUSED);
+      return { token: await sessions.issueSession('moderator', moderator.id) };
     },
 
     /** The signed-in diner. */

@@ -5,11 +5,13 @@ export type Principal =
   | { kind: 'anonymous'; hadInvalidCredential: boolean }
   | { kind: 'diner'; userId: string }
   | { kind: 'staff'; staffId: string; restaurantId: string }
-  | { kind: 'dating'; datingUserId: string };
+  | { kind: 'dating'; datingUserId: string }
+  | { kind: 'moderator'; moderatorId: string };
 
 export type DinerPrincipal = Extract<Principal, { kind: 'diner' }>;
 export type StaffPrincipal = Extract<Principal, { kind: 'staff' }>;
 export type DatingPrincipal = Extract<Principal, { kind: 'dating' }>;
+export type ModeratorPrincipal = Extract<Principal, { kind: 'moderator' }>;
 
 export const anonymous: Principal = { kind: 'anonymous', hadInvalidCredential: false };
 
@@ -32,6 +34,11 @@ export function requireStaff(principal: Principal): asserts principal is StaffPr
 
 export function requireDating(principal: Principal): asserts principal is DatingPrincipal {
   if (principal.kind !== 'dating') throw refuse(principal, 'dating');
+}
+
+/** Tablefair's own moderators (decision 185): no diner, staff or dating credential stands in for one. */
+export function requireModerator(principal: Principal): asserts principal is ModeratorPrincipal {
+  if (principal.kind !== 'moderator') throw refuse(principal, 'moderator');
 }
 
 /** For calls open to anyone that must still refuse a broken credential. */

@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '#server/db/client.ts';
 import { sessions } from '#server/db/schema.ts';
 
-export type SessionKind = 'diner' | 'staff' | 'dating';
+export type SessionKind = 'diner' | 'staff' | 'dating' | 'moderator';
 
 export async function insertSession(db: Db, session: { tokenHash: string; kind: SessionKind; subjectId: string; expiresAt: Date }): Promise<void> {
   await db.insert(sessions).values(session);
@@ -30,4 +30,14 @@ export async function revokeSession(db: Db, tokenHash: string, now: Date): Promi
     .update(sessions)
     .set({ revokedAt: now })
     .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
+}
+
+/** Revokes every live session of one account (a suspended dating member's); answers how many. */
+export async function revokeSessionsOf(db: Db, kind: SessionKind, subjectId: string, now: Date): Promise<number> {
+  const rows = await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(eq(sessions.kind, kind), eq(sessions.subjectId, subjectId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+    .returning({ tokenHash: sessions.tokenHash });
+  return rows.length;
 }

@@ -67,10 +67,21 @@ export const SCORE_SQL = (() => {
   )::int`;
 })();
 
-/** Whether a member has REPORTS_THAT_HIDE open reports: hidden until they are reviewed. */
+/** Open reports that hide a member from suggestions until a moderator reviews them. */
 export const REPORTS_THAT_HIDE = 3;
-function isHidden(member: SQL): SQL {
-  return sql`((SELECT count(*) FROM dating_reports r WHERE r.reported_id = ${member} AND r.status = 'OPEN') >= ${sql.raw(String(REPORTS_THAT_HIDE))})`;
+
+/**
+ * Whether the member in row `member` (a dating_users alias in scope) is hidden from everyone:
+ * suspended by a moderator (for good), or REPORTS_THAT_HIDE open reports (until reviewed).
+ */
+export function isHidden(member: SQL): SQL {
+  return sql`(${member}.suspended_at IS NOT NULL
+    OR (SELECT count(*) FROM dating_reports r WHERE r.reported_id = ${member}.id AND r.status = 'OPEN') >= ${sql.raw(String(REPORTS_THAT_HIDE))})`;
+}
+
+/** Whether the member of id `memberId` is suspended: never shown to anyone again, not even to earlier matches. */
+function isSuspended(memberId: string): SQL {
+  return sql`EXISTS (SELECT 1 FROM dating_users s WHERE s.id = ${memberId} AND s.suspended_at IS NOT NULL)`;
 }
 
 /**
@@ -87,7 +98,7 @@ function hardFilters(today: string, perDay: number): SQL {
       AND c.free_evenings && m.free_evenings
       AND NOT EXISTS (SELECT 1 FROM dating_suggestions seen WHERE seen.member_a = least(m.id, c.id) AND seen.member_b = greatest(m.id, c.id))
       AND NOT EXISTS (SELECT 1 FROM dating_blocks b WHERE (b.blocker_id = m.id AND b.blocked_id = c.id) OR (b.blocker_id = c.id AND b.blocked_id = m.id))
-      AND ${isHidden(sql`c.id`)} IS NOT TRUE`;
+      AND ${isHidden(sql`c`)} IS NOT TRUE`;
 }
 
 /**
@@ -138,7 +149,7 @@ export function suggestionRoundSql(options: { day: string; perDay: number; pool:
         members AS (
           SELECT u.* FROM dating_users u LEFT JOIN used ON used.member = u.id
           WHERE cardinality(u.neighbourhoods) > 0 AND cardinality(u.free_evenings) > 0 AND coalesce(used.n, 0) < ${perDay} ${only}
-            AND ${isHidden(sql`u.id`)} IS NOT TRUE
+            AND ${isHidden(sql`u`)} IS NOT TRUE
         ),
         scored AS (
           SELECT m.id AS member, least(m.id, c.id) AS a, greatest(m.id, c.id) AS b, ${SCORE_SQL} AS score
@@ -225,18 +236,23 @@ export async function listSuggestions(db: Db, memberId: string, day: string): Pr
         WHERE (s.member_a = ${memberId} OR s.member_b = ${memberId})
           AND (s.day = ${day} OR (s.answer_a = 'YES' AND s.answer_b = 'YES'))
           AND NOT EXISTS (SELECT 1 FROM dating_blocks b WHERE (b.blocker_id = ${memberId} AND b.blocked_id = o.id) OR (b.blocker_id = o.id AND b.blocked_id = ${memberId}))
-          AND ${isHidden(sql`o.id`)} IS NOT TRUE
+          AND ${isHidden(sql`o`)} IS NOT TRUE
         ORDER BY s.day DESC, s.score DESC, o.id`,
   );
 }
 
-/** Whether `other` was ever suggested to `memberId` and neither has blocked the other. */
+/**
+ * Whether `other` was ever suggested to `memberId`, neither has blocked the other, and `other` is
+ * not suspended. (A member hidden by open reports stays visible to those they were suggested to,
+ * so they can still be blocked or reported; a suspended one is gone for everyone.)
+ */
 export async function isVisibleTo(db: Db, memberId: string, other: string): Promise<boolean> {
   const rows = await queryRows(
     db,
     sql`SELECT 1 FROM dating_suggestions s
         WHERE s.member_a = least(${memberId}::uuid, ${other}::uuid) AND s.member_b = greatest(${memberId}::uuid, ${other}::uuid)
-          AND NOT EXISTS (SELECT 1 FROM dating_blocks b WHERE (b.blocker_id = ${memberId} AND b.blocked_id = ${other}) OR (b.blocker_id = ${other} AND b.blocked_id = ${memberId}))`,
+          AND NOT EXISTS (SELECT 1 FROM dating_blocks b WHERE (b.blocker_id = ${memberId} AND b.blocked_id = ${other}) OR (b.blocker_id = ${other} AND b.blocked_id = ${memberId}))
+          AND NOT ${isSuspended(other)}`,
   );
   return rows.length > 0;
 }

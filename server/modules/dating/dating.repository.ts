@@ -19,6 +19,15 @@ export async function findDatingUserById(db: Db, id: string): Promise<DatingUser
   return row;
 }
 
+/**
+ * Locks a member's row against a moderator's suspension while a sign-in issues its session, and
+ * answers when they were suspended (null when they are not); undefined when there is no such member.
+ */
+export async function lockMemberForSignIn(db: Db, id: string): Promise<{ suspendedAt: Date | null } | undefined> {
+  const [row] = await queryRows<{ suspended_at: string | Date | null }>(db, sql`SELECT suspended_at FROM dating_users WHERE id = ${id} FOR SHARE`);
+  return row && { suspendedAt: row.suspended_at === null ? null : new Date(row.suspended_at) };
+}
+
 export async function insertDatingUser(db: Db, user: NewDatingUser): Promise<DatingUserRow> {
   const [row] = await db.insert(datingUsers).values(user).returning();
   return row;

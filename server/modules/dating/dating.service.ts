@@ -1,11 +1,12 @@
 import { createHash, createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
-import type {
-  DatingLoginInput,
-  DatingPresignResponse,
-  DatingProfile,
-  DatingSignupInput,
-  DatingSignupStarted,
-  DatingSignupVerifyBody,
+import {
+  DATING_ACCOUNT_SUSPENDED,
+  type DatingLoginInput,
+  type DatingPresignResponse,
+  type DatingProfile,
+  type DatingSignupInput,
+  type DatingSignupStarted,
+  type DatingSignupVerifyBody,
 } from '#common/contract/dating.ts';
 import type { DevMailboxResponse } from '#common/contract/waitlist.ts';
 import {
@@ -52,6 +53,7 @@ import {
   listDatingPhotos,
   listExpiredUnclaimedUploads,
   lockDatingSignup,
+  lockMemberForSignIn,
   measureUploadStorage,
   markDatingUploadReceived,
   setDatingSignupMessage,
@@ -415,8 +417,16 @@ export function createDatingService(deps: AppDeps, sessions: SessionsService, st
       const user = await findDatingUserByPhone(db, normalizeDatingPhone(phone));
       const isValid = user ? await verifyPassword(password, user.passwordHash) : await verifyAgainstDecoy(password, config.passwordHashCost);
       if (!user || !isValid) throw unauthenticated(LOGIN_REFUSED);
+      // Only someone who knows the password learns of a suspension (decision 185). The row lock
+      // orders this sign-in with a moderator's suspension: either it sees the suspension, or the
+      // suspension revokes the session it issues.
+      const token = await db.transaction(async (tx) => {
+        const member = await lockMemberForSignIn(tx, user.id);
+        if (!member) throw unauthenticated(LOGIN_REFUSED);
+        if (member.suspendedAt) throw forbidden(DATING_ACCOUNT_SUSPENDED);
+        return sessions.issueSession('dating', user.id, tx);
+      });
       if (previousToken) await sessions.revokeToken(previousToken);
-      const token = await sessions.issueSession('dating', user.id);
       return { profile: await profileOf(user), token };
     },
 

@@ -623,7 +623,8 @@ export function createPaymentsService(deps: AppDeps, driver: PaymentProviderDriv
 
     /** One intent, for its diner (or dating account) or the restaurant's staff. */
     async getIntent(intentId: string, principal: Principal): Promise<PaymentIntent> {
-      if (principal.kind === 'anonymous') requireDiner(principal);
+      // A moderator pays nothing and owns nothing here: like no sign-in at all (decision 185).
+      if (principal.kind === 'anonymous' || principal.kind === 'moderator') requireDiner(principal);
       const row = await findIntent(db, intentId);
       // Someone else's payment answers as if it did not exist.
       if (!row || !isOwner(principal, row)) throw notFound('Payment not found');
@@ -647,7 +648,7 @@ export function createPaymentsService(deps: AppDeps, driver: PaymentProviderDriv
 
     /** The caller's intents: a diner's or dating account's own, or the staff's restaurant's. */
     async listForAccount(principal: Principal): Promise<PaymentIntentList> {
-      if (principal.kind === 'anonymous') requireDiner(principal);
+      if (principal.kind === 'anonymous' || principal.kind === 'moderator') requireDiner(principal);
       const rows =
         principal.kind === 'staff'
           ? await listIntentsOfRestaurant(db, principal.restaurantId, LIST_LIMIT)

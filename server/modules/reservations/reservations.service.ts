@@ -196,8 +196,8 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
   /** The hold screen works with the id alone; a diner's token, when sent, must be the owner's. */
   function assertMayActOnAsDiner(principal: Principal, row: ReservationRow): void {
     rejectInvalidCredential(principal);
-    // Staff and dating credentials are not diner credentials (decision 004), even where none is needed.
-    if (principal.kind === 'staff' || principal.kind === 'dating') throw unauthenticated('This needs a diner sign-in');
+    // Staff, dating and moderator credentials are not diner credentials (decisions 004, 185), even where none is needed.
+    if (principal.kind !== 'anonymous' && principal.kind !== 'diner') throw unauthenticated('This needs a diner sign-in');
     if (principal.kind === 'diner' && principal.userId !== row.user_id) {
       throw forbidden('That reservation belongs to another account');
     }
