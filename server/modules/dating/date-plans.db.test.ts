@@ -193,6 +193,18 @@ describe('the proposal', () => {
     expect(twice.statusCode).toBe(409);
     expect(twice.json<{ error: string }>().error).toBe('You can ask for another option once per match');
   });
+
+  it('keeps the plan and its table when there is no other option to swap it for', async () => {
+    // Only Gold Leaf is within one budget band of two members who spend ₹5,000 and more.
+    const pair = await matchedPair({ dateBudget: 'INR_5000_PLUS' });
+    const [only] = (await plansOf(pair.asha)).plans;
+    expect(only).toMatchObject({ restaurant: { name: 'Gold Leaf' }, canAskAgain: true });
+    const again = await call('POST', `/dating/plans/${only!.id}/another`, pair.asha.cookie);
+    expect(again.statusCode).toBe(409);
+    expect(again.json<{ error: string }>().error).toBe('We could not find another table for you both this week. Your current plan stays open.');
+    expect((await plansOf(pair.asha)).plans.map((plan) => [plan.id, plan.status])).toEqual([[only!.id, 'PROPOSED']]);
+    expect((await reservationOf(only!.id))!.status).toBe('HELD');
+  });
 });
 
 describe('paying to accept', () => {

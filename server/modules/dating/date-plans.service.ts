@@ -79,6 +79,12 @@ const LIST_LIMIT = 20;
 const SWEEP_BATCH = 100;
 const HOUR_MS = 3_600_000;
 
+/** A plan just proposed, and the platform's hold behind it (announced once its transaction committed). */
+interface PlacedPlan {
+  id: string;
+  held: NonNullable<Awaited<ReturnType<ReservationsService['createHoldForPlatform']>>>;
+}
+
 const iso = (value: Date | string) => asDate(value).toISOString();
 
 /** A refusal that names the plan's status, like the reservations' refusals do. */
@@ -127,50 +133,58 @@ export function createDatePlans(deps: AppDeps, reservations: ReservationsService
    * when no table fits, or the pair already has its plan.
    */
   async function propose(memberA: string, memberB: string, after?: { plan: PlanRow; why: 'askedAgain' | 'secondDate' }): Promise<string | undefined> {
-    const placed = await db.transaction(async (tx) => {
-      await lockPair(tx, memberA, memberB);
-      const earlier = await listPlansOfPair(tx, memberA, memberB);
-      if (earlier.some((plan) => plan.status === 'PROPOSED' || plan.status === 'BOOKED')) return undefined;
-      if (!after && earlier.length > 0) return undefined;
-      const now = clock.now();
-      const candidates = await findPlanCandidates(tx, {
-        memberA,
-        memberB,
-        now,
-        earliest: new Date(now.getTime() + PLAN_MIN_LEAD_HOURS * HOUR_MS),
-        latest: new Date(now.getTime() + PLAN_HORIZON_DAYS * 24 * HOUR_MS),
-        excludeRestaurantIds: earlier.map((plan) => plan.restaurant_id),
-        limit: CANDIDATES_TRIED,
-      });
-      for (const candidate of candidates) {
-        const startsAt = asDate(candidate.starts_at);
-        const deadline = planDeadline(now, startsAt);
-        const held = await reservations.createHoldForPlatform(tx, {
-          userId: DATE_ACCOUNT_ID,
-          slotId: candidate.slot_id,
-          partySize: 2,
-          holdUntil: deadline,
-          reason: 'DATE_PLAN',
-        });
-        if (!held) continue;
-        const id = await insertPlan(tx, {
-          memberA,
-          memberB,
-          restaurantId: candidate.restaurant_id,
-          reservationId: held.id,
-          startsAt,
-          deadline,
-          depositPaise: config.datingDepositPaise,
-          replacesPlanId: after?.why === 'askedAgain' ? after.plan.id : null,
-          now,
-        });
-        return { id, held };
-      }
-      return undefined;
-    });
+    const placed = await db.transaction((tx) => proposeIn(tx, memberA, memberB, after));
     if (!placed) return undefined;
     reservations.announceOfferedHold(placed.held);
     return placed.id;
+  }
+
+  /** `propose` inside the caller's transaction; the caller announces the hold after commit. */
+  async function proposeIn(
+    tx: Db,
+    memberA: string,
+    memberB: string,
+    after?: { plan: PlanRow; why: 'askedAgain' | 'secondDate' },
+  ): Promise<PlacedPlan | undefined> {
+    await lockPair(tx, memberA, memberB);
+    const earlier = await listPlansOfPair(tx, memberA, memberB);
+    if (earlier.some((plan) => plan.status === 'PROPOSED' || plan.status === 'BOOKED')) return undefined;
+    if (!after && earlier.length > 0) return undefined;
+    const now = clock.now();
+    const candidates = await findPlanCandidates(tx, {
+      memberA,
+      memberB,
+      now,
+      earliest: new Date(now.getTime() + PLAN_MIN_LEAD_HOURS * HOUR_MS),
+      latest: new Date(now.getTime() + PLAN_HORIZON_DAYS * 24 * HOUR_MS),
+      excludeRestaurantIds: earlier.map((plan) => plan.restaurant_id),
+      limit: CANDIDATES_TRIED,
+    });
+    for (const candidate of candidates) {
+      const startsAt = asDate(candidate.starts_at);
+      const deadline = planDeadline(now, startsAt);
+      const held = await reservations.createHoldForPlatform(tx, {
+        userId: DATE_ACCOUNT_ID,
+        slotId: candidate.slot_id,
+        partySize: 2,
+        holdUntil: deadline,
+        reason: 'DATE_PLAN',
+      });
+      if (!held) continue;
+      const id = await insertPlan(tx, {
+        memberA,
+        memberB,
+        restaurantId: candidate.restaurant_id,
+        reservationId: held.id,
+        startsAt,
+        deadline,
+        depositPaise: config.datingDepositPaise,
+        replacesPlanId: after?.why === 'askedAgain' ? after.plan.id : null,
+        now,
+      });
+      return { id, held };
+    }
+    return undefined;
   }
 
   /** The plan, if `memberId` is one of its two members (anyone else is told it does not exist). */
@@ -188,7 +202,12 @@ export function createDatePlans(deps: AppDeps, reservations: ReservationsService
   async function movePlanAndTable(
     plan: PlanRow,
     table: { to: 'CONFIRMED' | 'CANCELLED' | 'SEATED' | 'NO_SHOW'; by: 'member' | 'system'; cancelReason?: string },
-    decide: (tx: Db, locked: PlanRow, members: PlanMemberRow[], now: Date) => Promise<{ event: DatePlanEvent; settlement?: DateSettlement }>,
+    decide: (
+      tx: Db,
+      locked: PlanRow,
+      members: PlanMemberRow[],
+      now: Date,
+    ) => Promise<{ event: DatePlanEvent; settlement?: DateSettlement; afterwards?: (tx: Db) => Promise<void> }>,
   ): Promise<void> {
     await reservations.moveDateReservation({
       reservationId: plan.reservation_id,
@@ -199,8 +218,9 @@ export function createDatePlans(deps: AppDeps, reservations: ReservationsService
       alsoInTransaction: async (tx) => {
         const locked = (await findPlan(tx, plan.id, { forUpdate: true }))!;
         const now = clock.now();
-        const { event, settlement } = await decide(tx, locked, await listPlanMembers(tx, [plan.id]), now);
+        const { event, settlement, afterwards } = await decide(tx, locked, await listPlanMembers(tx, [plan.id]), now);
         await applyPlanEvent(tx, locked, event, settlement, now);
+        await afterwards?.(tx);
       },
     });
     await settleMoves(plan.id);
@@ -470,8 +490,8 @@ export function createDatePlans(deps: AppDeps, reservations: ReservationsService
 
     /**
      * POST /dating/plans/{planId}/another: once per match, a new plan at another restaurant replaces
-     * this one. The new one is found before the old one is let go, so a member who asks never ends
-     * with nothing: without another option, 409 and the plan stays.
+     * this one, in the one transaction that lets the old one go, so a member who asks never ends
+     * with nothing: without another option, 409 and the plan and its table stay.
      */
     async askAgain(principal: Principal, planId: string): Promise<DatePlan> {
       requireDating(principal);
@@ -484,13 +504,21 @@ export function createDatePlans(deps: AppDeps, reservations: ReservationsService
             ? 'You can ask for another option once per match'
             : `This date plan is ${plan.status.toLowerCase()}, so it cannot be changed now`,
         );
+      // The new plan is placed in the transaction that lets the old one go: without one, both roll back.
+      let next: Awaited<ReturnType<typeof proposeIn>>;
       await movePlanAndTable(plan, { to: 'CANCELLED', by: 'member', cancelReason: 'DATE_REPLACED' }, async (_tx, locked, members) => {
         if (locked.status !== 'PROPOSED') throw notNow(locked.status, 'changed');
-        return { event: 'askedAgain', settlement: releaseAll(members) };
+        return {
+          event: 'askedAgain',
+          settlement: releaseAll(members),
+          afterwards: async (tx) => {
+            next = await proposeIn(tx, locked.member_a, locked.member_b, { plan: locked, why: 'askedAgain' });
+            if (!next) throw conflict(NO_OTHER_OPTION);
+          },
+        };
       });
-      const next = await propose(plan.member_a, plan.member_b, { plan, why: 'askedAgain' });
-      if (!next) throw conflict(NO_OTHER_OPTION);
-      return memberView(next, memberId);
+      reservations.announceOfferedHold(next!.held);
+      return memberView(next!.id, memberId);
     },
 
     /**
