@@ -106,7 +106,7 @@ function createServices(deps: AppDeps) {
   // Payments knows no other module: reservations' deposits and dating's date plans subscribe to onStatusChange.
   const payments = createPaymentsService(deps);
   const deposits = createDepositsService(deps, reservations, payments, notifications, strikes);
-  const datePlans = createDatePlans(deps, reservations, payments, restaurants);
+  const datePlans = createDatePlans(deps, reservations, payments, restaurants, datingModeration);
   return {
     reminders,
     sessions,

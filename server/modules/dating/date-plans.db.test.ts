@@ -13,7 +13,7 @@ import { queryRows } from '#server/db/client.ts';
 import type { SandboxGateway } from '#server/modules/payments/sandbox-gateway.ts';
 import { DATING_SESSION_COOKIE } from '#server/plugins/sessions.ts';
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
-import { buildDatingMember, buildRestaurant, buildSlot, buildStaff, type BuiltAccount } from '#server/test/factories.ts';
+import { buildDatingMember, buildModerator, buildRestaurant, buildSlot, buildStaff, type BuiltAccount } from '#server/test/factories.ts';
 import { DATE_ACCOUNT_ID } from './date-plans.service.ts';
 
 /**
@@ -338,6 +338,18 @@ describe('at the table', () => {
 });
 
 describe('safety and after the date', () => {
+  it('closes a suspended member’s booked date with nobody at fault: the table goes back and both deposits are released', async () => {
+    const { plan, asha, ashaIntent, raviIntent, ravi } = await bookedPair();
+    const moderator = await buildModerator(t.database.db);
+    const suspended = await call('POST', `/api/moderation/members/${ravi.id}/review`, bearer(moderator.token), { decision: 'SUSPEND', note: 'fake photos' });
+    expect(suspended.statusCode, suspended.body).toBe(200);
+    await sandbox.settle();
+    expect((await reservationOf(plan.id))!.status).toBe('CANCELLED');
+    for (const id of [ashaIntent, raviIntent]) expect((await intent(id)).status).toBe('RELEASED');
+    expect((await plansOf(asha)).plans[0]).toMatchObject({ status: 'CANCELLED', flaked: null, me: { deposit: 'released' } });
+    expect((await plansOf(asha)).strikes).toBe(0);
+  });
+
   it('shares a plan with a trusted contact by a link that shows where, when and first names, until the end of the date', async () => {
     const pair = await matchedPair();
     const [plan] = (await plansOf(pair.asha)).plans;

@@ -324,3 +324,11 @@ export async function setAfterDateOnce(db: Db, planId: string, memberId: string,
   );
   return rows.length === 1;
 }
+
+/** A member's plans still in play (proposed or booked). */
+export async function listOpenPlansOfMember(db: Db, memberId: string): Promise<PlanRow[]> {
+  return queryRows<PlanRow>(
+    db,
+    sql`SELECT ${PLAN_COLUMNS} FROM dating_plans p WHERE (p.member_a = ${memberId} OR p.member_b = ${memberId}) AND p.status IN ('PROPOSED', 'BOOKED')`,
+  );
+}

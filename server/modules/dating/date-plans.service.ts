@@ -37,6 +37,7 @@ import type { PaymentStatusChange, PaymentsService } from '#server/modules/payme
 import type { ReservationsService } from '#server/modules/reservations/reservations.service.ts';
 import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
 import { toRestaurantRef } from '#server/modules/restaurants/restaurant-sql.ts';
+import type { DatingModeration } from './dating-moderation.service.ts';
 import { insertBlock } from './dating-matches.repository.ts';
 import {
   countStrikes,
@@ -51,6 +52,7 @@ import {
   listDatesOfDay,
   listLapsedProposals,
   listMatchesWithoutPlan,
+  listOpenPlansOfMember,
   listPaidProposals,
   listPlanMembers,
   listPlansOfMember,
@@ -123,7 +125,13 @@ function depositStateOf(member: PlanMemberRow, intent: PaymentIntent | undefined
  * at the table staff mark arrivals, and the plan settles what each deposit becomes. Every change
  * of a plan that moves its table runs under the reservation's row lock, inside its move.
  */
-export function createDatePlans(deps: AppDeps, reservations: ReservationsService, payments: PaymentsService, restaurants: RestaurantsService) {
+export function createDatePlans(
+  deps: AppDeps,
+  reservations: ReservationsService,
+  payments: PaymentsService,
+  restaurants: RestaurantsService,
+  moderation: DatingModeration,
+) {
   const { db, clock, config, log } = deps;
   const signingKey = createSigningKey(deps);
 
@@ -387,6 +395,18 @@ export function createDatePlans(deps: AppDeps, reservations: ReservationsService
   }
 
   payments.onStatusChange(onPaymentChange);
+
+  // A suspended member's plans close with nobody at fault: each hold or booked table goes back and
+  // both deposits are released (a date already under way settles by arrivals, as any other).
+  moderation.onMemberSuspended(async (memberId) => {
+    for (const plan of await listOpenPlansOfMember(db, memberId)) {
+      await movePlanAndTable(plan, { to: 'CANCELLED', by: 'member', cancelReason: 'DATE_MEMBER_SUSPENDED' }, async (_tx, locked, members) => {
+        if (locked.status === 'PROPOSED') return { event: 'declined', settlement: releaseAll(members) };
+        if (locked.status === 'BOOKED') return { event: 'cancelledInTime', settlement: releaseAll(members) };
+        throw notNow(locked.status, 'closed');
+      }).catch((error: unknown) => log.warn({ err: error, planId: plan.id }, 'date plan of a suspended member not closed'));
+    }
+  });
 
   // Staff moves on a date's table settle the plan with it (a date is a booking like any other at the door).
   reservations.addMoveStep(async (tx, move) => {

@@ -37,6 +37,8 @@ const firstNameOf = (name: string) => name.trim().split(/\s+/)[0] ?? name;
  */
 export function createDatingModeration(deps: AppDeps, sessions: SessionsService) {
   const { db, clock } = deps;
+  /** Told once a suspension has committed (date plans close the member's open plans). */
+  const suspendedListeners = new Set<(memberId: string) => Promise<void>>();
 
   return {
     /** GET /api/moderation/reports: reported members with their reports of `status`, most open reports first. */
@@ -101,7 +103,18 @@ export function createDatingModeration(deps: AppDeps, sessions: SessionsService)
       const state = await findMemberModerationState(db, memberId);
       if (!state) throw notFound(MEMBER_NOT_FOUND);
       deps.log.info({ moderatorId: principal.moderatorId, memberId, decision: input.decision, reviewedReports }, 'dating reports reviewed');
+      if (input.decision === 'SUSPEND') {
+        for (const listener of suspendedListeners) {
+          await listener(memberId).catch((error: unknown) => deps.log.warn({ err: error, memberId }, 'suspension listener failed'));
+        }
+      }
       return { memberId, decision: input.decision, reviewedReports, isHidden: state.isHidden, suspendedAt: state.suspendedAt };
+    },
+
+    /** Hears each suspension once it has committed; returns the unsubscribe function. */
+    onMemberSuspended(listener: (memberId: string) => Promise<void>): () => void {
+      suspendedListeners.add(listener);
+      return () => suspendedListeners.delete(listener);
     },
   };
 }
