@@ -5,7 +5,7 @@ import { bearer, createTestApp, postRawJson, TEST_NOW, type TestApp } from '#ser
 import { buildDiner, buildRestaurant, buildStaff, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 import type { SandboxGateway } from './sandbox-gateway.ts';
 import type { PaymentStatusChange, PaymentsService } from './payments.service.ts';
-import { balances, countRows, DEPOSIT_PAISE, startDeposit, unbalancedPostings } from './payments.test-support.ts';
+import { balances, countRows, DEPOSIT_PAISE, eventOutcomes, startDeposit, unbalancedPostings } from './payments.test-support.ts';
 
 /**
  * Payments through the real app and database with the sandbox gateway: its webhooks go through
@@ -172,10 +172,7 @@ describe('webhooks', () => {
     sandbox.approve(row.provider_ref, DEPOSIT_PAISE);
     await sandbox.releaseHeld();
     expect(await statusOf(intentId)).toBe('CAPTURED');
-    const outcomes = await queryRows<{ event_type: string; outcome: string }>(
-      t.database.db,
-      sql`SELECT event_type, outcome FROM payment_events WHERE intent_id = ${intentId} ORDER BY id`,
-    );
+    const outcomes = await eventOutcomes(t.database.db, intentId);
     expect(outcomes).toEqual([
       { event_type: 'payment.authorized', outcome: 'applied' },
       { event_type: 'payment.captured', outcome: 'applied' },

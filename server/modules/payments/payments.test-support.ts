@@ -50,3 +50,8 @@ export async function countRows(db: Db, table: 'payment_events' | 'ledger_postin
   );
   return row.count;
 }
+
+/** The webhooks an intent received, oldest first, and what each did (applied, ignored). */
+export function eventOutcomes(db: Db, intentId: string): Promise<{ event_type: string; outcome: string }[]> {
+  return queryRows<{ event_type: string; outcome: string }>(db, sql`SELECT event_type, outcome FROM payment_events WHERE intent_id = ${intentId} ORDER BY id`);
+}

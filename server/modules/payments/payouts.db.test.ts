@@ -7,7 +7,7 @@ import { buildRestaurant, type BuiltRestaurant } from '#server/test/factories.ts
 import { ProviderRefused, signBody } from './payment-provider.ts';
 import { SANDBOX_EVENT_ID_HEADER, SANDBOX_SIGNATURE_HEADER, SandboxGateway } from './sandbox-gateway.ts';
 import { createPaymentsService, type PaymentStatusChange, type PaymentsService, type PayoutChange } from './payments.service.ts';
-import { balances, countRows, unbalancedPostings } from './payments.test-support.ts';
+import { balances, countRows, eventOutcomes, unbalancedPostings } from './payments.test-support.ts';
 
 /**
  * Payouts (decision 184) on the real database with the sandbox gateway: a flake's dating deposit
@@ -185,10 +185,7 @@ describe('paying a flake’s deposit to the member who came', () => {
     expect(await countRows(t.database.db, 'provider_calls', intentId)).toBe(2); // the authorisation and one capture
     expect(await countRows(t.database.db, 'ledger_postings', intentId)).toBe(3); // authorise, capture, payout
     expect(await payoutPostings(intentId)).toBe(1);
-    const outcomes = await queryRows<{ event_type: string; outcome: string }>(
-      t.database.db,
-      sql`SELECT event_type, outcome FROM payment_events WHERE intent_id = ${intentId} ORDER BY id`,
-    );
+    const outcomes = await eventOutcomes(t.database.db, intentId);
     // The copies never reach the intent: each is recognised in the inbox and answered `duplicate`.
     expect(outcomes).toEqual([
       { event_type: 'payment.authorized', outcome: 'applied' },

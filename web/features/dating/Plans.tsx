@@ -31,6 +31,7 @@ import {
   withReturnTo,
 } from './plan-view.ts';
 import './plans.css';
+import { useNow } from '#web/components/ui/use-now.ts';
 
 /** Where the payment page sends the member back to. */
 const RETURN_PATH = '/dating/app';
@@ -178,16 +179,6 @@ function useAnnounceChanges(data: DatePlansResponse | undefined) {
       }
     }
   }, [data, toast]);
-}
-
-/** A clock that ticks, so the time left changes on its own. */
-function useNow(everyMs: number): Date {
-  const [now, setNow] = useState(() => new Date());
-  useEffect(() => {
-    const timer = window.setInterval(() => setNow(new Date()), everyMs);
-    return () => window.clearInterval(timer);
-  }, [everyMs]);
-  return now;
 }
 
 /** "Answer by …" and the time left, which changes once every 15 seconds; at zero the list reads again. */

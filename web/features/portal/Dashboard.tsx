@@ -16,16 +16,7 @@ import { SlotsPanel } from './SlotsPanel.tsx';
 import { AdminPanel } from './AdminPanel.tsx';
 import { RemindersPanel } from './RemindersPanel.tsx';
 import { DatesPanel } from './DatesPanel.tsx';
-
-/** A clock that ticks, so buttons that depend on time (No-show) appear on their own. */
-function useNow(everyMs: number): Date {
-  const [now, setNow] = useState(() => new Date());
-  useEffect(() => {
-    const timer = window.setInterval(() => setNow(new Date()), everyMs);
-    return () => window.clearInterval(timer);
-  }, [everyMs]);
-  return now;
-}
+import { useNow } from '#web/components/ui/use-now.ts';
 
 function formatUpdated(at: number): string {
   if (!at) return '';
