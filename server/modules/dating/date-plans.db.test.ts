@@ -312,6 +312,20 @@ describe('at the table', () => {
     expect(blocks).toHaveLength(1);
   });
 
+  it('follows the restaurant’s no-show policy for both deposits when neither comes, with a strike each', async () => {
+    const policy = { defaultCharge: { kind: 'none', perCoverPaise: 0 }, rules: [], freeCancelMinutes: 120, lateCancelKeepPercent: 100, noShowKeepPercent: 50 };
+    expect((await call('PUT', '/api/admin/deposit-policy', bearer(near.staff.token), policy)).statusCode).toBe(200);
+    const { plan, asha, ravi, ashaIntent, raviIntent } = await bookedPair();
+    t.clock.set(kolkataInstant(DAY, '19:15').toISOString());
+    await sweep();
+    expect((await reservationOf(plan.id))!.status).toBe('NO_SHOW');
+    for (const id of [ashaIntent, raviIntent]) expect(await intent(id)).toMatchObject({ status: 'CAPTURED', capturePurpose: 'keep', capturedPaise: 15_000 });
+    expect((await plansOf(asha)).plans[0]).toMatchObject({ status: 'NO_SHOW', flaked: 'both', me: { deposit: 'kept' }, payoutToMe: null });
+    for (const member of [asha, ravi]) expect((await plansOf(member)).strikes).toBe(1);
+    const back = { ...policy, noShowKeepPercent: 100 };
+    expect((await call('PUT', '/api/admin/deposit-policy', bearer(near.staff.token), back)).statusCode).toBe(200);
+  });
+
   it('treats a cancel within 24 hours as a flake, and releases both deposits of a cancel in time', async () => {
     const { plan, asha, ravi, ashaIntent, raviIntent } = await bookedPair();
     const cancelled = await call('POST', `/dating/plans/${plan.id}/cancel`, ravi.cookie);
