@@ -18,6 +18,7 @@ import { AVAILABILITY_HORIZON_DAYS, categoryEmoji, preferredHoods } from '#commo
 import { addDays, clockTimesBetween, todayInKolkata } from '#common/domain/time.ts';
 import type { DatabaseHandle } from '#server/db/client.ts';
 import { hashPassword } from '#server/modules/accounts/password.ts';
+import { DATE_ACCOUNT_ID } from '#server/modules/dating/date-plans.service.ts';
 import { benchTarget, openBenchDatabase, querySql, type BenchTarget } from './lib.ts';
 
 /** Lunch and dinner, every half hour: 16 slots a day. */
@@ -62,7 +63,7 @@ async function assertBenchOnly(handle: DatabaseHandle, target: BenchTarget): Pro
   const [{ foreign }] = await querySql<{ foreign: number }>(
     handle,
     `SELECT ((SELECT count(*) FROM restaurants WHERE slug NOT LIKE 'city-%' AND slug NOT LIKE 'bench-%')
-           + (SELECT count(*) FROM users WHERE username NOT LIKE 'city\\_%' AND username NOT LIKE 'drop\\_%'))::int AS foreign`,
+           + (SELECT count(*) FROM users WHERE username NOT LIKE 'city\\_%' AND username NOT LIKE 'drop\\_%' AND id <> ${sqlText(DATE_ACCOUNT_ID)}))::int AS foreign`,
   );
   if (foreign > 0)
     throw new Error('Refusing to generate: this database holds restaurants or accounts that are not bench data (set BENCH_FORCE=1 to empty it anyway).');
@@ -109,6 +110,11 @@ export async function generateCity(
   step(
     'emptying the bench tables',
     `TRUNCATE reservation_events, reservations, slots, sessions, staff_accounts, users, restaurants, rate_limit_counters CASCADE`,
+  );
+  // The platform account that holds dates' tables is not bench data: written back as migration 0015 wrote it.
+  step(
+    'the platform account of dates',
+    `INSERT INTO users (id, username, password_hash, name) VALUES (${sqlText(DATE_ACCOUNT_ID)}, 'tablefair.dates.system', '!', 'Tablefair dates')`,
   );
   step('forgetting the last generation', `DELETE FROM app_settings WHERE key = ${sqlText(MARKER_KEY)}`);
   step(
