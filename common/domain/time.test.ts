@@ -39,6 +39,13 @@ describe('Kolkata dates across midnight', () => {
     expect(todayInKolkata(new Date('2026-12-31T18:30:00.000Z'))).toBe('2027-01-01');
     expect(todayInKolkata(new Date('2026-12-31T18:29:00.000Z'))).toBe('2026-12-31');
     expect(todayInKolkata(new Date('2026-11-30T20:00:00.000Z'))).toBe('2026-12-01');
+    // Asked back and forth across a Kolkata midnight (the day it answered last is remembered).
+    for (let round = 0; round < 2; round++) {
+      expect(todayInKolkata(new Date('2026-11-22T18:29:59.999Z'))).toBe('2026-11-22');
+      expect(todayInKolkata(new Date('2026-11-22T18:30:00.000Z'))).toBe('2026-11-23');
+      expect(todayInKolkata(new Date('2026-11-23T18:29:59.999Z'))).toBe('2026-11-23');
+      expect(todayInKolkata(new Date('2026-11-23T18:30:00.000Z'))).toBe('2026-11-24');
+    }
     // 02:00 UTC is already 07:30 the same day in Kolkata.
     expect(toKolkata(new Date('2027-01-01T02:00:00.000Z'))).toEqual({ date: '2027-01-01', time: '07:30' });
   });
@@ -140,6 +147,17 @@ describe('parsing and small helpers', () => {
     for (const bad of ['2027-02-29', '2026-02-30', '2026-13-01', '2026-11-2', '22-11-2026', '2026-11-22T00:00', '', 'tomorrow']) {
       expect(isIsoDate(bad)).toBe(false);
     }
+  });
+
+  it('gives the same answers when asked again (the answers are remembered per string)', () => {
+    for (let round = 0; round < 3; round++) {
+      expect(isIsoDate('2026-11-22')).toBe(true);
+      expect(isIsoDate('2027-02-29')).toBe(false);
+      expect(isIsoDate('2026-11-2')).toBe(false);
+    }
+    // More distinct strings than it remembers: it starts over and stays right.
+    for (let day = 0; day < 1500; day++) expect(isIsoDate(addDays('2026-01-01', day))).toBe(true);
+    expect(isIsoDate('2026-02-30')).toBe(false);
   });
 
   it('accepts only 24-hour HH:MM times', () => {

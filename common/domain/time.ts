@@ -10,8 +10,24 @@ const DAY_MS = 86_400_000;
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 const TIME_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
 
-/** True for a real calendar date written YYYY-MM-DD. */
+/** How many distinct strings isIsoDate remembers before it starts over (the hot path asks about a few dozen). */
+const ISO_DATE_MEMORY = 1024;
+const isoDateAnswers = new Map<string, boolean>();
+
+/** True for a real calendar date written YYYY-MM-DD. Remembered per string: the busiest read checks the same few dates. */
 export function isIsoDate(value: string): boolean {
+  const known = isoDateAnswers.get(value);
+  if (known !== undefined) return known;
+  const answer = computeIsIsoDate(value);
+  // Only strings of a date's length are kept, so odd input cannot fill the memory with long keys.
+  if (value.length === 10) {
+    if (isoDateAnswers.size >= ISO_DATE_MEMORY) isoDateAnswers.clear();
+    isoDateAnswers.set(value, answer);
+  }
+  return answer;
+}
+
+function computeIsIsoDate(value: string): boolean {
   if (!DATE_PATTERN.test(value)) return false;
   const parsed = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
@@ -28,9 +44,18 @@ export function toKolkata(instant: Date): { date: string; time: string } {
   return { date: shifted.slice(0, 10), time: shifted.slice(11, 16) };
 }
 
-/** Today's date in Kolkata. */
+/** The Kolkata day todayInKolkata answered last: its date and the instants it runs over, [startMs, endMs). */
+let lastKolkataDay = { date: '', startMs: 0, endMs: 0 };
+
+/** Today's date in Kolkata (the day's bounds are kept, so each call in the same day costs two comparisons). */
 export function todayInKolkata(now: Date = new Date()): string {
-  return toKolkata(now).date;
+  const ms = now.getTime();
+  if (ms >= lastKolkataDay.startMs && ms < lastKolkataDay.endMs) return lastKolkataDay.date;
+  const date = toKolkata(now).date;
+  if (Number.isNaN(ms)) return date;
+  const startMs = Date.parse(`${date}T00:00:00Z`) - KOLKATA_OFFSET_MINUTES * MINUTE_MS;
+  lastKolkataDay = { date, startMs, endMs: startMs + DAY_MS };
+  return date;
 }
 
 /** The instant at which a Kolkata wall-clock date and time happens. */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { hookWhen, onSendWhen } from './public-reads.ts';
 
 /**
  * If-None-Match uses the weak comparison (RFC 9110 §13.1.2): `W/"x"` matches `"x"`
@@ -82,41 +83,51 @@ export const etagPlugin = fp(async (app) => {
     shared.clear();
   });
 
-  app.addHook('preHandler', async (request, reply) => {
-    const maxAgeSeconds = request.routeOptions.config?.sharedAnswerSeconds;
-    if (!maxAgeSeconds) return;
-    const answer = shared.get(request.url);
-    const isFresh =
-      answer !== undefined &&
-      answer.epoch === app.deps.availabilityChanges.deliveryEpoch() &&
-      Math.abs(app.deps.clock.now().getTime() - answer.builtAtMs) < maxAgeSeconds * 1000;
-    if (!isFresh) {
-      shared.delete(request.url);
-      changesWhenBuildStarted.set(request, changesAnnounced);
-      return;
-    }
-    sendEtag(reply, answer.etag);
-    if (matchesIfNoneMatch(request.headers['if-none-match'], answer.etag)) return reply.code(304).send('');
-    reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
-    const encoding = preferredEncoding(request);
-    if (!encoding) return reply.send(answer.body);
-    return reply.header('content-encoding', encoding).send(compressed(answer, encoding));
-  });
+  // Only routes marked sharedAnswerSeconds (preHandler) or etag (onSend) run these (decision 186).
+  const sharesAnswers = (request: FastifyRequest) => Boolean(request.routeOptions.config?.sharedAnswerSeconds);
+  const sendsEtags = (request: FastifyRequest) => request.routeOptions.config?.etag === true;
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const config = request.routeOptions.config;
-    if (!config?.etag || reply.statusCode !== 200 || reply.hasHeader('etag')) return payload;
-    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-    const etag = `"${createHash('sha1').update(payload).digest('base64url')}"`;
-    const epoch = app.deps.availabilityChanges.deliveryEpoch();
-    if (config.sharedAnswerSeconds && typeof payload === 'string' && epoch !== null && changesWhenBuildStarted.get(request) === changesAnnounced) {
-      shared.set(request.url, { body: payload, etag, builtAtMs: app.deps.clock.now().getTime(), epoch });
-    }
-    sendEtag(reply, etag);
-    if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
-      reply.code(304);
-      return '';
-    }
-    return payload;
-  });
+  app.addHook(
+    'preHandler',
+    hookWhen(sharesAnswers, async (request, reply) => {
+      const maxAgeSeconds = request.routeOptions.config?.sharedAnswerSeconds;
+      if (!maxAgeSeconds) return;
+      const answer = shared.get(request.url);
+      const isFresh =
+        answer !== undefined &&
+        answer.epoch === app.deps.availabilityChanges.deliveryEpoch() &&
+        Math.abs(app.deps.clock.now().getTime() - answer.builtAtMs) < maxAgeSeconds * 1000;
+      if (!isFresh) {
+        shared.delete(request.url);
+        changesWhenBuildStarted.set(request, changesAnnounced);
+        return;
+      }
+      sendEtag(reply, answer.etag);
+      if (matchesIfNoneMatch(request.headers['if-none-match'], answer.etag)) return reply.code(304).send('');
+      reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
+      const encoding = preferredEncoding(request);
+      if (!encoding) return reply.send(answer.body);
+      return reply.header('content-encoding', encoding).send(compressed(answer, encoding));
+    }),
+  );
+
+  app.addHook(
+    'onSend',
+    onSendWhen(sendsEtags, async (request, reply, payload) => {
+      const config = request.routeOptions.config;
+      if (!config?.etag || reply.statusCode !== 200 || reply.hasHeader('etag')) return payload;
+      if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+      const etag = `"${createHash('sha1').update(payload).digest('base64url')}"`;
+      const epoch = app.deps.availabilityChanges.deliveryEpoch();
+      if (config.sharedAnswerSeconds && typeof payload === 'string' && epoch !== null && changesWhenBuildStarted.get(request) === changesAnnounced) {
+        shared.set(request.url, { body: payload, etag, builtAtMs: app.deps.clock.now().getTime(), epoch });
+      }
+      sendEtag(reply, etag);
+      if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
+        reply.code(304);
+        return '';
+      }
+      return payload;
+    }),
+  );
 });

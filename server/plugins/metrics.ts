@@ -28,11 +28,12 @@ const metricsSchema = { operationId: 'getMetrics', tags: ['operations'], summary
  * which the operator keeps private.
  */
 export const metricsPlugin = fp<{ config: AppConfig; metrics: AppMetrics }>(async (app, { config, metrics }) => {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     metrics.httpDuration.observe(
       { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
+    done();
   });
 
   const answer = async () => metrics.registry.metrics();

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppConfig } from '#server/config.ts';
 import type { Db } from '#server/db/client.ts';
 import { AppError } from '#server/errors.ts';
+import { hookWhen, onSendWhen } from './public-reads.ts';
 import { MemoryRateLimitStore, PostgresRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './rate-limit-stores.ts';
 
 export type RateLimitGroup = NonNullable<import('fastify').FastifyContextConfig['rateLimitGroup']>;
@@ -78,38 +79,53 @@ export const rateLimitPlugin = fp(async (app, options: { config: AppConfig; db: 
   const windowMs = config.rateLimits.windowSeconds * 1000;
   const refunds = new WeakMap<FastifyRequest, { key: string; windowStart: Date }[]>();
 
-  app.addHook('preHandler', async (request, reply) => {
-    const group = request.routeOptions.config?.rateLimitGroup;
-    if (!group) return;
-    const now = app.deps.clock.now().getTime();
-    const windowStart = new Date(now - (now % windowMs));
-    for (const budget of budgets[group]) {
-      const key = await budget.keyOf(request);
-      if (!key) continue;
-      let hits: number;
-      try {
-        hits = await store.hit(`${budget.name}:${key}`, windowStart, windowMs);
-      } catch (error) {
-        // Fail open: a broken counter store must not lock every diner out.
-        request.log.warn({ err: error, budget: budget.name }, 'rate-limit store unavailable');
-        continue;
-      }
-      if (budget.onlyFailures && hits <= budget.limit) refunds.set(request, [...(refunds.get(request) ?? []), { key: `${budget.name}:${key}`, windowStart }]);
-      if (hits > budget.limit) {
-        const retryAfter = Math.max(1, Math.ceil((windowStart.getTime() + windowMs - now) / 1000));
-        reply.header('retry-after', String(retryAfter));
-        throw new AppError('RATE_LIMITED', `Too many attempts. Please wait ${retryAfter} seconds and try again.`);
-      }
-    }
-  });
+  // Only routes with a rateLimitGroup run these (a callback for the others, decision 186).
+  app.addHook(
+    'preHandler',
+    hookWhen(
+      (request) => request.routeOptions.config?.rateLimitGroup !== undefined,
+      async (request, reply) => {
+        const group = request.routeOptions.config?.rateLimitGroup;
+        if (!group) return;
+        const now = app.deps.clock.now().getTime();
+        const windowStart = new Date(now - (now % windowMs));
+        for (const budget of budgets[group]) {
+          const key = await budget.keyOf(request);
+          if (!key) continue;
+          let hits: number;
+          try {
+            hits = await store.hit(`${budget.name}:${key}`, windowStart, windowMs);
+          } catch (error) {
+            // Fail open: a broken counter store must not lock every diner out.
+            request.log.warn({ err: error, budget: budget.name }, 'rate-limit store unavailable');
+            continue;
+          }
+          if (budget.onlyFailures && hits <= budget.limit)
+            refunds.set(request, [...(refunds.get(request) ?? []), { key: `${budget.name}:${key}`, windowStart }]);
+          if (hits > budget.limit) {
+            const retryAfter = Math.max(1, Math.ceil((windowStart.getTime() + windowMs - now) / 1000));
+            reply.header('retry-after', String(retryAfter));
+            throw new AppError('RATE_LIMITED', `Too many attempts. Please wait ${retryAfter} seconds and try again.`);
+          }
+        }
+      },
+    ),
+  );
 
   // A call that succeeded gives back the hits of its onlyFailures budgets, before the answer leaves.
-  app.addHook('onSend', async (request, reply) => {
-    const owed = refunds.get(request);
-    if (!owed || reply.statusCode >= 400) return;
-    refunds.delete(request);
-    for (const { key, windowStart } of owed) await store.hit(key, windowStart, windowMs, -1).catch(() => {});
-  });
+  app.addHook(
+    'onSend',
+    onSendWhen(
+      (request) => refunds.has(request),
+      async (request, reply, payload) => {
+        const owed = refunds.get(request);
+        if (!owed || reply.statusCode >= 400) return payload;
+        refunds.delete(request);
+        for (const { key, windowStart } of owed) await store.hit(key, windowStart, windowMs, -1).catch(() => {});
+        return payload;
+      },
+    ),
+  );
 
   app.addHook('onClose', async () => store.close());
 });

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '#server/modules/accounts/principal.ts';
+import { isPublicRead } from './public-reads.ts';
 
 /** The token of an `Authorization: Bearer …` header, if any. */
 export function bearerToken(request: FastifyRequest): string | undefined {
@@ -24,9 +25,18 @@ export function datingSessionToken(request: FastifyRequest): string | undefined 
  * Adds `request.principal()`: who is calling, resolved once per request and only
  * when a route asks (public reads of the restaurant list never touch the session table).
  * Sources of credentials register resolvers here (bearer tokens; the dating cookie).
+ * Cookies are parsed on every request but public reads (decision 186), which never read one
+ * (`reply.setCookie` still works there: the cookie plugin parses on demand).
  */
 export const sessionsPlugin = fp(async (app) => {
-  await app.register(cookie);
+  await app.register(cookie, { hook: false });
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!isPublicRead(request)) {
+      const header = request.headers.cookie;
+      request.cookies = header ? app.parseCookie(header) : {};
+    }
+    done();
+  });
   app.decorateRequest('principal', function (this: FastifyRequest) {
     const cached = (this as FastifyRequest & { principalPromise?: Promise<Principal> }).principalPromise;
     if (cached) return cached;

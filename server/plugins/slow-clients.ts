@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import type { AppConfig } from '#server/config.ts';
+import { isPublicRead } from './public-reads.ts';
 
 const TIMEOUT_BODY = JSON.stringify({ error: 'The request took too long to arrive. Please try again.' });
 
@@ -9,16 +10,17 @@ const TIMEOUT_BODY = JSON.stringify({ error: 'The request took too long to arriv
  * within REQUEST_TIMEOUT_SECONDS. Node checks its own requestTimeout only every 30 s, so this
  * plugin also times each request from its headers to its parsed body and, when that runs over,
  * answers 408 `{error}` itself and closes the connection. Streams' responses are not limited:
- * only the time the request takes to arrive.
+ * only the time the request takes to arrive. Public reads (decision 186) are GETs whose body
+ * Fastify never reads, so they are not timed here (Node's headersTimeout and requestTimeout stay).
  */
 export const slowClientsPlugin = fp(async (app, options: { config: AppConfig }) => {
   const { headersSeconds, requestSeconds } = options.config.requestTimeouts;
   app.server.headersTimeout = headersSeconds * 1000;
   const timers = new WeakMap<object, NodeJS.Timeout>();
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const raw = request.raw;
-    if (raw.complete) return;
+    if (raw.complete || isPublicRead(request)) return done();
     const timer = setTimeout(() => {
       const socket = raw.socket;
       if (raw.complete || !socket || socket.destroyed) return;
@@ -32,9 +34,12 @@ export const slowClientsPlugin = fp(async (app, options: { config: AppConfig }) 
     timers.set(request, timer);
     raw.once('end', () => clearTimeout(timer));
     raw.once('close', () => clearTimeout(timer));
+    done();
   });
 
-  app.addHook('preValidation', async (request) => {
-    clearTimeout(timers.get(request));
+  app.addHook('preValidation', (request, _reply, done) => {
+    const timer = timers.get(request);
+    if (timer) clearTimeout(timer);
+    done();
   });
 });

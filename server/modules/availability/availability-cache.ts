@@ -33,8 +33,11 @@ export interface CachedRestaurant {
   slotsByDate: Map<string, CachedSlot[]>;
   /** The restaurant's deposit policy as of the same read (its writes notify like slots', migration 0009). */
   depositPolicy: DepositPolicy;
-  /** Answers derived from the slots, each kept while `now` stays in [from, until) (see nextChangeWithoutWrite). */
-  derived?: Map<string, { value: unknown; fromMs: number; untilMs: number }>;
+  /**
+   * Answers derived from the slots, all kept while `now` stays in [fromMs, untilMs): no slot's
+   * open-ness or free covers changes in that span (see nextChangeWithoutWrite).
+   */
+  derived?: { fromMs: number; untilMs: number; values: Map<string, unknown> };
 }
 
 /**
@@ -58,14 +61,18 @@ export function nextChangeWithoutWrite(restaurant: CachedRestaurant, nowMs: numb
 
 /**
  * An answer computed from a cached restaurant, kept on it until the next instant it could change
- * on its own (the entry itself goes when a write is announced).
+ * on its own (the entry itself goes when a write is announced). Every answer of a restaurant
+ * shares that span: it depends on the slots only, so it is found once per span, not per answer.
  */
 export function derivedAnswer<T>(restaurant: CachedRestaurant, key: string, nowMs: number, cutoffMinutes: number, compute: () => T): T {
-  restaurant.derived ??= new Map();
-  const kept = restaurant.derived.get(key);
-  if (kept && nowMs >= kept.fromMs && nowMs < kept.untilMs) return kept.value as T;
+  let derived = restaurant.derived;
+  if (!derived || nowMs < derived.fromMs || nowMs >= derived.untilMs) {
+    derived = { fromMs: nowMs, untilMs: nextChangeWithoutWrite(restaurant, nowMs, cutoffMinutes), values: new Map() };
+    restaurant.derived = derived;
+  }
+  if (derived.values.has(key)) return derived.values.get(key) as T;
   const value = compute();
-  restaurant.derived.set(key, { value, fromMs: nowMs, untilMs: nextChangeWithoutWrite(restaurant, nowMs, cutoffMinutes) });
+  derived.values.set(key, value);
   return value;
 }
 

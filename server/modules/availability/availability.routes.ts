@@ -10,6 +10,17 @@ import {
 } from '#common/contract/restaurants.ts';
 import { TODAY_ANSWER_SECONDS } from './availability.service.ts';
 import { publicAccess } from '#common/contract/openapi-security.ts';
+import { anonymous } from '#server/modules/accounts/principal.ts';
+import { checkAvailabilityQuery, checkRestaurantKey, fastChecksFirst } from './public-read-checks.ts';
+
+/** What Fastify itself sends with a JSON answer; the public reads send text they wrote once. */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * JSON text, as the contract's serialiser would have written it, sent as it is: Fastify passes a
+ * string with a JSON content type straight to the onSend hooks (hence the cast past the schema's type).
+ */
+const jsonText = (json: string) => json as never;
 
 export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
   const { availability } = app.services;
@@ -26,8 +37,14 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
         querystring: availabilityQuery,
         response: { 200: availabilityResponse, ...standardErrors },
       },
+      // Public and answered from memory (decision 186): no cookie, session or async context; the
+      // usual query is checked without Zod (anything else goes to Zod, for the same 400s), and the
+      // answer is sent as JSON text put together from pieces kept per date.
+      config: { publicRead: true },
+      validatorCompiler: fastChecksFirst({ params: checkRestaurantKey, querystring: checkAvailabilityQuery }),
     },
-    async (request) => availability.getAvailability(await request.principal(), request.params.slug, request.query.date, request.query.partySize),
+    async (request, reply) =>
+      reply.type(JSON_CONTENT_TYPE).send(jsonText(await availability.getAvailabilityJson(request.params.slug, request.query.date, request.query.partySize))),
   );
 
   app.get(
@@ -41,8 +58,10 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
         params: restaurantKeyParams,
         response: { 200: availabilityCalendar, ...standardErrors },
       },
+      config: { publicRead: true },
+      validatorCompiler: fastChecksFirst({ params: checkRestaurantKey }),
     },
-    async (request) => availability.getCalendar(await request.principal(), request.params.slug),
+    async (request, reply) => reply.type(JSON_CONTENT_TYPE).send(jsonText(await availability.getCalendarJson(request.params.slug))),
   );
 
   app.get(
@@ -57,8 +76,8 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: availableTodayResponse, ...standardErrors },
       },
       // The 24-hour window moves with the clock, so a kept answer is rebuilt at least every 15 seconds.
-      config: { etag: true, sharedAnswerSeconds: TODAY_ANSWER_SECONDS },
+      config: { etag: true, sharedAnswerSeconds: TODAY_ANSWER_SECONDS, publicRead: true },
     },
-    async (request) => availability.listAvailableToday(await request.principal(), request.query),
+    async (request) => availability.listAvailableToday(anonymous, request.query),
   );
 };

@@ -19,6 +19,9 @@ import {
 } from './availability-cache.ts';
 import { listOpenSlotsBetween, listSlotAvailability, listSlotsForCache } from './availability.repository.ts';
 
+/** A held date's slots as JSON text around each slot's `available`, and the free covers that decide it (-1: closed). */
+type DayPieces = { head: string; tail: string; free: number }[];
+
 /** The "today" strip and Explore Tonight promise the next 24 hours. */
 const TODAY_WINDOW_HOURS = 24;
 /** The today list moves with the clock, so a kept one is rebuilt at least this often (as its HTTP answer, decision 075). */
@@ -62,6 +65,40 @@ export function createAvailabilityService({ db, clock, config, availabilityChang
     return !isSlotOpenAt(slot, nowMs, cutoffMinutes) || freeCoversAt(slot, nowMs) < partySize;
   }
 
+  /**
+   * One held date's answer for every party size, as JSON pieces (decision 186): each slot's text
+   * up to `"available":` and after it, and its free covers (-1 when closed). Kept with the other
+   * derived answers until a slot could change on its own, and dropped with the entry on a write.
+   */
+  function dayPieces(cached: CachedRestaurant, date: string, nowMs: number): DayPieces {
+    return derivedAnswer(cached, `day ${date}`, nowMs, cutoffMinutes, (): DayPieces => {
+      const slots = cached.slotsByDate.get(date) ?? [];
+      return slots.map((slot) => {
+        const { deposit } = slotDepositOf(cached.depositPolicy, new Date(slot.startsAtMs), slot.dropDeposit);
+        return {
+          head: `{"id":${JSON.stringify(slot.id)},"time":${JSON.stringify(slot.time)},"available":`,
+          tail: deposit ? `,"deposit":${JSON.stringify({ kind: deposit.kind, perCoverPaise: deposit.perCoverPaise })}}` : '}',
+          free: isSlotOpenAt(slot, nowMs, cutoffMinutes) ? freeCoversAt(slot, nowMs) : -1,
+        };
+      });
+    });
+  }
+
+  /** For each of the next 30 days, the probed party sizes that fit some open time, kept until a slot could change. */
+  function calendarOf(cached: CachedRestaurant, nowMs: number): AvailabilityCalendar {
+    return derivedAnswer(cached, 'calendar', nowMs, cutoffMinutes, (): AvailabilityCalendar => {
+      const days = Array.from({ length: AVAILABILITY_HORIZON_DAYS }, (_, index) => {
+        const date = addDays(cached.from, index);
+        let maxFree = 0;
+        for (const slot of cached.slotsByDate.get(date) ?? []) {
+          if (isSlotOpenAt(slot, nowMs, cutoffMinutes)) maxFree = Math.max(maxFree, freeCoversAt(slot, nowMs));
+        }
+        return { date, partySizes: probedPartySizes.filter((size) => size <= maxFree) };
+      });
+      return { from: cached.from, days, firstAvailableDate: days.find((day) => day.partySizes.length > 0)?.date ?? null };
+    });
+  }
+
   const everyAvailableToday = keptUntilChange<AvailableTodayResponse>(availabilityChanges, clock, TODAY_ANSWER_SECONDS * 1000);
 
   /** Every restaurant with a time a party of two can still book in the next 24 hours, in the server's order (hot first). */
@@ -94,6 +131,32 @@ export function createAvailabilityService({ db, clock, config, availabilityChang
   }
 
   return {
+    /**
+     * getAvailability's answer as the JSON the route sends (decision 186): a held date's text is
+     * put together from pieces kept per date, with no per-request objects or checks; other dates
+     * are read as getAvailability reads them. The same text as the contract's serialiser writes.
+     */
+    async getAvailabilityJson(slugOrId: string, date: string, partySize: number): Promise<string> {
+      const now = clock.now();
+      const cached = await cache.getRestaurant(slugOrId, now);
+      if (date < cached.from || date > cached.to) return JSON.stringify(await this.getAvailability(anonymous, slugOrId, date, partySize));
+      const pieces = dayPieces(cached, date, now.getTime());
+      let json = '[';
+      for (let index = 0; index < pieces.length; index++) {
+        const piece = pieces[index];
+        json += `${index === 0 ? '' : ','}${piece.head}${piece.free >= partySize}${piece.tail}`;
+      }
+      return `${json}]`;
+    },
+
+    /** getCalendar's answer as the JSON the route sends, written once per kept calendar (decision 186). */
+    async getCalendarJson(slugOrId: string): Promise<string> {
+      const now = clock.now();
+      const nowMs = now.getTime();
+      const cached = await cache.getRestaurant(slugOrId, now);
+      return derivedAnswer(cached, 'calendar json', nowMs, cutoffMinutes, () => JSON.stringify(calendarOf(cached, nowMs)));
+    },
+
     /** The slots of a date, each available or not for a party of `partySize`. */
     async getAvailability(principal: Principal, slugOrId: string, date: string, partySize: number): Promise<AvailabilityEntry[]> {
       const now = clock.now();
@@ -123,18 +186,7 @@ export function createAvailabilityService({ db, clock, config, availabilityChang
     async getCalendar(_principal: Principal, slugOrId: string): Promise<AvailabilityCalendar> {
       const now = clock.now();
       const nowMs = now.getTime();
-      const cached = await cache.getRestaurant(slugOrId, now);
-      return derivedAnswer(cached, 'calendar', nowMs, cutoffMinutes, (): AvailabilityCalendar => {
-        const days = Array.from({ length: AVAILABILITY_HORIZON_DAYS }, (_, index) => {
-          const date = addDays(cached.from, index);
-          let maxFree = 0;
-          for (const slot of cached.slotsByDate.get(date) ?? []) {
-            if (isSlotOpenAt(slot, nowMs, cutoffMinutes)) maxFree = Math.max(maxFree, freeCoversAt(slot, nowMs));
-          }
-          return { date, partySizes: probedPartySizes.filter((size) => size <= maxFree) };
-        });
-        return { from: cached.from, days, firstAvailableDate: days.find((day) => day.partySizes.length > 0)?.date ?? null };
-      });
+      return calendarOf(await cache.getRestaurant(slugOrId, now), nowMs);
     },
 
     /**

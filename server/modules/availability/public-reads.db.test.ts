@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serializerCompiler } from 'fastify-type-provider-zod';
+import { availabilityCalendar, availabilityResponse } from '#common/contract/restaurants.ts';
+import { anonymous } from '#server/modules/accounts/principal.ts';
+import { createTestApp, requestHold, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { buildDiner, buildRestaurant, buildSlot, buildStaff, type BuiltRestaurant } from '#server/test/factories.ts';
+
+/**
+ * Decision 186: availability and the calendar send JSON text they put together from memory,
+ * without the contract's per-request check. It must be, byte for byte, what the contract's
+ * serialiser wrote from the service's objects before.
+ */
+let t: TestApp;
+let restaurant: BuiltRestaurant;
+const contractText = {
+  availability: serializerCompiler({ schema: availabilityResponse, method: 'GET', url: '/availability' }),
+  calendar: serializerCompiler({ schema: availabilityCalendar, method: 'GET', url: '/calendar' }),
+};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  t.clock.set(TEST_NOW); // 10:00 on Mon 2026-11-23 in Kolkata
+  restaurant = await buildRestaurant(t.database.db);
+  const staff = await buildStaff(t.database.db, restaurant.id);
+  // A deposit by default and a prepayment on weekend evenings, so both kinds and none are sent.
+  const policy = {
+    defaultCharge: { kind: 'deposit', perCoverPaise: 20_000 },
+    rules: [{ days: [5, 6], fromTime: '19:00', untilTime: '23:00', kind: 'prepayment', perCoverPaise: 50_000 }],
+    freeCancelMinutes: 120,
+    lateCancelKeepPercent: 100,
+    noShowKeepPercent: 50,
+  };
+  const saved = await t.app.inject({ method: 'PUT', url: '/api/admin/deposit-policy', headers: { authorization: `Bearer ${staff.token}` }, payload: policy });
+  expect(saved.statusCode, saved.body).toBe(200);
+  for (const date of ['2026-11-22', '2026-11-23', '2026-11-27', '2026-11-28', '2026-12-30']) {
+    for (const [time, capacity] of [
+      ['10:15', 4],
+      ['12:00', 2],
+      ['19:30', 6],
+      ['21:00', 8],
+    ] as const) {
+      await buildSlot(t.database.db, restaurant.id, { date, time, capacity, status: time === '21:00' && date === '2026-11-27' ? 'full' : 'available' });
+    }
+  }
+  const diner = await buildDiner(t.database.db);
+  const held = await requestHold(t.app, diner.token, { restaurantSlug: restaurant.slug, date: '2026-11-28', time: '19:30', partySize: 3 });
+  expect(held.statusCode, held.body).toBe(201);
+});
+afterAll(() => t.close());
+
+describe('the public reads send the contract serialiser’s text (decision 186)', () => {
+  it('availability: every party size, held dates (with a hold, a full slot, a passed cut-off) and dates read directly', async () => {
+    for (const key of [restaurant.slug, restaurant.id]) {
+      for (const date of ['2026-11-22', '2026-11-23', '2026-11-27', '2026-11-28', '2026-11-29', '2026-12-30']) {
+        for (const partySize of [1, 2, 3, 4, 6, 9]) {
+          const response = await t.app.inject({ method: 'GET', url: `/api/restaurants/${key}/availability?date=${date}&partySize=${partySize}` });
+          expect(response.statusCode, response.body).toBe(200);
+          expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+          const entries = await t.app.services.availability.getAvailability(anonymous, key, date, partySize);
+          expect(response.body, `${date} × ${partySize}`).toBe(contractText.availability(entries));
+        }
+      }
+    }
+  });
+
+  it('availability: the text follows the clock (a hold expiring, a cut-off passing) and a write', async () => {
+    const url = `/api/restaurants/${restaurant.slug}/availability?date=2026-11-28&partySize=4`;
+    const before = (await t.app.inject({ method: 'GET', url })).body;
+    t.clock.advance(t.config.holdMinutes * 60_000);
+    const afterExpiry = await t.app.inject({ method: 'GET', url });
+    expect(afterExpiry.body).not.toBe(before);
+    expect(afterExpiry.body).toBe(contractText.availability(await t.app.services.availability.getAvailability(anonymous, restaurant.slug, '2026-11-28', 4)));
+    const diner = await buildDiner(t.database.db);
+    const held = await requestHold(t.app, diner.token, { restaurantSlug: restaurant.slug, date: '2026-11-28', time: '21:00', partySize: 6 });
+    expect(held.statusCode, held.body).toBe(201);
+    const afterHold = await t.app.inject({ method: 'GET', url });
+    expect(afterHold.body).not.toBe(afterExpiry.body);
+    expect(afterHold.body).toBe(contractText.availability(await t.app.services.availability.getAvailability(anonymous, restaurant.slug, '2026-11-28', 4)));
+    t.clock.set(TEST_NOW);
+  });
+
+  it('calendar', async () => {
+    const response = await t.app.inject({ method: 'GET', url: `/api/restaurants/${restaurant.slug}/calendar` });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(response.body).toBe(contractText.calendar(await t.app.services.availability.getCalendar(anonymous, restaurant.slug)));
+  });
+
+  it('still sends the security headers and the request id, and no cookie is needed or set', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/restaurants/${restaurant.slug}/availability?date=2026-11-23&partySize=2`,
+      headers: { cookie: 'tf_dating_session=whatever', authorization: 'Bearer not-a-live-token' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.headers['set-cookie']).toBeUndefined();
+  });
+});

@@ -1,0 +1,52 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A public read answered from memory (decision 186): anyone may call it, it reads no body,
+     * cookie or session, and it is the busiest traffic. The hooks that do per-request work such a
+     * route never uses skip it: cookie parsing (sessions.ts), the request id's async context
+     * (request-id.ts; the x-request-id header is still sent and the request's own logger still
+     * names it) and the slow-client timer (slow-clients.ts; a GET's body is never read). Security
+     * headers, metrics, the error handler, ETags and rate limits treat it like any other route.
+     */
+    publicRead?: boolean;
+  }
+}
+
+/** Whether the request's route is marked `config: { publicRead: true }` (false for 404s). */
+export function isPublicRead(request: FastifyRequest): boolean {
+  return request.routeOptions.config?.publicRead === true;
+}
+
+type HookDone = (error?: Error) => void;
+type SendDone = (error: Error | null, payload?: unknown) => void;
+
+/**
+ * An async request hook that runs only when `applies` says so (a route option, usually): every
+ * other request passes through a plain callback, without the promise an async hook costs on each
+ * request, public reads included (decision 186). Fastify treats the two forms alike.
+ */
+export function hookWhen(applies: (request: FastifyRequest) => boolean, hook: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) {
+  return (request: FastifyRequest, reply: FastifyReply, done: HookDone): void => {
+    if (!applies(request)) return done();
+    hook(request, reply).then(
+      () => done(),
+      (error: Error) => done(error),
+    );
+  };
+}
+
+/** The same for an onSend hook: the payload goes on untouched when the hook does not apply. */
+export function onSendWhen(
+  applies: (request: FastifyRequest) => boolean,
+  hook: (request: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown>,
+) {
+  return (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: SendDone): void => {
+    if (!applies(request)) return done(null, payload);
+    hook(request, reply, payload).then(
+      (next) => done(null, next),
+      (error: Error) => done(error),
+    );
+  };
+}
