@@ -316,7 +316,13 @@ export function createDatePlans(
     try {
       await bookIfBothPaid(planId);
     } catch (error) {
-      // The hold lapsed or the plan closed between: this money goes back; the plan's own close releases the other.
+      // The plan closed or its hold lapsed meanwhile: this money goes back (the plan's own close
+      // releases the other's). Anything else leaves the plan paid for, and the sweep books it.
+      const current = await findPlan(db, planId);
+      if (current?.status === 'PROPOSED' && clock.now() < asDate(current.deadline)) {
+        log.warn({ err: error, planId }, 'a paid date plan was not booked yet; the sweep books it');
+        return;
+      }
       log.info({ err: error, planId }, 'a date deposit arrived for a plan that could not be booked');
       return 'reject';
     }
