@@ -37,8 +37,19 @@ export interface CachedRestaurant {
    * Answers derived from the slots, all kept while `now` stays in [fromMs, untilMs): no slot's
    * open-ness or free covers changes in that span (see nextChangeWithoutWrite).
    */
-  derived?: { fromMs: number; untilMs: number; values: Map<string, unknown> };
+  derived?: DerivedAnswers;
 }
+
+/** A restaurant's derived answers for one span [fromMs, untilMs); `span` names it among all spans of all restaurants. */
+export interface DerivedAnswers {
+  span: number;
+  fromMs: number;
+  untilMs: number;
+  values: Map<string, unknown>;
+}
+
+/** The last span number given out: every span of every restaurant gets its own. */
+let lastSpan = 0;
 
 /**
  * The first instant after `nowMs` at which some slot's open-ness or free covers change with no
@@ -65,15 +76,21 @@ export function nextChangeWithoutWrite(restaurant: CachedRestaurant, nowMs: numb
  * shares that span: it depends on the slots only, so it is found once per span, not per answer.
  */
 export function derivedAnswer<T>(restaurant: CachedRestaurant, key: string, nowMs: number, cutoffMinutes: number, compute: () => T): T {
-  let derived = restaurant.derived;
-  if (!derived || nowMs < derived.fromMs || nowMs >= derived.untilMs) {
-    derived = { fromMs: nowMs, untilMs: nextChangeWithoutWrite(restaurant, nowMs, cutoffMinutes), values: new Map() };
-    restaurant.derived = derived;
-  }
+  const derived = currentDerived(restaurant, nowMs, cutoffMinutes);
   if (derived.values.has(key)) return derived.values.get(key) as T;
   const value = compute();
   derived.values.set(key, value);
   return value;
+}
+
+/** The restaurant's derived answers for the span `nowMs` falls in, started afresh (empty, a new span number) when it left the last one. */
+export function currentDerived(restaurant: CachedRestaurant, nowMs: number, cutoffMinutes: number): DerivedAnswers {
+  let derived = restaurant.derived;
+  if (!derived || nowMs < derived.fromMs || nowMs >= derived.untilMs) {
+    derived = { span: ++lastSpan, fromMs: nowMs, untilMs: nextChangeWithoutWrite(restaurant, nowMs, cutoffMinutes), values: new Map() };
+    restaurant.derived = derived;
+  }
+  return derived;
 }
 
 export function toCachedSlot(row: CachedSlotRow): CachedSlot {

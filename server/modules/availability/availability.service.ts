@@ -8,8 +8,10 @@ import type { AppDeps } from '#server/deps.ts';
 import { anonymous, type Principal } from '#server/modules/accounts/principal.ts';
 import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
 import { keptUntilChange } from './kept-until-change.ts';
+import { createAvailabilityTexts } from './availability-texts.ts';
 import {
   createAvailabilityCache,
+  currentDerived,
   derivedAnswer,
   freeCoversAt,
   isSlotOpenAt,
@@ -21,6 +23,12 @@ import { listOpenSlotsBetween, listSlotAvailability, listSlotsForCache } from '.
 
 /** A held date's slots as JSON text around each slot's `available`, and the free covers that decide it (-1: closed). */
 type DayPieces = { head: string; tail: string; free: number }[];
+
+/**
+ * How many characters of finished availability text are kept across all restaurants (about as
+ * many bytes: the text is ASCII but for names in deposits): a few thousand restaurants' busy dates.
+ */
+export const AVAILABILITY_TEXT_CHARACTERS = 32 * 1024 * 1024;
 
 /** The "today" strip and Explore Tonight promise the next 24 hours. */
 const TODAY_WINDOW_HOURS = 24;
@@ -34,8 +42,15 @@ function slotDepositOf(policy: DepositPolicy, startsAt: Date, dropDeposit: DropD
 }
 
 /** Availability is public: anyone may read it, so these take a principal only to keep the rule uniform. */
-export function createAvailabilityService({ db, clock, config, availabilityChanges, metrics }: AppDeps, restaurants: RestaurantsService) {
+export function createAvailabilityService(
+  { db, clock, config, availabilityChanges, metrics }: AppDeps,
+  restaurants: RestaurantsService,
+  textCharacters = AVAILABILITY_TEXT_CHARACTERS,
+) {
   const cutoffMinutes = config.bookingCutoffMinutes;
+  /** Finished answers per restaurant, date and party size; a write drops the restaurant's at once. */
+  const texts = createAvailabilityTexts(textCharacters);
+  const stopDroppingTexts = availabilityChanges.subscribe((restaurantId) => texts.forgetRestaurant(restaurantId));
   const cache = createAvailabilityCache({
     changes: availabilityChanges,
     maxAgeMs: config.availabilityCache.maxAgeSeconds * 1000,
@@ -140,14 +155,23 @@ export function createAvailabilityService({ db, clock, config, availabilityChang
       const now = clock.now();
       const cached = await cache.getRestaurant(slugOrId, now);
       if (date < cached.from || date > cached.to) return JSON.stringify(await this.getAvailability(anonymous, slugOrId, date, partySize));
-      const pieces = dayPieces(cached, date, now.getTime());
+      const nowMs = now.getTime();
+      const { span } = currentDerived(cached, nowMs, cutoffMinutes);
+      const kept = texts.get(cached.restaurantId, span, date, partySize);
+      if (kept !== undefined) return kept;
+      const pieces = dayPieces(cached, date, nowMs);
       let json = '[';
       for (let index = 0; index < pieces.length; index++) {
         const piece = pieces[index];
         json += `${index === 0 ? '' : ','}${piece.head}${piece.free >= partySize}${piece.tail}`;
       }
-      return `${json}]`;
+      json += ']';
+      texts.keep(cached.restaurantId, span, date, partySize, json);
+      return json;
     },
+
+    /** What the finished availability texts hold now (for tests and diagnostics). */
+    heldAvailabilityTexts: () => texts.held(),
 
     /** getCalendar's answer as the JSON the route sends, written once per kept calendar (decision 186). */
     async getCalendarJson(slugOrId: string): Promise<string> {
@@ -218,6 +242,8 @@ export function createAvailabilityService({ db, clock, config, availabilityChang
     /** Stops listening for changes (the app is closing). */
     close(): void {
       cache.close();
+      stopDroppingTexts();
+      texts.clear();
       everyAvailableToday.close();
     },
 

@@ -52,12 +52,15 @@ describe('the public reads send the contract serialiser’s text (decision 186)'
   it('availability: every party size, held dates (with a hold, a full slot, a passed cut-off) and dates read directly', async () => {
     for (const key of [restaurant.slug, restaurant.id]) {
       for (const date of ['2026-11-22', '2026-11-23', '2026-11-27', '2026-11-28', '2026-11-29', '2026-12-30']) {
-        for (const partySize of [1, 2, 3, 4, 6, 9]) {
-          const response = await t.app.inject({ method: 'GET', url: `/api/restaurants/${key}/availability?date=${date}&partySize=${partySize}` });
-          expect(response.statusCode, response.body).toBe(200);
-          expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
-          const entries = await t.app.services.availability.getAvailability(anonymous, key, date, partySize);
-          expect(response.body, `${date} × ${partySize}`).toBe(contractText.availability(entries));
+        for (const partySize of [1, 2, 3, 4, 6, 9, 20]) {
+          // The first read builds the text, the second is the text kept for the date and party size.
+          for (const read of ['built', 'kept']) {
+            const response = await t.app.inject({ method: 'GET', url: `/api/restaurants/${key}/availability?date=${date}&partySize=${partySize}` });
+            expect(response.statusCode, response.body).toBe(200);
+            expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+            const entries = await t.app.services.availability.getAvailability(anonymous, key, date, partySize);
+            expect(response.body, `${date} × ${partySize}, ${read}`).toBe(contractText.availability(entries));
+          }
         }
       }
     }
@@ -70,9 +73,13 @@ describe('the public reads send the contract serialiser’s text (decision 186)'
     const afterExpiry = await t.app.inject({ method: 'GET', url });
     expect(afterExpiry.body).not.toBe(before);
     expect(afterExpiry.body).toBe(contractText.availability(await t.app.services.availability.getAvailability(anonymous, restaurant.slug, '2026-11-28', 4)));
+    expect((await t.app.inject({ method: 'GET', url })).body).toBe(afterExpiry.body);
+    expect(t.app.services.availability.heldAvailabilityTexts().characters).toBeGreaterThan(0);
     const diner = await buildDiner(t.database.db);
     const held = await requestHold(t.app, diner.token, { restaurantSlug: restaurant.slug, date: '2026-11-28', time: '21:00', partySize: 6 });
     expect(held.statusCode, held.body).toBe(201);
+    // The write announced for the restaurant dropped its finished texts with its cached slots.
+    expect(t.app.services.availability.heldAvailabilityTexts()).toEqual({ restaurants: 0, characters: 0 });
     const afterHold = await t.app.inject({ method: 'GET', url });
     expect(afterHold.body).not.toBe(afterExpiry.body);
     expect(afterHold.body).toBe(contractText.availability(await t.app.services.availability.getAvailability(anonymous, restaurant.slug, '2026-11-28', 4)));
