@@ -3,6 +3,7 @@ import { ApiError } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
 import { useDismissToast, useToast } from '#web/components/ui/Toast.tsx';
 import { DemoCredentials, PasswordField, UsernameField } from './CredentialFields.tsx';
+import './staff-signin.css';
 
 export interface Credentials {
   username: string;
@@ -16,7 +17,6 @@ export interface Credentials {
  */
 export function StaffSignInForm({
   title,
-  classPrefix,
   toastKey,
   signIn,
   demo,
@@ -24,8 +24,7 @@ export function StaffSignInForm({
 }: {
   /** The tab's title. */
   title: string;
-  /** The screen's own class prefix, e.g. `staff-login` (its form, failure and demo parts are styled by it). */
-  classPrefix: string;
+  /** Names the refusal's toast, and the ids of the form's failure and demo parts. */
   toastKey: string;
   signIn: (credentials: Credentials) => Promise<void>;
   demo: Credentials;
@@ -38,7 +37,7 @@ export function StaffSignInForm({
   const [busy, setBusy] = useState(false);
   // The refusal, also shown in the form (the toast goes away) and tied to its fields.
   const [failure, setFailure] = useState<string | null>(null);
-  const failureId = `${classPrefix}-failure`;
+  const failureId = `${toastKey}-failure`;
   const describedBy = failure ? failureId : undefined;
 
   useEffect(() => {
@@ -68,7 +67,7 @@ export function StaffSignInForm({
 
   return (
     <>
-      <form className={`card card--padded ${classPrefix}__form`} onSubmit={onSubmit} aria-describedby={describedBy}>
+      <form className="card card--padded staff-signin__form" onSubmit={onSubmit} aria-describedby={describedBy}>
         <UsernameField
           value={username}
           onChange={(event) => setUsername(event.target.value)}
@@ -82,7 +81,7 @@ export function StaffSignInForm({
           aria-invalid={failure ? true : undefined}
         />
         {failure ? (
-          <p className={`${classPrefix}__failure`} id={failureId}>
+          <p className="staff-signin__failure" id={failureId}>
             {failure}
           </p>
         ) : null}
@@ -90,12 +89,12 @@ export function StaffSignInForm({
           {busy ? 'Signing in…' : 'Sign in'}
         </Button>
       </form>
-      <aside className={`${classPrefix}__demo`} aria-labelledby={`${classPrefix}-demo-title`}>
-        <h2 id={`${classPrefix}-demo-title`} className={`${classPrefix}__demo-title`}>
+      <aside className="staff-signin__demo" aria-labelledby={`${toastKey}-demo-title`}>
+        <h2 id={`${toastKey}-demo-title`} className="staff-signin__demo-title">
           Demo account
         </h2>
         {demoIntro}
-        <DemoCredentials className={`${classPrefix}__demo-grid`} username={demo.username} password={demo.password} />
+        <DemoCredentials className="staff-signin__demo-grid" username={demo.username} password={demo.password} />
         <Button
           variant="ghost"
           size="sm"
