@@ -27,7 +27,7 @@ export default function ModerationLoginScreen() {
         <p className="moderation-login__lede">Review what dating members report about each other: dismiss a report, or suspend a member.</p>
         <StaffSignInForm
           title="Moderator sign-in · Tablefair"
-
+          classPrefix="moderation-login"
           toastKey="moderator-login"
           signIn={signIn}
           demo={DEMO_MODERATOR}

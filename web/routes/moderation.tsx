@@ -6,7 +6,6 @@ import { hasModeratorToken, logOutModerator, MODERATION_LOGIN_PATH } from '#web/
 import { moderationKeys } from '#web/features/moderation/keys.ts';
 import { ModerationHeader } from '#web/features/moderation/ModerationHeader.tsx';
 import { ModerationList } from '#web/features/moderation/ModerationList.tsx';
-import '#web/components/layout/backoffice.css';
 import '#web/features/moderation/moderation.css';
 
 /** /moderation: Tablefair's moderators review reported dating members (issue 15 item 6, decision 185). */
@@ -40,7 +39,7 @@ function SignedInModeration() {
         Skip to content
       </a>
       <ModerationHeader onLogout={() => leave(true)} />
-      <main id="main" className="admin-main">
+      <main id="main" className="moderation-main">
         <ModerationList onUnauthorized={onUnauthorized} />
       </main>
     </div>

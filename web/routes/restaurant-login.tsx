@@ -23,6 +23,7 @@ export default function RestaurantLoginScreen() {
       <p className="staff-login__lede">Manage tonight’s bookings, open or close times and keep your public page up to date.</p>
       <StaffSignInForm
         title="Restaurant sign-in · Tablefair"
+        classPrefix="staff-login"
         toastKey="staff-login"
         signIn={signIn}
         demo={DEMO_STAFF}

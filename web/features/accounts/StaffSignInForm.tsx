@@ -3,7 +3,6 @@ import { ApiError } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
 import { useDismissToast, useToast } from '#web/components/ui/Toast.tsx';
 import { DemoCredentials, PasswordField, UsernameField } from './CredentialFields.tsx';
-import './staff-signin.css';
 
 export interface Credentials {
   username: string;
@@ -17,6 +16,7 @@ export interface Credentials {
  */
 export function StaffSignInForm({
   title,
+  classPrefix,
   toastKey,
   signIn,
   demo,
@@ -24,7 +24,8 @@ export function StaffSignInForm({
 }: {
   /** The tab's title. */
   title: string;
-  /** Names the refusal's toast, and the ids of the form's failure and demo parts. */
+  /** The screen's own class prefix, e.g. `staff-login` (its form, failure and demo parts are styled by it). */
+  classPrefix: string;
   toastKey: string;
   signIn: (credentials: Credentials) => Promise<void>;
   demo: Credentials;
@@ -37,7 +38,7 @@ export function StaffSignInForm({
   const [busy, setBusy] = useState(false);
   // The refusal, also shown in the form (the toast goes away) and tied to its fields.
   const [failure, setFailure] = useState<string | null>(null);
-  const failureId = `${toastKey}-failure`;
+  const failureId = `${classPrefix}-failure`;
   const describedBy = failure ? failureId : undefined;
 
   useEffect(() => {
@@ -67,7 +68,7 @@ export function StaffSignInForm({
 
   return (
     <>
-      <form className="card card--padded staff-signin__form" onSubmit={onSubmit} aria-describedby={describedBy}>
+      <form className={`card card--padded ${classPrefix}__form`} onSubmit={onSubmit} aria-describedby={describedBy}>
         <UsernameField
           value={username}
           onChange={(event) => setUsername(event.target.value)}
@@ -81,7 +82,7 @@ export function StaffSignInForm({
           aria-invalid={failure ? true : undefined}
         />
         {failure ? (
-          <p className="staff-signin__failure" id={failureId}>
+          <p className={`${classPrefix}__failure`} id={failureId}>
             {failure}
           </p>
         ) : null}
@@ -89,12 +90,12 @@ export function StaffSignInForm({
           {busy ? 'Signing in…' : 'Sign in'}
         </Button>
       </form>
-      <aside className="staff-signin__demo" aria-labelledby={`${toastKey}-demo-title`}>
-        <h2 id={`${toastKey}-demo-title`} className="staff-signin__demo-title">
+      <aside className={`${classPrefix}__demo`} aria-labelledby={`${classPrefix}-demo-title`}>
+        <h2 id={`${classPrefix}-demo-title`} className={`${classPrefix}__demo-title`}>
           Demo account
         </h2>
         {demoIntro}
-        <DemoCredentials className="staff-signin__demo-grid" username={demo.username} password={demo.password} />
+        <DemoCredentials className={`${classPrefix}__demo-grid`} username={demo.username} password={demo.password} />
         <Button
           variant="ghost"
           size="sm"

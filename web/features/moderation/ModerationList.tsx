@@ -82,7 +82,7 @@ export function ModerationList({ onUnauthorized }: { onUnauthorized: () => void 
   const members = reports.data?.members ?? [];
   const reportsThatHide = reports.data?.reportsThatHide ?? 3;
   return (
-    <section className="admin-panel moderation-list" aria-labelledby="moderation-list-title">
+    <section className="moderation-list" aria-labelledby="moderation-list-title">
       <div className="moderation-list__head">
         <h2 className="moderation-list__title" id="moderation-list-title">
           Reported members
