@@ -80,22 +80,12 @@ export function PartySizePicker({ sizes, value, onChange }: { sizes: readonly nu
   );
 }
 
-/** The day's times in 12-hour form; taken ones stay visible but disabled. */
 /** 'Deposit ₹250 a guest' or 'Prepaid ₹1,500 a guest' (issue 14). */
 export function slotDepositLabel(deposit: SlotDeposit): string {
   return `${deposit.kind === 'deposit' ? 'Deposit' : 'Prepaid'} ${formatRupees(deposit.perCoverPaise)} a guest`;
 }
 
-/**
- * A time's name: its visible text when it can be chosen (the deposit read from the chip itself, so
- * what is heard is what is shown), with ', taken' added when it cannot.
- */
-function chipLabel(entry: AvailabilityEntry): string | undefined {
-  const shown = `${formatTime12h(entry.time)}${entry.deposit ? `, ${slotDepositLabel(entry.deposit)}` : ''}`;
-  if (entry.available) return entry.deposit ? undefined : shown;
-  return `${shown}, taken`;
-}
-
+/** The day's times in 12-hour form; taken ones stay visible but disabled. */
 export function TimePicker({
   entries,
   isLoading,
@@ -141,7 +131,6 @@ export function TimePicker({
             className="time-chip"
             aria-pressed={entry.time === value}
             disabled={!entry.available}
-            aria-label={chipLabel(entry)}
             onClick={() => onChange(entry.time)}
           >
             {formatTime12h(entry.time)}
@@ -151,6 +140,8 @@ export function TimePicker({
                 <span className="time-chip__deposit">{slotDepositLabel(entry.deposit)}</span>
               </>
             ) : null}
+            {/* Heard, not shown: the chip's name is its own text, so what is heard always contains what is seen. */}
+            {entry.available ? null : <span className="visually-hidden">, taken</span>}
           </button>
         ))}
       </div>
