@@ -114,7 +114,8 @@ export function DatesPanel() {
                         className={`dates-row__arrive${member.arrived ? ' dates-row__arrive--done' : ''}`}
                         // aria-disabled, not disabled: a disabled button would drop the keyboard focus to <body>.
                         aria-disabled={!canMark || mark.isPending || undefined}
-                        aria-label={`${member.arrived ? `${member.firstName} has arrived` : `Mark ${member.firstName} arrived`}, ${formatTime12h(date.time)}`}
+                        // The name always contains the visible word (axe's label-content-name-mismatch), busy or not.
+                        aria-label={`${member.arrived ? `${member.firstName} has arrived` : `${isBusy ? 'Marking' : 'Mark'} ${member.firstName} arrived`}, ${formatTime12h(date.time)}`}
                         onClick={() => {
                           if (canMark) onArrived(date, member);
                         }}
