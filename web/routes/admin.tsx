@@ -11,6 +11,7 @@ import { DepositsPanel } from '#web/features/portal/DepositsPanel.tsx';
 import { DropsPanel } from '#web/features/portal/DropsPanel.tsx';
 import { useLiveUpdates } from '#web/features/portal/live.ts';
 import { ProfilePanel } from '#web/features/portal/ProfilePanel.tsx';
+import '#web/components/layout/backoffice.css';
 import '#web/features/portal/portal.css';
 
 const LOGIN_PATH = '/restaurant-login';

@@ -2,6 +2,7 @@ import { useNavigate } from 'react-router';
 import { BrandMark } from '#web/components/layout/SiteLayout.tsx';
 import { StaffSignInForm, type Credentials } from '#web/features/accounts/StaffSignInForm.tsx';
 import { logInModerator, MODERATION_PATH } from '#web/features/moderation/api.ts';
+import '#web/components/layout/backoffice.css';
 import '#web/features/moderation/moderation.css';
 
 /** The demo's moderator (server/db/seed/moderator.ts). */
@@ -22,16 +23,10 @@ export default function ModerationLoginScreen() {
           <BrandMark />
           <span>Tablefair</span>
         </div>
-        <p className="moderation-login__eyebrow">For Tablefair staff</p>
+        <p className="staff-login__eyebrow">For Tablefair staff</p>
         <h1>Moderator sign-in</h1>
-        <p className="moderation-login__lede">Review what dating members report about each other: dismiss a report, or suspend a member.</p>
-        <StaffSignInForm
-          title="Moderator sign-in · Tablefair"
-          classPrefix="moderation-login"
-          toastKey="moderator-login"
-          signIn={signIn}
-          demo={DEMO_MODERATOR}
-        />
+        <p className="staff-login__lede">Review what dating members report about each other: dismiss a report, or suspend a member.</p>
+        <StaffSignInForm title="Moderator sign-in · Tablefair" toastKey="moderator-login" signIn={signIn} demo={DEMO_MODERATOR} />
       </div>
     </main>
   );

@@ -6,6 +6,7 @@ import { hasModeratorToken, logOutModerator, MODERATION_LOGIN_PATH } from '#web/
 import { moderationKeys } from '#web/features/moderation/keys.ts';
 import { ModerationHeader } from '#web/features/moderation/ModerationHeader.tsx';
 import { ModerationList } from '#web/features/moderation/ModerationList.tsx';
+import '#web/components/layout/backoffice.css';
 import '#web/features/moderation/moderation.css';
 
 /** /moderation: Tablefair's moderators review reported dating members (issue 15 item 6, decision 185). */
@@ -34,12 +35,12 @@ function SignedInModeration() {
   const onUnauthorized = useCallback(() => leave(false), [leave]);
 
   return (
-    <div className="moderation">
+    <div className="admin">
       <a className="skip-link" href="#main">
         Skip to content
       </a>
       <ModerationHeader onLogout={() => leave(true)} />
-      <main id="main" className="moderation-main">
+      <main id="main" className="admin-main">
         <ModerationList onUnauthorized={onUnauthorized} />
       </main>
     </div>

@@ -2,7 +2,7 @@ import { Link, useNavigate } from 'react-router';
 import type { StaffLoginResponse } from '#common/contract/accounts.ts';
 import { apiRequest, writeToken } from '#web/api/client.ts';
 import { StaffSignInForm, type Credentials } from '#web/features/accounts/StaffSignInForm.tsx';
-import '#web/features/portal/portal.css';
+import '#web/components/layout/backoffice.css';
 
 /** One of the seeded staff accounts (username = the restaurant's slug). */
 const DEMO_STAFF = { username: 'toit-tandoor', password: 'staff1234', restaurant: 'Toit & Tandoor' };
@@ -23,7 +23,6 @@ export default function RestaurantLoginScreen() {
       <p className="staff-login__lede">Manage tonight’s bookings, open or close times and keep your public page up to date.</p>
       <StaffSignInForm
         title="Restaurant sign-in · Tablefair"
-        classPrefix="staff-login"
         toastKey="staff-login"
         signIn={signIn}
         demo={DEMO_STAFF}

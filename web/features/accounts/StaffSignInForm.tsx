@@ -12,11 +12,11 @@ export interface Credentials {
 /**
  * The sign-in of a back-office screen (the restaurant portal, moderation): username, password, a
  * refusal said in a toast and kept in the form tied to its fields, and a demo account to fill in.
+ * Styled by the back office's `staff-login__*` rules (components/layout/backoffice.css).
  * `signIn` resolves once signed in (it navigates); a refusal is the server's sentence.
  */
 export function StaffSignInForm({
   title,
-  classPrefix,
   toastKey,
   signIn,
   demo,
@@ -24,8 +24,6 @@ export function StaffSignInForm({
 }: {
   /** The tab's title. */
   title: string;
-  /** The screen's own class prefix, e.g. `staff-login` (its form, failure and demo parts are styled by it). */
-  classPrefix: string;
   toastKey: string;
   signIn: (credentials: Credentials) => Promise<void>;
   demo: Credentials;
@@ -38,7 +36,7 @@ export function StaffSignInForm({
   const [busy, setBusy] = useState(false);
   // The refusal, also shown in the form (the toast goes away) and tied to its fields.
   const [failure, setFailure] = useState<string | null>(null);
-  const failureId = `${classPrefix}-failure`;
+  const failureId = 'staff-login-failure';
   const describedBy = failure ? failureId : undefined;
 
   useEffect(() => {
@@ -68,7 +66,7 @@ export function StaffSignInForm({
 
   return (
     <>
-      <form className={`card card--padded ${classPrefix}__form`} onSubmit={onSubmit} aria-describedby={describedBy}>
+      <form className="card card--padded staff-login__form" onSubmit={onSubmit} aria-describedby={describedBy}>
         <UsernameField
           value={username}
           onChange={(event) => setUsername(event.target.value)}
@@ -82,7 +80,7 @@ export function StaffSignInForm({
           aria-invalid={failure ? true : undefined}
         />
         {failure ? (
-          <p className={`${classPrefix}__failure`} id={failureId}>
+          <p className="staff-login__failure" id={failureId}>
             {failure}
           </p>
         ) : null}
@@ -90,12 +88,12 @@ export function StaffSignInForm({
           {busy ? 'Signing in…' : 'Sign in'}
         </Button>
       </form>
-      <aside className={`${classPrefix}__demo`} aria-labelledby={`${classPrefix}-demo-title`}>
-        <h2 id={`${classPrefix}-demo-title`} className={`${classPrefix}__demo-title`}>
+      <aside className="staff-login__demo" aria-labelledby="staff-login-demo-title">
+        <h2 id="staff-login-demo-title" className="staff-login__demo-title">
           Demo account
         </h2>
         {demoIntro}
-        <DemoCredentials className={`${classPrefix}__demo-grid`} username={demo.username} password={demo.password} />
+        <DemoCredentials className="staff-login__demo-grid" username={demo.username} password={demo.password} />
         <Button
           variant="ghost"
           size="sm"

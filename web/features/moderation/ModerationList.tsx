@@ -82,13 +82,13 @@ export function ModerationList({ onUnauthorized }: { onUnauthorized: () => void 
   const members = reports.data?.members ?? [];
   const reportsThatHide = reports.data?.reportsThatHide ?? 3;
   return (
-    <section className="moderation-list" aria-labelledby="moderation-list-title">
+    <section className="admin-panel moderation-list" aria-labelledby="moderation-list-title">
       <div className="moderation-list__head">
         <h2 className="moderation-list__title" id="moderation-list-title">
           Reported members
           {reports.data ? <span className="moderation-list__count"> {members.length}</span> : null}
         </h2>
-        <div className="moderation-tabs" role="tablist" aria-label="Which reports" onKeyDown={onTabKey}>
+        <div className="admin-tabs" role="tablist" aria-label="Which reports" onKeyDown={onTabKey}>
           {VIEWS.map((item, index) => (
             <button
               key={item.status}
@@ -101,7 +101,7 @@ export function ModerationList({ onUnauthorized }: { onUnauthorized: () => void 
               aria-selected={view === item.status}
               aria-controls="moderation-panel"
               tabIndex={view === item.status ? 0 : -1}
-              className="moderation-tabs__tab"
+              className="admin-tabs__tab"
               onClick={() => setView(item.status)}
             >
               {item.label}
