@@ -11,9 +11,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { addDays, kolkataInstant, todayInKolkata } from '#common/domain/time.ts';
 import type { DatabaseHandle } from '#server/db/client.ts';
-import { hashToken } from '#server/modules/accounts/sessions.service.ts';
 import { DROP_DINERS } from './generate-city.ts';
-import { APP_POOL_SIZE, load, percentile, querySql, type BenchTarget } from './lib.ts';
+import { APP_POOL_SIZE, insertDinerSessions, insertSlots, load, percentile, querySql, type BenchTarget } from './lib.ts';
 
 export const DROP_SLUG = 'bench-drop';
 export const DROP_TIMES = ['19:00', '19:30', '20:00', '20:30'];
@@ -46,15 +45,7 @@ export async function prepareDrop(handle: DatabaseHandle, now: Date): Promise<Dr
   if (!restaurant) throw new Error('The drop restaurant is missing: run npm run bench:data first.');
   await querySql(handle, 'DELETE FROM reservations WHERE restaurant_id = $1', [restaurant.id]);
   await querySql(handle, 'DELETE FROM slots WHERE restaurant_id = $1', [restaurant.id]);
-  for (const time of DROP_TIMES) {
-    await querySql(handle, 'INSERT INTO slots (restaurant_id, slot_date, slot_time, starts_at, capacity) VALUES ($1, $2, $3, $4, $5)', [
-      restaurant.id,
-      date,
-      time,
-      kolkataInstant(date, time).toISOString(),
-      DROP_SLOT_CAPACITY,
-    ]);
-  }
+  await insertSlots(handle, restaurant.id, date, DROP_TIMES, DROP_SLOT_CAPACITY);
   const diners = await querySql<{ id: string }>(handle, "SELECT id FROM users WHERE username LIKE 'drop\\_%' ORDER BY username");
   if (diners.length !== DROP_DINERS) throw new Error(`Expected ${DROP_DINERS} drop diners, found ${diners.length}: run npm run bench:data.`);
   const entries = diners.map((diner, i) => ({
@@ -64,12 +55,8 @@ export async function prepareDrop(handle: DatabaseHandle, now: Date): Promise<Dr
     partySize: 1 + ((i * 13) % 3 === 0 ? 1 : 0),
   }));
   await querySql(handle, "DELETE FROM sessions WHERE kind = 'diner' AND subject_id = ANY($1::uuid[])", [entries.map((e) => e.userId)]);
-  await querySql(
-    handle,
-    `INSERT INTO sessions (token_hash, kind, subject_id, expires_at)
-     SELECT t.hash, 'diner', t.id, now() + interval '1 day' FROM unnest($1::text[], $2::uuid[]) AS t(hash, id)`,
-    [entries.map((e) => hashToken(e.token)), entries.map((e) => e.userId)],
-  );
+  await insertDinerSessions(handle, entries);
+
   return { restaurantId: restaurant.id, date, entries };
 }
 

@@ -8,7 +8,9 @@ import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
+import { kolkataInstant } from '#common/domain/time.ts';
 import { openDatabase, type DatabaseHandle } from '#server/db/client.ts';
+import { hashToken } from '#server/modules/accounts/sessions.service.ts';
 
 /** A fixed secret for the bench servers, so N instances sign alike (never a production value). */
 export const BENCH_SIGNING_SECRET = 'bench-only-signing-secret-0123456789abcdef';
@@ -17,6 +19,7 @@ export const PORTS = {
   appA: Number(process.env.BENCH_PORT_A ?? 3106),
   appB: Number(process.env.BENCH_PORT_B ?? 3107),
   baseline: Number(process.env.BENCH_PORT_BASELINE ?? 3108),
+  pageBaseline: Number(process.env.BENCH_PORT_PAGE_BASELINE ?? 3109),
 };
 /** The app's pool size in the bench; the raw-SQL baseline uses the same number of connections. */
 export const APP_POOL_SIZE = Number(process.env.BENCH_POOL_SIZE ?? 10);
@@ -56,6 +59,29 @@ export async function querySql<T>(handle: DatabaseHandle, text: string, params: 
   if (handle.pglite) return (await handle.pglite.query<T>(text, params)).rows;
   const session = (handle.db as unknown as { $client: import('pg').Pool }).$client;
   return (await session.query(text, params as unknown[])).rows as T[];
+}
+
+/** One slot per time on `date` (Kolkata times), each of `capacity` covers. */
+export async function insertSlots(handle: DatabaseHandle, restaurantId: string, date: string, times: readonly string[], capacity: number): Promise<void> {
+  for (const time of times) {
+    await querySql(handle, 'INSERT INTO slots (restaurant_id, slot_date, slot_time, starts_at, capacity) VALUES ($1, $2, $3, $4, $5)', [
+      restaurantId,
+      date,
+      time,
+      kolkataInstant(date, time).toISOString(),
+      capacity,
+    ]);
+  }
+}
+
+/** A day-long diner session per token, in one statement, stored hashed as the app stores them. */
+export async function insertDinerSessions(handle: DatabaseHandle, sessions: readonly { userId: string; token: string }[]): Promise<void> {
+  await querySql(
+    handle,
+    `INSERT INTO sessions (token_hash, kind, subject_id, expires_at)
+     SELECT t.hash, 'diner', t.id, now() + interval '1 day' FROM unnest($1::text[], $2::uuid[]) AS t(hash, id)`,
+    [sessions.map((session) => hashToken(session.token)), sessions.map((session) => session.userId)],
+  );
 }
 
 export interface RunningServer {
@@ -153,10 +179,13 @@ export async function startApp(target: BenchTarget, port: number, name = `app :$
   return server;
 }
 
-/** The bare Fastify handler returning a constant JSON (bench/baseline-server.ts), in its own process. */
-export async function startBaseline(port: number): Promise<RunningServer> {
-  const server = spawnServer(`baseline :${port}`, 'bench/baseline-server.ts', port, {});
-  await waitUntilHealthy(server, '/constant', 30_000);
+/**
+ * The bare Fastify handler returning a constant JSON (bench/baseline-server.ts), in its own process;
+ * with `pageFile`, it also serves that HTML page as a constant at `/page`.
+ */
+export async function startBaseline(port: number, pageFile?: string): Promise<RunningServer> {
+  const server = spawnServer(`baseline :${port}`, 'bench/baseline-server.ts', port, pageFile ? { BENCH_PAGE_FILE: pageFile } : {});
+  await waitUntilHealthy(server, pageFile ? '/page' : '/constant', 30_000);
   return server;
 }
 

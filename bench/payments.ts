@@ -17,12 +17,11 @@ import pg from 'pg';
 import { buildApp } from '#server/app.ts';
 import { loadConfig } from '#server/config.ts';
 import { formatRupees } from '#common/domain/deposit-policy.ts';
-import { addDays, kolkataInstant, todayInKolkata } from '#common/domain/time.ts';
+import { addDays, todayInKolkata } from '#common/domain/time.ts';
 import { inPoolTransaction, openPglite, openPostgres, type DatabaseHandle } from '#server/db/client.ts';
-import { hashToken } from '#server/modules/accounts/sessions.service.ts';
 import { signBody } from '#server/modules/payments/payment-provider.ts';
 import { SANDBOX_EVENT_ID_HEADER, SANDBOX_SIGNATURE_HEADER } from '#server/modules/payments/sandbox-gateway.ts';
-import { APP_POOL_SIZE, benchTarget, fmt, machineNote, percentile, querySql, table } from './lib.ts';
+import { APP_POOL_SIZE, benchTarget, fmt, insertDinerSessions, insertSlots, machineNote, percentile, querySql, table } from './lib.ts';
 
 const WEBHOOKS = Number(process.env.BENCH_WEBHOOKS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
@@ -275,26 +274,15 @@ async function prepareDropRestaurant(
     [row.id, DROP_DEPOSIT],
   );
   const date = addDays(todayInKolkata(), 1);
-  for (const time of DROP_TIMES) {
-    await querySql(handle, 'INSERT INTO slots (restaurant_id, slot_date, slot_time, starts_at, capacity) VALUES ($1, $2, $3, $4, $5)', [
-      row.id,
-      date,
-      time,
-      kolkataInstant(date, time).toISOString(),
-      DROP_SLOT_COVERS,
-    ]);
-  }
+  await insertSlots(handle, row.id, date, DROP_TIMES, DROP_SLOT_COVERS);
   const users = await querySql<{ id: string }>(
     handle,
     `INSERT INTO users (username, password_hash, name) SELECT 'bpd_' || $1 || '_' || i, 'not-a-hash', 'Drop winner ' || i FROM generate_series(1, $2::int) AS i RETURNING id`,
     [randomBytes(4).toString('hex'), WINNERS],
   );
   const winners = users.map((user) => ({ userId: user.id, token: randomBytes(32).toString('base64url') }));
-  await querySql(
-    handle,
-    `INSERT INTO sessions (token_hash, kind, subject_id, expires_at) SELECT t.hash, 'diner', t.id, now() + interval '1 day' FROM unnest($1::text[], $2::uuid[]) AS t(hash, id)`,
-    [winners.map((winner) => hashToken(winner.token)), winners.map((winner) => winner.userId)],
-  );
+  await insertDinerSessions(handle, winners);
+
   return { restaurantId: row.id, slug, date, winners };
 }
 

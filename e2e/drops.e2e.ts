@@ -5,7 +5,7 @@ import type { DropDetail } from '#common/contract/drops.ts';
 import type { DevMailboxResponse } from '#common/contract/waitlist.ts';
 import { addDays, todayInKolkata } from '#common/domain/time.ts';
 import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
-import { apiClient, createDiner as createDinerByApi, expectAccessible, openAs as openPageAs } from './support/fixtures.ts';
+import { apiClient, createDiner as createDinerByApi, createOpenDrop, expectAccessible, openAs as openPageAs } from './support/fixtures.ts';
 import { useE2eEnvironment } from './support/environment.ts';
 import type { E2eServer } from './support/server.ts';
 
@@ -60,23 +60,14 @@ describe('a drop, in the browser', () => {
     const now = Date.now();
     const tomorrow = addDays(todayInKolkata(new Date(now)), 1);
     const closesAt = new Date(now + 30_000).toISOString();
-    const created = await api<{ id: string }>('/api/admin/drops', {
-      method: 'POST',
-      token: staff.body.token,
-      body: {
-        title: 'Chef’s counter, one night only',
-        description: 'Six courses at the pass.',
-        dateFrom: tomorrow,
-        dateTo: tomorrow,
-        times: ['18:15'],
-        capacity: 2,
-        entryOpensAt: new Date(now - 60_000).toISOString(),
-        entryClosesAt: closesAt,
-        releaseAt: closesAt,
-      },
+    const dropId = await createOpenDrop(api, staff.body.token, {
+      title: 'Chef’s counter, one night only',
+      description: 'Six courses at the pass.',
+      date: tomorrow,
+      time: '18:15',
+      capacity: 2,
+      closesAt,
     });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const dropId = created.body.id;
 
     // Another diner enters through the API.
     expect((await api(`/api/drops/${dropId}/entries`, { method: 'POST', token: rival, body: { partySize: 2 } })).status).toBe(201);

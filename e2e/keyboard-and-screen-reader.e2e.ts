@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { addDays, todayInKolkata } from '#common/domain/time.ts';
 import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
 import { useE2eEnvironment } from './support/environment.ts';
-import { apiClient, createDiner, holdFirstFreeTable, openAs, signInStaff } from './support/fixtures.ts';
+import { apiClient, createDiner, createOpenDrop, holdFirstFreeTable, openAs, signInStaff } from './support/fixtures.ts';
 import type { E2eServer } from './support/server.ts';
 
 /**
@@ -44,25 +44,8 @@ let dropsMade = 0;
 async function openDrop(title: string): Promise<string> {
   const day = addDays(todayInKolkata(), 9 + dropsMade++);
   const staff = await api<{ token: string }>('/api/auth/restaurant-login', { method: 'POST', body: { username: 'ember-oak', password: 'staff1234' } });
-  const now = Date.now();
-  const closesAt = new Date(now + 2 * 3_600_000).toISOString();
-  const created = await api<{ id: string }>('/api/admin/drops', {
-    method: 'POST',
-    token: staff.body.token,
-    body: {
-      title,
-      description: 'Eight seats at the pass.',
-      dateFrom: day,
-      dateTo: day,
-      times: ['16:45'],
-      capacity: 2,
-      entryOpensAt: new Date(now - 60_000).toISOString(),
-      entryClosesAt: closesAt,
-      releaseAt: closesAt,
-    },
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.id;
+  const closesAt = new Date(Date.now() + 2 * 3_600_000).toISOString();
+  return createOpenDrop(api, staff.body.token, { title, description: 'Eight seats at the pass.', date: day, time: '16:45', capacity: 2, closesAt });
 }
 
 /**

@@ -56,6 +56,34 @@ export async function createDiner(
   return { token: login.body.token, username, email };
 }
 
+/**
+ * A one-time drop of `capacity` covers at `time` on `date`, announced by staff through the API, whose
+ * entries opened a minute ago and close (and are drawn) at `closesAt`; returns its id.
+ */
+export async function createOpenDrop(
+  api: ReturnType<typeof apiClient>,
+  staffToken: string,
+  drop: { title: string; description: string; date: string; time: string; capacity: number; closesAt: string },
+): Promise<string> {
+  const created = await api<{ id: string }>('/api/admin/drops', {
+    method: 'POST',
+    token: staffToken,
+    body: {
+      title: drop.title,
+      description: drop.description,
+      dateFrom: drop.date,
+      dateTo: drop.date,
+      times: [drop.time],
+      capacity: drop.capacity,
+      entryOpensAt: new Date(Date.now() - 60_000).toISOString(),
+      entryClosesAt: drop.closesAt,
+      releaseAt: drop.closesAt,
+    },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.id;
+}
+
 /** Holds the first free table for two at `slug` on `date` as the diner, and returns the hold's id. */
 export async function holdFirstFreeTable(api: ReturnType<typeof apiClient>, token: string, slug: string, date: string): Promise<string> {
   const slots = await api<{ time: string; available: boolean }[]>(`/api/restaurants/${slug}/availability?date=${date}&partySize=2`);

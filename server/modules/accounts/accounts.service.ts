@@ -17,14 +17,8 @@ export interface NewDiner {
   preferredHood?: string;
 }
 
-function toProfile(user: {
-  id: string;
-  username: string;
-  name: string;
-  email: string | null;
-  phone: string | null;
-  preferredHood: string | null;
-}): DinerProfile {
+/** The profile as the diner sees it: a user row of the same fields, with the username standing in for a missing name. */
+function toProfile(user: DinerProfile): DinerProfile {
   return {
     id: user.id,
     username: user.username,

@@ -2,18 +2,12 @@ import type { PublicRestaurant } from '#common/contract/restaurants.ts';
 import { capitalise, emojiForCategory } from '#common/domain/restaurants.ts';
 
 /** A restaurant the map can place: it has a real position and the text a marker needs. */
-export interface MapRestaurant {
-  id: string;
-  slug: string;
-  name: string;
-  emoji: string;
-  neighborhood: string;
+export type MapRestaurant = Pick<PublicRestaurant, 'id' | 'slug' | 'name' | 'emoji' | 'neighborhood' | 'hot'> & {
   /** Lower-case category, or '' when the data has none. */
   category: string;
-  hot: boolean;
   lat: number;
   lng: number;
-}
+};
 
 /** The spec's map constants (section 9). */
 export const MAP_CENTRE: [number, number] = [12.97, 77.59];
