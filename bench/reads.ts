@@ -73,6 +73,28 @@ export async function measureCalendar(baseUrl: string, options: ReadOptions): Pr
   return run(baseUrl, options, () => ({ path: `/api/restaurants/${citySlug(1 + Math.floor(random() * options.restaurants))}/calendar` }));
 }
 
+/** The bare baseline's constant copy of a restaurant page, asked for as a browser asks (compressed). */
+export async function measurePageBaseline(url: string, options: ReadOptions): Promise<LoadResult> {
+  return run(url, options, () => ({ path: '/page' }));
+}
+
+/**
+ * GET /r/{slug} for a random restaurant, as a phone opening a shared link asks for it: the HTML
+ * with the restaurant, its calendar and the first day's times in its head (decisions 078, 079).
+ */
+export async function measurePage(baseUrl: string, options: ReadOptions): Promise<LoadResult> {
+  const random = randomStream(13);
+  return run(baseUrl, options, () => ({ path: `/r/${citySlug(1 + Math.floor(random() * options.restaurants))}` }));
+}
+
+/** One restaurant page's HTML as the app sends it, for the baseline to serve as a constant. */
+export async function samplePage(baseUrl: string): Promise<string> {
+  const answer = await fetch(`${baseUrl}/r/${citySlug(1)}`, { headers: { 'accept-encoding': 'identity' } });
+  const html = await answer.text();
+  if (!answer.ok || !html.includes('application/json')) throw new Error(`/r/${citySlug(1)} answered ${answer.status} without its first screen`);
+  return html;
+}
+
 /**
  * A whole-city answer (the restaurant list, the today strip), fetched whole (compressed) or
  * conditionally (If-None-Match with its current ETag). These answers are large at city scale,

@@ -7,12 +7,15 @@
  *
  * The data set is generated first when missing or not for today (bench/generate-city.ts).
  * Knobs: BENCH_SECONDS (10 per read run), BENCH_ROUNDS (3 interleaved rounds of baseline, availability
- * and calendar, reported as medians), BENCH_CONNECTIONS (50), BENCH_RESTAURANTS, BENCH_ONLY=reads|drop,
+ * calendar and restaurant page, reported as medians), BENCH_CONNECTIONS (50), BENCH_RESTAURANTS, BENCH_ONLY=reads|drop,
  * BENCH_RESULTS=<file> to keep the figures as JSON. Exit code 1 when a correctness check fails
  * (covers sold ≠ capacity, oversell, an unexpected status, ETag/304/compression); a missed speed
  * target is printed as FAIL but is not an error.
  */
-import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { DatabaseHandle } from '#server/db/client.ts';
 import { countDrop, DROP_CAPACITY, prepareDrop, raceOverHttp, raceRawSql, type DropCount, type RaceResult } from './drop.ts';
 import { defaultRestaurantCount, DROP_DINERS, ensureCity } from './generate-city.ts';
@@ -30,7 +33,18 @@ import {
   table,
   type LoadResult,
 } from './lib.ts';
-import { checkCaching, warmEveryRestaurant, measureAvailability, measureBaseline, measureBurst, measureCalendar, type HeaderCheck } from './reads.ts';
+import {
+  checkCaching,
+  warmEveryRestaurant,
+  measureAvailability,
+  measureBaseline,
+  measureBurst,
+  measureCalendar,
+  measurePage,
+  measurePageBaseline,
+  samplePage,
+  type HeaderCheck,
+} from './reads.ts';
 
 const target = benchTarget();
 const restaurants = defaultRestaurantCount(target);
@@ -43,7 +57,19 @@ const now = new Date();
 const rows: string[][] = [];
 let correctnessFailed = false;
 
+type ReadName = 'baseline' | 'availability' | 'calendar' | 'pageBaseline' | 'page';
+
 const verdict = (pass: boolean) => (pass ? 'PASS' : 'FAIL');
+
+/** The production web build the restaurant page is made from, built first when missing. */
+function webBuild(): string {
+  const dir = resolve('dist/web');
+  if (!existsSync(join(dir, 'index.html'))) {
+    const built = spawnSync('npx', ['vite', 'build'], { stdio: 'inherit' });
+    if (built.status !== 0) throw new Error('npm run build failed; the restaurant page needs the web build');
+  }
+  return dir;
+}
 function check(pass: boolean): string {
   if (!pass) correctnessFailed = true;
   return verdict(pass);
@@ -81,18 +107,22 @@ if (only !== 'drop') {
   const baselineServer = await startBaseline(PORTS.baseline);
   const reads: Record<string, LoadResult> = {};
   let checks: HeaderCheck[] = [];
-  /** Each round measures the baseline, then availability, then the calendar, back to back. */
-  const rounds: Record<'baseline' | 'availability' | 'calendar', LoadResult>[] = [];
+  /** Each round measures the baseline, availability, the calendar, the page's baseline and the page, back to back. */
+  const rounds: Record<ReadName, LoadResult>[] = [];
   const show = (name: string, r: LoadResult) =>
     console.log(
       `  ${name.padEnd(14)} ${fmt.rps(r.rps).padStart(9)}, p50 ${fmt.ms(r.p50)}, p99 ${fmt.ms(r.p99)}, ${Math.round(r.bytesPerResponse).toLocaleString('en-US')} B/response, statuses ${JSON.stringify(r.statuses)}${r.errors + r.timeouts ? `, ${r.errors} errors (${r.timeouts} timeouts)` : ''}`,
     );
   try {
-    const app = await startApp(target, PORTS.appA);
+    const app = await startApp(target, PORTS.appA, undefined, { WEB_DIST_DIR: webBuild() });
+    let pageBaseline: Awaited<ReturnType<typeof startBaseline>> | null = null;
     try {
       checks = [await checkCaching(app.baseUrl, '/api/restaurants'), await checkCaching(app.baseUrl, '/api/discover/available-today')];
       reads['first-reads'] = await warmEveryRestaurant(app.baseUrl, options);
       show('first-reads', reads['first-reads']);
+      const pageFile = join(mkdtempSync(join(tmpdir(), 'tablefair-bench-')), 'page.html');
+      writeFileSync(pageFile, await samplePage(app.baseUrl));
+      pageBaseline = await startBaseline(PORTS.pageBaseline, pageFile);
       // Interleaved, so that whatever else the machine does falls on both sides of each ratio.
       for (let round = 1; round <= benchRounds; round++) {
         const baseline = await measureBaseline(baselineServer.baseUrl, options);
@@ -101,7 +131,11 @@ if (only !== 'drop') {
         show(`availability ${round}`, availability);
         const calendar = await measureCalendar(app.baseUrl, options);
         show(`calendar ${round}`, calendar);
-        rounds.push({ baseline, availability, calendar });
+        const pageBare = await measurePageBaseline(pageBaseline.baseUrl, options);
+        show(`page bare ${round}`, pageBare);
+        const page = await measurePage(app.baseUrl, options);
+        show(`page ${round}`, page);
+        rounds.push({ baseline, availability, calendar, pageBaseline: pageBare, page });
       }
       const bursts: [string, () => Promise<LoadResult>][] = [
         ['today-304', () => measureBurst(app.baseUrl, options, '/api/discover/available-today', true)],
@@ -114,12 +148,13 @@ if (only !== 'drop') {
         show(name, reads[name]);
       }
     } finally {
+      await pageBaseline?.stop();
       await app.stop();
     }
   } finally {
     await baselineServer.stop();
   }
-  const medianOf = (name: 'baseline' | 'availability' | 'calendar', figure: 'rps' | 'p99') => median(rounds.map((round) => round[name][figure]));
+  const medianOf = (name: ReadName, figure: 'rps' | 'p99') => median(rounds.map((round) => round[name][figure]));
   const baseRps = medianOf('baseline', 'rps');
   const baseCell = `${fmt.rps(baseRps)} (bare Fastify, same body, median of ${rounds.length})`;
   const okStatuses = (r: LoadResult, status: number) =>
@@ -142,6 +177,27 @@ if (only !== 'drop') {
     rows.push([`${label}: p99 (median of ${rounds.length})`, fmt.ms(p99), fmt.ms(medianOf('baseline', 'p99')), '', '< 10 ms', verdict(p99 < 10)]);
     if (!allOk) correctnessFailed = true;
   }
+  // The restaurant page has no target of its own in issue 18 (step 4 asks for the same work);
+  // its ratio is printed against its own same-bytes baseline.
+  const pageRps = medianOf('page', 'rps');
+  const pageBaseRps = medianOf('pageBaseline', 'rps');
+  const pageOk = rounds.every((round) => okStatuses(round.page, 200));
+  rows.push([
+    `GET /r/{slug} (the restaurant page's HTML with its first screen): requests/s (median of ${rounds.length})`,
+    fmt.rps(pageRps),
+    `${fmt.rps(pageBaseRps)} (bare Fastify, same page as constant compressed bytes, median of ${rounds.length})`,
+    fmt.pct(pageRps / pageBaseRps),
+    '',
+    check(pageOk),
+  ]);
+  rows.push([
+    `GET /r/{slug}: p99 (median of ${rounds.length})`,
+    fmt.ms(medianOf('page', 'p99')),
+    fmt.ms(medianOf('pageBaseline', 'p99')),
+    '',
+    '< 10 ms',
+    verdict(medianOf('page', 'p99') < 10),
+  ]);
   const firstReads = reads['first-reads'];
   rows.push([
     `first read of each of the ${restaurants.toLocaleString('en-US')} restaurants (calendar, memory cold): requests/s, p99`,

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
+import { compressionOptions } from './http-compression.ts';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { systemClock, type Clock } from './clock.ts';
 import { fastifyTrustProxy, type AppConfig } from './config.ts';
@@ -64,9 +65,6 @@ import { createStrikesService } from './modules/strikes/strikes.service.ts';
 import { strikesAdminRoutes } from './modules/strikes/strikes.admin.routes.ts';
 import { strikesRoutes } from './modules/strikes/strikes.routes.ts';
 
-/** Bodies smaller than this are sent uncompressed. */
-export const COMPRESSION_THRESHOLD_BYTES = 2048;
-
 export interface BuildAppOptions {
   config: AppConfig;
   database: DatabaseHandle;
@@ -88,7 +86,7 @@ function createServices(deps: AppDeps) {
   const restaurants = createRestaurantsService(deps, storage);
   const slots = createSlotsService(deps);
   const availability = createAvailabilityService(deps, restaurants);
-  const pages = createPagesService(restaurants, availability);
+  const pages = createPagesService(availability);
   const strikes = createStrikesService(deps);
   const reservations = createReservationsService(deps, restaurants, availability, strikes);
   const notifications = createNotificationsService(deps);
@@ -185,7 +183,7 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   await app.register(securityHeadersPlugin);
   // Small answers (one date's availability, about 1.2 KB) go out as they are: compressing them
   // costs more CPU than the bytes are worth (decision 074).
-  await app.register(compress, { threshold: COMPRESSION_THRESHOLD_BYTES });
+  await app.register(compress, compressionOptions);
   await app.register(sessionsPlugin);
   await app.register(etagPlugin);
   await app.register(rateLimitPlugin, { config, db: database.db });

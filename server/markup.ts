@@ -9,9 +9,9 @@ export function escapeMarkup(text: string): string {
 }
 
 /**
- * JSON to put inside <script type="application/json">: `<` can never close the element (a
+ * JSON text to put inside <script type="application/json">: `<` can never close the element (a
  * restaurant named "</script><script>…" stays data), and U+2028/2029 stay escaped.
  */
-export function jsonForScriptElement(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+export function jsonTextForScriptElement(json: string): string {
+  return json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

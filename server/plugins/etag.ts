@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { compressText, preferredEncoding, type KeptEncoding } from '#server/http-compression.ts';
 import { hookWhen, onSendWhen } from './public-reads.ts';
 
 /**
@@ -25,31 +25,8 @@ interface SharedAnswer {
   gzip?: Buffer;
 }
 
-/** The encoding to send a shared answer in: brotli, else gzip, else none (q=0 refuses). */
-function preferredEncoding(request: FastifyRequest): 'br' | 'gzip' | undefined {
-  const header = request.headers['accept-encoding'];
-  if (typeof header !== 'string') return undefined;
-  const accepted = new Set(
-    header
-      .split(',')
-      .map((part) => part.trim().toLowerCase())
-      .filter((part) => !/;\s*q=0(\.0*)?$/.test(part))
-      .map((part) => part.split(';')[0].trim()),
-  );
-  if (accepted.has('br')) return 'br';
-  if (accepted.has('gzip') || accepted.has('*')) return 'gzip';
-  return undefined;
-}
-
-function compressed(answer: SharedAnswer, encoding: 'br' | 'gzip'): Buffer {
-  if (encoding === 'br') {
-    answer.br ??= brotliCompressSync(answer.body, {
-      params: { [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT, [zlibConstants.BROTLI_PARAM_QUALITY]: 5 },
-    });
-    return answer.br;
-  }
-  answer.gzip ??= gzipSync(answer.body);
-  return answer.gzip;
+function compressed(answer: SharedAnswer, encoding: KeptEncoding): Buffer {
+  return (answer[encoding] ??= compressText(answer.body, encoding));
 }
 
 function sendEtag(reply: FastifyReply, etag: string): void {

@@ -1,7 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { restaurantPageData } from '#common/contract/restaurants.ts';
 import { PAGE_DATA_ELEMENT_ID } from '#common/domain/page-data.ts';
 import { addDays } from '#common/domain/time.ts';
 import { buildRestaurant, buildSlot } from '#server/test/factories.ts';
@@ -103,6 +106,56 @@ describe('first screens in the HTML (decisions 078, 079)', () => {
     expect(page.body).toContain('<title>Tablefair · Bengaluru</title>');
     expect([...page.body.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1])).toEqual(['/assets/home-7.js']);
     expect(page.body).not.toContain('rel="preload" as="image"');
+  });
+
+  it("is the contract's shape, and follows a write by the next page: a new name, a day that filled up", async () => {
+    const today = t.clock.now().toISOString().slice(0, 10);
+    const open = async () => pageData((await t.app.inject({ method: 'GET', url: `/r/${restaurant.slug}` })).body) as Record<string, unknown>;
+    const before = await open();
+    expect(restaurantPageData.parse(before)).toEqual(before);
+    expect((before.availability as { date: string }).date).toBe(today);
+
+    // Kept texts (decision 186) must not outlive a write: the restaurants row and its slots both notify.
+    await t.database.db.execute(sql`UPDATE restaurants SET name = 'Tiffin Two' WHERE id = ${restaurant.id}`);
+    await t.database.db.execute(sql`UPDATE slots SET status = 'full' WHERE restaurant_id = ${restaurant.id} AND slot_date = ${today}`);
+    try {
+      const after = await open();
+      const api = async (path: string) => (await t.app.inject({ method: 'GET', url: `/api/restaurants/${restaurant.slug}${path}` })).json();
+      const tomorrow = addDays(today, 1);
+      expect(after).toEqual({
+        restaurant: await api(''),
+        calendar: await api('/calendar'),
+        availability: { date: tomorrow, partySize: 2, entries: await api(`/availability?date=${tomorrow}&partySize=2`) },
+      });
+      expect((after.restaurant as { name: string }).name).toBe('Tiffin Two');
+    } finally {
+      await t.database.db.execute(sql`UPDATE restaurants SET name = ${HOSTILE_NAME} WHERE id = ${restaurant.id}`);
+      await t.database.db.execute(sql`UPDATE slots SET status = 'available' WHERE restaurant_id = ${restaurant.id} AND slot_date = ${today}`);
+    }
+  });
+
+  it('sends the page compressed for a browser, the same text as uncompressed, and a write reaches the compressed page too', async () => {
+    const url = `/r/${restaurant.slug}`;
+    const ask = (encoding?: string) => t.app.inject({ method: 'GET', url, headers: encoding ? { 'accept-encoding': encoding } : {} });
+    const plain = await ask();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('accept-encoding');
+    const brotli = await ask('gzip, deflate, br');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers.vary).toBe('accept-encoding');
+    expect(brotliDecompressSync(brotli.rawPayload).toString('utf8')).toBe(plain.body);
+    expect(brotli.rawPayload.length).toBeLessThan(plain.rawPayload.length);
+    const gzip = await ask('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString('utf8')).toBe(plain.body);
+
+    await t.database.db.execute(sql`UPDATE restaurants SET name = 'Tiffin Three' WHERE id = ${restaurant.id}`);
+    try {
+      const renamed = brotliDecompressSync((await ask('br')).rawPayload).toString('utf8');
+      expect(renamed).toContain('<title>Tiffin Three · Tablefair</title>');
+      expect(renamed).toBe((await ask()).body);
+    } finally {
+      await t.database.db.execute(sql`UPDATE restaurants SET name = ${HOSTILE_NAME} WHERE id = ${restaurant.id}`);
+    }
   });
 
   it('serves the plain page for an unknown restaurant or a malformed key, and keeps other routes plain', async () => {

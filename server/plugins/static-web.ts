@@ -5,8 +5,9 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { restaurantKeyParams } from '#common/contract/restaurants.ts';
 import { PAGE_DATA_ELEMENT_ID } from '#common/domain/page-data.ts';
-import { escapeMarkup, jsonForScriptElement } from '#server/markup.ts';
-import type { Principal } from '#server/modules/accounts/principal.ts';
+import { compressText, sendText, type KeptEncoding } from '#server/http-compression.ts';
+import { escapeMarkup, jsonTextForScriptElement } from '#server/markup.ts';
+import { anonymous, type Principal } from '#server/modules/accounts/principal.ts';
 import type { FirstScreen, PagesService } from '#server/modules/pages/pages.service.ts';
 import { readViteManifest, routeAssets, type ViteManifest } from './web-build.ts';
 
@@ -18,7 +19,7 @@ import { readViteManifest, routeAssets, type ViteManifest } from './web-build.ts
 const FIRST_SCREEN_PAGES: {
   path: RegExp;
   screen: string;
-  load: (pages: PagesService, principal: Principal, key: string, search: URLSearchParams) => Promise<FirstScreen<unknown> | null>;
+  load: (pages: PagesService, principal: Principal, key: string, search: URLSearchParams) => Promise<FirstScreen | null>;
 }[] = [
   { path: /^\/$/, screen: 'routes/home.tsx', load: (pages, principal) => pages.home(principal) },
   {
@@ -29,6 +30,16 @@ const FIRST_SCREEN_PAGES: {
 ];
 
 type Assets = { scripts: string[]; styles: string[] };
+
+/** How many addresses' last pages are kept with their compressed forms; past it, the longest kept goes first. */
+export const KEPT_PAGES = 4096;
+
+/** A page as last sent at an address, and its compressed forms, made on first demand. */
+interface KeptPage {
+  html: string;
+  br?: Buffer;
+  gzip?: Buffer;
+}
 
 /**
  * Serves the built web app (dist/web) with long-lived caching for hashed assets,
@@ -50,19 +61,37 @@ export const staticWebPlugin = fp(async (app, options: { webDistDir: string }) =
     });
     const shell = readFileSync(resolve(root, 'index.html'), 'utf8');
     const manifest = readViteManifest(root);
-    const pages = FIRST_SCREEN_PAGES.map((page) => ({ ...page, assets: screenAssets(manifest, page.screen) }));
+    const pages = FIRST_SCREEN_PAGES.map((page) => ({ ...page, render: firstScreenTemplate(shell, screenAssets(manifest, page.screen)) }));
 
     const sendFirstScreen = async (request: FastifyRequest, reply: FastifyReply, page: (typeof pages)[number], key: string) => {
-      let screen: FirstScreen<unknown> | null = null;
+      let screen: FirstScreen | null = null;
       try {
-        screen = await page.load(app.services.pages, await request.principal(), key, new URLSearchParams(request.url.split('?')[1] ?? ''));
+        // The first screens are public and the same for everyone, so no session is looked up for them.
+        screen = await page.load(app.services.pages, anonymous, key, new URLSearchParams(request.url.split('?')[1] ?? ''));
       } catch (error) {
         // The page still loads without it and asks the API itself, which answers the error.
         request.log.warn({ err: error }, 'first screen unavailable; serving the plain page');
       }
-      const html = screen ? withFirstScreen(shell, screen, page.assets) : shell;
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+      const html = screen ? page.render(screen) : shell;
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', 'accept-encoding');
+      // The not-found handler is not a route, so @fastify/compress never sees these pages: they
+      // are compressed here, once per text, and reused while the address gives the same page.
+      return sendText(request, reply, html, (encoding) => compressedPage(request.url, html, encoding));
     };
+
+    const keptPages = new Map<string, KeptPage>();
+    /** The page compressed, from the address's kept page when its text is the same (content-addressed, so never stale). */
+    const compressedPage = (address: string, html: string, encoding: KeptEncoding): Buffer => {
+      let kept = keptPages.get(address);
+      if (kept?.html !== html) {
+        keptPages.delete(address);
+        if (keptPages.size >= KEPT_PAGES) keptPages.delete(keptPages.keys().next().value!);
+        kept = { html };
+        keptPages.set(address, kept);
+      }
+      return (kept[encoding] ??= compressText(html, encoding));
+    };
+    app.addHook('onClose', async () => keptPages.clear());
 
     firstScreenPage = (request, reply, path) => {
       for (const page of pages) {
@@ -107,17 +136,30 @@ function safeDecode(segment: string): string {
 /**
  * index.html with, in its head: the page's title, its first image, the screen's scripts and
  * styles to fetch alongside the app's, and the data of the first screen. Everything typed by
- * people is escaped; replacements are functions so a `$&` in a name stays text.
+ * people is escaped. The shell is cut once, so a page is joined, not searched, per request.
  */
-export function withFirstScreen(shell: string, screen: FirstScreen<unknown>, assets: Assets): string {
-  const head = [
-    ...(screen.image ? [`<link rel="preload" as="image" href="${escapeMarkup(screen.image)}" fetchpriority="high">`] : []),
-    ...assets.styles.map((href) => `<link rel="stylesheet" href="${escapeMarkup(href)}">`),
-    ...assets.scripts.map((href) => `<link rel="modulepreload" href="${escapeMarkup(href)}">`),
-    `<script type="application/json" id="${PAGE_DATA_ELEMENT_ID}">${jsonForScriptElement(screen.data)}</script>`,
-  ]
-    .map((line) => `    ${line}\n`)
-    .join('');
-  const titled = screen.title ? shell.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeMarkup(screen.title!)}</title>`) : shell;
-  return titled.replace('</head>', () => `${head}  </head>`);
+export function firstScreenTemplate(shell: string, assets: Assets): (screen: FirstScreen) => string {
+  const title = /<title>[^<]*<\/title>/.exec(shell);
+  const headEnd = shell.indexOf('</head>');
+  if (headEnd < 0) throw new Error("The web build's index.html has no </head>");
+  // Cut at the title (when it comes before </head>) and at </head>: [before title, between, from </head> on].
+  const titleAt = title && title.index < headEnd ? title.index : -1;
+  const beforeTitle = titleAt >= 0 ? shell.slice(0, titleAt) : '';
+  const shellTitle = titleAt >= 0 ? title![0] : '';
+  const beforeHeadEnd = shell.slice(titleAt >= 0 ? titleAt + shellTitle.length : 0, headEnd);
+  const fromHeadEnd = shell.slice(headEnd);
+  const line = (text: string) => `    ${text}\n`;
+  const assetLines = [
+    ...assets.styles.map((href) => line(`<link rel="stylesheet" href="${escapeMarkup(href)}">`)),
+    ...assets.scripts.map((href) => line(`<link rel="modulepreload" href="${escapeMarkup(href)}">`)),
+  ].join('');
+  return (screen) =>
+    beforeTitle +
+    (screen.title && titleAt >= 0 ? `<title>${escapeMarkup(screen.title)}</title>` : shellTitle) +
+    beforeHeadEnd +
+    (screen.image ? line(`<link rel="preload" as="image" href="${escapeMarkup(screen.image)}" fetchpriority="high">`) : '') +
+    assetLines +
+    line(`<script type="application/json" id="${PAGE_DATA_ELEMENT_ID}">${jsonTextForScriptElement(screen.json)}</script>`) +
+    '  ' +
+    fromHeadEnd;
 }

@@ -1,5 +1,6 @@
 import { addDays, bookingClosesAt, isPastBookingCutoff, todayInKolkata } from '#common/domain/time.ts';
 import { AVAILABILITY_HORIZON_DAYS } from '#common/domain/restaurants.ts';
+import type { PublicRestaurant } from '#common/contract/restaurants.ts';
 import type { DepositPolicy, DropDepositRequirement } from '#common/domain/deposit-policy.ts';
 import { asDate, type ChangeFeed } from '#server/db/client.ts';
 import type { CachedSlotRow } from './availability.repository.ts';
@@ -27,6 +28,9 @@ export interface CachedSlot {
 /** A restaurant's next AVAILABILITY_HORIZON_DAYS days of slots, by date, as of one read. */
 export interface CachedRestaurant {
   restaurantId: string;
+  /** The public profile as of the same read (a write to the restaurants row notifies like slots', migration 0006), and its JSON. */
+  restaurant: PublicRestaurant;
+  restaurantJson: string;
   /** The first date held (today in Kolkata when it was read). */
   from: string;
   to: string;

@@ -10,17 +10,16 @@ import {
 } from '#common/contract/restaurants.ts';
 import { TODAY_ANSWER_SECONDS } from './availability.service.ts';
 import { publicAccess } from '#common/contract/openapi-security.ts';
+import { sendText } from '#server/http-compression.ts';
 import { anonymous } from '#server/modules/accounts/principal.ts';
 import { checkAvailabilityQuery, checkRestaurantKey, fastChecksFirst } from './public-read-checks.ts';
 
-/** What Fastify itself sends with a JSON answer; the public reads send text they wrote once. */
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
-
 /**
- * JSON text, as the contract's serialiser would have written it, sent as it is: Fastify passes a
- * string with a JSON content type straight to the onSend hooks (hence the cast past the schema's type).
+ * What Fastify itself sends with a JSON answer. The public reads send JSON text they wrote once, as
+ * the contract's serialiser would have written it: Fastify passes a string with a JSON content type
+ * straight to the onSend hooks, unserialised.
  */
-const jsonText = (json: string) => json as never;
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
   const { availability } = app.services;
@@ -42,9 +41,16 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
       // answer is sent as JSON text put together from pieces kept per date.
       config: { publicRead: true },
       validatorCompiler: fastChecksFirst({ params: checkRestaurantKey, querystring: checkAvailabilityQuery }),
+      // Almost every answer is under the compression threshold: the handler compresses the rare
+      // larger one itself, so the rest skip @fastify/compress's per-request negotiation.
+      compress: false,
     },
     async (request, reply) =>
-      reply.type(JSON_CONTENT_TYPE).send(jsonText(await availability.getAvailabilityJson(request.params.slug, request.query.date, request.query.partySize))),
+      sendText(
+        request,
+        reply.type(JSON_CONTENT_TYPE),
+        await availability.getAvailabilityJson(request.params.slug, request.query.date, request.query.partySize),
+      ),
   );
 
   app.get(
@@ -60,8 +66,9 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       config: { publicRead: true },
       validatorCompiler: fastChecksFirst({ params: checkRestaurantKey }),
+      compress: false,
     },
-    async (request, reply) => reply.type(JSON_CONTENT_TYPE).send(jsonText(await availability.getCalendarJson(request.params.slug))),
+    async (request, reply) => sendText(request, reply.type(JSON_CONTENT_TYPE), await availability.getCalendarJson(request.params.slug)),
   );
 
   app.get(

@@ -1,4 +1,4 @@
-import type { AvailabilityCalendar, AvailabilityEntry, AvailableTodayQuery, AvailableTodayResponse } from '#common/contract/restaurants.ts';
+import type { AvailabilityCalendar, AvailabilityEntry, AvailableTodayQuery, AvailableTodayResponse, PublicRestaurant } from '#common/contract/restaurants.ts';
 import { AVAILABILITY_HORIZON_DAYS, probedPartySizes } from '#common/domain/restaurants.ts';
 import type { SlotDeposit } from '#common/contract/deposits.ts';
 import { chargeForBooking, type DepositPolicy, type DropDepositRequirement } from '#common/domain/deposit-policy.ts';
@@ -67,7 +67,7 @@ export function createAvailabilityService(
         else slotsByDate.set(slot.date, [slot]);
       }
       const depositPolicy = await restaurants.getDepositPolicy(anonymous, restaurant.id);
-      return { restaurantId: restaurant.id, from, to, slotsByDate, depositPolicy };
+      return { restaurantId: restaurant.id, restaurant, restaurantJson: JSON.stringify(restaurant), from, to, slotsByDate, depositPolicy };
     },
   });
 
@@ -168,6 +168,15 @@ export function createAvailabilityService(
       json += ']';
       texts.keep(cached.restaurantId, span, date, partySize, json);
       return json;
+    },
+
+    /**
+     * A restaurant's public profile as the cache holds it, with its JSON (404 when there is no such
+     * restaurant): for the restaurant page's first screen, which would otherwise read the row per request.
+     */
+    async getHeldRestaurant(_principal: Principal, slugOrId: string): Promise<{ restaurant: PublicRestaurant; json: string }> {
+      const cached = await cache.getRestaurant(slugOrId, clock.now());
+      return { restaurant: cached.restaurant, json: cached.restaurantJson };
     },
 
     /** What the finished availability texts hold now (for tests and diagnostics). */

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { availabilityCalendar, availabilityResponse } from '#common/contract/restaurants.ts';
@@ -104,5 +105,40 @@ describe('the public reads send the contract serialiser’s text (decision 186)'
     expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
     expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(response.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('compresses an answer over the threshold for a browser (the same text), and sends a small one as it is', async () => {
+    // A day of 30 times is over 2 KB of JSON; the usual day of 16 is under it.
+    const big = await buildRestaurant(t.database.db);
+    for (let index = 0; index < 30; index++) {
+      const time = `${String(11 + Math.floor(index / 3)).padStart(2, '0')}:${['00', '15', '45'][index % 3]}`;
+      await buildSlot(t.database.db, big.id, { date: '2026-11-24', time, capacity: 4 });
+    }
+    const ask = (slug: string, encoding?: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/restaurants/${slug}/availability?date=2026-11-24&partySize=2`,
+        headers: encoding ? { 'accept-encoding': encoding } : {},
+      });
+    const plain = await ask(big.slug);
+    expect(plain.body.length).toBeGreaterThan(2048);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    for (const [encoding, decode] of [
+      ['br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+    ] as const) {
+      const packed = await ask(big.slug, `${encoding}, deflate`);
+      expect(packed.headers['content-encoding']).toBe(encoding);
+      expect(packed.headers.vary).toBe('accept-encoding');
+      expect(decode(packed.rawPayload).toString('utf8')).toBe(plain.body);
+    }
+    const small = await t.app.inject({
+      method: 'GET',
+      url: `/api/restaurants/${restaurant.slug}/availability?date=2026-11-23&partySize=2`,
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(small.body.length).toBeLessThan(2048);
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.headers.vary).toBeUndefined();
   });
 });
