@@ -159,7 +159,7 @@ describe('first screens in the HTML (decisions 078, 079)', () => {
   });
 
   it('serves the plain page for an unknown restaurant or a malformed key, and keeps other routes plain', async () => {
-    for (const url of ['/r/no-such-place', `/r/${'x'.repeat(200)}`, '/explore-tonight']) {
+    for (const url of ['/r/no-such-place', `/r/${'x'.repeat(200)}`, `/r/${restaurant.slug}/photos`, '/explore-tonight']) {
       const page = await t.app.inject({ method: 'GET', url });
       expect(page.statusCode).toBe(200);
       expect(page.body).toContain('<title>Tablefair · Bengaluru</title>');

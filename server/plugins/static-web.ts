@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { restaurantKeyParams } from '#common/contract/restaurants.ts';
 import { PAGE_DATA_ELEMENT_ID } from '#common/domain/page-data.ts';
-import { compressText, sendText, type KeptEncoding } from '#server/http-compression.ts';
+import { compressText, sendText } from '#server/http-compression.ts';
 import { escapeMarkup, jsonTextForScriptElement } from '#server/markup.ts';
 import { anonymous, type Principal } from '#server/modules/accounts/principal.ts';
 import type { FirstScreen, PagesService } from '#server/modules/pages/pages.service.ts';
@@ -17,12 +17,15 @@ import { readViteManifest, routeAssets, type ViteManifest } from './web-build.ts
  * from. A key the API would refuse gets the plain page, which then shows its own "not found".
  */
 const FIRST_SCREEN_PAGES: {
+  /** The routes that serve the page: wildcards, since a parameter's length is limited and an overlong key must still get the page. */
+  routes: string[];
   path: RegExp;
   screen: string;
   load: (pages: PagesService, principal: Principal, key: string, search: URLSearchParams) => Promise<FirstScreen | null>;
 }[] = [
-  { path: /^\/$/, screen: 'routes/home.tsx', load: (pages, principal) => pages.home(principal) },
+  { routes: ['/'], path: /^\/$/, screen: 'routes/home.tsx', load: (pages, principal) => pages.home(principal) },
   {
+    routes: ['/r/*', '/restaurant/*'],
     path: /^\/(?:r|restaurant)\/([^/]+)\/?$/,
     screen: 'routes/restaurant.tsx',
     load: async (pages, principal, key, search) => (restaurantKeyParams.safeParse({ slug: key }).success ? pages.restaurant(principal, key, search) : null),
@@ -32,13 +35,19 @@ const FIRST_SCREEN_PAGES: {
 type Assets = { scripts: string[]; styles: string[] };
 
 /** How many addresses' last pages are kept with their compressed forms; past it, the longest kept goes first. */
-export const KEPT_PAGES = 4096;
+export const KEPT_PAGES = 2048;
 
-/** A page as last sent at an address, and its compressed forms, made on first demand. */
+/** A page as last sent at an address: the screen it was made from, its HTML, and its compressed forms, made on first demand. */
 interface KeptPage {
+  screen: FirstScreen;
   html: string;
   br?: Buffer;
   gzip?: Buffer;
+}
+
+/** The same page: the same title, image and JSON pieces (kept pieces are the same strings, compared at once). */
+function isSameScreen(a: FirstScreen, b: FirstScreen): boolean {
+  return a.title === b.title && a.image === b.image && a.json.length === b.json.length && a.json.every((piece, index) => piece === b.json[index]);
 }
 
 /**
@@ -48,7 +57,6 @@ interface KeptPage {
 export const staticWebPlugin = fp(async (app, options: { webDistDir: string }) => {
   const root = resolve(options.webDistDir);
   const hasBuild = existsSync(resolve(root, 'index.html'));
-  let firstScreenPage: ((request: FastifyRequest, reply: FastifyReply, path: string) => Promise<FastifyReply> | null) | null = null;
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root,
@@ -72,35 +80,48 @@ export const staticWebPlugin = fp(async (app, options: { webDistDir: string }) =
         // The page still loads without it and asks the API itself, which answers the error.
         request.log.warn({ err: error }, 'first screen unavailable; serving the plain page');
       }
-      const html = screen ? page.render(screen) : shell;
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', 'accept-encoding');
-      // The not-found handler is not a route, so @fastify/compress never sees these pages: they
-      // are compressed here, once per text, and reused while the address gives the same page.
-      return sendText(request, reply, html, (encoding) => compressedPage(request.url, html, encoding));
+      if (!screen) return sendText(request, reply, shell);
+      // Made, and compressed, once per screen; reused while the address gives the same screen.
+      const kept = keptPage(request.url, screen, page.render);
+      return sendText(request, reply, kept.html, (encoding) => (kept[encoding] ??= compressText(kept.html, encoding)));
     };
 
     const keptPages = new Map<string, KeptPage>();
-    /** The page compressed, from the address's kept page when its text is the same (content-addressed, so never stale). */
-    const compressedPage = (address: string, html: string, encoding: KeptEncoding): Buffer => {
-      let kept = keptPages.get(address);
-      if (kept?.html !== html) {
-        keptPages.delete(address);
-        if (keptPages.size >= KEPT_PAGES) keptPages.delete(keptPages.keys().next().value!);
-        kept = { html };
-        keptPages.set(address, kept);
-      }
-      return (kept[encoding] ??= compressText(html, encoding));
+    /** The address's kept page when its screen is the same (compared by content, so never stale), else the page made afresh and kept. */
+    const keptPage = (address: string, screen: FirstScreen, render: (screen: FirstScreen) => string): KeptPage => {
+      const kept = keptPages.get(address);
+      if (kept !== undefined && isSameScreen(kept.screen, screen)) return kept;
+      keptPages.delete(address);
+      if (keptPages.size >= KEPT_PAGES) keptPages.delete(keptPages.keys().next().value!);
+      const made: KeptPage = { screen, html: render(screen) };
+      keptPages.set(address, made);
+      return made;
     };
     app.addHook('onClose', async () => keptPages.clear());
 
-    firstScreenPage = (request, reply, path) => {
-      for (const page of pages) {
-        const match = page.path.exec(path);
-        if (match) return sendFirstScreen(request, reply, page, safeDecode(match[1] ?? ''));
+    for (const page of pages) {
+      for (const url of page.routes) {
+        app.get(
+          url,
+          {
+            // Public and the same for everyone (decision 186): no cookie, session or async context.
+            config: { publicRead: true },
+            // Compressed once per text above, not per request by @fastify/compress.
+            compress: false,
+            // A page, not an API operation.
+            schema: { hide: true },
+          },
+          (request, reply) => {
+            const match = page.path.exec(request.url.split('?')[0]);
+            // A deeper path under /r/ is a client route like any other: the plain page.
+            return match ? sendFirstScreen(request, reply, page, safeDecode(match[1] ?? '')) : sendShell(reply);
+          },
+        );
       }
-      return null;
-    };
+    }
   }
+  const sendShell = (reply: FastifyReply) => reply.header('cache-control', 'no-cache').sendFile('index.html', root);
 
   const isApiPath = (url: string) => /^\/(api|docs|dating\/(auth|uploads|me|photos|api))(\/|$|\?)/.test(url);
 
@@ -115,9 +136,7 @@ export const staticWebPlugin = fp(async (app, options: { webDistDir: string }) =
     if (!hasBuild) {
       return reply.code(503).type('text/plain').send('The web app is not built yet. Run `npm run build`.');
     }
-    // Matched here, not as routes: route parameters have a length limit, and an overlong key must
-    // still get the page (which then says the restaurant was not found), not a 414.
-    return firstScreenPage?.(request, reply, path) ?? reply.header('cache-control', 'no-cache').sendFile('index.html', root);
+    return sendShell(reply);
   });
 });
 
@@ -159,7 +178,7 @@ export function firstScreenTemplate(shell: string, assets: Assets): (screen: Fir
     beforeHeadEnd +
     (screen.image ? line(`<link rel="preload" as="image" href="${escapeMarkup(screen.image)}" fetchpriority="high">`) : '') +
     assetLines +
-    line(`<script type="application/json" id="${PAGE_DATA_ELEMENT_ID}">${jsonTextForScriptElement(screen.json)}</script>`) +
+    line(`<script type="application/json" id="${PAGE_DATA_ELEMENT_ID}">${jsonTextForScriptElement(screen.json.join(''))}</script>`) +
     '  ' +
     fromHeadEnd;
 }

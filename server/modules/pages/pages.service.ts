@@ -12,10 +12,12 @@ export interface FirstScreen {
   /** An image the first screen shows, to fetch alongside the scripts. */
   image?: string;
   /**
-   * Exactly what the page's first API calls would answer now, as JSON text: the home page's
-   * HomePageData, a restaurant page's RestaurantPageData (common/contract/restaurants.ts).
+   * Exactly what the page's first API calls would answer now, as JSON text in pieces to be joined
+   * as they are: the home page's HomePageData, a restaurant page's RestaurantPageData
+   * (common/contract/restaurants.ts). Pieces the caches keep are the same strings while nothing
+   * changed, so a page already sent can be recognised without joining them (decision 186).
    */
-  json: string;
+  json: readonly string[];
 }
 
 /**
@@ -27,7 +29,7 @@ export function createPagesService(availability: AvailabilityService) {
     /** The home page: the "Today Near You" strip's first dozen, in the order everyone sees before signing in. */
     async home(principal: Principal): Promise<FirstScreen> {
       const data: HomePageData = { availableToday: await availability.listAvailableToday(principal, { limit: HOME_STRIP_CARDS }) };
-      return { json: JSON.stringify(data) };
+      return { json: [JSON.stringify(data)] };
     },
 
     /**
@@ -42,13 +44,17 @@ export function createPagesService(availability: AvailabilityService) {
         const calendar = await availability.getCalendar(principal, restaurant.slug);
         const { date, partySize } = openingChoice(calendar, readBookingParams(search));
         const calendarJson = await availability.getCalendarJson(restaurant.slug);
-        const availabilityJson = date
-          ? `{"date":${JSON.stringify(date)},"partySize":${partySize},"entries":${await availability.getAvailabilityJson(restaurant.slug, date, partySize)}}`
-          : 'null';
+        const day = date
+          ? [
+              `{"date":${JSON.stringify(date)},"partySize":${partySize},"entries":`,
+              await availability.getAvailabilityJson(restaurant.slug, date, partySize),
+              '}',
+            ]
+          : ['null'];
         return {
           title: `${restaurant.name} · Tablefair`,
           image: restaurant.heroImageUrl,
-          json: `{"restaurant":${restaurantJson},"calendar":${calendarJson},"availability":${availabilityJson}}`,
+          json: ['{"restaurant":', restaurantJson, ',"calendar":', calendarJson, ',"availability":', ...day, '}'],
         };
       } catch (error) {
         if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
