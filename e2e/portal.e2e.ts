@@ -279,4 +279,36 @@ describe('restaurant portal', () => {
       await context.close();
     }
   });
+
+  it("moderation shares the portal's frame: the demo moderator signs in, switches tabs by keyboard and logs out, with no violations at 1280 and 375", async () => {
+    for (const viewport of [LAPTOP, PHONE]) {
+      const context = await browser.newContext({ viewport, bypassCSP: true });
+      const page = await context.newPage();
+      const errors = collectPageErrors(page);
+      await page.goto(`${server.baseUrl}/moderation/login`);
+      await page.getByRole('heading', { name: 'Moderator sign-in' }).waitFor();
+      expect(await seriousAxeViolations(page), `moderator sign-in ${viewport.width}`).toEqual([]);
+      await page.getByRole('button', { name: 'Fill in the demo account' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: 'Moderation' }).waitFor();
+      const openReports = page.getByRole('tab', { name: 'Open reports' });
+      await openReports.waitFor();
+      expect(await seriousAxeViolations(page), `moderation ${viewport.width}`).toEqual([]);
+      // The two-word tab keeps to one line (one line box for its text).
+      const lines = await openReports.evaluate((element) => {
+        const range = document.createRange();
+        range.selectNodeContents(element);
+        return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+      });
+      expect(lines).toBe(1);
+      await openReports.focus();
+      await page.keyboard.press('ArrowRight');
+      expect(await page.getByRole('tab', { name: 'Reviewed' }).getAttribute('aria-selected')).toBe('true');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await page.getByRole('button', { name: 'Logout' }).click();
+      await page.getByRole('heading', { name: 'Moderator sign-in' }).waitFor();
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+  });
 });

@@ -4,7 +4,7 @@ import { Navigate, useNavigate } from 'react-router';
 import { writeToken } from '#web/api/client.ts';
 import { hasModeratorToken, logOutModerator, MODERATION_LOGIN_PATH } from '#web/features/moderation/api.ts';
 import { moderationKeys } from '#web/features/moderation/keys.ts';
-import { ModerationHeader } from '#web/features/moderation/ModerationHeader.tsx';
+import { BackOfficeHeader } from '#web/components/layout/BackOfficeHeader.tsx';
 import { ModerationList } from '#web/features/moderation/ModerationList.tsx';
 import '#web/components/layout/backoffice.css';
 import '#web/features/moderation/moderation.css';
@@ -39,7 +39,7 @@ function SignedInModeration() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <ModerationHeader onLogout={() => leave(true)} />
+      <BackOfficeHeader title="Moderation" role="Tablefair staff · Dating reports" onLogout={() => leave(true)} />
       <main id="main" className="admin-main">
         <ModerationList onUnauthorized={onUnauthorized} />
       </main>

@@ -1,7 +1,6 @@
 import { useRef, type KeyboardEvent } from 'react';
 import type { AdminRestaurant } from '#common/contract/portal.ts';
-import { BrandMark } from '#web/components/layout/SiteLayout.tsx';
-import { Button } from '#web/components/ui/Button.tsx';
+import { BackOfficeHeader } from '#web/components/layout/BackOfficeHeader.tsx';
 
 export type AdminTab = 'dashboard' | 'drops' | 'deposits' | 'profile';
 export const ADMIN_TABS: { id: AdminTab; label: string }[] = [
@@ -42,20 +41,17 @@ export function AdminHeader({
   }
 
   return (
-    <header className="admin-header">
-      <div className="admin-header__inner">
-        <div className="admin-header__identity">
-          <BrandMark />
-          <div className="admin-header__titles">
-            <h1 className="admin-header__name">
-              <span className="emoji" aria-hidden="true">
-                {restaurant.emoji}
-              </span>{' '}
-              {restaurant.name}
-            </h1>
-            <p className="admin-header__role">Restaurant Admin</p>
-          </div>
-        </div>
+    <BackOfficeHeader
+      title={
+        <>
+          <span className="emoji" aria-hidden="true">
+            {restaurant.emoji}
+          </span>{' '}
+          {restaurant.name}
+        </>
+      }
+      role="Restaurant Admin"
+      tabs={
         <div className="admin-tabs" role="tablist" aria-label="Admin sections" onKeyDown={onKeyDown}>
           {TABS.map((item, index) => (
             <button
@@ -76,20 +72,18 @@ export function AdminHeader({
             </button>
           ))}
         </div>
-        <div className="admin-header__end">
-          <span
-            className={`live-indicator${connected ? ' live-indicator--on' : ''}`}
-            title={connected ? 'Bookings appear here as diners book' : 'Reconnecting; the page still refreshes every 30 seconds'}
-          >
-            <span className="live-indicator__dot" aria-hidden="true" />
-            Live
-            <span className="visually-hidden">{connected ? ': bookings appear as diners book' : ': reconnecting, refreshing every 30 seconds'}</span>
-          </span>
-          <Button variant="secondary" size="sm" className="admin-header__logout" onClick={onLogout}>
-            Logout
-          </Button>
-        </div>
-      </div>
-    </header>
+      }
+      status={
+        <span
+          className={`live-indicator${connected ? ' live-indicator--on' : ''}`}
+          title={connected ? 'Bookings appear here as diners book' : 'Reconnecting; the page still refreshes every 30 seconds'}
+        >
+          <span className="live-indicator__dot" aria-hidden="true" />
+          Live
+          <span className="visually-hidden">{connected ? ': bookings appear as diners book' : ': reconnecting, refreshing every 30 seconds'}</span>
+        </span>
+      }
+      onLogout={onLogout}
+    />
   );
 }
