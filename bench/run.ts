@@ -6,7 +6,7 @@
  *   npm run bench                                                                   (embedded PGlite, 200)
  *
  * The data set is generated first when missing or not for today (bench/generate-city.ts).
- * Knobs: BENCH_SECONDS (10 per read run), BENCH_ROUNDS (3 interleaved rounds of baseline, availability
+ * Knobs: BENCH_SECONDS (10 per read run), BENCH_ROUNDS (3 interleaved rounds of baseline, availability,
  * calendar and restaurant page, reported as medians), BENCH_CONNECTIONS (50), BENCH_RESTAURANTS, BENCH_ONLY=reads|drop,
  * BENCH_RESULTS=<file> to keep the figures as JSON. Exit code 1 when a correctness check fails
  * (covers sold ≠ capacity, oversell, an unexpected status, ETag/304/compression); a missed speed
