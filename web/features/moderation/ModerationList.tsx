@@ -1,9 +1,10 @@
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useState } from 'react';
 import type { ModerationMember, ModerationReportStatus } from '#common/contract/moderation.ts';
 import { ApiError, errorMessage } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
 import { Alert, EmptyState, LoadingScreen, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
+import { useTabKeys } from '#web/components/ui/use-tab-keys.ts';
 import { useModerationReports, useReviewMember } from './api.ts';
 import { ReportedMember, reportCount } from './ReportedMember.tsx';
 import { ReviewDialog, type PendingDecision } from './ReviewDialog.tsx';
@@ -33,21 +34,12 @@ export function ModerationList({ onUnauthorized }: { onUnauthorized: () => void 
   const [note, setNote] = useState('');
   const [failure, setFailure] = useState<string | null>(null);
   const [news, setNews] = useState('');
-  const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
+  const { tabRefs, onKeyDown: onTabKey } = useTabKeys(
+    VIEWS.map((item) => item.status),
+    view,
+    setView,
+  );
   const current = VIEWS.find((item) => item.status === view) ?? VIEWS[0];
-
-  function onTabKey(event: KeyboardEvent<HTMLDivElement>) {
-    const index = VIEWS.findIndex((item) => item.status === view);
-    let next = index;
-    if (event.key === 'ArrowRight') next = (index + 1) % VIEWS.length;
-    else if (event.key === 'ArrowLeft') next = (index - 1 + VIEWS.length) % VIEWS.length;
-    else if (event.key === 'Home') next = 0;
-    else if (event.key === 'End') next = VIEWS.length - 1;
-    else return;
-    event.preventDefault();
-    setView(VIEWS[next].status);
-    tabRefs.current[next]?.focus();
-  }
 
   function open(member: ModerationMember, decision: 'DISMISS' | 'SUSPEND') {
     setPending({ member, decision });

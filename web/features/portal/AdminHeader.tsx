@@ -1,6 +1,6 @@
-import { useRef, type KeyboardEvent } from 'react';
 import type { AdminRestaurant } from '#common/contract/portal.ts';
 import { BackOfficeHeader } from '#web/components/layout/BackOfficeHeader.tsx';
+import { useTabKeys } from '#web/components/ui/use-tab-keys.ts';
 
 export type AdminTab = 'dashboard' | 'drops' | 'deposits' | 'profile';
 export const ADMIN_TABS: { id: AdminTab; label: string }[] = [
@@ -25,20 +25,11 @@ export function AdminHeader({
   connected: boolean;
   onLogout: () => void;
 }) {
-  const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
-
-  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    const index = TABS.findIndex((t) => t.id === tab);
-    let next = index;
-    if (event.key === 'ArrowRight') next = (index + 1) % TABS.length;
-    else if (event.key === 'ArrowLeft') next = (index - 1 + TABS.length) % TABS.length;
-    else if (event.key === 'Home') next = 0;
-    else if (event.key === 'End') next = TABS.length - 1;
-    else return;
-    event.preventDefault();
-    onTab(TABS[next].id);
-    tabRefs.current[next]?.focus();
-  }
+  const { tabRefs, onKeyDown } = useTabKeys(
+    TABS.map((item) => item.id),
+    tab,
+    onTab,
+  );
 
   return (
     <BackOfficeHeader
