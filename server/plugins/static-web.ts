@@ -57,6 +57,8 @@ function isSameScreen(a: FirstScreen, b: FirstScreen): boolean {
 export const staticWebPlugin = fp(async (app, options: { webDistDir: string }) => {
   const root = resolve(options.webDistDir);
   const hasBuild = existsSync(resolve(root, 'index.html'));
+  /** index.html as it is: every client route without a first screen of its own. */
+  const sendShell = (reply: FastifyReply) => reply.header('cache-control', 'no-cache').sendFile('index.html', root);
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root,
@@ -121,7 +123,6 @@ export const staticWebPlugin = fp(async (app, options: { webDistDir: string }) =
       }
     }
   }
-  const sendShell = (reply: FastifyReply) => reply.header('cache-control', 'no-cache').sendFile('index.html', root);
 
   const isApiPath = (url: string) => /^\/(api|docs|dating\/(auth|uploads|me|photos|api))(\/|$|\?)/.test(url);
 
