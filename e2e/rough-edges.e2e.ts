@@ -225,6 +225,8 @@ describe('rough edges a diner hits', () => {
       await page.getByRole('button', { name: 'Cancel Hold', exact: true }).click();
       await page.getByRole('button', { name: 'Yes, cancel hold' }).click();
       await page.getByRole('heading', { level: 1, name: 'Trattoria Nonna Lucia' }).waitFor();
+      // Back on the day the diner was booking, not on the first free day (which late in the evening is today, its 8 PM gone).
+      expect(new URL(page.url()).searchParams.get('date')).toBe(date);
       await page.getByRole('button', { name: '8:00 PM', exact: true }).click();
       await page.getByRole('button', { name: 'Reserve Now' }).click();
       await page.getByRole('heading', { level: 1, name: 'Confirm your table' }).waitFor();

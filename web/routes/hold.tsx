@@ -137,7 +137,8 @@ function HoldLive({
       await cancel.mutateAsync(reservation.id);
       setAsking(false);
       toast('Your hold was cancelled and the table released.', 'info', { key: 'hold' });
-      navigate(restaurantPath(reservation), { replace: true });
+      // Back on the day and party size the diner was booking, to pick another time there.
+      navigate(restaurantPath(reservation, true), { replace: true });
     } catch (error) {
       // A failed cancel is only logged (spec section 8); the screen re-reads the hold to show where it stands.
       console.error('Could not cancel the hold', error);
