@@ -158,20 +158,29 @@ describe(`SIGTERM (${engine})`, () => {
   it('finishes the requests in flight, then exits 0', async () => {
     // At info level Fastify logs each request as it arrives, which tells the test when one is in flight.
     const server = await startServerProcess({ ...env, SHUTDOWN_GRACE_SECONDS: '3', LOG_LEVEL: 'info' }, await freePort());
-    const arrivalsBefore = server.output().split('incoming request').length;
+    // Only the calendar's own arrival lines count: the start-up health check's line can reach this
+    // process's copy of the output late, and must not be taken for a calendar request in flight.
+    const calendarArrivals = () =>
+      server
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('incoming request') && line.includes('/calendar')).length;
     const inFlight = Array.from({ length: 40 }, () =>
       fetch(`${server.baseUrl}/api/restaurants/${RESTAURANT}/calendar`).then(async (r) => ({ status: r.status, body: (await r.json()) as { error?: string } })),
     );
     // Signal once the server has begun handling the calendar requests, however loaded the machine is.
-    await expect.poll(() => server.output().split('incoming request').length, { timeout: 10_000, interval: 5 }).toBeGreaterThan(arrivalsBefore);
+    await expect.poll(calendarArrivals, { timeout: 10_000, interval: 5 }).toBeGreaterThan(0);
     server.child.kill('SIGTERM');
     const results = await Promise.allSettled(inFlight);
     const exit = await server.exited;
     expect(exit.code).toBe(0);
     const answered = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     // Requests being handled when the signal came are answered in full (200); any that reach the
-    // server after draining began are told to retry elsewhere (503 {error}); none is cut or fails.
-    expect(answered.filter((r) => r.status === 200).length).toBeGreaterThan(0);
+    // server after draining began are told to retry elsewhere (503 {error}); none is cut mid-answer.
+    // Connections still waiting to be accepted when the listener closes are refused (a reset the
+    // client or balancer retries), so only the answers that came are checked.
+    const outcomes = results.map((r) => (r.status === 'fulfilled' ? r.value.status : String(r.reason)));
+    expect(answered.filter((r) => r.status === 200).length, `outcomes: ${outcomes.join(', ')}`).toBeGreaterThan(0);
     for (const r of answered) {
       expect([200, 503]).toContain(r.status);
       if (r.status === 503) expect(typeof r.body.error).toBe('string');

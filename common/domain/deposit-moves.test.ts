@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { depositRequirementFor, noDepositPolicy, type DepositPolicy, type MoneyRequirement } from './deposit-policy.ts';
 import { depositMoveFor, depositMoves, isLateCancel, type DepositMoveContext, type DepositTransition } from './deposit-moves.ts';
 import { reservationTransitions, terminalStatuses } from './reservation-status.ts';
-import { kolkataInstant } from './time.ts';
+import { kolkataInstant, MINUTE_MS } from './time.ts';
 
-const MINUTE = 60_000;
 const startsAt = kolkataInstant('2026-11-25', '21:30');
 const policy: DepositPolicy = {
   ...noDepositPolicy,
@@ -13,7 +12,7 @@ const policy: DepositPolicy = {
   noShowKeepPercent: 100,
 };
 const requirement = depositRequirementFor(policy, { startsAt, covers: 2 }) as MoneyRequirement;
-const beforeDeadline = new Date(requirement.freeCancelUntil.getTime() - MINUTE);
+const beforeDeadline = new Date(requirement.freeCancelUntil.getTime() - MINUTE_MS);
 const atDeadline = requirement.freeCancelUntil;
 
 function context(overrides: Partial<DepositMoveContext> = {}): DepositMoveContext {
@@ -42,7 +41,7 @@ describe('the money-moves table', () => {
 
   it('decides every state-machine move whatever the time and payment (the conditions of a move cover all cases)', () => {
     for (const transition of reservationTransitions) {
-      for (const now of [beforeDeadline, atDeadline, new Date(startsAt.getTime() + 30 * MINUTE)]) {
+      for (const now of [beforeDeadline, atDeadline, new Date(startsAt.getTime() + 30 * MINUTE_MS)]) {
         for (const authorised of [true, false]) {
           expect(move(transition, { now, authorised }).rule, `${transition.from}→${transition.to} by ${transition.actor}`).not.toBeNull();
         }
@@ -66,7 +65,7 @@ describe('depositMoveFor', () => {
 
   it('keeps the late share from the deadline on, and the no-show share on a no-show', () => {
     expect(move({ from: 'CONFIRMED', to: 'CANCELLED', actor: 'diner' }, { now: atDeadline })).toMatchObject({ move: 'capture_keep', capturePaise: 25_000 });
-    expect(move({ from: 'CONFIRMED', to: 'NO_SHOW', actor: 'staff' }, { now: new Date(startsAt.getTime() + 20 * MINUTE) })).toMatchObject({
+    expect(move({ from: 'CONFIRMED', to: 'NO_SHOW', actor: 'staff' }, { now: new Date(startsAt.getTime() + 20 * MINUTE_MS) })).toMatchObject({
       move: 'capture_keep',
       capturePaise: 50_000,
     });

@@ -16,8 +16,8 @@ import {
   type ReservationStatus,
   type TransitionContext,
 } from './reservation-status.ts';
+import { MINUTE_MS } from './time.ts';
 
-const MINUTE = 60_000;
 const actors: ReservationActor[] = ['diner', 'staff', 'system'];
 
 /**
@@ -55,21 +55,21 @@ function contextWhereGuardHolds(guard: string | undefined): TransitionContext {
     case 'holdExpired':
       return { now: holdExpiresAt, holdExpiresAt, startsAt };
     case 'atLeastTwoHoursAhead':
-      return { now: new Date(startsAt.getTime() - DINER_CANCEL_NOTICE_MINUTES * MINUTE), holdExpiresAt: null, startsAt };
+      return { now: new Date(startsAt.getTime() - DINER_CANCEL_NOTICE_MINUTES * MINUTE_MS), holdExpiresAt: null, startsAt };
     case 'noShowWindowOpen':
-      return { now: new Date(startsAt.getTime() + NO_SHOW_GRACE_MINUTES * MINUTE), holdExpiresAt: null, startsAt };
+      return { now: new Date(startsAt.getTime() + NO_SHOW_GRACE_MINUTES * MINUTE_MS), holdExpiresAt: null, startsAt };
     default:
-      return { now: new Date(holdExpiresAt.getTime() - 5 * MINUTE), holdExpiresAt, startsAt };
+      return { now: new Date(holdExpiresAt.getTime() - 5 * MINUTE_MS), holdExpiresAt, startsAt };
   }
 }
 
 /** Contexts covering every guard's both sides, to show a non-move is refused whatever the time. */
 const everyContext: TransitionContext[] = [
-  { now: new Date(holdExpiresAt.getTime() - MINUTE), holdExpiresAt, startsAt },
+  { now: new Date(holdExpiresAt.getTime() - MINUTE_MS), holdExpiresAt, startsAt },
   { now: holdExpiresAt, holdExpiresAt, startsAt },
-  { now: new Date(startsAt.getTime() - 3 * 60 * MINUTE), holdExpiresAt: null, startsAt },
-  { now: new Date(startsAt.getTime() - 30 * MINUTE), holdExpiresAt: null, startsAt },
-  { now: new Date(startsAt.getTime() + 20 * MINUTE), holdExpiresAt, startsAt },
+  { now: new Date(startsAt.getTime() - 3 * 60 * MINUTE_MS), holdExpiresAt: null, startsAt },
+  { now: new Date(startsAt.getTime() - 30 * MINUTE_MS), holdExpiresAt: null, startsAt },
+  { now: new Date(startsAt.getTime() + 20 * MINUTE_MS), holdExpiresAt, startsAt },
 ];
 
 describe('the transitions table', () => {
@@ -138,7 +138,7 @@ describe('checkTransition: guards', () => {
   it('lets a diner confirm a hold up to, but not at, its expiry instant', () => {
     const before = { now: new Date(holdExpiresAt.getTime() - 1), holdExpiresAt, startsAt };
     const at = { now: holdExpiresAt, holdExpiresAt, startsAt };
-    const after = { now: new Date(holdExpiresAt.getTime() + MINUTE), holdExpiresAt, startsAt };
+    const after = { now: new Date(holdExpiresAt.getTime() + MINUTE_MS), holdExpiresAt, startsAt };
     expect(checkTransition('HELD', 'PENDING', 'diner', before).allowed).toBe(true);
     expect(checkTransition('HELD', 'PENDING', 'diner', at)).toEqual({ allowed: false, reason: 'hold_expired' });
     expect(checkTransition('HELD', 'PENDING', 'diner', after)).toEqual({ allowed: false, reason: 'hold_expired' });
@@ -161,7 +161,7 @@ describe('checkTransition: guards', () => {
   });
 
   it('lets a diner cancel an accepted reservation only at least 2 hours ahead', () => {
-    const twoHoursAhead = new Date(startsAt.getTime() - 120 * MINUTE);
+    const twoHoursAhead = new Date(startsAt.getTime() - 120 * MINUTE_MS);
     expect(checkTransition('CONFIRMED', 'CANCELLED', 'diner', { now: twoHoursAhead, holdExpiresAt: null, startsAt }).allowed).toBe(true);
     expect(checkTransition('CONFIRMED', 'CANCELLED', 'diner', { now: new Date(twoHoursAhead.getTime() - 1), holdExpiresAt: null, startsAt }).allowed).toBe(
       true,
@@ -170,7 +170,7 @@ describe('checkTransition: guards', () => {
       allowed: false,
       reason: 'too_late_to_cancel',
     });
-    expect(checkTransition('CONFIRMED', 'CANCELLED', 'diner', { now: new Date(startsAt.getTime() + MINUTE), holdExpiresAt: null, startsAt })).toEqual({
+    expect(checkTransition('CONFIRMED', 'CANCELLED', 'diner', { now: new Date(startsAt.getTime() + MINUTE_MS), holdExpiresAt: null, startsAt })).toEqual({
       allowed: false,
       reason: 'too_late_to_cancel',
     });
@@ -181,7 +181,7 @@ describe('checkTransition: guards', () => {
   });
 
   it('lets staff mark a no-show only from 15 minutes after the start', () => {
-    const windowOpens = new Date(startsAt.getTime() + 15 * MINUTE);
+    const windowOpens = new Date(startsAt.getTime() + 15 * MINUTE_MS);
     expect(checkTransition('CONFIRMED', 'NO_SHOW', 'staff', { now: new Date(windowOpens.getTime() - 1), holdExpiresAt: null, startsAt })).toEqual({
       allowed: false,
       reason: 'too_early_for_no_show',
@@ -192,7 +192,7 @@ describe('checkTransition: guards', () => {
     });
     expect(checkTransition('CONFIRMED', 'NO_SHOW', 'staff', { now: windowOpens, holdExpiresAt: null, startsAt }).allowed).toBe(true);
     expect(
-      checkTransition('CONFIRMED', 'NO_SHOW', 'staff', { now: new Date(windowOpens.getTime() + 60 * MINUTE), holdExpiresAt: null, startsAt }).allowed,
+      checkTransition('CONFIRMED', 'NO_SHOW', 'staff', { now: new Date(windowOpens.getTime() + 60 * MINUTE_MS), holdExpiresAt: null, startsAt }).allowed,
     ).toBe(true);
   });
 });
@@ -248,14 +248,14 @@ describe('a booking that carries a deposit (decision 121)', () => {
   const confirmedAt = (now: Date, carriesDeposit?: boolean): TransitionContext => ({ now, holdExpiresAt: null, startsAt, carriesDeposit });
 
   it('may be cancelled by its diner after the 2-hour notice, up to but not at its start', () => {
-    const thirtyMinutesAhead = new Date(startsAt.getTime() - 30 * MINUTE);
+    const thirtyMinutesAhead = new Date(startsAt.getTime() - 30 * MINUTE_MS);
     expect(checkTransition('CONFIRMED', 'CANCELLED', 'diner', confirmedAt(thirtyMinutesAhead, true)).allowed).toBe(true);
     expect(checkTransition('CONFIRMED', 'CANCELLED', 'diner', confirmedAt(new Date(startsAt.getTime() - 1), true)).allowed).toBe(true);
     expect(checkTransition('CONFIRMED', 'CANCELLED', 'diner', confirmedAt(startsAt, true))).toEqual({ allowed: false, reason: 'too_late_to_cancel' });
   });
 
   it('keeps the 2-hour rule when there is no deposit', () => {
-    const thirtyMinutesAhead = new Date(startsAt.getTime() - 30 * MINUTE);
+    const thirtyMinutesAhead = new Date(startsAt.getTime() - 30 * MINUTE_MS);
     expect(checkTransition('CONFIRMED', 'CANCELLED', 'diner', confirmedAt(thirtyMinutesAhead, false))).toEqual({
       allowed: false,
       reason: 'too_late_to_cancel',
@@ -266,7 +266,7 @@ describe('a booking that carries a deposit (decision 121)', () => {
   it('can never turn a cancelled reservation into a no-show, deposit or not', () => {
     for (const carriesDeposit of [true, false]) {
       for (const actor of actors) {
-        expect(checkTransition('CANCELLED', 'NO_SHOW', actor, confirmedAt(new Date(startsAt.getTime() + 60 * MINUTE), carriesDeposit))).toEqual({
+        expect(checkTransition('CANCELLED', 'NO_SHOW', actor, confirmedAt(new Date(startsAt.getTime() + 60 * MINUTE_MS), carriesDeposit))).toEqual({
           allowed: false,
           reason: 'not_a_move',
         });
@@ -279,13 +279,13 @@ describe('a table released from a reminder (decision 152)', () => {
   const releasedAt = (now: Date): TransitionContext => ({ now, holdExpiresAt: null, startsAt, releasedFromReminder: true });
 
   it('may be given back by its diner inside the 2-hour notice, up to but not at its start', () => {
-    const thirtyMinutesAhead = new Date(startsAt.getTime() - 30 * MINUTE);
+    const thirtyMinutesAhead = new Date(startsAt.getTime() - 30 * MINUTE_MS);
     expect(checkTransition('CONFIRMED', 'CANCELLED', 'diner', releasedAt(thirtyMinutesAhead)).allowed).toBe(true);
     expect(checkTransition('CONFIRMED', 'CANCELLED', 'diner', releasedAt(startsAt))).toEqual({ allowed: false, reason: 'too_late_to_cancel' });
   });
 
   it('gives the diner no other move', () => {
-    expect(checkTransition('CONFIRMED', 'NO_SHOW', 'diner', releasedAt(new Date(startsAt.getTime() - 30 * MINUTE)))).toEqual({
+    expect(checkTransition('CONFIRMED', 'NO_SHOW', 'diner', releasedAt(new Date(startsAt.getTime() - 30 * MINUTE_MS)))).toEqual({
       allowed: false,
       reason: 'not_a_move',
     });

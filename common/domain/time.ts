@@ -4,7 +4,8 @@
  * independent of the machine's zone and of the browser's Intl data.
  */
 export const KOLKATA_OFFSET_MINUTES = 330;
-const MINUTE_MS = 60_000;
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 86_400_000;
 
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;

@@ -12,7 +12,7 @@ import { buildDiner, buildRestaurant, buildSlot, buildStaff, type BuiltAccount, 
  * per test file; the bindings below are then live.
  */
 export const TODAY = '2026-11-23';
-export const TOMORROW = '2026-11-24';
+export { TEST_TOMORROW as TOMORROW } from './app.ts';
 export const YESTERDAY = '2026-11-22';
 
 export let t: TestApp;

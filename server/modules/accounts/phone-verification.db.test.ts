@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows } from '#server/db/client.ts';
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildStaff } from '#server/test/factories.ts';
+import { MINUTE_MS } from '#common/domain/time.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -12,7 +13,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 beforeEach(() => t.clock.set(TEST_NOW));
 
-const MINUTE = 60_000;
 let phoneCounter = 0;
 /** A fresh Indian mobile number per test, so tests never share a phone. */
 const freshPhone = () => `+9198${String(10_000_000 + phoneCounter++).padStart(8, '0')}`;
@@ -45,7 +45,7 @@ describe('phone verification', () => {
     expect(started.statusCode, started.body).toBe(202);
     expect(started.json()).toEqual({
       phone,
-      expiresAt: new Date(Date.parse(TEST_NOW) + 10 * MINUTE).toISOString(),
+      expiresAt: new Date(Date.parse(TEST_NOW) + 10 * MINUTE_MS).toISOString(),
       resendAt: new Date(Date.parse(TEST_NOW) + 30_000).toISOString(),
     });
     const code = await codeSentTo(phone);
@@ -106,7 +106,7 @@ describe('phone verification', () => {
     const phone = freshPhone();
     await start(diner.token, phone);
     const code = await codeSentTo(phone);
-    t.clock.advance(10 * MINUTE);
+    t.clock.advance(10 * MINUTE_MS);
     const late = await verify(diner.token, phone, code);
     expect(late.statusCode).toBe(409);
     expect(late.json()).toEqual({ error: 'This code has expired. Ask for a new code.' });

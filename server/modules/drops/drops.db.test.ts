@@ -4,6 +4,7 @@ import { queryRows } from '#server/db/client.ts';
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildSlot, buildStaff, type BuiltRestaurant } from '#server/test/factories.ts';
 import { buildVerifiedDiner, createDrop, dropReservations, enterDrop, type DropInput } from './drops.test-support.ts';
+import { HOUR_MS } from '#common/domain/time.ts';
 
 /** The portal's drop calls, the drop lifecycle around the draw, and the per-diner limits. */
 let t: TestApp;
@@ -11,8 +12,7 @@ let restaurant: BuiltRestaurant;
 let staffToken: string;
 let otherStaffToken: string;
 
-const HOUR = 3_600_000;
-const at = (hours: number) => new Date(Date.parse(TEST_NOW) + hours * HOUR).toISOString();
+const at = (hours: number) => new Date(Date.parse(TEST_NOW) + hours * HOUR_MS).toISOString();
 const validDrop = (overrides: Partial<DropInput> = {}): DropInput => ({
   dateFrom: '2026-11-30',
   dateTo: '2026-11-30',

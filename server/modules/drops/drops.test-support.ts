@@ -1,4 +1,6 @@
 import { sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { createDropBody } from '#common/contract/drops.ts';
 import { queryRows, type Db } from '#server/db/client.ts';
 import { holdsCovers } from '#server/modules/reservations/reservation-sql.ts';
 import { bearer, type TestApp } from '#server/test/app.ts';
@@ -22,16 +24,8 @@ export async function buildVerifiedDiner(
   return { ...diner, phone };
 }
 
-export interface DropInput {
-  title?: string;
-  dateFrom: string;
-  dateTo: string;
-  times: string[];
-  capacity: number;
-  entryOpensAt: string;
-  entryClosesAt: string;
-  releaseAt: string;
-}
+/** The portal's drop body (the contract's), with a title the helper fills in when it is left out. */
+export type DropInput = Omit<z.input<typeof createDropBody>, 'title'> & { title?: string };
 
 /** Creates a drop through the portal's API and answers its id. */
 export async function createDrop(t: TestApp, staffToken: string, input: DropInput): Promise<string> {

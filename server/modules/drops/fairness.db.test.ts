@@ -6,13 +6,13 @@ import { asDate, queryRows } from '#server/db/client.ts';
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildStaff, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 import { buildVerifiedDiner, createDrop, dropReservations, enterDrop, ENTRY_CLOSES, ENTRY_OPENS, entriesOf, spearman } from './drops.test-support.ts';
+import { HOUR_MS } from '#common/domain/time.ts';
 
 /**
  * Fairness of the draw, on the real API and database: N diners enter at spread-out times;
  * their place in line must not depend on when they arrived, and any of them can win.
  */
 const N = 40;
-const HOUR = 3_600_000;
 const RELEASE = '2026-11-24T06:00:00.000Z';
 
 let t: TestApp;
@@ -218,9 +218,9 @@ describe('the draw', () => {
     const runs = 4;
     for (let run = 0; run < runs; run++) {
       t.clock.set(TEST_NOW);
-      const opens = new Date(Date.parse(TEST_NOW) + HOUR).toISOString();
-      const closes = new Date(Date.parse(TEST_NOW) + 2 * HOUR).toISOString();
-      const release = new Date(Date.parse(TEST_NOW) + 3 * HOUR).toISOString();
+      const opens = new Date(Date.parse(TEST_NOW) + HOUR_MS).toISOString();
+      const closes = new Date(Date.parse(TEST_NOW) + 2 * HOUR_MS).toISOString();
+      const release = new Date(Date.parse(TEST_NOW) + 3 * HOUR_MS).toISOString();
       const id = await createDrop(t, staffToken, {
         dateFrom: '2026-11-28',
         dateTo: '2026-11-28',

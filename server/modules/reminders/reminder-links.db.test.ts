@@ -5,9 +5,10 @@ import type { ReminderLinkView } from '#common/contract/reminders.ts';
 import { queryRows } from '#server/db/client.ts';
 import { waitFor } from '#server/modules/drops/drops.test-support.ts';
 import { signBytes } from '#server/signing.ts';
-import { bearer, createTestApp, requestHold, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { bearer, createTestApp, requestHold, TEST_NOW, TEST_TOMORROW, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildStaff, eveningSlots, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 import { LINK_NOT_VALID } from './reminders.service.ts';
+import { HOUR_MS, MINUTE_MS } from '#common/domain/time.ts';
 
 /**
  * The reminder's one-tap links and the calendar file (issue 16, decisions 151–153), through HTTP
@@ -15,9 +16,6 @@ import { LINK_NOT_VALID } from './reminders.service.ts';
  * expired or reused link changes nothing, a release inside the 2-hour notice hands the table to
  * the waitlist, and staff see who answered. "Now" starts at 10:00 in Kolkata on the 23rd.
  */
-const TOMORROW = '2026-11-24';
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
 let t: TestApp;
 let restaurant: BuiltRestaurant;
 let staff: BuiltAccount;
@@ -30,14 +28,14 @@ beforeAll(async () => {
 afterAll(() => t.close());
 beforeEach(() => t.clock.set(TEST_NOW));
 
-const nextSlot = eveningSlots(() => t.database.db, TOMORROW);
+const nextSlot = eveningSlots(() => t.database.db, TEST_TOMORROW);
 /** A fresh slot tomorrow evening, with room for `capacity` covers. */
 const freshSlot = (capacity = 40, at: BuiltRestaurant = restaurant) => nextSlot(at.id, capacity);
 
 /** A reservation the diner confirmed and the restaurant accepted (CONFIRMED), booked at the clock's instant. */
 async function bookAccepted(time: string, diner?: BuiltAccount, partySize = 2) {
   const who = diner ?? (await buildDiner(t.database.db));
-  const held = await requestHold(t.app, who.token, { restaurantSlug: restaurant.slug, date: TOMORROW, time, partySize });
+  const held = await requestHold(t.app, who.token, { restaurantSlug: restaurant.slug, date: TEST_TOMORROW, time, partySize });
   expect(held.statusCode, held.body).toBe(201);
   const id = held.json<{ id: string }>().id;
   expect((await t.app.inject({ method: 'POST', url: `/api/reservations/${id}/confirm`, headers: bearer(who.token) })).statusCode).toBe(200);
@@ -48,7 +46,7 @@ async function bookAccepted(time: string, diner?: BuiltAccount, partySize = 2) {
 
 /** The 2-hour reminder's email to `userId`, sent by the sweep at that moment, and its links' tokens. */
 async function remindAt(startsAt: Date, userId: string) {
-  t.clock.set(new Date(startsAt.getTime() - 2 * HOUR));
+  t.clock.set(new Date(startsAt.getTime() - 2 * HOUR_MS));
   await t.app.services.reminders.sendDue();
   const [email] = await queryRows<{ body: string }>(
     t.database.db,
@@ -113,7 +111,7 @@ describe("a reminder's one-tap links", () => {
     expect(await dashboardReply(id)).toBe('coming');
     const [first] = await queryRows<{ replied_at: Date | string }>(t.database.db, sql`SELECT replied_at FROM reminder_replies WHERE reservation_id = ${id}`);
 
-    t.clock.advance(5 * MINUTE);
+    t.clock.advance(5 * MINUTE_MS);
     expect((await answer(links.coming)).json<ReminderLinkView>().state).toBe('done');
     const [again] = await queryRows<{ replied_at: Date | string }>(t.database.db, sql`SELECT replied_at FROM reminder_replies WHERE reservation_id = ${id}`);
     expect(new Date(again.replied_at).getTime()).toBe(new Date(first.replied_at).getTime());
@@ -129,12 +127,12 @@ describe("a reminder's one-tap links", () => {
       method: 'POST',
       url: '/api/waitlist',
       headers: bearer(waiting.token),
-      payload: { restaurantSlug: restaurant.slug, date: TOMORROW, partySize: 2, windowStart: time, windowEnd: time },
+      payload: { restaurantSlug: restaurant.slug, date: TEST_TOMORROW, partySize: 2, windowStart: time, windowEnd: time },
     });
     expect(joined.statusCode, joined.body).toBe(201);
 
     // 90 minutes ahead: the diner's own cancel is refused (2-hour rule), the reminder's release is not.
-    t.clock.set(new Date(startsAt.getTime() - 90 * MINUTE));
+    t.clock.set(new Date(startsAt.getTime() - 90 * MINUTE_MS));
     const ownCancel = await t.app.inject({ method: 'POST', url: `/api/reservations/${id}/cancel`, headers: bearer(diner.token) });
     expect(ownCancel.statusCode).toBe(409);
     const page = (await readLink(links.release)).json<ReminderLinkView>();
@@ -176,7 +174,7 @@ describe("a reminder's one-tap links", () => {
     expect((await t.app.inject({ method: 'PUT', url: '/api/admin/deposit-policy', headers: bearer(paidStaff.token), payload: policy })).statusCode).toBe(200);
     const { time, startsAt } = await freshSlot(8, paid);
     const diner = await buildDiner(t.database.db);
-    const held = await requestHold(t.app, diner.token, { restaurantSlug: paid.slug, date: TOMORROW, time, partySize: 2 });
+    const held = await requestHold(t.app, diner.token, { restaurantSlug: paid.slug, date: TEST_TOMORROW, time, partySize: 2 });
     const id = held.json<{ id: string }>().id;
     const confirm = await t.app.inject({ method: 'POST', url: `/api/reservations/${id}/confirm`, headers: bearer(diner.token), payload: {} });
     expect(confirm.statusCode, confirm.body).toBe(200);
@@ -257,7 +255,7 @@ describe('the calendar file', () => {
   it('is offered in /me and the emails, and rises in SEQUENCE with each change until METHOD:CANCEL', async () => {
     const { time, startsAt } = await freshSlot();
     const diner = await buildDiner(t.database.db);
-    const held = await requestHold(t.app, diner.token, { restaurantSlug: restaurant.slug, date: TOMORROW, time, partySize: 3 });
+    const held = await requestHold(t.app, diner.token, { restaurantSlug: restaurant.slug, date: TEST_TOMORROW, time, partySize: 3 });
     const id = held.json<{ id: string }>().id;
     await t.app.inject({ method: 'POST', url: `/api/reservations/${id}/confirm`, headers: bearer(diner.token) });
 
@@ -296,7 +294,7 @@ describe('the calendar file', () => {
     expect(acceptedEmail.body).toContain(`https://tablefair.example${calendarPath}`);
 
     // Cancelled: a last email, and the same file now removes the entry.
-    t.clock.set(new Date(startsAt.getTime() - 5 * HOUR));
+    t.clock.set(new Date(startsAt.getTime() - 5 * HOUR_MS));
     await t.app.inject({ method: 'POST', url: `/api/reservations/${id}/cancel`, headers: bearer(diner.token) });
     const cancelled = await fetchFile();
     expect(cancelled.method).toBe('CANCEL');
@@ -316,7 +314,7 @@ describe('reminder texts on WhatsApp', () => {
       const diner = await buildDiner(t.database.db);
       await t.database.db.execute(sql`UPDATE users SET verified_phone = '+919876500099', phone_verified_at = now() WHERE id = ${diner.id}`);
       await bookAccepted(time, diner);
-      whatsapp.clock.set(new Date(startsAt.getTime() - 2 * HOUR));
+      whatsapp.clock.set(new Date(startsAt.getTime() - 2 * HOUR_MS));
       await whatsapp.app.services.reminders.sendDue();
       const rows = await queryRows<{ channel: string; body: string; template: { name: string; language: string; values: string[] } }>(
         t.database.db,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { formatDateShort, formatTime12h } from '#common/domain/time.ts';
+import { formatDateShort, formatTime12h, HOUR_MS, MINUTE_MS } from '#common/domain/time.ts';
 import { queryRows } from '#server/db/client.ts';
-import { bearer, createTestApp, requestHold, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { bearer, createTestApp, requestHold, TEST_NOW, TEST_TOMORROW, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildStaff, eveningSlots, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 import { setRemindersOff } from './reminders.repository.ts';
 
@@ -12,9 +12,6 @@ import { setRemindersOff } from './reminders.repository.ts';
  * instances sweeping the same database at the same time. "Now" starts at 10:00 in Kolkata on the
  * 23rd; every reservation is for the evening of the 24th.
  */
-const TOMORROW = '2026-11-24';
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
 let t: TestApp;
 let other: TestApp;
 let restaurant: BuiltRestaurant;
@@ -36,14 +33,14 @@ function setNow(instant: Date | string) {
   other.clock.set(instant);
 }
 
-const nextSlot = eveningSlots(() => t.database.db, TOMORROW);
+const nextSlot = eveningSlots(() => t.database.db, TEST_TOMORROW);
 /** A fresh slot tomorrow evening (each its own time) and its start instant. */
 const freshSlot = (at: BuiltRestaurant = restaurant) => nextSlot(at.id);
 
 /** A confirmed reservation booked at the clock's current instant. */
 async function book(time: string, diner?: BuiltAccount, at: BuiltRestaurant = restaurant) {
   const who = diner ?? (await buildDiner(t.database.db));
-  const held = await requestHold(t.app, who.token, { restaurantSlug: at.slug, date: TOMORROW, time, partySize: 2 });
+  const held = await requestHold(t.app, who.token, { restaurantSlug: at.slug, date: TEST_TOMORROW, time, partySize: 2 });
   expect(held.statusCode, held.body).toBe(201);
   const id = held.json<{ id: string }>().id;
   const confirmed = await t.app.inject({ method: 'POST', url: `/api/reservations/${id}/confirm`, headers: bearer(who.token) });
@@ -64,49 +61,49 @@ describe('reminders before a reservation', () => {
     const { diner } = await book(time);
     expect(await t.app.services.reminders.sendDue()).toBe(0);
 
-    setNow(new Date(startsAt.getTime() - 24 * HOUR - 1000));
+    setNow(new Date(startsAt.getTime() - 24 * HOUR_MS - 1000));
     await t.app.services.reminders.sendDue();
     expect(await remindersTo(diner.id)).toHaveLength(0);
 
-    setNow(new Date(startsAt.getTime() - 24 * HOUR));
+    setNow(new Date(startsAt.getTime() - 24 * HOUR_MS));
     await t.app.services.reminders.sendDue();
     const first = await remindersTo(diner.id);
     expect(first).toHaveLength(1);
     expect(first[0].subject).toBe(`Reminder: Reminder Rasoi tomorrow at ${formatTime12h(time)}`);
-    expect(first[0].body).toContain(`${formatDateShort(TOMORROW)} at ${formatTime12h(time)}, for 2 guests`);
+    expect(first[0].body).toContain(`${formatDateShort(TEST_TOMORROW)} at ${formatTime12h(time)}, for 2 guests`);
 
     // Sweeps later inside the same window, as a restart would run them, send nothing more.
-    setNow(new Date(startsAt.getTime() - 3 * HOUR));
+    setNow(new Date(startsAt.getTime() - 3 * HOUR_MS));
     await t.app.services.reminders.sendDue();
     await other.app.services.reminders.sendDue();
     expect(await remindersTo(diner.id)).toHaveLength(1);
 
-    setNow(new Date(startsAt.getTime() - 2 * HOUR - 1000));
+    setNow(new Date(startsAt.getTime() - 2 * HOUR_MS - 1000));
     await t.app.services.reminders.sendDue();
     expect(await remindersTo(diner.id)).toHaveLength(1);
 
-    setNow(new Date(startsAt.getTime() - 2 * HOUR));
+    setNow(new Date(startsAt.getTime() - 2 * HOUR_MS));
     await t.app.services.reminders.sendDue();
     const both = await remindersTo(diner.id);
     expect(both.map((message) => message.subject)).toEqual([
       `Reminder: Reminder Rasoi tomorrow at ${formatTime12h(time)}`,
       `Reminder: Reminder Rasoi in 2 hours at ${formatTime12h(time)}`,
     ]);
-    expect(new Date(both[1].created_at).getTime()).toBe(startsAt.getTime() - 2 * HOUR);
+    expect(new Date(both[1].created_at).getTime()).toBe(startsAt.getTime() - 2 * HOUR_MS);
 
-    setNow(new Date(startsAt.getTime() + MINUTE));
+    setNow(new Date(startsAt.getTime() + MINUTE_MS));
     await t.app.services.reminders.sendDue();
     expect(await remindersTo(diner.id)).toHaveLength(2);
   });
 
   it('skips the 24-hour reminder of a booking made inside that window, and sends the 2-hour one', async () => {
     const { time, startsAt } = await freshSlot();
-    setNow(new Date(startsAt.getTime() - 5 * HOUR));
+    setNow(new Date(startsAt.getTime() - 5 * HOUR_MS));
     const { diner } = await book(time);
     await t.app.services.reminders.sendDue();
     expect(await remindersTo(diner.id)).toHaveLength(0);
 
-    setNow(new Date(startsAt.getTime() - 2 * HOUR));
+    setNow(new Date(startsAt.getTime() - 2 * HOUR_MS));
     await t.app.services.reminders.sendDue();
     expect((await remindersTo(diner.id)).map((message) => message.subject)).toEqual([`Reminder: Reminder Rasoi in 2 hours at ${formatTime12h(time)}`]);
   });
@@ -114,7 +111,7 @@ describe('reminders before a reservation', () => {
   it('a sweep that comes late sends only the nearest reminder, not a stale 24-hour one as well', async () => {
     const { time, startsAt } = await freshSlot();
     const { diner } = await book(time);
-    setNow(new Date(startsAt.getTime() - HOUR));
+    setNow(new Date(startsAt.getTime() - HOUR_MS));
     await t.app.services.reminders.sendDue();
     expect((await remindersTo(diner.id)).map((message) => message.subject)).toEqual([`Reminder: Reminder Rasoi in 2 hours at ${formatTime12h(time)}`]);
   });
@@ -124,7 +121,7 @@ describe('reminders before a reservation', () => {
     const { id, diner } = await book(time);
     const cancelled = await t.app.inject({ method: 'POST', url: `/api/reservations/${id}/cancel`, headers: bearer(diner.token) });
     expect(cancelled.statusCode, cancelled.body).toBe(200);
-    for (const before of [24 * HOUR, 2 * HOUR]) {
+    for (const before of [24 * HOUR_MS, 2 * HOUR_MS]) {
       setNow(new Date(startsAt.getTime() - before));
       await t.app.services.reminders.sendDue();
     }
@@ -136,7 +133,7 @@ describe('reminders before a reservation', () => {
     await setRemindersOff(t.database.db, quiet.id, true, t.clock.now());
     const { time, startsAt } = await freshSlot(quiet);
     const { diner } = await book(time, undefined, quiet);
-    setNow(new Date(startsAt.getTime() - 2 * HOUR));
+    setNow(new Date(startsAt.getTime() - 2 * HOUR_MS));
     expect(await t.app.services.reminders.sendDue()).toBe(0);
     expect(await remindersTo(diner.id)).toHaveLength(0);
   });
@@ -155,7 +152,7 @@ describe('reminders before a reservation', () => {
 
     const { time, startsAt } = await freshSlot(own);
     const booked = await book(time, undefined, own);
-    setNow(new Date(startsAt.getTime() - 2 * HOUR));
+    setNow(new Date(startsAt.getTime() - 2 * HOUR_MS));
     await t.app.services.reminders.sendDue();
     expect(await remindersTo(booked.diner.id)).toHaveLength(0);
 
@@ -171,7 +168,7 @@ describe('reminders before a reservation', () => {
     const diner = await buildDiner(t.database.db);
     await t.database.db.execute(sql`UPDATE users SET verified_phone = '+919876500016', phone_verified_at = now() WHERE id = ${diner.id}`);
     await book(time, diner);
-    setNow(new Date(startsAt.getTime() - 2 * HOUR));
+    setNow(new Date(startsAt.getTime() - 2 * HOUR_MS));
     await t.app.services.reminders.sendDue();
     const texts = await remindersTo(diner.id, 'sms');
     expect(texts).toHaveLength(1);
@@ -183,7 +180,7 @@ describe('reminders before a reservation', () => {
     const { time, startsAt } = await freshSlot();
     const diners: string[] = [];
     for (let i = 0; i < 20; i++) diners.push((await book(time)).diner.id);
-    setNow(new Date(startsAt.getTime() - 24 * HOUR));
+    setNow(new Date(startsAt.getTime() - 24 * HOUR_MS));
     const queued = await Promise.all([
       t.app.services.reminders.sendDue(),
       other.app.services.reminders.sendDue(),

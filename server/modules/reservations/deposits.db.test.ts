@@ -5,6 +5,7 @@ import { balances, unbalancedPostings } from '#server/modules/payments/payments.
 import type { SandboxGateway } from '#server/modules/payments/sandbox-gateway.ts';
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildStaff, eveningSlots, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
+import { MINUTE_MS } from '#common/domain/time.ts';
 
 /**
  * Deposits wired end to end through HTTP, the real database and the sandbox
@@ -13,7 +14,6 @@ import { buildDiner, buildRestaurant, buildStaff, eveningSlots, type BuiltAccoun
  */
 const TODAY = '2026-11-23';
 const PER_COVER = 50_000;
-const MINUTE = 60_000;
 let t: TestApp;
 let sandbox: SandboxGateway;
 let paid: BuiltRestaurant;
@@ -129,7 +129,7 @@ describe('Confirm on a slot that asks a deposit', () => {
     await decide(intentId, 'decline');
     expect(await reservationStatus(id)).toBe('HELD');
     expect((await intentOf(intentId)).status).toBe('FAILED');
-    t.clock.advance(11 * MINUTE);
+    t.clock.advance(11 * MINUTE_MS);
     await t.app.services.reservations.expireDueHolds();
     expect(await reservationStatus(id)).toBe('CANCELLED');
     expect(await balances(t.database.db, intentId)).toEqual({});
@@ -138,7 +138,7 @@ describe('Confirm on a slot that asks a deposit', () => {
   it('an approval after the hold expired is released and never becomes a booking', async () => {
     const { id, diner } = await holdAt(paid, await freshSlot(paid.id));
     const intentId = (await call('POST', `/api/reservations/${id}/confirm`, diner.token, {})).json().payment.intentId;
-    t.clock.advance(11 * MINUTE);
+    t.clock.advance(11 * MINUTE_MS);
     await decide(intentId, 'approve');
     await sandbox.settle();
     expect(await reservationStatus(id)).not.toBe('PENDING');
@@ -191,7 +191,7 @@ describe('money follows the reservation', () => {
     expect((await staffMove(id, 'CONFIRMED')).statusCode).toBe(200);
     // Within the last two hours before the start.
     const startsAt = Date.parse(`${TODAY}T${time}:00+05:30`);
-    t.clock.set(new Date(startsAt - 60 * MINUTE));
+    t.clock.set(new Date(startsAt - 60 * MINUTE_MS));
     const cancel = await call('POST', `/api/reservations/${id}/cancel`, diner.token, {});
     expect(cancel.statusCode, cancel.body).toBe(200);
     await sandbox.settle();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import type { ReservationStatus } from '#common/domain/reservation-status.ts';
-import { kolkataInstant } from '#common/domain/time.ts';
+import { kolkataInstant, MINUTE_MS } from '#common/domain/time.ts';
 import { AppError } from '#server/errors.ts';
 import type { Principal } from '#server/modules/accounts/principal.ts';
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
@@ -21,9 +21,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const DATE = '2026-11-23';
-const MINUTE = 60_000;
-const HOLD_MS = 10 * MINUTE;
-const CUTOFF_MS = 30 * MINUTE;
+const HOLD_MS = 10 * MINUTE_MS;
+const CUTOFF_MS = 30 * MINUTE_MS;
 
 type Command =
   | { kind: 'create'; diner: number; slot: number; partySize: number }
@@ -125,7 +124,7 @@ function expectedMove(r: ModelReservation, actor: 'diner' | 'staff', to: Reserva
   if (actor === 'diner') {
     if (to === 'PENDING') return from === 'HELD' ? 'PENDING' : null;
     if (from === 'HELD' || from === 'PENDING') return 'CANCELLED';
-    if (from === 'CONFIRMED' && startsAt - now >= 120 * MINUTE) return 'CANCELLED';
+    if (from === 'CONFIRMED' && startsAt - now >= 120 * MINUTE_MS) return 'CANCELLED';
     return null;
   }
   const allowed: Record<string, ReservationStatus[]> = {
@@ -136,7 +135,7 @@ function expectedMove(r: ModelReservation, actor: 'diner' | 'staff', to: Reserva
     NO_SHOW: ['CONFIRMED'],
   };
   if (!allowed[to].includes(from)) return null;
-  if (to === 'NO_SHOW' && now < startsAt + 15 * MINUTE) return null;
+  if (to === 'NO_SHOW' && now < startsAt + 15 * MINUTE_MS) return null;
   return to;
 }
 
@@ -202,7 +201,7 @@ async function step(world: World, c: Command): Promise<void> {
       if (!r) return;
       const forward: Partial<Record<ReservationStatus, ReservationStatus>> = {
         PENDING: 'CONFIRMED',
-        CONFIRMED: now >= world.startsAt[r.slot] + 15 * MINUTE ? 'NO_SHOW' : 'SEATED',
+        CONFIRMED: now >= world.startsAt[r.slot] + 15 * MINUTE_MS ? 'NO_SHOW' : 'SEATED',
         SEATED: 'COMPLETED',
       };
       const to = c.to === 'next' ? (forward[effective(r, now)] ?? 'CONFIRMED') : c.to;
@@ -222,7 +221,7 @@ async function step(world: World, c: Command): Promise<void> {
       return;
     }
     case 'advance':
-      t.clock.advance(c.minutes * MINUTE);
+      t.clock.advance(c.minutes * MINUTE_MS);
       return;
     case 'expire': {
       const due = world.reservations.filter((r) => r.status === 'HELD' && now >= r.holdExpiresAt);

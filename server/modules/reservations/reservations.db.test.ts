@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { reservationStatuses, type ReservationStatus } from '#common/domain/reservation-status.ts';
-import { kolkataInstant } from '#common/domain/time.ts';
+import { kolkataInstant, MINUTE_MS } from '#common/domain/time.ts';
 import { queryRows } from '#server/db/client.ts';
 import type { Principal } from '#server/modules/accounts/principal.ts';
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
@@ -24,7 +24,6 @@ afterAll(() => t.close());
 beforeEach(() => t.clock.set(TEST_NOW));
 
 const DATE = '2026-11-23';
-const MINUTE = 60_000;
 let nextSlotMinute = 0;
 
 /** A fresh slot of the shared restaurant on DATE (evening times, one minute apart), so tests never share covers. */
@@ -78,7 +77,7 @@ async function reservationIn(status: ReservationStatus, options: { partySize?: n
     else if (step === 'CANCELLED') expect((await move('cancel', made.id, made.owner.token)).statusCode).toBe(200);
     else if (step === 'NO_SHOW') {
       const now = t.clock.now();
-      t.clock.set(new Date(kolkataInstant(made.slot.date, made.slot.time).getTime() + 15 * MINUTE));
+      t.clock.set(new Date(kolkataInstant(made.slot.date, made.slot.time).getTime() + 15 * MINUTE_MS));
       await t.app.services.reservations.moveReservationAsStaff(staff, made.id, step);
       t.clock.set(now);
     } else await t.app.services.reservations.moveReservationAsStaff(staff, made.id, step);
@@ -172,7 +171,7 @@ describe('holding a table', () => {
       partySize: 4,
       restaurant: { id: restaurant.id, name: restaurant.name, slug: restaurant.slug, emoji: '🍛', neighborhood: 'Indiranagar' },
       slot: { date: DATE, time: slot.time },
-      holdExpiresAt: new Date(t.clock.now().getTime() + 10 * MINUTE).toISOString(),
+      holdExpiresAt: new Date(t.clock.now().getTime() + 10 * MINUTE_MS).toISOString(),
       startsAt: kolkataInstant(DATE, slot.time).toISOString(),
       createdAt: t.clock.now().toISOString(),
     });
@@ -269,7 +268,7 @@ describe('holding a table', () => {
     // So does expiry, without any sweep.
     const e = await freshSlot();
     expect((await hold(owner.token, e.time)).statusCode).toBe(409);
-    t.clock.advance(10 * MINUTE);
+    t.clock.advance(10 * MINUTE_MS);
     expect((await hold(owner.token, e.time)).statusCode).toBe(201);
   });
 
@@ -297,7 +296,7 @@ describe('holding a table', () => {
     const owner = await buildDiner(t.database.db);
     const slot = await freshSlot();
     expect((await hold(owner.token, slot.time)).statusCode).toBe(201);
-    t.clock.advance(10 * MINUTE);
+    t.clock.advance(10 * MINUTE_MS);
     expect((await hold(owner.token, slot.time)).statusCode).toBe(201);
   });
 
@@ -322,7 +321,7 @@ describe('reading reservations', () => {
     await slot('2026-11-27', '19:00');
     const id = async (response: Promise<{ json(): { id: string } }>) => (await response).json().id;
     const expired = await id(hold(owner.token, '19:00', 2, { date: '2026-11-24' }));
-    t.clock.advance(10 * MINUTE); // that hold lapses: it now reads as CANCELLED
+    t.clock.advance(10 * MINUTE_MS); // that hold lapses: it now reads as CANCELLED
     const cancelled = await id(hold(owner.token, '19:00', 2, { date: '2026-11-26' }));
     await move('cancel', cancelled, owner.token);
     const pending = await id(hold(owner.token, '19:00', 2, { date: '2026-11-25' }));
@@ -354,7 +353,7 @@ describe('reading reservations', () => {
     const response = await status();
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ pending: 3, ongoing: 3, completed: 1 });
-    t.clock.advance(10 * MINUTE); // the HELD one lapses
+    t.clock.advance(10 * MINUTE_MS); // the HELD one lapses
     expect((await status()).json()).toEqual({ pending: 2, ongoing: 3, completed: 1 });
     const fresh = await buildDiner(t.database.db);
     expect((await t.app.inject({ method: 'GET', url: '/api/reservations/status', headers: bearer(fresh.token) })).json()).toEqual({
@@ -402,11 +401,11 @@ describe('reading reservations', () => {
 describe('confirming and cancelling: the state machine', () => {
   it('confirms a hold before it expires: HELD → PENDING, covers kept, history written', async () => {
     const made = await heldReservation({ partySize: 3, capacity: 3 });
-    t.clock.advance(10 * MINUTE - 1);
+    t.clock.advance(10 * MINUTE_MS - 1);
     const response = await move('confirm', made.id, made.owner.token);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ id: made.id, status: 'PENDING', holdExpiresAt: null });
-    t.clock.advance(60 * MINUTE);
+    t.clock.advance(60 * MINUTE_MS);
     expect(await coversHeld(t.database.db, made.slot.id, t.clock.now())).toBe(3);
     expect(await eventsOf(made.id)).toEqual([
       { from_status: null, to_status: 'HELD', actor_kind: 'diner', actor_id: made.owner.id, reason: null },
@@ -424,7 +423,7 @@ describe('confirming and cancelling: the state machine', () => {
 
   it('refuses to confirm an expired hold with 409 naming its status, and changes nothing', async () => {
     const made = await heldReservation({ capacity: 2 });
-    t.clock.advance(10 * MINUTE);
+    t.clock.advance(10 * MINUTE_MS);
     const body = await expectRefusedCleanly(() => move('confirm', made.id, made.owner.token), 409);
     expect(body.error).toMatch(/\bCANCELLED\b/);
     expect(body.error).toMatch(/expired/);
@@ -484,7 +483,7 @@ describe('confirming and cancelling: the state machine', () => {
   describe('the 2-hour rule for an accepted (CONFIRMED) reservation', () => {
     it('lets the diner cancel 2 hours ahead or more', async () => {
       const made = await reservationIn('CONFIRMED');
-      t.clock.set(new Date(kolkataInstant(made.slot.date, made.slot.time).getTime() - 120 * MINUTE));
+      t.clock.set(new Date(kolkataInstant(made.slot.date, made.slot.time).getTime() - 120 * MINUTE_MS));
       const response = await move('cancel', made.id, made.owner.token);
       expect(response.statusCode).toBe(200);
       expect(response.json().status).toBe('CANCELLED');
@@ -493,7 +492,7 @@ describe('confirming and cancelling: the state machine', () => {
 
     it('refuses the diner less than 2 hours ahead with 409 naming CONFIRMED', async () => {
       const made = await reservationIn('CONFIRMED');
-      t.clock.set(new Date(kolkataInstant(made.slot.date, made.slot.time).getTime() - 120 * MINUTE + 1));
+      t.clock.set(new Date(kolkataInstant(made.slot.date, made.slot.time).getTime() - 120 * MINUTE_MS + 1));
       const body = await expectRefusedCleanly(() => move('cancel', made.id, made.owner.token), 409);
       expect(body.error).toMatch(/\bCONFIRMED\b/);
       expect(body.error).toMatch(/2 hours/);
@@ -502,7 +501,7 @@ describe('confirming and cancelling: the state machine', () => {
 
     it('lets staff cancel at any time', async () => {
       const made = await reservationIn('CONFIRMED');
-      t.clock.set(new Date(kolkataInstant(made.slot.date, made.slot.time).getTime() - 5 * MINUTE));
+      t.clock.set(new Date(kolkataInstant(made.slot.date, made.slot.time).getTime() - 5 * MINUTE_MS));
       const result = await t.app.services.reservations.moveReservationAsStaff(staff, made.id, 'CANCELLED');
       expect(result.status).toBe('CANCELLED');
       expect(await rowOf(made.id)).toEqual({ status: 'CANCELLED', cancel_reason: 'RESTAURANT_CANCELLED' });
@@ -541,12 +540,12 @@ describe('confirming and cancelling: the state machine', () => {
   it('lets staff mark a no-show only from 15 minutes after the start', async () => {
     const made = await reservationIn('CONFIRMED');
     const startsAt = kolkataInstant(made.slot.date, made.slot.time).getTime();
-    t.clock.set(new Date(startsAt + 15 * MINUTE - 1));
+    t.clock.set(new Date(startsAt + 15 * MINUTE_MS - 1));
     const before = await tables();
     const early = t.app.services.reservations.moveReservationAsStaff(staff, made.id, 'NO_SHOW');
     await expect(early).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/\bCONFIRMED\b.*15 minutes|15 minutes.*\bCONFIRMED\b/) });
     expect(await tables()).toBe(before);
-    t.clock.set(new Date(startsAt + 15 * MINUTE));
+    t.clock.set(new Date(startsAt + 15 * MINUTE_MS));
     expect((await t.app.services.reservations.moveReservationAsStaff(staff, made.id, 'NO_SHOW')).status).toBe('NO_SHOW');
     expect(await coversHeld(t.database.db, made.slot.id, t.clock.now())).toBe(0);
   });
@@ -573,9 +572,9 @@ describe('confirming and cancelling: the state machine', () => {
 describe('expiring holds', () => {
   it('writes CANCELLED / HOLD_EXPIRED with a system history row, once, for due holds only', async () => {
     const due = await heldReservation();
-    t.clock.advance(5 * MINUTE);
+    t.clock.advance(5 * MINUTE_MS);
     const notYet = await heldReservation();
-    t.clock.advance(5 * MINUTE); // `due` expires exactly now
+    t.clock.advance(5 * MINUTE_MS); // `due` expires exactly now
     const sweptAt = t.clock.now();
     expect(await t.app.services.reservations.expireDueHolds()).toBeGreaterThanOrEqual(1);
     expect(await rowOf(due.id)).toEqual({ status: 'CANCELLED', cancel_reason: 'HOLD_EXPIRED' });
@@ -593,7 +592,7 @@ describe('expiring holds', () => {
     const confirm = await move('confirm', due.id, due.owner.token);
     expect(confirm.statusCode).toBe(409);
     expect(confirm.json().error).toMatch(/\bCANCELLED\b/);
-    t.clock.advance(5 * MINUTE);
+    t.clock.advance(5 * MINUTE_MS);
     expect(await t.app.services.reservations.expireDueHolds()).toBe(1);
     expect(await rowOf(notYet.id)).toEqual({ status: 'CANCELLED', cancel_reason: 'HOLD_EXPIRED' });
   });
@@ -605,7 +604,7 @@ describe('expiring holds', () => {
     const stopChanged = t.app.deps.events.subscribe('reservation.changed', (event) => changed.push(event));
     const stopFreed = t.app.deps.events.subscribe('slot.freed', (event) => freed.push(event));
     try {
-      t.clock.advance(10 * MINUTE);
+      t.clock.advance(10 * MINUTE_MS);
       await t.app.services.reservations.expireDueHolds();
       expect(changed).toContainEqual({ reservationId: made.id, restaurantId: restaurant.id, userId: made.owner.id, status: 'CANCELLED' });
       expect(freed).toContainEqual({ slotId: made.slot.id, restaurantId: restaurant.id });

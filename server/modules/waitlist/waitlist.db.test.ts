@@ -4,6 +4,7 @@ import { queryRows } from '#server/db/client.ts';
 import { waitFor } from '#server/modules/drops/drops.test-support.ts';
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildSlot, buildStaff, coversHeld, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
+import { MINUTE_MS } from '#common/domain/time.ts';
 
 /**
  * The waitlist holds a freed table for one diner at a time: cancel a booking and the
@@ -16,7 +17,6 @@ let staffToken: string;
 let baseUrl: string;
 
 const DATE = '2026-11-23';
-const MINUTE = 60_000;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -134,7 +134,7 @@ describe('the waitlist', () => {
     const offered = await myWaitlist(first);
     expect(offered.offers.map((entry) => entry.id)).toEqual([firstEntry]);
     const offer = offered.entries[0].offer!;
-    expect(offer.holdExpiresAt).toBe(new Date(Date.parse(TEST_NOW) + 4_000 + 10 * MINUTE).toISOString());
+    expect(offer.holdExpiresAt).toBe(new Date(Date.parse(TEST_NOW) + 4_000 + 10 * MINUTE_MS).toISOString());
     const reservation = await call('GET', `/api/reservations/${offer.reservationId}`, first.token);
     expect(reservation.json()).toMatchObject({ status: 'HELD', partySize: 2, slot: { date: DATE, time: '19:00' } });
     expect(await coversHeld(t.database.db, slot.id, t.clock.now())).toBe(4);
@@ -168,7 +168,7 @@ describe('the waitlist', () => {
     expect(mailbox.json().messages[0].subject).toBe(mail.subject);
 
     // The offer lapses: after the sweep, the next matching waiter has it.
-    t.clock.advance(10 * MINUTE);
+    t.clock.advance(10 * MINUTE_MS);
     await t.app.services.reservations.expireDueHolds();
     await t.app.services.waitlist.runDueWork();
     expect((await stateOf(first, firstEntry)).state).toBe('lapsed');
