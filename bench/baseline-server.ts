@@ -1,12 +1,14 @@
 /**
  * The baseline of `npm run bench`: a bare Fastify handler returning a constant JSON, run as its
  * own process like the app, on the same machine in the same run. Its body has the shape and
- * size of an availability answer (16 slots), so the two differ by what the app does, not by bytes.
+ * size of an availability answer (16 slots), so the two differ by what the app does, not by bytes;
+ * `/constant-with-headers` adds the app's headers too.
  * With BENCH_PAGE_FILE it also serves that restaurant page's HTML as a constant (`/page`).
  */
 import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
 import { compressText, preferredEncoding } from '#server/http-compression.ts';
+import { SECURITY_HEADERS } from '#server/plugins/security-headers.ts';
 
 const body = Array.from({ length: 16 }, (_, i) => ({
   id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
@@ -16,6 +18,17 @@ const body = Array.from({ length: 16 }, (_, i) => ({
 
 const app = Fastify({ logger: false });
 app.get('/constant', async () => body);
+
+/**
+ * The same body with the headers every app answer carries: the security headers and a request
+ * id of the same length (a constant: making one is the app's work). The cost of HTTP alone for the
+ * same bytes on the wire, which the server writes and the load generator reads and parses.
+ */
+const REQUEST_ID = '00000000-0000-4000-8000-000000000000';
+app.get('/constant-with-headers', async (_request, reply) => {
+  reply.headers(SECURITY_HEADERS).header('x-request-id', REQUEST_ID);
+  return body;
+});
 
 /**
  * A restaurant page's HTML as the app sent it (BENCH_PAGE_FILE), served as the constant it is:
