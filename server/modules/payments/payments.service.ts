@@ -20,14 +20,12 @@ import {
   type StartAuthorisationResult,
 } from '#common/contract/payments.ts';
 import {
-  payoutStatusAfter,
   postingLines,
   transitionFor,
   type CapturePurpose,
   type PaymentIntentEvent,
   type PaymentIntentStatus,
   type PaymentIntentTransition,
-  type PayoutStatus,
 } from '#common/domain/payment-intent.ts';
 import { asDate, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
@@ -35,9 +33,8 @@ import { AppError, badInput, conflict, notFound } from '#server/errors.ts';
 import { csvLine } from '#common/domain/csv.ts';
 import { kolkataInstant } from '#common/domain/time.ts';
 import { requireDiner, requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
-import { ProviderRefused, ProviderTimeout, type PaymentProviderDriver, type ProviderEvent, type ProviderPayoutEvent } from './payment-provider.ts';
+import { ProviderRefused, ProviderTimeout, type PaymentProviderDriver, type ProviderEvent } from './payment-provider.ts';
 import {
-  claimDuePayouts,
   findIntent,
   findIntentByKey,
   findPayoutOfIntent,
@@ -54,19 +51,15 @@ import {
   lockIntent,
   lockIntentByProviderRef,
   lockOverdueIntents,
-  lockPayout,
-  lockPayoutForEvent,
   recordCallOutcome,
-  recordPayoutAttempt,
   setEventOutcome,
-  setPayoutStatus,
   setProviderRef,
   updateIntent,
   type IntentChanges,
   type IntentRow,
-  type PayoutRow,
   type ProviderCallKind,
 } from './payments.repository.ts';
+import { createPayouts, payoutKeyOf, type PayoutListener, type PayoutSummary } from './payouts.ts';
 import { RazorpayDriver } from './razorpay-driver.ts';
 import { SandboxGateway } from './sandbox-gateway.ts';
 
@@ -86,24 +79,6 @@ export interface PaymentStatusChange {
  */
 export type PaymentStatusListener = (change: PaymentStatusChange) => void | 'reject' | Promise<void | 'reject'>;
 
-/** What payout listeners hear after a payout settled (committed): PAID, or FAILED with nothing sent. */
-export interface PayoutChange {
-  payoutId: string;
-  sourceIntentId: string;
-  toAccountId: string;
-  status: PayoutStatus;
-}
-
-export type PayoutListener = (change: PayoutChange) => void | Promise<void>;
-
-/** A payout as calling services see it (the dating service, for the member who came). */
-export interface PayoutSummary {
-  id: string;
-  amountPaise: number;
-  status: PayoutStatus;
-  toAccountId: string;
-}
-
 /** What a webhook did. */
 export type WebhookOutcome = 'applied' | 'ignored' | 'unmatched' | 'duplicate' | 'skipped';
 
@@ -111,12 +86,6 @@ const LIST_LIMIT = 100;
 const EXPIRY_BATCH = 200;
 /** A request left unanswered is sent again once it has waited this long (one sweep's repeat, not a storm). */
 const UNANSWERED_RETRY_AFTER_MS = 60_000;
-/** A payout left PENDING is sent again once its last attempt is this old (decision 184). */
-const PAYOUT_RETRY_AFTER_MS = 60_000;
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** One payout per intent, so its key is the intent's: a repeated send is the same payout to the provider. */
-const payoutKeyOf = (intentId: string) => `payout:${intentId}`;
 
 const requestEvent: Record<Exclude<ProviderCallKind, 'authorise'>, PaymentIntentEvent> = {
   capture: 'capture_requested',
@@ -153,14 +122,6 @@ function toIntent(row: IntentRow): PaymentIntent {
   };
 }
 
-function toPayoutSummary(row: PayoutRow): PayoutSummary {
-  return { id: row.id, amountPaise: row.amount_paise, status: row.status, toAccountId: row.to_account_id };
-}
-
-function payoutChangeOf(row: PayoutRow, status: PayoutStatus): PayoutChange {
-  return { payoutId: row.id, sourceIntentId: row.source_intent_id, toAccountId: row.to_account_id, status };
-}
-
 function changeOf(row: IntentRow, transition: PaymentIntentTransition): PaymentStatusChange {
   return {
     intentId: row.id,
@@ -191,7 +152,7 @@ export function createPaymentDriver(config: AppDeps['config']): PaymentProviderD
 export function createPaymentsService(deps: AppDeps, driver: PaymentProviderDriver = createPaymentDriver(deps.config)) {
   const { db, clock, log } = deps;
   const listeners = new Set<PaymentStatusListener>();
-  const payoutListeners = new Set<PayoutListener>();
+  const payouts = createPayouts(deps, driver);
   const sandbox = driver instanceof SandboxGateway ? driver : undefined;
 
   /** Tells every listener of a committed move; returns true when one rejected an authorisation. */
@@ -205,17 +166,6 @@ export function createPaymentsService(deps: AppDeps, driver: PaymentProviderDriv
       }
     }
     return rejected;
-  }
-
-  /** Tells every payout listener of a settled payout; a failing listener never undoes it. */
-  async function announcePayout(change: PayoutChange): Promise<void> {
-    for (const listener of payoutListeners) {
-      try {
-        await listener(change);
-      } catch (error) {
-        log.warn({ err: error, payoutId: change.payoutId }, 'payout listener failed');
-      }
-    }
   }
 
   /** Applies one transition to a locked intent: new status and amounts, and its posting. */
@@ -368,80 +318,6 @@ export function createPaymentsService(deps: AppDeps, driver: PaymentProviderDriv
     return toIntent(row);
   }
 
-  /**
-   * Sends a payout to the provider, after commit and holding no lock: the provider recognises a
-   * repeat by the payout's idempotency key. A timeout leaves it PENDING for the sweep; a clear no
-   * makes it FAILED (the money stays in member_payable). Never throws: the webhook that confirmed
-   * the capture is applied, and the sweep tries again.
-   */
-  async function sendPayout(payout: PayoutRow): Promise<void> {
-    try {
-      await trySendPayout(payout);
-    } catch (error) {
-      log.warn({ err: error, payoutId: payout.id }, 'payout could not be sent; the sweep sends it again');
-    }
-  }
-
-  async function trySendPayout(payout: PayoutRow): Promise<void> {
-    try {
-      const sent = await driver.payout({
-        payoutId: payout.id,
-        amountPaise: payout.amount_paise,
-        toAccountId: payout.to_account_id,
-        idempotencyKey: payout.idempotency_key,
-        // Members' payout accounts are not collected yet (docs/payments.md, Payouts).
-        fundAccountRef: null,
-      });
-      await recordPayoutAttempt(db, payout.id, sent.providerRef, clock.now());
-    } catch (error) {
-      if (error instanceof ProviderTimeout) {
-        // It may or may not have reached the provider: the same key next time pays it at most once.
-        await recordPayoutAttempt(db, payout.id, null, clock.now());
-        log.warn({ payoutId: payout.id }, 'payout timed out; the sweep sends it again');
-        return;
-      }
-      if (!(error instanceof ProviderRefused)) throw error;
-      await recordPayoutAttempt(db, payout.id, null, clock.now());
-      const change = await db.transaction(async (tx) => {
-        const locked = await lockPayout(tx, payout.id);
-        const to = locked && payoutStatusAfter(locked.status, 'failed');
-        if (!locked || !to) return undefined;
-        await setPayoutStatus(tx, locked.id, to, null, clock.now());
-        return payoutChangeOf(locked, to);
-      });
-      log.warn({ payoutId: payout.id, reason: error.message }, 'payout refused by the provider');
-      if (change) await announcePayout(change);
-    }
-  }
-
-  /**
-   * A provider fact about a payout, inside the webhook's transaction: PENDING → PAID writes the
-   * payout posting on the source intent (once: UNIQUE (intent_id, kind)); → FAILED posts nothing.
-   */
-  async function applyPayoutEvent(tx: Db, inboxId: number, event: ProviderPayoutEvent) {
-    const payoutId = event.payoutId && UUID_PATTERN.test(event.payoutId) ? event.payoutId : null;
-    const payout = await lockPayoutForEvent(tx, driver.name, payoutId, event.payoutRef);
-    if (!payout) return { outcome: 'unmatched' as const };
-    const to = payoutStatusAfter(payout.status, event.type);
-    // A processed payout of another amount is not the one we sent: it is not booked.
-    if (!to || (to === 'PAID' && event.amountPaise !== payout.amount_paise)) {
-      if (payout.status === 'PAID' && event.type === 'reversed') {
-        log.error({ payoutId: payout.id }, 'a paid payout was reversed by the bank: the money is back with us and needs a person');
-      }
-      await setEventOutcome(tx, inboxId, payout.source_intent_id, 'ignored');
-      return { outcome: 'ignored' as const };
-    }
-    const now = clock.now();
-    await setPayoutStatus(tx, payout.id, to, event.payoutRef, now);
-    if (to === 'PAID') {
-      const lines = postingLines('payout', { authorisedPaise: payout.amount_paise, paidOutPaise: payout.amount_paise });
-      const posted = await insertPosting(tx, { intentId: payout.source_intent_id, kind: 'payout', source: event.eventId, lines, now });
-      if (!posted) throw new Error(`Intent ${payout.source_intent_id} already has a payout posting`);
-    }
-    await setEventOutcome(tx, inboxId, payout.source_intent_id, 'applied');
-    return { outcome: 'applied' as const, payoutChange: payoutChangeOf(payout, to) };
-  }
-
   /** Releases an authorisation nobody wants any more (late, or rejected by its owner). */
   async function releaseUnwanted(intentId: string, why: string): Promise<void> {
     try {
@@ -471,8 +347,7 @@ export function createPaymentsService(deps: AppDeps, driver: PaymentProviderDriv
 
     /** Subscribes to settled payouts (PAID, FAILED), after commit; returns the unsubscribe function. */
     onPayoutChange(listener: PayoutListener): () => void {
-      payoutListeners.add(listener);
-      return () => payoutListeners.delete(listener);
+      return payouts.onChange(listener);
     },
 
     /**
@@ -593,27 +468,19 @@ export function createPaymentsService(deps: AppDeps, driver: PaymentProviderDriv
         capturePurpose: 'pay_member',
         payTo: request.toAccountId,
       });
-      const payout = await findPayoutOfIntent(db, request.intentId);
+      const payout = await payouts.ofIntent(request.intentId);
       if (!payout) throw new Error('The payout vanished after it was written');
-      return { intent, payout: toPayoutSummary(payout) };
+      return { intent, payout };
     },
 
     /** The payout of an intent's capture, for a calling service that has done its own access check. */
-    async readPayoutOfIntent(intentId: string): Promise<PayoutSummary | undefined> {
-      const row = await findPayoutOfIntent(db, intentId);
-      return row && toPayoutSummary(row);
+    readPayoutOfIntent(intentId: string): Promise<PayoutSummary | undefined> {
+      return payouts.ofIntent(intentId);
     },
 
-    /**
-     * The sweep (run with the app's other sweeps): sends again, under the same idempotency key,
-     * the PENDING payouts whose capture is confirmed and whose last attempt is a minute old (a
-     * timeout, or a stop between the capture's webhook and the send). Answers how many were sent.
-     */
-    async sendPendingPayouts(): Promise<number> {
-      const now = clock.now();
-      const due = await claimDuePayouts(db, new Date(now.getTime() - PAYOUT_RETRY_AFTER_MS), now, EXPIRY_BATCH);
-      for (const payout of due) await sendPayout(payout);
-      return due.length;
+    /** The sweep (run with the app's other sweeps): payouts still PENDING are sent again (payouts.ts). */
+    sendPendingPayouts(): Promise<number> {
+      return payouts.sendPending();
     },
 
     /** One intent for a calling service that has done its own access check (the reservation's deposit). */
@@ -673,7 +540,7 @@ export function createPaymentsService(deps: AppDeps, driver: PaymentProviderDriv
         const now = clock.now();
         const inboxId = await insertEventOnce(tx, { provider: driver.name, eventId: reading.eventId, eventType: reading.eventType, now });
         if (inboxId === undefined) return { outcome: 'duplicate' as const };
-        if (reading.payout) return applyPayoutEvent(tx, inboxId, reading.payout);
+        if (reading.payout) return payouts.applyEvent(tx, inboxId, reading.payout);
         const event = reading.event;
         if (!event) {
           await setEventOutcome(tx, inboxId, null, 'ignored');
@@ -692,7 +559,7 @@ export function createPaymentsService(deps: AppDeps, driver: PaymentProviderDriv
         return { outcome: 'applied' as const, row: next, transition, change: changeOf(row, transition) };
       });
       if ('payoutChange' in result && result.payoutChange) {
-        await announcePayout(result.payoutChange);
+        await payouts.announce(result.payoutChange);
       } else if (result.outcome === 'applied') {
         const { row, transition, change } = result;
         const rejected = await announce(change);
@@ -702,8 +569,7 @@ export function createPaymentsService(deps: AppDeps, driver: PaymentProviderDriv
         }
         // A capture for a member is confirmed: now the money can go out to them.
         if (transition.to === 'CAPTURED' && row.capture_purpose === 'pay_member') {
-          const payout = await findPayoutOfIntent(db, row.id);
-          if (payout?.status === 'PENDING') await sendPayout(payout);
+          await payouts.sendOfIntent(row.id);
         }
       }
       return result.outcome;

@@ -6,7 +6,8 @@ import { createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
 import { buildRestaurant, type BuiltRestaurant } from '#server/test/factories.ts';
 import { ProviderRefused, signBody } from './payment-provider.ts';
 import { SANDBOX_EVENT_ID_HEADER, SANDBOX_SIGNATURE_HEADER, SandboxGateway } from './sandbox-gateway.ts';
-import { createPaymentsService, type PaymentStatusChange, type PaymentsService, type PayoutChange } from './payments.service.ts';
+import { createPaymentsService, type PaymentStatusChange, type PaymentsService } from './payments.service.ts';
+import type { PayoutChange } from './payouts.ts';
 import { balances, countRows, eventOutcomes, unbalancedPostings } from './payments.test-support.ts';
 
 /**
