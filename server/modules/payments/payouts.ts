@@ -117,7 +117,6 @@ export function createPayouts(deps: Pick<AppDeps, 'db' | 'clock' | 'log'>, drive
 
   return {
     announce,
-    send,
 
     /** Subscribes to settled payouts; returns the unsubscribe function. */
     onChange(listener: PayoutListener): () => void {
