@@ -23,6 +23,11 @@ class JourneysFirst extends BaseSequencer {
  * all three projects run side by side in one pool of two workers, one per core of the CI machine
  * (Vitest's default would be cores − 1, which is one file at a time there). VITEST_MAX_WORKERS
  * overrides it (docs/decisions/107-test-files-side-by-side.md).
+ *
+ * A worker keeps its modules from one file to the next (`isolate: false`): each file builds its own
+ * app, database and server from them, so nothing a file changes is seen by the next, and the
+ * server's module graph is evaluated once per worker instead of once per file
+ * (docs/decisions/188-test-workers-keep-their-modules.md).
  */
 export default defineConfig({
   test: {
@@ -32,6 +37,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          isolate: false,
           include: ['common/**/*.test.ts', 'server/**/*.test.ts', 'web/**/*.test.ts', 'scripts/**/*.test.ts'],
           exclude: ['**/*.db.test.ts', 'node_modules/**'],
         },
@@ -39,6 +45,7 @@ export default defineConfig({
       {
         test: {
           name: 'db',
+          isolate: false,
           include: ['server/**/*.db.test.ts'],
           globalSetup: ['server/test/global-setup.ts'],
           testTimeout: 60_000,
@@ -49,6 +56,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
+          isolate: false,
           include: ['e2e/**/*.e2e.ts'],
           // One Chromium for the whole project; each file connects to it (e2e/support/browser.ts).
           globalSetup: ['server/test/global-setup.ts', 'e2e/support/global-setup.ts'],
