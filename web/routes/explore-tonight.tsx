@@ -1,11 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Alert, EmptyState } from '#web/components/ui/Feedback.tsx';
-import { Button, ButtonLink } from '#web/components/ui/Button.tsx';
+import { Button } from '#web/components/ui/Button.tsx';
 import { SelectField } from '#web/components/ui/Field.tsx';
 import { errorMessage } from '#web/api/client.ts';
 import { useAvailableToday } from '#web/features/discovery/api.ts';
 import { ExploreCard, ExploreSkeleton } from '#web/features/discovery/ExploreTonight.tsx';
+import { NoTablesToday } from '#web/features/discovery/NoTablesToday.tsx';
 import {
   applyExploreFilters,
   cuisineOptions,
@@ -83,14 +84,7 @@ export default function ExploreTonightScreen() {
       </div>
     );
   } else if (entries.length === 0) {
-    body = (
-      <EmptyState icon="🌙" title="No availability today">
-        <p>Every table in the next 24 hours is taken. Pick another day on a restaurant’s page, or browse the map.</p>
-        <ButtonLink to="/map" variant="secondary">
-          Browse the map
-        </ButtonLink>
-      </EmptyState>
-    );
+    body = <NoTablesToday />;
   } else {
     body = (
       <>

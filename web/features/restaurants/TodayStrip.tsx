@@ -3,6 +3,7 @@ import type { AvailableTodayEntry } from '#common/contract/restaurants.ts';
 import { HOME_STRIP_CARDS, preferredHoods } from '#common/domain/restaurants.ts';
 import { formatTime12h } from '#common/domain/time.ts';
 import { Skeleton } from '#web/components/ui/Feedback.tsx';
+import { NoTablesToday } from '#web/features/discovery/NoTablesToday.tsx';
 import { useAvailableToday } from './api.ts';
 import { HotMark } from './HotMark.tsx';
 import { writeBookingParams } from '#common/domain/booking-choice.ts';
@@ -45,11 +46,7 @@ export function TodayStrip({ preferredHood }: { preferredHood?: string | null })
     // A failed fetch is only logged (spec section 8); the strip reads as empty.
     body = (
       <div className="today__empty">
-        <p className="today__empty-title">No availability today</p>
-        <p>Tables free up through the evening. Look further ahead on the map, or pick a restaurant for another day.</p>
-        <Link className="btn btn--secondary" to="/map">
-          Browse the map
-        </Link>
+        <NoTablesToday />
       </div>
     );
   } else {

@@ -1,0 +1,17 @@
+import { ButtonLink } from '#web/components/ui/Button.tsx';
+import { EmptyState } from '#web/components/ui/Feedback.tsx';
+
+/**
+ * Nothing free in the next 24 hours (spec section 8: 'No availability today'). The home page's
+ * Today Near You strip and Explore Tonight read the same answer, so they say it the same way.
+ */
+export function NoTablesToday() {
+  return (
+    <EmptyState icon="🌙" title="No availability today">
+      <p>Every table in the next 24 hours is taken. Pick another day on a restaurant’s page, or browse the map.</p>
+      <ButtonLink to="/map" variant="secondary">
+        Browse the map
+      </ButtonLink>
+    </EmptyState>
+  );
+}
