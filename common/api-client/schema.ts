@@ -6947,8 +6947,6 @@ export interface operations {
             day: string;
             perDay: number;
             suggestions: {
-              memberId: string;
-              firstName: string;
               age: number;
               profession: string | null;
               dreams: string;
@@ -6957,6 +6955,8 @@ export interface operations {
               whyPartnerWouldLikeMe: string;
               interests: string[];
               languages: string[];
+              memberId: string;
+              firstName: string;
               photos: {
                 url: string;
                 sortOrder: number;

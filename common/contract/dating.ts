@@ -295,18 +295,22 @@ export const datingPreferencesBody = z
 export type DatingPreferencesBody = z.input<typeof datingPreferencesBody>;
 export type DatingPreferencesInput = z.output<typeof datingPreferencesBody>;
 
+/** The profile's fields another member may see as they are: the answers, age, interests and languages. */
+const profileFieldsSeenByOthers = {
+  age: true,
+  profession: true,
+  dreams: true,
+  fiveYearGoal: true,
+  whatIWantInPartner: true,
+  whyPartnerWouldLikeMe: true,
+  interests: true,
+  languages: true,
+} as const;
+
 /** One suggested member, as the other sees them: first name only, no phone, no birth date. */
-export const datingSuggestion = z.object({
+export const datingSuggestion = datingProfile.pick(profileFieldsSeenByOthers).extend({
   memberId: z.string(),
   firstName: z.string(),
-  age: z.number(),
-  profession: z.string().nullable(),
-  dreams: z.string(),
-  fiveYearGoal: z.string(),
-  whatIWantInPartner: z.string(),
-  whyPartnerWouldLikeMe: z.string(),
-  interests: z.array(z.string()),
-  languages: z.array(z.string()),
   photos: z.array(z.object({ url: z.string(), sortOrder: z.number() })),
   day: z.string(),
   myAnswer: z.enum(['YES', 'NO']).nullable(),
