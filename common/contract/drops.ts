@@ -14,6 +14,9 @@ export const DROP_DESCRIPTION_MAX = 500;
 export const DROP_TIMES_MAX = 12;
 /** Days a drop's dates may span (inclusive). */
 export const DROP_DAYS_MAX = 31;
+/** Covers at each of a drop's times; also the biggest party that can enter. */
+export const DROP_CAPACITY_MIN = 1;
+export const DROP_CAPACITY_MAX = 500;
 
 /** An instant with its offset, e.g. 2026-11-30T18:00:00+05:30 or …Z; the message names the field. */
 const instant = (field: string) =>
@@ -177,8 +180,8 @@ export const createDropBody = z.object({
   capacity: z
     .number({ message: 'capacity must be a number of covers' })
     .int({ message: 'capacity must be a whole number of covers' })
-    .min(1, { message: 'capacity must be between 1 and 500 covers' })
-    .max(500, { message: 'capacity must be between 1 and 500 covers' }),
+    .min(DROP_CAPACITY_MIN, { message: `capacity must be between ${DROP_CAPACITY_MIN} and ${DROP_CAPACITY_MAX} covers` })
+    .max(DROP_CAPACITY_MAX, { message: `capacity must be between ${DROP_CAPACITY_MIN} and ${DROP_CAPACITY_MAX} covers` }),
   entryOpensAt: instant('entryOpensAt'),
   entryClosesAt: instant('entryClosesAt'),
   releaseAt: instant('releaseAt'),

@@ -56,6 +56,11 @@ export function TextField({
   );
 }
 
+/** A whole number: a number input that opens the phone's number pad. */
+export function NumberField(props: FieldChrome & Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'inputMode'>) {
+  return <TextField {...props} type="number" inputMode="numeric" />;
+}
+
 export function TextAreaField({
   label,
   hint,

@@ -1,9 +1,17 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { datingPreferencesBody, fieldErrors, type DatingProfile } from '#common/contract/dating.ts';
-import { datingDays, eveningWindows, intentChoices, type DatingIntent, type FreeEvening } from '#common/domain/dating-match.ts';
+import {
+  datingDays,
+  DEFAULT_WANT_AGE_MAX,
+  DEFAULT_WANT_AGE_MIN,
+  eveningWindows,
+  intentChoices,
+  type DatingIntent,
+  type FreeEvening,
+} from '#common/domain/dating-match.ts';
 import { datingNeighbourhoods } from '#common/domain/dating-profile.ts';
-import { TextField } from '#web/components/ui/Field.tsx';
+import { NumberField } from '#web/components/ui/Field.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { datingApi, datingErrorMessage } from './api.ts';
 import { RadioChips, ToggleChips } from './Chips.tsx';
@@ -61,22 +69,18 @@ export function Preferences({ profile }: { profile: DatingProfile }) {
       </h2>
       <form onSubmit={onSubmit} noValidate className="d-prefs__form">
         <div className="d-prefs__ages" data-field="wantAgeMin">
-          <TextField
+          <NumberField
             label="Youngest age you'd like to meet"
-            type="number"
-            inputMode="numeric"
-            min={18}
-            max={99}
+            min={DEFAULT_WANT_AGE_MIN}
+            max={DEFAULT_WANT_AGE_MAX}
             value={form.wantAgeMin}
             onChange={(event) => setForm({ ...form, wantAgeMin: event.target.value })}
             error={errors.wantAgeMin}
           />
-          <TextField
+          <NumberField
             label="Oldest"
-            type="number"
-            inputMode="numeric"
-            min={18}
-            max={99}
+            min={DEFAULT_WANT_AGE_MIN}
+            max={DEFAULT_WANT_AGE_MAX}
             value={form.wantAgeMax}
             onChange={(event) => setForm({ ...form, wantAgeMax: event.target.value })}
             error={errors.wantAgeMax}

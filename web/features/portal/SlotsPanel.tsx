@@ -4,7 +4,7 @@ import { formatDateShort, formatTime12h, todayInKolkata } from '#common/domain/t
 import { ApiError } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
 import { Skeleton } from '#web/components/ui/Feedback.tsx';
-import { TextField } from '#web/components/ui/Field.tsx';
+import { NumberField, TextField } from '#web/components/ui/Field.tsx';
 import { useAddSlots, useAdminSlots, useSetSlotStatus } from './api.ts';
 import { bulkFormErrors, bulkTimes, describeBulk, type BulkForm } from './bookings.ts';
 import { AdminPanel } from './AdminPanel.tsx';
@@ -122,8 +122,8 @@ export function SlotsPanel() {
         <div className="slots__bulk-grid">
           <TextField label="Start" type="time" {...bound('start')} />
           <TextField label="End" type="time" {...bound('end')} />
-          <TextField label="Interval (min)" type="number" inputMode="numeric" min={SLOT_INTERVAL_MIN} max={SLOT_INTERVAL_MAX} {...bound('interval')} />
-          <TextField label="Capacity (covers)" type="number" inputMode="numeric" min={SLOT_CAPACITY_MIN} max={SLOT_CAPACITY_MAX} {...bound('capacity')} />
+          <NumberField label="Interval (min)" min={SLOT_INTERVAL_MIN} max={SLOT_INTERVAL_MAX} {...bound('interval')} />
+          <NumberField label="Capacity (covers)" min={SLOT_CAPACITY_MIN} max={SLOT_CAPACITY_MAX} {...bound('capacity')} />
         </div>
         <div className="slots__bulk-foot">
           {/* aria-disabled, not disabled: a disabled button would drop the keyboard focus to <body>. */}

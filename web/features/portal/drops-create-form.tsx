@@ -1,9 +1,9 @@
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
-import { DROP_DESCRIPTION_MAX, DROP_TITLE_MAX } from '#common/contract/drops.ts';
+import { DROP_CAPACITY_MAX, DROP_CAPACITY_MIN, DROP_DESCRIPTION_MAX, DROP_TITLE_MAX } from '#common/contract/drops.ts';
 import { Alert } from '#web/components/ui/Feedback.tsx';
 import { Button } from '#web/components/ui/Button.tsx';
-import { TextAreaField, TextField } from '#web/components/ui/Field.tsx';
+import { NumberField, TextAreaField, TextField } from '#web/components/ui/Field.tsx';
 import { kolkataLocalToIso } from './drops-form.ts';
 import { formatInstant } from './drops-format.ts';
 import { DropFormGuide } from './DropFormGuide.tsx';
@@ -103,13 +103,11 @@ export function CreateDropForm({ onCreated }: { onCreated: (id: string) => void 
             <legend className="drop-form__legend">Tables</legend>
             <div className="drop-form__pair">{fieldRow(DATE_FIELDS, 'date')}</div>
             <DropTimesField times={values.times} onChange={(times) => update('times', times)} taken={taken} takenDate={values.dateFrom} error={errors.times} />
-            <TextField
+            <NumberField
               id={fieldId('capacity')}
               label="Capacity (covers)"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={500}
+              min={DROP_CAPACITY_MIN}
+              max={DROP_CAPACITY_MAX}
               value={values.capacity}
               hint="Covers at each time. Also the biggest party that can enter."
               error={errors.capacity}
