@@ -274,6 +274,23 @@ describe('6. slow clients', () => {
     }
   });
 
+  it('does not time an injected request, which has no connection to close (the sandbox delivers its webhooks so)', async () => {
+    const quick = await createTestApp({ env: { REQUEST_TIMEOUT_SECONDS: '0.2' }, database: t.database });
+    const uncaught: unknown[] = [];
+    const record = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', record);
+    try {
+      // Refused by an onRequest hook (415), so its body is never read or validated.
+      const refused = await quick.app.inject({ method: 'POST', url: '/dating/auth/signup', headers: { 'content-type': 'text/plain' }, payload: 'hello' });
+      expect(refused.statusCode).toBe(415);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', record);
+      await quick.app.close();
+    }
+  });
+
   it('lets a diner hold 5 live-event streams; the 6th gets 429 with a reason, and closing one frees a place', { timeout: 30_000 }, async () => {
     const live = await createTestApp({ database: t.database });
     const open: AbortController[] = [];

@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import fp from 'fastify-plugin';
 import type { AppConfig } from '#server/config.ts';
 import { isPublicRead } from './public-reads.ts';
@@ -20,7 +21,9 @@ export const slowClientsPlugin = fp(async (app, options: { config: AppConfig }) 
 
   app.addHook('onRequest', (request, _reply, done) => {
     const raw = request.raw;
-    if (raw.complete || isPublicRead(request)) return done();
+    // An injected request (app.inject: the sandbox's webhooks, tests) has its body in memory and
+    // no connection to hold or to close, so only requests on a real connection are timed.
+    if (raw.complete || isPublicRead(request) || !(raw.socket instanceof Socket)) return done();
     const timer = setTimeout(() => {
       const socket = raw.socket;
       if (raw.complete || !socket || socket.destroyed) return;
