@@ -13,22 +13,14 @@
  * The app's own share is the difference between the two. Exit code 1 when a process fails.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { machineNote, median, table } from './lib.ts';
+import { machineNote, median, residentMb, table } from './lib.ts';
 
 const ROUNDS = Number(process.env.BENCH_STARTUP_ROUNDS ?? 3);
 const PORT = 3190;
 const READY_TIMEOUT_MS = 120_000;
-
-/** Resident memory of a process, in MB, from /proc (Linux). */
-function residentMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((text) => text.startsWith('VmRSS:'));
-  return Number(line?.replace(/\D+/g, '') ?? 0) / 1024;
-}
 
 /** Runs the PGlite-only probe (bench/startup-pglite-probe.ts) and returns what it printed. */
 function probePglite(dataDir: string, step: 'empty' | 'seeded' | 'reopen'): Promise<{ ms: number; rssMb: number }> {
