@@ -155,6 +155,8 @@ function spawnServer(name: string, script: string, port: number, env: Record<str
 export async function startApp(target: BenchTarget, port: number, name = `app :${port}`, extraEnv: Record<string, string> = {}): Promise<RunningServer> {
   const env: Record<string, string> = {
     NODE_ENV: 'production',
+    // The bench pays through the sandbox, on purpose (decision 201).
+    PAYMENTS_SANDBOX_DEMO: '1',
     SEED_DEMO: '0',
     LOG_LEVEL: 'warn',
     WEB_DIST_DIR: '/nonexistent',
