@@ -4,6 +4,7 @@
  * Every server listens on loopback only; every load run is bounded in count and time.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -154,6 +155,8 @@ function spawnServer(name: string, script: string, port: number, env: Record<str
 export async function startApp(target: BenchTarget, port: number, name = `app :${port}`, extraEnv: Record<string, string> = {}): Promise<RunningServer> {
   const env: Record<string, string> = {
     NODE_ENV: 'production',
+    // The bench pays through the sandbox, on purpose (decision 201).
+    PAYMENTS_SANDBOX_DEMO: '1',
     SEED_DEMO: '0',
     LOG_LEVEL: 'warn',
     WEB_DIST_DIR: '/nonexistent',
@@ -289,6 +292,14 @@ export function table(headers: string[], rows: string[][]): string {
   const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => (row[i] ?? '').length)));
   const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
   return [line(headers), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...rows.map(line)].join('\n');
+}
+
+/** Resident memory of a process, in MB, from /proc (Linux). */
+export function residentMb(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((text) => text.startsWith('VmRSS:'));
+  return Number(line?.replace(/\D+/g, '') ?? 0) / 1024;
 }
 
 /** What the machine is doing, printed beside the figures (the CPUs are shared). */

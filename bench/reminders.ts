@@ -91,7 +91,14 @@ for (let offset = 0; offset < userIds.length; offset += BATCH) {
 const baselineSeconds = (performance.now() - baselineStarted) / 1000;
 await querySql(handle, `UPDATE outbox_messages SET sent_at = now() WHERE subject = 'Baseline'`);
 
-const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', SEED_DEMO: '0', SIGNING_SECRET: BENCH_SIGNING_SECRET, DEV_MAILBOX: 'off' });
+const config = loadConfig({
+  NODE_ENV: 'production',
+  PAYMENTS_SANDBOX_DEMO: '1',
+  LOG_LEVEL: 'silent',
+  SEED_DEMO: '0',
+  SIGNING_SECRET: BENCH_SIGNING_SECRET,
+  DEV_MAILBOX: 'off',
+});
 const instances = await Promise.all(
   [0, 1].map(async () => {
     const clock = new ManualClock(dueAt);

@@ -6,6 +6,7 @@
  */
 import { openPglite } from '#server/db/client.ts';
 import { seedDemoData } from '#server/db/seed/seed.ts';
+import { demoAccountsAllowed } from '#server/modules/accounts/demo-passwords.ts';
 import { loadConfig } from '#server/config.ts';
 
 const [dataDir, step] = process.argv.slice(2);
@@ -15,7 +16,7 @@ const started = Date.now();
 const handle = await openPglite({ dataDir, sharedBuffers: step === 'empty' ? undefined : config.pgliteSharedBuffers });
 if (step === 'seeded') {
   await handle.migrate();
-  await seedDemoData(handle.db, { now: new Date(), passwordHashCost: config.passwordHashCost });
+  await seedDemoData(handle.db, { now: new Date(), passwordHashCost: config.passwordHashCost, demoAccounts: demoAccountsAllowed(config.nodeEnv) });
 }
 if (step === 'reopen') await handle.ping();
 const ms = Date.now() - started;

@@ -4,8 +4,8 @@
  * median:
  *
  * - PGlite alone: the engine created in an empty folder, then with this app's migrations and its
- *   demo data (the same seed `npm start` runs), then reopened on that data; resident memory after
- *   each, from /proc.
+ *   demo data (the seed a production start with SEED_DEMO=1 runs: the city, no demo accounts), then
+ *   reopened on that data; resident memory after each, from /proc.
  * - The app: `node --import tsx server/main.ts` on an empty DATA_DIR until /health/ready answers
  *   200 (migrations, demo data, listening), then again on the data it left (a restart), and
  *   its resident memory once ready and after 2,000 availability reads.
@@ -13,27 +13,24 @@
  * The app's own share is the difference between the two. Exit code 1 when a process fails.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { machineNote, median, table } from './lib.ts';
+import { machineNote, median, residentMb, table } from './lib.ts';
 
 const ROUNDS = Number(process.env.BENCH_STARTUP_ROUNDS ?? 3);
+/** How both the probe and the app run: production, seeding the demo city (no demo accounts there) with payments on the sandbox on purpose (decision 201). */
+const PRODUCTION_DEMO = { NODE_ENV: 'production', SEED_DEMO: '1', PAYMENTS_SANDBOX_DEMO: '1' };
 const PORT = 3190;
 const READY_TIMEOUT_MS = 120_000;
-
-/** Resident memory of a process, in MB, from /proc (Linux). */
-function residentMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((text) => text.startsWith('VmRSS:'));
-  return Number(line?.replace(/\D+/g, '') ?? 0) / 1024;
-}
 
 /** Runs the PGlite-only probe (bench/startup-pglite-probe.ts) and returns what it printed. */
 function probePglite(dataDir: string, step: 'empty' | 'seeded' | 'reopen'): Promise<{ ms: number; rssMb: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/startup-pglite-probe.ts', dataDir, step], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/startup-pglite-probe.ts', dataDir, step], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, ...PRODUCTION_DEMO },
+    });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.on('exit', (code) => {
@@ -61,7 +58,15 @@ async function startAppOnce(dataDir: string, reads: number): Promise<{ ms: numbe
   const started = Date.now();
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '' },
+    env: {
+      ...process.env,
+      ...PRODUCTION_DEMO,
+      LOG_LEVEL: 'warn',
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+    },
   });
   try {
     const ms = await waitReady(started);

@@ -17,6 +17,7 @@ import { buildApp } from '#server/app.ts';
 import { loadConfig } from '#server/config.ts';
 import { openPglite } from '#server/db/client.ts';
 import { seedDemoData } from '#server/db/seed/seed.ts';
+import { demoAccountsAllowed } from '#server/modules/accounts/demo-passwords.ts';
 import { chunkClosure, entryKey, readViteManifest } from '#server/plugins/web-build.ts';
 import { percentile } from './lib.ts';
 
@@ -52,6 +53,8 @@ const dataDir = mkdtempSync(join(tmpdir(), 'tablefair-bench-web-db-'));
 const config = loadConfig({
   ...process.env,
   NODE_ENV: 'production',
+  // The pages are measured with payments on the sandbox, as a demo runs them (decision 201).
+  PAYMENTS_SANDBOX_DEMO: '1',
   LOG_LEVEL: 'warn',
   HOST: '127.0.0.1',
   PORT: '0',
@@ -60,7 +63,7 @@ const config = loadConfig({
 });
 const database = await openPglite({ dataDir });
 await database.migrate();
-await seedDemoData(database.db, { now: new Date(), passwordHashCost: 10 });
+await seedDemoData(database.db, { now: new Date(), passwordHashCost: 10, demoAccounts: demoAccountsAllowed(config.nodeEnv) });
 const app = await buildApp({ config, database });
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();

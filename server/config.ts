@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DEFAULT_DATE_DEPOSIT_PAISE } from '#common/domain/dating-plan.ts';
+import { refuseUnsafeProductionSettings } from './production-refusals.ts';
 
 /** Every environment variable the server reads, parsed and typed once. */
 const flag = z
@@ -27,7 +28,10 @@ export const envSchema = z.object({
     .string()
     .regex(/^[1-9]\d*(kB|MB|GB)$/, { message: 'PGLITE_SHARED_BUFFERS must be a size such as 32MB' })
     .default('32MB'),
-  /** Seed demo data: on by default for the embedded database, off for DATABASE_URL unless SEED_DEMO=1. */
+  /**
+   * Seed demo data: on by default for the embedded database, off for DATABASE_URL and in production
+   * unless SEED_DEMO=1. Production never seeds the demo accounts, whose passwords are published (decision 201).
+   */
   SEED_DEMO: flag,
   /** How long a hold lasts. Fractions are allowed (0.1 = 6 seconds) for tests and demos. */
   HOLD_MINUTES: z.coerce.number().positive().max(120).default(10),
@@ -155,6 +159,8 @@ export const envSchema = z.object({
   S3_FORCE_PATH_STYLE: flag,
   /** Where deposits are authorised: sandbox (built in, the default) or razorpay (docs/payments.md). */
   PAYMENTS_DRIVER: z.enum(['sandbox', 'razorpay']).default('sandbox'),
+  /** The sandbox in production, on purpose, for a demo where no real money moves (decision 201); production refuses the sandbox without it. */
+  PAYMENTS_SANDBOX_DEMO: flag,
   /** The sandbox gateway's webhook signing secret (HMAC-SHA-256); random per process when unset. Never logged. */
   PAYMENTS_WEBHOOK_SECRET: z.preprocess((value) => (value === '' ? undefined : value), z.string().min(16).optional()),
   /** How long a call to the provider may take before it counts as timed out (a retry or the next webhook settles it). */
@@ -324,7 +330,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const missing = (['RAZORPAY_KEY_ID', 'RAZORPAY_KEY_SECRET', 'RAZORPAY_WEBHOOK_SECRET'] as const).filter((name) => !e[name]);
     if (missing.length) throw new Error(`Invalid configuration: PAYMENTS_DRIVER=razorpay needs ${missing.join(', ')}`);
   }
-  return {
+  const config: AppConfig = {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
@@ -333,7 +339,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databasePoolSize: e.DATABASE_POOL_SIZE,
     dataDir: e.DATA_DIR,
     pgliteSharedBuffers: e.PGLITE_SHARED_BUFFERS,
-    seedDemo: env.SEED_DEMO === undefined || env.SEED_DEMO === '' ? !e.DATABASE_URL : e.SEED_DEMO,
+    seedDemo: env.SEED_DEMO === undefined || env.SEED_DEMO === '' ? !e.DATABASE_URL && e.NODE_ENV !== 'production' : e.SEED_DEMO,
     holdMinutes: e.HOLD_MINUTES,
     bookingCutoffMinutes: e.BOOKING_CUTOFF_MINUTES,
     maxActiveHolds: e.MAX_ACTIVE_HOLDS,
@@ -408,4 +414,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
     shutdownReadinessDelaySeconds: e.SHUTDOWN_READINESS_DELAY_SECONDS,
   };
+  refuseUnsafeProductionSettings(e);
+  return config;
 }

@@ -3,6 +3,7 @@ import { loadConfig } from './config.ts';
 import { lockDataDir, restrictDataDir } from './data-dir-lock.ts';
 import { openDatabase } from './db/client.ts';
 import { seedDemoData } from './db/seed/seed.ts';
+import { demoAccountsAllowed } from './modules/accounts/demo-passwords.ts';
 
 /** Starts the server: migrate, seed when asked, listen, and drain cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -14,8 +15,11 @@ async function main(): Promise<void> {
   const database = await openDatabase(config);
   await database.migrate();
   if (config.seedDemo) {
-    const seeded = await seedDemoData(database.db, { now: new Date(), passwordHashCost: config.passwordHashCost });
-    console.log(`Demo data ready: ${seeded.restaurants} restaurants, ${seeded.slotsAdded} new slots.`);
+    const demoAccounts = demoAccountsAllowed(config.nodeEnv);
+    const seeded = await seedDemoData(database.db, { now: new Date(), passwordHashCost: config.passwordHashCost, demoAccounts });
+    console.log(
+      `Demo data ready: ${seeded.restaurants} restaurants, ${seeded.slotsAdded} new slots${demoAccounts ? '' : ' (no demo accounts: their passwords are published)'}.`,
+    );
   }
   if (lock) restrictDataDir(config.dataDir);
   const app = await buildApp({ config, database });
@@ -29,6 +33,10 @@ async function main(): Promise<void> {
   // Links in emails and texts start with PUBLIC_URL; its default only makes sense on the machine itself.
   if (config.nodeEnv === 'production' && !process.env.PUBLIC_URL) {
     app.log.warn({ publicUrl: config.publicUrl }, 'PUBLIC_URL is not set: links in emails and texts point at this default');
+  }
+  // Only PAYMENTS_SANDBOX_DEMO=1 lets production start on the sandbox (decision 201): say so at every start.
+  if (config.nodeEnv === 'production' && config.payments.driver === 'sandbox') {
+    app.log.warn('payments run on the built-in sandbox (PAYMENTS_SANDBOX_DEMO=1): deposits are approved without a card and no real money moves');
   }
 
   let closing = false;

@@ -67,6 +67,27 @@ export class AppMetrics {
     registers: [this.registry],
   });
 
+  /** The stores of kept answers (decision 200), read at scrape time. */
+  private readonly answerStores = new Map<string, { entries(): number; size(): number }>();
+  readonly keptAnswers = new Gauge({
+    name: 'tablefair_kept_answers',
+    help: 'Answers kept in memory for every caller, per store (bounded; least recently used go first)',
+    labelNames: ['store'] as const,
+    registers: [this.registry],
+    collect: () => {
+      for (const [store, kept] of this.answerStores) this.keptAnswers.set({ store }, kept.entries());
+    },
+  });
+  readonly keptAnswerBytes = new Gauge({
+    name: 'tablefair_kept_answer_bytes',
+    help: 'Size of the answers kept in memory, per store: characters of their text plus bytes of their compressed forms',
+    labelNames: ['store'] as const,
+    registers: [this.registry],
+    collect: () => {
+      for (const [store, kept] of this.answerStores) this.keptAnswerBytes.set({ store }, kept.size());
+    },
+  });
+
   constructor(sources: { outbox?: () => Promise<OutboxStats>; pool?: () => PoolStats | undefined } = {}) {
     collectDefaultMetrics({ register: this.registry, prefix: 'tablefair_process_' });
     const { outbox, pool } = sources;
@@ -116,6 +137,11 @@ export class AppMetrics {
         },
       });
     }
+  }
+
+  /** Reports a store of kept answers in tablefair_kept_answers and tablefair_kept_answer_bytes. */
+  keepsAnswers(store: string, kept: { entries(): number; size(): number }): void {
+    this.answerStores.set(store, kept);
   }
 
   /** A reservation's new status as the reservations service announces it. */

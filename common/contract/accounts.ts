@@ -1,14 +1,6 @@
 import { z } from 'zod';
 import { preferredHoods } from '../domain/restaurants.ts';
-
-/** Optional text fields arrive as '' from forms: treat blank as absent. */
-const optionalText = (max: number, message: string) =>
-  z
-    .string()
-    .trim()
-    .max(max, { message })
-    .optional()
-    .transform((value) => (value ? value : undefined));
+import { oneLineName } from './common.ts';
 
 export const signupBody = z.object({
   username: z
@@ -21,7 +13,14 @@ export const signupBody = z.object({
     .string({ message: 'Password is required' })
     .min(8, { message: 'Password must be at least 8 characters' })
     .max(200, { message: 'Password must be at most 200 characters' }),
-  name: optionalText(100, 'Full name must be at most 100 characters'),
+  // An optional field arrives as '' from the form: blank is absent.
+  name: z
+    .string()
+    .trim()
+    .max(100, { message: 'Full name must be at most 100 characters' })
+    .refine(...oneLineName('name'))
+    .optional()
+    .transform((value) => (value ? value : undefined)),
   email: z
     .union([z.literal(''), z.email({ message: 'Enter a valid email address' }).max(254)])
     .optional()

@@ -15,6 +15,23 @@ export type ErrorResponse = z.infer<typeof errorResponse>;
 const namingTheField = (message: string) => (issue: { path?: PropertyKey[] }) =>
   issue.path && issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${message}` : message;
 
+/** A control character (C0, DEL or C1) or a Unicode line or paragraph separator. */
+const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** True when a text is one line of printable characters, as a name or a title must be (decision 203). */
+export function isOneLine(value: string): boolean {
+  return !NOT_ONE_LINE.test(value);
+}
+
+/**
+ * The check of a name people type (a restaurant's, a diner's, a drop's title): one line, so it can
+ * never break the line of a calendar file, an email's subject or a CSV row it is written into.
+ * Use as `.refine(...oneLineName('name'))` after the string's own trim and length checks.
+ */
+export function oneLineName(field: string) {
+  return [isOneLine, { message: `${field} must be one line, without line breaks or control characters` }] as const;
+}
+
 export const isoDate = z.string().refine(isIsoDate, { error: namingTheField('Use a date written YYYY-MM-DD') });
 export const clockTime = z.string().refine(isClockTime, { error: namingTheField('Use a time written HH:MM (24-hour)') });
 export const uuid = z.uuid({ error: namingTheField('Not a valid id') });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isIsoDate } from '../domain/time.ts';
+import { oneLineName } from './common.ts';
 import {
   DATING_FREE_TEXT_MAX,
   DATING_PHONE_PATTERN,
@@ -118,7 +119,12 @@ export type DatingPhotoRef = z.infer<typeof datingPhotoRef>;
 export const datingSignupBody = z.object({
   phone: datingPhone,
   password: datingPassword,
-  name: z.string({ message: DATING_MESSAGES.name }).trim().min(1, { message: DATING_MESSAGES.name }).max(100, { message: 'Name: at most 100 characters' }),
+  name: z
+    .string({ message: DATING_MESSAGES.name })
+    .trim()
+    .min(1, { message: DATING_MESSAGES.name })
+    .max(100, { message: 'Name: at most 100 characters' })
+    .refine(...oneLineName('name')),
   dob: z
     .string({ message: DATING_MESSAGES.dob })
     .trim()

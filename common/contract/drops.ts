@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clockTime, isoDate, slotRef, uuid } from './common.ts';
+import { clockTime, isoDate, oneLineName, slotRef, uuid } from './common.ts';
 import { partySize, restaurantRef } from './restaurants.ts';
 import { reservationStatus } from './reservations.ts';
 import { formatRupees, MAX_PER_COVER_PAISE } from '../domain/deposit-policy.ts';
@@ -160,7 +160,8 @@ export const createDropBody = z.object({
     .string({ message: 'title is required' })
     .trim()
     .min(1, { message: 'title is required' })
-    .max(DROP_TITLE_MAX, { message: `title must be at most ${DROP_TITLE_MAX} characters` }),
+    .max(DROP_TITLE_MAX, { message: `title must be at most ${DROP_TITLE_MAX} characters` })
+    .refine(...oneLineName('title')),
   description: z
     .union([
       z.null(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clockTime, isoDate, slotRef, uuid } from './common.ts';
+import { clockTime, isoDate, oneLineName, slotRef, uuid } from './common.ts';
 import { reservationStatus } from './reservations.ts';
 import { reminderReplies } from './reminders.ts';
 
@@ -57,9 +57,21 @@ export function isSafeLink(value: string): boolean {
 }
 
 export const updateAdminRestaurantBody = z.object({
-  name: z.string({ message: 'name is required' }).trim().min(1, { message: 'name is required' }).max(100, { message: 'name must be at most 100 characters' }),
+  name: z
+    .string({ message: 'name is required' })
+    .trim()
+    .min(1, { message: 'name is required' })
+    .max(100, { message: 'name must be at most 100 characters' })
+    .refine(...oneLineName('name')),
   neighborhood: z
-    .union([z.null(), z.string().trim().max(60, { message: 'neighborhood must be at most 60 characters' })])
+    .union([
+      z.null(),
+      z
+        .string()
+        .trim()
+        .max(60, { message: 'neighborhood must be at most 60 characters' })
+        .refine(...oneLineName('neighborhood')),
+    ])
     .optional()
     .transform((value) => (value ? value : null)),
   instagramUrl: optionalLink('instagramUrl'),

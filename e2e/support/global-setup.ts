@@ -39,7 +39,7 @@ export default async function setup(project: TestProject) {
  */
 async function writeDemoSnapshot(migratedSnapshotPath: string): Promise<string> {
   const handle = await openPglite({ loadDataDir: new Blob([readFileSync(migratedSnapshotPath)]) });
-  await seedDemoData(handle.db, { now: new Date(), passwordHashCost: E2E_PASSWORD_HASH_COST });
+  await seedDemoData(handle.db, { now: new Date(), passwordHashCost: E2E_PASSWORD_HASH_COST, demoAccounts: true });
   await handle.pglite!.exec('DELETE FROM slots WHERE drop_id IS NOT NULL; DELETE FROM drops;');
   const dump = await handle.pglite!.dumpDataDir('none');
   await handle.close();

@@ -7,6 +7,7 @@ import { buildApp } from '#server/app.ts';
 import { loadConfig, type AppConfig } from '#server/config.ts';
 import { openPglite, type DatabaseHandle } from '#server/db/client.ts';
 import { seedDemoData } from '#server/db/seed/seed.ts';
+import { demoAccountsAllowed } from '#server/modules/accounts/demo-passwords.ts';
 import { GENEROUS_RATE_LIMITS } from '#server/test/app.ts';
 import { createTestDatabase } from '#server/test/database.ts';
 import { E2E_PASSWORD_HASH_COST } from './global-setup.ts';
@@ -43,7 +44,7 @@ export async function startE2eServer(env: Record<string, string> = {}): Promise<
   const database = await openDemoDatabase(config);
   // On the demo snapshot this only adds what depends on the moment: the demo drops, and the
   // evening slots of a day that began since the snapshot was taken.
-  await seedDemoData(database.db, { now: new Date(), passwordHashCost: config.passwordHashCost });
+  await seedDemoData(database.db, { now: new Date(), passwordHashCost: config.passwordHashCost, demoAccounts: demoAccountsAllowed(config.nodeEnv) });
   const app = await buildApp({ config, database, runBackgroundJobs: true });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();

@@ -2,7 +2,17 @@ import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { compressText, preferredEncoding, type KeptEncoding } from '#server/http-compression.ts';
+import { createKeptAnswers, normalisedAnswerKey, type KeptAnswers } from './kept-answers.ts';
 import { hookWhen, onSendWhen } from './public-reads.ts';
+
+/**
+ * How many shared answers are kept, and how large they may be together (characters of the
+ * bodies plus bytes of their compressed forms), decision 200. The contracts of the shared routes
+ * allow a few hundred keys (the today strip's neighbourhood × limit); the city's whole strip is
+ * about 3.4 MB, so the bound holds each neighbourhood's whole strip with room to spare.
+ */
+export const SHARED_ANSWERS_MAX_ENTRIES = 256;
+export const SHARED_ANSWERS_MAX_SIZE = 48 * 1024 * 1024;
 
 /**
  * If-None-Match uses the weak comparison (RFC 9110 §13.1.2): `W/"x"` matches `"x"`
@@ -25,8 +35,14 @@ interface SharedAnswer {
   gzip?: Buffer;
 }
 
-function compressed(answer: SharedAnswer, encoding: KeptEncoding): Buffer {
-  return (answer[encoding] ??= compressText(answer.body, encoding));
+/** The answer in `encoding`, compressed on first demand and then counted towards the bound. */
+function compressed(shared: KeptAnswers<SharedAnswer>, key: string, answer: SharedAnswer, encoding: KeptEncoding): Buffer {
+  let bytes = answer[encoding];
+  if (!bytes) {
+    bytes = answer[encoding] = compressText(answer.body, encoding);
+    shared.grow(key, bytes.length);
+  }
+  return bytes;
 }
 
 function sendEtag(reply: FastifyReply, etag: string): void {
@@ -45,12 +61,18 @@ function sendEtag(reply: FastifyReply, etag: string): void {
  * the business clock moves on by that many seconds (the today strip's window moves with time).
  * A 304 then costs a header comparison and a full answer a buffer write (decision 075). As with
  * availability, nothing is kept while the feed cannot promise delivery.
+ *
+ * An answer is kept by its route and the parameters its contract reads (normalisedAnswerKey),
+ * never by the URL as sent, and the kept answers are bounded by count and size, least recently
+ * used first out (decision 200).
  */
 export const etagPlugin = fp(async (app) => {
-  const shared = new Map<string, SharedAnswer>();
+  const shared = createKeptAnswers<SharedAnswer>({ maxEntries: SHARED_ANSWERS_MAX_ENTRIES, maxSize: SHARED_ANSWERS_MAX_SIZE });
+  app.deps.metrics?.keepsAnswers('shared-answers', shared);
   /** Changes announced so far; an answer whose building a change overtook is sent but not kept. */
   let changesAnnounced = 0;
-  const changesWhenBuildStarted = new WeakMap<FastifyRequest, number>();
+  /** Per request being built: its key, and the changes announced when its building started. */
+  const builds = new WeakMap<FastifyRequest, { key: string; changesAnnounced: number }>();
   const unsubscribe = app.deps.availabilityChanges.subscribe(() => {
     changesAnnounced += 1;
     shared.clear();
@@ -69,14 +91,15 @@ export const etagPlugin = fp(async (app) => {
     hookWhen(sharesAnswers, async (request, reply) => {
       const maxAgeSeconds = request.routeOptions.config?.sharedAnswerSeconds;
       if (!maxAgeSeconds) return;
-      const answer = shared.get(request.url);
+      const key = normalisedAnswerKey(request);
+      const answer = shared.get(key);
       const isFresh =
         answer !== undefined &&
         answer.epoch === app.deps.availabilityChanges.deliveryEpoch() &&
         Math.abs(app.deps.clock.now().getTime() - answer.builtAtMs) < maxAgeSeconds * 1000;
       if (!isFresh) {
-        shared.delete(request.url);
-        changesWhenBuildStarted.set(request, changesAnnounced);
+        shared.delete(key);
+        builds.set(request, { key, changesAnnounced });
         return;
       }
       sendEtag(reply, answer.etag);
@@ -84,7 +107,7 @@ export const etagPlugin = fp(async (app) => {
       reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
       const encoding = preferredEncoding(request);
       if (!encoding) return reply.send(answer.body);
-      return reply.header('content-encoding', encoding).send(compressed(answer, encoding));
+      return reply.header('content-encoding', encoding).send(compressed(shared, key, answer, encoding));
     }),
   );
 
@@ -96,8 +119,9 @@ export const etagPlugin = fp(async (app) => {
       if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
       const etag = `"${createHash('sha1').update(payload).digest('base64url')}"`;
       const epoch = app.deps.availabilityChanges.deliveryEpoch();
-      if (config.sharedAnswerSeconds && typeof payload === 'string' && epoch !== null && changesWhenBuildStarted.get(request) === changesAnnounced) {
-        shared.set(request.url, { body: payload, etag, builtAtMs: app.deps.clock.now().getTime(), epoch });
+      const build = builds.get(request);
+      if (config.sharedAnswerSeconds && typeof payload === 'string' && epoch !== null && build?.changesAnnounced === changesAnnounced) {
+        shared.set(build.key, { body: payload, etag, builtAtMs: app.deps.clock.now().getTime(), epoch }, payload.length);
       }
       sendEtag(reply, etag);
       if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {

@@ -167,4 +167,18 @@ describe('first screens in the HTML (decisions 078, 079)', () => {
       expect(page.body).not.toContain('modulepreload');
     }
   });
+
+  it('keeps one page per screen, whatever parameters the address adds (decision 200): 200 junk addresses keep no new page', async () => {
+    const keptPages = async () =>
+      (await t.app.deps.metrics!.registry.getSingleMetric('tablefair_kept_answers')!.get()).values.find((value) => value.labels.store === 'pages')?.value;
+    const first = await t.app.inject({ method: 'GET', url: `/r/${restaurant.slug}` });
+    const before = await keptPages();
+    expect(before).toBeGreaterThan(0);
+    for (let n = 0; n < 200; n++) {
+      // Unknown parameters, a party the day does not offer, another spelling of the key: the same screen.
+      const url = n % 2 ? `/r/${restaurant.slug}?junk=${n}` : `/restaurant/${restaurant.id}?party=${1000 + n}&utm_source=${n}`;
+      expect((await t.app.inject({ method: 'GET', url })).body, url).toBe(first.body);
+    }
+    expect(await keptPages()).toBe(before);
+  });
 });

@@ -90,3 +90,42 @@ describe('shared answers', () => {
     expect(await names()).toBe('Shared Answer Brasserie');
   });
 });
+
+/** The kept answers' entries and their size, as /metrics reports them. */
+async function keptSharedAnswers(): Promise<{ entries: number; bytes: number }> {
+  const registry = t.app.deps.metrics!.registry;
+  const valueOf = async (name: string) =>
+    (await registry.getSingleMetric(name)!.get()).values.find((value) => value.labels.store === 'shared-answers')?.value ?? Number.NaN;
+  return { entries: await valueOf('tablefair_kept_answers'), bytes: await valueOf('tablefair_kept_answer_bytes') };
+}
+
+describe('shared answers under hostile query strings (decision 200)', () => {
+  it('keys a kept answer on the parameters its contract reads: 1,000 junk parameters per route share the kept answer, and memory stays flat', async () => {
+    const bareStrip = await t.app.inject({ method: 'GET', url: TODAY_STRIP });
+    const bareList = await t.app.inject({ method: 'GET', url: '/api/restaurants' });
+    // From here on a rebuilt answer would differ from the kept one: only the kept one may be sent.
+    await closeSlotUnannounced();
+    await t.database.db.transaction(async (tx) => {
+      await tx.execute(sql`SET LOCAL session_replication_role = replica`);
+      await tx.execute(sql`UPDATE restaurants SET name = 'Unannounced Name' WHERE id = ${restaurant.id}`);
+    });
+    const before = await keptSharedAnswers();
+    for (let n = 0; n < 1_000; n++) {
+      const strip = await t.app.inject({ method: 'GET', url: `${TODAY_STRIP}?junk=${n}` });
+      expect(strip.body, `?junk=${n}`).toBe(bareStrip.body);
+      const list = await t.app.inject({ method: 'GET', url: `/api/restaurants?junk=${n}&n${n}=x` });
+      expect(list.body, `?junk=${n}`).toBe(bareList.body);
+    }
+    expect(await keptSharedAnswers()).toEqual(before);
+    expect(before.entries).toBe(2);
+
+    // Spelled differently, the same parameters: one kept answer; a parameter the contract reads is its own.
+    const limited = await t.app.inject({ method: 'GET', url: `${TODAY_STRIP}?limit=1&hood=CBD` });
+    for (const url of [`${TODAY_STRIP}?hood=CBD&limit=1`, `${TODAY_STRIP}?limit=01&hood=CBD&utm_source=x`]) {
+      expect((await t.app.inject({ method: 'GET', url })).body, url).toBe(limited.body);
+    }
+    expect((await keptSharedAnswers()).entries).toBe(3);
+    await t.database.db.execute(sql`UPDATE restaurants SET name = 'Shared Answer Bistro' WHERE id = ${restaurant.id}`);
+    await t.database.db.execute(sql`UPDATE slots SET status = 'available' WHERE id = ${slotId}`);
+  });
+});

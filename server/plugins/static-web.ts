@@ -9,6 +9,7 @@ import { compressText, sendText } from '#server/http-compression.ts';
 import { escapeMarkup, jsonTextForScriptElement } from '#server/markup.ts';
 import { anonymous, type Principal } from '#server/modules/accounts/principal.ts';
 import type { FirstScreen, PagesService } from '#server/modules/pages/pages.service.ts';
+import { createKeptAnswers } from './kept-answers.ts';
 import { readViteManifest, routeAssets, type ViteManifest } from './web-build.ts';
 
 /**
@@ -34,8 +35,12 @@ const FIRST_SCREEN_PAGES: {
 
 type Assets = { scripts: string[]; styles: string[] };
 
-/** How many addresses' last pages are kept with their compressed forms; past it, the longest kept goes first. */
+/**
+ * How many screens' pages are kept with their compressed forms, and their size in all (characters
+ * of HTML plus compressed bytes); past either, the least recently sent go first (decision 200).
+ */
 export const KEPT_PAGES = 2048;
+export const KEPT_PAGES_MAX_SIZE = 48 * 1024 * 1024;
 
 /** A page as last sent at an address: the screen it was made from, its HTML, and its compressed forms, made on first demand. */
 interface KeptPage {
@@ -84,20 +89,26 @@ export const staticWebPlugin = fp(async (app, options: { webDistDir: string }) =
       }
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', 'accept-encoding');
       if (!screen) return sendText(request, reply, shell);
-      // Made, and compressed, once per screen; reused while the address gives the same screen.
-      const kept = keptPage(request.url, screen, page.render);
-      return sendText(request, reply, kept.html, (encoding) => (kept[encoding] ??= compressText(kept.html, encoding)));
+      // Made, and compressed, once per screen; reused while the screen's key gives the same screen.
+      const kept = keptPage(screen, page.render);
+      return sendText(request, reply, kept.html, (encoding) => {
+        let bytes = kept[encoding];
+        if (!bytes) {
+          bytes = kept[encoding] = compressText(kept.html, encoding);
+          keptPages.grow(screen.key, bytes.length);
+        }
+        return bytes;
+      });
     };
 
-    const keptPages = new Map<string, KeptPage>();
-    /** The address's kept page when its screen is the same (compared by content, so never stale), else the page made afresh and kept. */
-    const keptPage = (address: string, screen: FirstScreen, render: (screen: FirstScreen) => string): KeptPage => {
-      const kept = keptPages.get(address);
+    const keptPages = createKeptAnswers<KeptPage>({ maxEntries: KEPT_PAGES, maxSize: KEPT_PAGES_MAX_SIZE });
+    app.deps.metrics?.keepsAnswers('pages', keptPages);
+    /** The screen's kept page when its content is the same (compared by content, so never stale), else the page made afresh and kept. */
+    const keptPage = (screen: FirstScreen, render: (screen: FirstScreen) => string): KeptPage => {
+      const kept = keptPages.get(screen.key);
       if (kept !== undefined && isSameScreen(kept.screen, screen)) return kept;
-      keptPages.delete(address);
-      if (keptPages.size >= KEPT_PAGES) keptPages.delete(keptPages.keys().next().value!);
       const made: KeptPage = { screen, html: render(screen) };
-      keptPages.set(address, made);
+      keptPages.set(screen.key, made, made.html.length);
       return made;
     };
     app.addHook('onClose', async () => keptPages.clear());

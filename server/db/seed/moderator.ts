@@ -1,9 +1,10 @@
 import type { Db } from '#server/db/client.ts';
 import { findModeratorByUsername, insertModeratorIfMissing } from '#server/modules/accounts/accounts.repository.ts';
+import { DEMO_MODERATOR_PASSWORD } from '#server/modules/accounts/demo-passwords.ts';
 import { hashPassword } from '#server/modules/accounts/password.ts';
 
 /** The demo's one Tablefair moderator, who signs in at /moderation/login (decision 185). */
-export const DEMO_MODERATOR = { username: 'moderator', password: 'moderate1234' } as const;
+export const DEMO_MODERATOR = { username: 'moderator', password: DEMO_MODERATOR_PASSWORD } as const;
 
 /**
  * Adds the demo moderator once; safe to run on every start, like the rest of the seed (an existing

@@ -7,7 +7,7 @@ import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.
 
 /** The demo data lets a visitor try a deposit without the portal (README, "Deposits"), and a date at a partner table. */
 let test: TestApp;
-const seed = () => seedDemoData(test.database.db, { now: new Date(TEST_NOW), passwordHashCost: 10 });
+const seed = () => seedDemoData(test.database.db, { now: new Date(TEST_NOW), passwordHashCost: 10, demoAccounts: true });
 // TEST_NOW is Monday 2026-11-23 in Kolkata.
 const FRIDAY = '2026-11-27';
 const TUESDAY = '2026-11-24';

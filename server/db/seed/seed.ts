@@ -4,6 +4,7 @@ import { addDays, clockTimesBetween, kolkataInstant, todayInKolkata } from '#com
 import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import type { DatePartnerProfile } from '#common/contract/dating.ts';
 import type { DepositPolicy } from '#common/domain/deposit-policy.ts';
+import { DEMO_DINER_PASSWORD, DEMO_STAFF_PASSWORD } from '#server/modules/accounts/demo-passwords.ts';
 import { hashPassword } from '#server/modules/accounts/password.ts';
 import { upsertDatingPartner } from '#server/modules/dating/dating-partners.repository.ts';
 import { newSealedSeed } from '#server/modules/drops/drop-offers.ts';
@@ -13,7 +14,8 @@ import { insertDropSlots } from '#server/modules/slots/slots.repository.ts';
 import { seedDemoModerator } from './moderator.ts';
 import { seedRestaurants, slugify } from './restaurants.data.ts';
 
-export const DEMO_DINER = { username: 'demo', password: 'demo1234', name: 'Demo Diner' } as const;
+export const DEMO_DINER = { username: 'demo', password: DEMO_DINER_PASSWORD, name: 'Demo Diner' } as const;
+export { DEMO_STAFF_PASSWORD };
 
 /**
  * Demo restaurants that host Tablefair dates (decision 184), in the dating section's words, one or
@@ -29,22 +31,26 @@ const DEMO_DATE_PARTNERS: Record<string, DatePartnerProfile> = {
   'trattoria-nonna-lucia': { budget: 'INR_1000_2500', neighbourhood: 'Central BLR', cuisines: ['ITALIAN', 'VEGETARIAN_ONLY'], dateTypes: ['DINNER', 'LUNCH'] },
   'bamboo-basket': { budget: 'INR_500_1000', neighbourhood: 'Kalyan Nagar', cuisines: ['THAI', 'VEGAN'], dateTypes: ['DINNER', 'COFFEE'] },
 };
-export const DEMO_STAFF_PASSWORD = 'staff1234';
 /** The evening every demo restaurant offers: 18:00 to 22:00 every 30 minutes. */
 const EVENING_TIMES = clockTimesBetween('18:00', '22:00', 30);
 
 /**
  * Demo data, safe to run on every start: restaurants and accounts are created once,
  * and slots are topped up so the next 30 days always have an evening to book.
+ * `demoAccounts` (demoAccountsAllowed: never in production, decision 201): whether the demo
+ * diner, each restaurant's staff account and the moderator are made, with their published passwords.
  */
-export async function seedDemoData(db: Db, options: { now: Date; passwordHashCost: number }): Promise<{ restaurants: number; slotsAdded: number }> {
+export async function seedDemoData(
+  db: Db,
+  options: { now: Date; passwordHashCost: number; demoAccounts: boolean },
+): Promise<{ restaurants: number; slotsAdded: number }> {
   const existing = await queryRows<{ slug: string }>(db, sql`SELECT slug FROM restaurants`);
   const known = new Set(existing.map((row) => row.slug));
   const missing = seedRestaurants.filter(([name]) => !known.has(slugify(name)));
 
   if (missing.length > 0) {
     // One hash per run for the published demo password keeps the first start quick.
-    const staffHash = await hashPassword(DEMO_STAFF_PASSWORD, options.passwordHashCost);
+    const staffHash = options.demoAccounts ? await hashPassword(DEMO_STAFF_PASSWORD, options.passwordHashCost) : null;
     await db.transaction(async (tx) => {
       for (const [name, category, cuisineTags, neighborhood, lat, lng, hot, , description] of missing) {
         const slug = slugify(name);
@@ -55,28 +61,33 @@ export async function seedDemoData(db: Db, options: { now: Date; passwordHashCos
                       ${category}, ${description}, ${`https://${slug}.example.in`}, ${`https://instagram.com/${slug.replaceAll('-', '')}`}, ${lat}, ${lng})
               RETURNING id`,
         );
-        await tx.execute(sql`INSERT INTO staff_accounts (restaurant_id, username, password_hash) VALUES (${row.id}, ${slug}, ${staffHash})`);
+        if (staffHash) await tx.execute(sql`INSERT INTO staff_accounts (restaurant_id, username, password_hash) VALUES (${row.id}, ${slug}, ${staffHash})`);
         const partner = DEMO_DATE_PARTNERS[slug];
         if (partner) await upsertDatingPartner(tx, row.id, partner, options.now);
       }
     });
   }
 
-  const diner = await queryRows(db, sql`SELECT 1 FROM users WHERE lower(username) = ${DEMO_DINER.username}`);
-  if (diner.length === 0) {
-    const hash = await hashPassword(DEMO_DINER.password, options.passwordHashCost);
-    await db.execute(
-      sql`INSERT INTO users (username, password_hash, name, email, preferred_hood)
-          VALUES (${DEMO_DINER.username}, ${hash}, ${DEMO_DINER.name}, 'demo@tablefair.example', 'Indiranagar')
-          ON CONFLICT DO NOTHING`,
-    );
+  if (options.demoAccounts) {
+    await seedDemoDiner(db, options.passwordHashCost);
+    await seedDemoModerator(db, options);
   }
-
   const slotsAdded = await topUpDemoSlots(db, options.now);
   await seedDemoDrops(db, options.now);
   await seedDemoDepositPolicy(db, options.now);
-  await seedDemoModerator(db, options);
   return { restaurants: seedRestaurants.length, slotsAdded };
+}
+
+/** The demo diner, once, with its published password. */
+async function seedDemoDiner(db: Db, passwordHashCost: number): Promise<void> {
+  const diner = await queryRows(db, sql`SELECT 1 FROM users WHERE lower(username) = ${DEMO_DINER.username}`);
+  if (diner.length > 0) return;
+  const hash = await hashPassword(DEMO_DINER.password, passwordHashCost);
+  await db.execute(
+    sql`INSERT INTO users (username, password_hash, name, email, preferred_hood)
+        VALUES (${DEMO_DINER.username}, ${hash}, ${DEMO_DINER.name}, 'demo@tablefair.example', 'Indiranagar')
+        ON CONFLICT DO NOTHING`,
+  );
 }
 
 /**

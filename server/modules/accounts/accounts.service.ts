@@ -1,7 +1,8 @@
 import type { DinerProfile, LoginBody, LoginResponse, StaffLoginResponse } from '#common/contract/accounts.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { conflict, isUniqueViolation, sessionExpired, unauthenticated } from '#server/errors.ts';
+import { badInput, conflict, isUniqueViolation, sessionExpired, unauthenticated } from '#server/errors.ts';
 import { findModeratorByUsername, findStaffByUsername, findUserById, findUserByUsername, insertUser } from './accounts.repository.ts';
+import { demoAccountsAllowed, isPublishedDemoPassword, PUBLISHED_PASSWORD_REFUSED } from './demo-passwords.ts';
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from './password.ts';
 import { requireDiner, type Principal } from './principal.ts';
 import type { SessionsService } from './sessions.service.ts';
@@ -32,9 +33,23 @@ function toProfile(user: DinerProfile): DinerProfile {
 /** Diner accounts and the sign-in of diners, restaurant staff and platform moderators. */
 export function createAccountsService(deps: AppDeps, sessions: SessionsService) {
   const { db, config } = deps;
+  /** Production never takes a published demo password (decision 201): not for a new account, not at any sign-in. */
+  const refusesPublishedPasswords = !demoAccountsAllowed(config.nodeEnv);
+
+  /**
+   * Whether `password` opens an account whose hash is `stored` (a decoy's when there is no account,
+   * so the time taken never tells). A published demo password is checked like any other, then
+   * refused in production, whichever account holds it.
+   */
+  async function passwordOpens(password: string, stored: string | undefined): Promise<boolean> {
+    const matches = stored ? await verifyPassword(password, stored) : await verifyAgainstDecoy(password, config.passwordHashCost);
+    return matches && !(refusesPublishedPasswords && isPublishedDemoPassword(password));
+  }
+
   return {
     /** Creates a diner account. Anyone may sign up; the username is unique whatever its case. */
     async signUpDiner(_principal: Principal, input: NewDiner): Promise<DinerProfile> {
+      if (refusesPublishedPasswords && isPublishedDemoPassword(input.password)) throw badInput(PUBLISHED_PASSWORD_REFUSED);
       if (await findUserByUsername(db, input.username)) throw conflict('Username already taken');
       const passwordHash = await hashPassword(input.password, config.passwordHashCost);
       try {
@@ -57,16 +72,14 @@ export function createAccountsService(deps: AppDeps, sessions: SessionsService) 
     /** Signs a diner in; the refusal never tells which of the two was wrong. */
     async logInDiner(_principal: Principal, input: LoginBody): Promise<{ token: string }> {
       const user = await findUserByUsername(db, input.username);
-      const isValid = user ? await verifyPassword(input.password, user.passwordHash) : await verifyAgainstDecoy(input.password, config.passwordHashCost);
-      if (!user || !isValid) throw unauthenticated(LOGIN_REFUSED);
+      if (!(await passwordOpens(input.password, user?.passwordHash)) || !user) throw unauthenticated(LOGIN_REFUSED);
       return { token: await sessions.issueSession('diner', user.id) };
     },
 
     /** Signs restaurant staff in; their token is a separate kind and names their restaurant. */
     async logInStaff(_principal: Principal, input: LoginBody): Promise<StaffLoginResponse> {
       const staff = await findStaffByUsername(db, input.username);
-      const isValid = staff ? await verifyPassword(input.password, staff.passwordHash) : await verifyAgainstDecoy(input.password, config.passwordHashCost);
-      if (!staff || !isValid) throw unauthenticated(LOGIN_REFUSED);
+      if (!(await passwordOpens(input.password, staff?.passwordHash)) || !staff) throw unauthenticated(LOGIN_REFUSED);
       return { token: await sessions.issueSession('staff', staff.id), restaurantId: staff.restaurantId };
     },
 
@@ -76,10 +89,7 @@ export function createAccountsService(deps: AppDeps, sessions: SessionsService) 
      */
     async logInModerator(_principal: Principal, input: LoginBody): Promise<LoginResponse> {
       const moderator = await findModeratorByUsername(db, input.username);
-      const isValid = moderator
-        ? await verifyPassword(input.password, moderator.passwordHash)
-        : await verifyAgainstDecoy(input.password, config.passwordHashCost);
-      if (!moderator || !isValid) throw unauthenticated(LOGIN_REFUSED);
+      if (!(await passwordOpens(input.password, moderator?.passwordHash)) || !moderator) throw unauthenticated(LOGIN_REFUSED);
       return { token: await sessions.issueSession('moderator', moderator.id) };
     },
 

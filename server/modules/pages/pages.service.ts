@@ -7,6 +7,12 @@ import { AppError } from '#server/errors.ts';
 
 /** What a page's HTML announces in its head so a phone can draw the first screen without waiting on the API. */
 export interface FirstScreen {
+  /**
+   * What the screen shows, as a key: the pages kept with their compressed forms are kept by it
+   * (decision 200), so addresses that differ only in parameters the page does not read, or in
+   * choices that open on the same day and party, share one page.
+   */
+  key: string;
   /** The document title, when the page has its own. */
   title?: string;
   /** An image the first screen shows, to fetch alongside the scripts. */
@@ -29,7 +35,7 @@ export function createPagesService(availability: AvailabilityService) {
     /** The home page: the "Today Near You" strip's first dozen, in the order everyone sees before signing in. */
     async home(principal: Principal): Promise<FirstScreen> {
       const data: HomePageData = { availableToday: await availability.listAvailableToday(principal, { limit: HOME_STRIP_CARDS }) };
-      return { json: [JSON.stringify(data)] };
+      return { key: 'home', json: [JSON.stringify(data)] };
     },
 
     /**
@@ -52,6 +58,7 @@ export function createPagesService(availability: AvailabilityService) {
             ]
           : ['null'];
         return {
+          key: `restaurant ${restaurant.id} ${date} ${partySize}`,
           title: `${restaurant.name} · Tablefair`,
           image: restaurant.heroImageUrl,
           json: ['{"restaurant":', restaurantJson, ',"calendar":', calendarJson, ',"availability":', ...day, '}'],

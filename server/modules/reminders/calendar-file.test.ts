@@ -54,4 +54,29 @@ describe('reservation calendar file', () => {
     expect(cancelled.parsed.uid).toBe(first.uid);
     expect(cancelled.parsed.sequence).toBe(2);
   });
+
+  it('escapes CR, LF, comma, semicolon and backslash in every text (RFC 5545 §3.3.11): a name cannot add a line such as ATTACH', () => {
+    const hostile = 'Bistro\rATTACH:https://evil.example/x.exe\r\nX-A;B,C\\D\nE\u0000F\u007f';
+    const file = reservationCalendarFile({ ...base, restaurantName: hostile, address: 'Lane 1\rORGANIZER:mailto:x@evil.example' });
+    // Every line break in the file is a CRLF the writer put there: no bare CR or LF, no control character.
+    expect(file.replace(/\r\n/g, '')).not.toMatch(/[\u0000-\u0008\u000a-\u001f\u007f]/);
+    const { event, parsed } = parse(file);
+    expect(event.getAllProperties().map((property) => property.name)).toEqual([
+      'uid',
+      'sequence',
+      'dtstamp',
+      'dtstart',
+      'dtend',
+      'summary',
+      'location',
+      'description',
+      'url',
+      'status',
+    ]);
+    // Read back, each line break is one newline, and the separators are the name's own text.
+    const name = 'Bistro\nATTACH:https://evil.example/x.exe\nX-A;B,C\\D\nEF';
+    expect(parsed.summary).toBe(`Table at ${name}`);
+    expect(parsed.location).toBe(`${name}, Lane 1\nORGANIZER:mailto:x@evil.example`);
+    expect(parsed.description).toContain(`at ${name}. See or change it`);
+  });
 });

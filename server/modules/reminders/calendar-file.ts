@@ -31,9 +31,21 @@ function utc(instant: Date): string {
     .replace(/\.\d{3}/, '');
 }
 
-/** TEXT escaping (RFC 5545 §3.3.11): backslash, semicolon, comma and newlines. */
+/** The control characters TEXT may not hold (RFC 5545 §3.3.11: CONTROL, every one but HTAB), line breaks aside. */
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+
+/**
+ * TEXT escaping (RFC 5545 §3.3.11): backslash, semicolon and comma escaped; every line break, a
+ * lone CR included, written as `\n`; other control characters dropped. Nothing a restaurant's
+ * name holds can end the content line and start another property (an ATTACH, an ORGANIZER).
+ */
 function text(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+  return value
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r\n|\r|\n/g, '\\n')
+    .replace(CONTROL_CHARACTERS, '');
 }
 
 /** Folds a content line at 75 octets (§3.1), never inside a UTF-8 character. */

@@ -68,6 +68,9 @@ describe('PUT /api/admin/restaurant', () => {
       [{ name: 'Ok', instagramUrl: 'instagram' }, /^instagramUrl must be a web address/],
       [{ name: 'Ok', heroImageUrl: 'data:image/png;base64,AAAA' }, /^heroImageUrl must be a web address/],
       [{ name: 'Ok', heroImageUrl: '//evil.example.com/x.png' }, /^heroImageUrl must be a web address/],
+      // A lone CR would end a calendar file's SUMMARY line and start an ATTACH (decision 203).
+      [{ name: 'Bistro\rATTACH:https://evil.example/x.exe' }, /^name must be one line, without line breaks or control characters$/],
+      [{ name: 'Ok', neighborhood: 'Indiranagar\nX-Injected: 1' }, /^neighborhood must be one line/],
     ];
     for (const [payload, message] of cases) {
       const response = await call('PUT', '/api/admin/restaurant', staffX.token, payload);

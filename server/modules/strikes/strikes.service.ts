@@ -70,11 +70,20 @@ export function createStrikesService({ db, clock, config, log }: AppDeps) {
 
     /**
      * Refuses (403) a diner with STRIKE_LIMIT strikes in STRIKE_WINDOW_DAYS, naming the day the
-     * block lifts. Called under the diner's row lock by the hold and the drop entry.
+     * block lifts. Called under the diner's row lock by the hold and the drop entry, and by the
+     * waitlist's join (decision 202).
      */
     async assertMayBook(tx: Db, userId: string): Promise<void> {
       const block = await blockOf(tx, userId, clock.now());
       if (block) throw forbidden(strikeBlockMessage(block.count, windowDays, block.liftsAt));
+    },
+
+    /**
+     * Whether the diner is blocked now, without refusing: the waitlist passes a blocked diner over
+     * for an offer (keeping their place) instead of failing the offer for the whole line.
+     */
+    async isBlocked(tx: Db, userId: string): Promise<boolean> {
+      return (await blockOf(tx, userId, clock.now())) !== null;
     },
 
     /** GET /api/me/strikes: the diner's strikes, their disputes, and any block. */

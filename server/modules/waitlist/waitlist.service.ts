@@ -12,6 +12,7 @@ import { requireDiner, type Principal } from '#server/modules/accounts/principal
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
 import type { ReservationsService } from '#server/modules/reservations/reservations.service.ts';
 import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
+import { createStrikesService, type StrikesService } from '#server/modules/strikes/strikes.service.ts';
 import {
   countWaitingOfUser,
   findEntry,
@@ -39,7 +40,13 @@ const iso = (value: Date | string) => asDate(value).toISOString();
  * gets an exclusive HELD reservation for WAITLIST_OFFER_MINUTES and a notification; if it is not
  * taken, the freed covers go to the next. No broadcast, so no race to tap first.
  */
-export function createWaitlistService(deps: AppDeps, restaurants: RestaurantsService, reservations: ReservationsService, notifications: NotificationsService) {
+export function createWaitlistService(
+  deps: AppDeps,
+  restaurants: RestaurantsService,
+  reservations: ReservationsService,
+  notifications: NotificationsService,
+  strikes: StrikesService = createStrikesService(deps),
+) {
   const { db, clock, config, events, log } = deps;
 
   function stateOf(row: WaitlistRow, now: Date): WaitlistState {
@@ -93,6 +100,8 @@ export function createWaitlistService(deps: AppDeps, restaurants: RestaurantsSer
         // Lock order: waitlist entry, then diner, then slot (createHoldForOffer takes the last two).
         const entry = await lockLongestWaitingMatch(tx, { restaurantId: slot.restaurant_id, date: slot.date, time: slot.time }, slot.free, skip);
         if (!entry) return { kind: 'done' as const };
+        // Struck out since joining (decision 202): passed over, keeping their place for when the block lifts.
+        if (await strikes.isBlocked(tx, entry.user_id)) return { kind: 'skipped' as const, entryId: entry.id };
         const outcome = await reservations.createHoldForOffer(tx, {
           userId: entry.user_id,
           slotId,
@@ -170,6 +179,8 @@ export function createWaitlistService(deps: AppDeps, restaurants: RestaurantsSer
       if (isPastBookingCutoff(kolkataInstant(input.date, input.windowEnd), now, config.bookingCutoffMinutes)) {
         throw badInput('windowEnd: that time can no longer be booked today');
       }
+      // Three no-shows pause new bookings (decision 122), and a place in line is the way to one (decision 202).
+      await strikes.assertMayBook(db, userId);
       if ((await countWaitingOfUser(db, userId, today)) >= WAITLIST_MAX_WAITING) {
         throw conflict(`You are already waiting for ${WAITLIST_MAX_WAITING} tables. Leave one waitlist before joining another.`);
       }

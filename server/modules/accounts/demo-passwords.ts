@@ -1,0 +1,23 @@
+/**
+ * The demo accounts' passwords, published in the README and on the sign-in pages (decision 201).
+ * Anyone can read them, so a production server never seeds an account with one, never signs one
+ * in (whatever account holds it) and never lets a new account choose one.
+ */
+export const DEMO_DINER_PASSWORD = 'demo1234';
+export const DEMO_STAFF_PASSWORD = 'staff1234';
+export const DEMO_MODERATOR_PASSWORD = 'moderate1234';
+
+const PUBLISHED_DEMO_PASSWORDS: ReadonlySet<string> = new Set([DEMO_DINER_PASSWORD, DEMO_STAFF_PASSWORD, DEMO_MODERATOR_PASSWORD]);
+
+/** True when `password` is one of the published ones, compared as the hash compares (NFKC). */
+export function isPublishedDemoPassword(password: string): boolean {
+  return PUBLISHED_DEMO_PASSWORDS.has(password.normalize('NFKC'));
+}
+
+/** Whether the demo accounts, and their published passwords, may exist: never in production. */
+export function demoAccountsAllowed(nodeEnv: string): boolean {
+  return nodeEnv !== 'production';
+}
+
+/** The signup's refusal of a published password in production. */
+export const PUBLISHED_PASSWORD_REFUSED = 'password: This password is published for the demo; choose another';

@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '#server/db/client.ts';
+import { DEMO_DINER, DEMO_STAFF_PASSWORD, seedDemoData } from '#server/db/seed/seed.ts';
+import { DEMO_MODERATOR, seedDemoModerator } from '#server/db/seed/moderator.ts';
+import { demoAccountsAllowed } from '#server/modules/accounts/demo-passwords.ts';
+import { hashPassword, verifyPassword } from '#server/modules/accounts/password.ts';
+import { createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { buildRestaurant } from '#server/test/factories.ts';
+import { freePort } from '#server/test/server-process.ts';
+
+/**
+ * A production start (decision 201): never on the payments sandbox unless a demo names it on
+ * purpose, and never with the demo accounts whose passwords the README publishes.
+ */
+let production: TestApp;
+
+beforeAll(async () => {
+  production = await createTestApp({ env: { NODE_ENV: 'production', PAYMENTS_SANDBOX_DEMO: '1' } });
+});
+afterAll(() => production.close());
+
+const signIn = (app: TestApp, url: string, username: string, password: string) => app.app.inject({ method: 'POST', url, payload: { username, password } });
+
+describe('a production start', () => {
+  it('with NODE_ENV=production and nothing else, refuses to start and names the variables, before touching DATA_DIR', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'tablefair-production-')), 'data');
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', DATA_DIR: dataDir, PORT: String(await freePort()), HOST: '127.0.0.1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk) => (output += chunk));
+      child.stderr.on('data', (chunk) => (output += chunk));
+      // A server that starts anyway is stopped, and the test fails on its exit code.
+      const stop = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      clearTimeout(stop);
+      expect(code, output).toBe(1);
+      expect(output).toMatch(/^Tablefair could not start: Invalid configuration: PAYMENTS_DRIVER=sandbox .*PAYMENTS_SANDBOX_DEMO=1/m);
+      expect(existsSync(dataDir)).toBe(false);
+    } finally {
+      rmSync(join(dataDir, '..'), { recursive: true, force: true });
+    }
+  });
+
+  it('seeds the demo city without a single account whose password is published', async () => {
+    await seedDemoData(production.database.db, { now: new Date(TEST_NOW), passwordHashCost: 10, demoAccounts: demoAccountsAllowed(production.config.nodeEnv) });
+    const count = async (table: string) =>
+      (await queryRows<{ count: number }>(production.database.db, sql`SELECT count(*)::int AS count FROM ${sql.raw(table)}`))[0].count;
+    expect(await count('restaurants')).toBeGreaterThan(10);
+    expect({ staff: await count('staff_accounts'), moderators: await count('platform_moderators') }).toEqual({ staff: 0, moderators: 0 });
+    // Whatever accounts exist (the dating platform's own, from its migration), none opens with a published password.
+    const hashes = await queryRows<{ password_hash: string }>(
+      production.database.db,
+      sql`SELECT password_hash FROM users UNION ALL SELECT password_hash FROM staff_accounts UNION ALL SELECT password_hash FROM platform_moderators`,
+    );
+    for (const { password_hash } of hashes) {
+      for (const published of [DEMO_DINER.password, DEMO_STAFF_PASSWORD, DEMO_MODERATOR.password])
+        expect(await verifyPassword(published, password_hash)).toBe(false);
+    }
+    expect(await queryRows(production.database.db, sql`SELECT 1 FROM users WHERE lower(username) = ${DEMO_DINER.username}`)).toEqual([]);
+  });
+
+  it('refuses the published demo passwords at every sign-in, even for accounts a demo seed made before, and at signup', async () => {
+    // A database seeded as a demo, then started in production.
+    const db = production.database.db;
+    const restaurant = await buildRestaurant(db);
+    await db.execute(
+      sql`INSERT INTO users (username, password_hash, name) VALUES (${DEMO_DINER.username}, ${await hashPassword(DEMO_DINER.password, 10)}, ${DEMO_DINER.name})`,
+    );
+    await db.execute(
+      sql`INSERT INTO staff_accounts (restaurant_id, username, password_hash) VALUES (${restaurant.id}, ${restaurant.slug}, ${await hashPassword(DEMO_STAFF_PASSWORD, 10)})`,
+    );
+    expect(await seedDemoModerator(db, { passwordHashCost: 10 })).toBe(true);
+    const refusal = { error: 'Invalid username or password' };
+    for (const [url, username, password] of [
+      ['/api/auth/login', DEMO_DINER.username, DEMO_DINER.password],
+      ['/api/auth/restaurant-login', restaurant.slug, DEMO_STAFF_PASSWORD],
+      ['/api/moderation/auth/login', DEMO_MODERATOR.username, DEMO_MODERATOR.password],
+    ]) {
+      const response = await signIn(production, url, username, password);
+      expect(response.statusCode, url).toBe(401);
+      expect(response.json(), url).toEqual(refusal);
+    }
+    const signup = await production.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { username: 'new_diner', password: DEMO_STAFF_PASSWORD } });
+    expect(signup.statusCode).toBe(400);
+    expect(signup.json().error).toBe('password: This password is published for the demo; choose another');
+    expect(
+      (await production.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { username: 'new_diner', password: 'a private one' } })).statusCode,
+    ).toBe(201);
+    expect((await signIn(production, '/api/auth/login', 'new_diner', 'a private one')).statusCode).toBe(200);
+
+    // The same accounts sign in outside production: the refusal is production's, not a broken account.
+    const demo = await createTestApp({ database: production.database });
+    try {
+      expect((await signIn(demo, '/api/auth/login', DEMO_DINER.username, DEMO_DINER.password)).statusCode).toBe(200);
+      expect((await signIn(demo, '/api/auth/restaurant-login', restaurant.slug, DEMO_STAFF_PASSWORD)).statusCode).toBe(200);
+      expect((await signIn(demo, '/api/moderation/auth/login', DEMO_MODERATOR.username, DEMO_MODERATOR.password)).statusCode).toBe(200);
+    } finally {
+      await demo.app.close();
+    }
+  });
+});
