@@ -58,6 +58,31 @@ describe('common/ imports no Node built-ins, server/ or web/', () => {
   });
 });
 
+describe('the generated API client stands apart (decision 195)', () => {
+  it.each([
+    ['common/', 'common/contract/example.ts'],
+    ["the server's own code", 'server/modules/drops/drops.service.ts'],
+  ])('is not imported by %s', async (_, file) => {
+    expect(await boundaryErrors(file, `import { createTablefairClient } from '#api-client/client.ts';\nexport { createTablefairClient };`)).toEqual([
+      expect.stringContaining('must not import the generated client'),
+    ]);
+  });
+
+  it('is imported by tests, and imports nothing of ours', async () => {
+    const code = `import { createTablefairClient } from '#api-client/client.ts';\nexport { createTablefairClient };`;
+    expect(await boundaryErrors('server/api-client-journey.db.test.ts', code)).toEqual([]);
+    expect(await boundaryErrors('api-client/client.ts', `import type { Contract } from '#common/contract/common.ts';\nexport type { Contract };`)).toEqual([
+      expect.stringContaining('api-client/ must not import from common/'),
+    ]);
+    expect(
+      await boundaryErrors(
+        'api-client/client.ts',
+        `import createClient from 'openapi-fetch';\nimport type { paths } from './schema.ts';\nexport { createClient, type paths };`,
+      ),
+    ).toEqual([]);
+  });
+});
+
 describe("no module imports another module's repository", () => {
   it.each([
     ['an alias', `import { insertDrop } from '#server/modules/drops/drops.repository.ts';`],
