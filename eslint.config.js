@@ -1,6 +1,6 @@
 // ESLint flat config. Lint is fast on purpose: typescript-eslint's recommended rules without
 // type information (tsc runs separately in `npm test`), React's hooks rules for web/, and the
-// house's import boundaries (ARCHITECTURE.md) as one small local rule. Formatting is Prettier's
+// house's import boundaries (docs/architecture.md) as one small local rule. Formatting is Prettier's
 // job: eslint-config-prettier comes last and turns off every rule that would fight it.
 import { isBuiltin } from 'node:module';
 import path from 'node:path';

@@ -4,7 +4,7 @@ import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 
 /**
- * The import boundaries of ARCHITECTURE.md, as eslint.config.js enforces them: each case lints
+ * The import boundaries of docs/architecture.md, as eslint.config.js enforces them: each case lints
  * a snippet as if it lived at `file` and expects the boundary rule to report it, or not.
  */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

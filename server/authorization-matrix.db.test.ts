@@ -80,7 +80,7 @@ export const authorizationTable: Row[] = [
     body: () => ({}),
     expect: { anonymous: 200, dinerA: 200, dinerB: 403, staffX: 401, staffY: 401 },
   },
-  // An accepted (CONFIRMED) booking of diner A: still readable by id, but only its owner's token moves it (issue 12 item 2).
+  // An accepted (CONFIRMED) booking of diner A: still readable by id, but only its owner's token moves it (decision 097).
   { method: 'GET', path: '/api/reservations/{confirmedA}', expect: { anonymous: 200, dinerA: 200, dinerB: 403, staffX: 401, staffY: 401 } },
   {
     method: 'POST',
@@ -110,7 +110,7 @@ export const authorizationTable: Row[] = [
     }),
     expect: staffOnly(200),
   },
-  // Reminders before reservations: the staff's own restaurant's setting (issue 16).
+  // Reminders before reservations: the staff's own restaurant's setting (decision 150).
   { method: 'GET', path: '/api/admin/reminders', expect: staffOnly(200) },
   { method: 'PUT', path: '/api/admin/reminders', body: () => ({ remindersOn: true }), expect: staffOnly(200) },
   // The one-tap links and the calendar file: the signed link is the access, whoever calls; one

@@ -480,7 +480,7 @@ export type AppConfig = {
   passwordHashCost: number;
   signingSecret: string | undefined;
   holdSweepSeconds: number;
-  /** Minutes before a reservation's start that a reminder goes out (issue 16). */
+  /** Minutes before a reservation's start that a reminder goes out (decision 150). */
   reminderOffsetsMinutes: number[];
   /** The channel reminders text a verified phone on. */
   reminderTextChannel: 'sms' | 'whatsapp';
