@@ -104,8 +104,8 @@ To add a record, take the next free number, write \`docs/decisions/NNN-kebab-tit
 \`# NNN — Title\` on its first line and \`Status: accepted\` under it, change the Status of any
 record it replaces, then run \`${REGENERATE_COMMAND}\`: it rewrites the table below from the
 records, and \`scripts/decision-index.test.ts\` fails while this file is stale or a record's
-Status cannot be read (decision 193). Records keep the words of their time: an older one may name
-the tracker's issue that asked for it, or the house rules it applied.
+Status cannot be read (decision 193). A record cites other records and docs/ pages, never a tracker's
+issue: say what was needed in the record itself.
 `;
 
 /** "superseded by [184](184-….md) and [185](185-….md)": the status with each record it names linked. */
