@@ -43,7 +43,7 @@ const serverEnv = {
     .min(1)
     .default(5)
     .describe('Live-event streams (`/api/me/events`, `/api/admin/events`) open at once per account, per instance; one more answers 429.'),
-  EVENT_STREAMS_PER_IP: z.coerce.number().int().min(1).default(20).describe('The same per address.'),
+  EVENT_STREAMS_PER_IP: z.coerce.number().int().min(1).default(20).describe('Live-event streams open at once per address, per instance.'),
   SHUTDOWN_GRACE_SECONDS: z.coerce
     .number()
     .positive()
