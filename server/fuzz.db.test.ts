@@ -27,7 +27,7 @@ const routeName = (route: { method: string; path: string }) => `${route.method} 
 const signsOut = (route: { path: string }) => route.path.endsWith('/logout');
 
 type Credential = 'none' | 'diner' | 'staff' | 'garbage';
-/** What the fuzzing saw: per route, each status answered, counted per credential sent. */
+/** What the fuzzing saw: per route, each answer's status with the credential its request sent. */
 const answers = new Map<string, { who: Credential; status: number }[]>();
 /** The routes whose OpenAPI `security` admits no anonymous caller. */
 const needsCredential = (route: Route) => route.security.length > 0 && !route.security.some((scheme) => Object.keys(scheme).length === 0);
@@ -189,13 +189,13 @@ describe('every endpoint survives hostile input', () => {
   it('never answered 2xx without the credential a route needs', () => {
     const routesNeedingOne = routes.filter((route) => !isStream(route.path) && needsCredential(route));
     expect(routesNeedingOne.length, 'the document names routes that need a credential').toBeGreaterThan(40);
+    // Dating routes take the dating cookie, which the fuzzing never sends: no bearer token may open them either.
     const acceptedWithout = routesNeedingOne.flatMap((route) =>
       answers
         .get(routeName(route))!
         .filter(({ who, status }) => status < 300 && (who === 'none' || who === 'garbage' || route.security.every((scheme) => !('bearer' in scheme))))
         .map(({ who, status }) => `${routeName(route)} as ${who} → ${status}`),
     );
-    // Dating routes take the dating cookie, which the fuzzing never sends: no bearer token opens them either.
     expect(acceptedWithout).toEqual([]);
   });
 
