@@ -47,8 +47,6 @@ describe('the OpenAPI document', () => {
   });
 
   it('has its generated client types committed in api-client/schema.ts (run `npm run openapi`)', () => {
-    expect(readFileSync('api-client/schema.ts', 'utf8') === artifacts.clientTypes, 'api-client/schema.ts is stale: run `npm run openapi`').toBe(
-      true,
-    );
+    expect(readFileSync('api-client/schema.ts', 'utf8') === artifacts.clientTypes, 'api-client/schema.ts is stale: run `npm run openapi`').toBe(true);
   });
 });
