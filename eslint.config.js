@@ -1,6 +1,6 @@
 // ESLint flat config. Lint is fast on purpose: typescript-eslint's recommended rules without
 // type information (tsc runs separately in `npm test`), React's hooks rules for web/, and the
-// house's import boundaries (ARCHITECTURE.md) as one small local rule. Formatting is Prettier's
+// house's import boundaries (docs/architecture.md) as one small local rule. Formatting is Prettier's
 // job: eslint-config-prettier comes last and turns off every rule that would fight it.
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
@@ -13,8 +13,8 @@ import tseslint from 'typescript-eslint';
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
 
-/** package.json "imports": #server/*, #common/*, #web/* map to these folders. */
-const ALIASES = { '#server/': 'server/', '#common/': 'common/', '#web/': 'web/' };
+/** package.json "imports": #server/*, #common/*, #web/*, #api-client/* map to these folders. */
+const ALIASES = { '#server/': 'server/', '#common/': 'common/', '#web/': 'web/', '#api-client/': 'api-client/' };
 
 /**
  * Where an import specifier points, as a repository-relative path with '/' separators
@@ -51,6 +51,14 @@ function findViolation(importer, specifier, importerPath) {
     if (builtin && !TEST_FILE.test(importer)) return `common/ must not import the Node built-in '${specifier}': it runs in the browser too.`;
     if (target?.startsWith('server/') || target?.startsWith('web/')) return `common/ must not import from ${target.split('/')[0]}/ ('${specifier}').`;
   }
+  if (importer.startsWith('api-client/')) {
+    // The typed client is generated from docs/openapi.json alone: it stands for what the API promises, not for our code.
+    if (target && !target.startsWith('api-client/'))
+      return `api-client/ must not import from ${target.split('/')[0]}/ ('${specifier}'): it is generated from docs/openapi.json alone.`;
+  }
+  if (target?.startsWith('api-client/') && (importer.startsWith('common/') || (importer.startsWith('server/') && !TEST_FILE.test(importer)))) {
+    return `${importer.split('/')[0]}/ must not import the generated client ('${specifier}'): the client is generated from what server/ and common/ declare.`;
+  }
   const importerModule = MODULE_FILE.exec(importer)?.[1];
   const targetRepository = target ? REPOSITORY_FILE.exec(target) : null;
   if (importerModule && targetRepository && targetRepository[1] !== importerModule && !TEST_FILE.test(importer)) {
@@ -63,7 +71,7 @@ function findViolation(importer, specifier, importerPath) {
 const importBoundaries = {
   meta: {
     type: 'problem',
-    docs: { description: 'Enforce the import boundaries of ARCHITECTURE.md (web/server/common and module repositories).' },
+    docs: { description: 'Enforce the import boundaries of docs/architecture.md (web/server/common/api-client and module repositories).' },
     schema: [],
     messages: { boundary: '{{message}}' },
   },

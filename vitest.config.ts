@@ -15,7 +15,7 @@ class JourneysFirst extends BaseSequencer {
 }
 
 /**
- * Three tiers (ARCHITECTURE.md rule 7): pure unit tests, tests on a real database
+ * Three tiers (docs/testing.md): pure unit tests, tests on a real database
  * (PGlite from a migrated snapshot, or PostgreSQL when DATABASE_URL is set), and
  * end-to-end journeys in Chromium.
  *

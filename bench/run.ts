@@ -196,7 +196,7 @@ if (only !== 'drop') {
     ]);
     if (!allOk) correctnessFailed = true;
   }
-  // The restaurant page has no target of its own in issue 18 (step 4 asks for the same work);
+  // The restaurant page has no target of its own (it asks the same work as availability);
   // its ratio is printed against its own same-bytes baseline.
   const pageRps = medianOf('page', 'rps');
   const pageBaseRps = medianOf('pageBaseline', 'rps');

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:startup`: what the embedded default costs, and whose it is (issue 18, "Also").
+ * `npm run bench:startup`: what the embedded default costs, and whose it is (docs/performance.md §7).
  * Each figure is a fresh process, started BENCH_STARTUP_ROUNDS times (default 3), reported as the
  * median:
  *

@@ -13,7 +13,7 @@ import { apiClient, expectAccessible, openAs, saveScreenshot, signInStaff } from
 import type { E2eServer } from './support/server.ts';
 
 /**
- * Date plans in Chromium (issue 15 items 3-5, decision 184): a mutual yes becomes a plan at a
+ * Date plans in Chromium (decision 184): a mutual yes becomes a plan at a
  * partner restaurant; both members accept and pay ₹300 on the sandbox page and the table is booked;
  * staff mark both arrived in the portal's "Tablefair dates" and each deposit is credit on the bill.
  * A second pair is booked the same way through the API, only one arrives, and once the date is 20

@@ -237,7 +237,7 @@ describe('dating section', () => {
       interests: ['Jazz', 'Pottery'],
       firstDateTypes: ['COFFEE', 'MUSEUM_WALK'],
     });
-    // Issue 15: languages are sent and kept on the profile (the time zone stays in the form).
+    // Languages are sent and kept on the profile, for matching (decision 140); the time zone stays in the form.
     expect(signupBody.languages).toEqual(['Kannada']);
     expect(signupBody).not.toHaveProperty('timeZone');
     expect((signupBody.photos as { sortOrder: number }[]).map((photo) => photo.sortOrder)).toEqual([0, 1, 2]);

@@ -10,7 +10,7 @@ import { useE2eEnvironment } from './support/environment.ts';
 import type { E2eServer } from './support/server.ts';
 
 /**
- * Issue 6's journey in Chromium: a diner verifies their phone, enters a drop, the draw runs at
+ * A drop in Chromium (decisions 080–083): a diner verifies their phone, enters a drop, the draw runs at
  * the release, and the one who got the table completes the booking from /drops/{id}. The draw is
  * random, so the test follows whichever way it falls: if the browser's diner is second in line,
  * the winner lets the table go and it comes down the line to them.

@@ -7,7 +7,7 @@ import { apiClient, createDiner, createOpenDrop, holdFirstFreeTable, openAs, sig
 import type { E2eServer } from './support/server.ts';
 
 /**
- * What a keyboard or screen-reader user meets (issue 13 item 8), beyond what axe finds: errors
+ * What a keyboard or screen-reader user meets, beyond what axe finds: errors
  * tied to their fields, honest announcements, focus that stays put after an action, focused
  * controls never hidden under sticky bars, a map popup that behaves, quiet live regions, and
  * targets of at least 44 px.
@@ -333,7 +333,7 @@ describe('live regions say what matters, once', () => {
   });
 });
 
-describe('smaller things', () => {
+describe('wrong answers said plainly, and touch targets of 44 px', () => {
   it('the portal’s wrong password is also said in the form, tied to its fields, and the toast keeps its text', async () => {
     const page = await openAs(browser, null, LAPTOP);
     await page.goto(`${server.baseUrl}/restaurant-login`);

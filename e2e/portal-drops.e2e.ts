@@ -8,7 +8,7 @@ import { useE2eEnvironment } from './support/environment.ts';
 import type { E2eServer } from './support/server.ts';
 
 /**
- * The portal's Drops tab in Chromium (issue 6, decision 045): staff create a drop through the
+ * The portal's Drops tab in Chromium (decision 045): staff create a drop through the
  * form, see it listed and open it; a diner with a verified phone enters through the API and the
  * staff detail shows the entry in the diner's name; after the draw the seed is shown and the
  * browser recomputes the order from it.

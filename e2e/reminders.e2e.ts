@@ -13,7 +13,7 @@ import { useE2eEnvironment } from './support/environment.ts';
 import type { E2eServer } from './support/server.ts';
 
 /**
- * Issue 16 in Chromium: a diner booked yesterday for a table tonight; two hours before, the
+ * Reminders in Chromium (decisions 150–153): a diner booked yesterday for a table tonight; two hours before, the
  * reminder is in the dev mailbox. They tap "Release my table" in it, the page asks once more,
  * they release, and the next diner on the waitlist is offered the table at once. The restaurant's
  * dashboard shows the booking released by the diner; the next diner confirms and adds the table

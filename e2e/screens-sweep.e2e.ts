@@ -10,7 +10,7 @@ import { apiClient, createDiner, expectAccessible, holdFirstFreeTable, saveScree
 import type { E2eServer } from './support/server.ts';
 
 /**
- * Issue 13's "Also": every main screen at 320, 375, 768 and 1280 px (no sideways scroll, exactly
+ * Every main screen at 320, 375, 768 and 1280 px (no sideways scroll, exactly
  * one h1, axe clean at 375), what a screen reader hears in the key states (an empty /me, a
  * restaurant with every date full and a long name), and one keyboard-only booking read from the
  * accessibility tree after each step. One server and one browser for the file.

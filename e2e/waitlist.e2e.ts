@@ -21,7 +21,7 @@ import { useE2eEnvironment } from './support/environment.ts';
 import { startE2eServer, type E2eServer } from './support/server.ts';
 
 /**
- * Issue 6's waitlist in Chromium: a restaurant is full on an evening; a diner joins its waitlist
+ * The waitlist in Chromium (decisions 085, 090, 099): a restaurant is full on an evening; a diner joins its waitlist
  * from the restaurant page, sees their place on /waitlist, and when the blocking booking is
  * cancelled the table is held for them at once: /waitlist shows the offer with its countdown,
  * they confirm it, and the booking is PENDING. The offer's email is in the dev mailbox.

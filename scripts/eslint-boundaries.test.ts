@@ -4,7 +4,7 @@ import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 
 /**
- * The import boundaries of ARCHITECTURE.md, as eslint.config.js enforces them: each case lints
+ * The import boundaries of docs/architecture.md, as eslint.config.js enforces them: each case lints
  * a snippet as if it lived at `file` and expects the boundary rule to report it, or not.
  */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -55,6 +55,31 @@ describe('common/ imports no Node built-ins, server/ or web/', () => {
   it('lets a test under common/ (run only in Node) use a built-in, but not server/', async () => {
     expect(await boundaryErrors('common/domain/example.test.ts', `import { createHash } from 'node:crypto';\nexport { createHash };`)).toEqual([]);
     expect(await boundaryErrors('common/domain/example.test.ts', `import { x } from '#server/x.ts';\nexport { x };`)).toHaveLength(1);
+  });
+});
+
+describe('the generated API client stands apart (decision 195)', () => {
+  it.each([
+    ['common/', 'common/contract/example.ts'],
+    ["the server's own code", 'server/modules/drops/drops.service.ts'],
+  ])('is not imported by %s', async (_, file) => {
+    expect(await boundaryErrors(file, `import { createTablefairClient } from '#api-client/client.ts';\nexport { createTablefairClient };`)).toEqual([
+      expect.stringContaining('must not import the generated client'),
+    ]);
+  });
+
+  it('is imported by tests, and imports nothing of ours', async () => {
+    const code = `import { createTablefairClient } from '#api-client/client.ts';\nexport { createTablefairClient };`;
+    expect(await boundaryErrors('server/api-client-journey.db.test.ts', code)).toEqual([]);
+    expect(await boundaryErrors('api-client/client.ts', `import type { Contract } from '#common/contract/common.ts';\nexport type { Contract };`)).toEqual([
+      expect.stringContaining('api-client/ must not import from common/'),
+    ]);
+    expect(
+      await boundaryErrors(
+        'api-client/client.ts',
+        `import createClient from 'openapi-fetch';\nimport type { paths } from './schema.ts';\nexport { createClient, type paths };`,
+      ),
+    ).toEqual([]);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTablefairClient } from '#common/api-client/client.ts';
+import { createTablefairClient } from '#api-client/client.ts';
 import { createTestApp, type TestApp } from '#server/test/app.ts';
 import { buildRestaurant, buildSlot } from '#server/test/factories.ts';
 

@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows, toPgArray } from '#server/db/client.ts';
 import { bearer, createTestApp, type TestApp, requestHold } from '#server/test/app.ts';
 import { signBytes } from '#server/signing.ts';
 import { buildDiner, buildModerator, buildRestaurant, buildSlot, buildStaff, type BuiltAccount } from '#server/test/factories.ts';
@@ -6,9 +8,13 @@ import { buildDiner, buildModerator, buildRestaurant, buildSlot, buildStaff, typ
 /**
  * Who may call what, as one table: every endpoint × {anonymous, diner A, diner B, staff of X,
  * staff of Y, a Tablefair moderator} → the status expected. Resources in paths belong to diner A
- * and restaurant X. Each row is run against a fresh fixture so one call's effect cannot change
- * another's answer. A moderator's token is no diner's, staff's or dating credential: a row that
+ * and restaurant X. A moderator's token is no diner's, staff's or dating credential: a row that
  * names no status for the moderator expects 401 (decision 185).
+ *
+ * One call's effect must not change another's answer. A call that is expected to succeed and is
+ * not a read (a hold confirmed, a policy saved, a sign-out) gets a fixture of its own. Every read
+ * and every refusal changes nothing, so they share one fixture, built once; the last test checks
+ * that they left it exactly as it was built (decision 197).
  */
 type Caller = 'anonymous' | 'dinerA' | 'dinerB' | 'staffX' | 'staffY' | 'moderator';
 const callers: Caller[] = ['anonymous', 'dinerA', 'dinerB', 'staffX', 'staffY', 'moderator'];
@@ -17,7 +23,7 @@ const expected = (row: Row, caller: Caller): number => row.expect[caller] ?? 401
 
 interface Row {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Placeholders: {slugX} {restaurantX} {reservationA} {confirmedA} {slotX} {dropX} {waitlistA} {paymentA} {provider} {missingId} (an id nothing has) {foreignLink} (a link signed with another key) */
+  /** Placeholders: {slugX} {restaurantX} {reservationA} {confirmedA} {slotX} {dropX} {waitlistA} {paymentA} {provider} {missingId} (an id nothing has) {foreignLink} (a link signed with another key); {photoId} is sent as written (no photo has that id) */
   path: string;
   /** A server-sent event stream: called over real HTTP and closed once the status is known. */
   stream?: boolean;
@@ -74,7 +80,7 @@ export const authorizationTable: Row[] = [
     body: () => ({}),
     expect: { anonymous: 200, dinerA: 200, dinerB: 403, staffX: 401, staffY: 401 },
   },
-  // An accepted (CONFIRMED) booking of diner A: still readable by id, but only its owner's token moves it (issue 12 item 2).
+  // An accepted (CONFIRMED) booking of diner A: still readable by id, but only its owner's token moves it (decision 097).
   { method: 'GET', path: '/api/reservations/{confirmedA}', expect: { anonymous: 200, dinerA: 200, dinerB: 403, staffX: 401, staffY: 401 } },
   {
     method: 'POST',
@@ -104,7 +110,7 @@ export const authorizationTable: Row[] = [
     }),
     expect: staffOnly(200),
   },
-  // Reminders before reservations: the staff's own restaurant's setting (issue 16).
+  // Reminders before reservations: the staff's own restaurant's setting (decision 150).
   { method: 'GET', path: '/api/admin/reminders', expect: staffOnly(200) },
   { method: 'PUT', path: '/api/admin/reminders', body: () => ({ remindersOn: true }), expect: staffOnly(200) },
   // The one-tap links and the calendar file: the signed link is the access, whoever calls; one
@@ -273,12 +279,27 @@ function dropBody(date: string) {
 interface Fixture {
   slugX: string;
   restaurantX: string;
-  reservationA: string;
+  restaurantY: string;
   slotX: string;
-  dropX: string;
-  waitlistA: string;
-  paymentA: string;
   tokens: Record<Exclude<Caller, 'anonymous'>, string>;
+  /** Every account the fixture made, for the check that shared calls left their sessions alone. */
+  accountIds: string[];
+  /** Diner A's hold, and what hangs off diner A and restaurant X: made when a row's path names them. */
+  reservationA?: string;
+  dropX?: string;
+  waitlistA?: string;
+  paymentA?: string;
+  /** Diner A's accepted booking. */
+  confirmedA?: string;
+}
+
+/** What a fixture holds beyond its restaurants, slots and accounts; each takes a few requests to make. */
+type Part = 'reservationA' | 'dropX' | 'waitlistA' | 'paymentA' | 'confirmedA';
+const ALL_PARTS: Part[] = ['reservationA', 'dropX', 'waitlistA', 'paymentA', 'confirmedA'];
+/** The parts a row's path names ({paymentA} is diner A's hold's payment, so it needs the hold). */
+function partsNamedBy(row: Row): Part[] {
+  const named = ALL_PARTS.filter((part) => row.path.includes(`{${part}}`));
+  return named.includes('paymentA') ? [...named, 'reservationA'] : named;
 }
 
 let t: TestApp;
@@ -311,7 +332,8 @@ async function buildConfirmedBooking(fixture: Fixture): Promise<string> {
   return id;
 }
 
-async function buildFixture(): Promise<Fixture> {
+/** Two restaurants (X with two evening slots), the five callers' accounts, and the parts asked for. */
+async function buildFixture(parts: Part[]): Promise<Fixture> {
   const db = t.database.db;
   const x = await buildRestaurant(db);
   const y = await buildRestaurant(db);
@@ -319,41 +341,103 @@ async function buildFixture(): Promise<Fixture> {
   await buildSlot(db, x.id, { date: '2026-11-23', time: '20:00', capacity: 20 });
   const dinerA: BuiltAccount = await buildDiner(db);
   const dinerB = await buildDiner(db);
-  const held = await requestHold(t.app, dinerA.token, { restaurantSlug: x.slug, date: '2026-11-23', time: '19:00', partySize: 2 });
-  expect(held.statusCode).toBe(201);
   const staffX = await buildStaff(db, x.id);
-  const drop = await t.app.inject({ method: 'POST', url: '/api/admin/drops', headers: bearer(staffX.token), payload: dropBody('2026-11-25') });
-  expect(drop.statusCode, drop.body).toBe(201);
-  const waiting = await t.app.inject({
-    method: 'POST',
-    url: '/api/waitlist',
-    headers: bearer(dinerA.token),
-    payload: { restaurantSlug: x.slug, date: '2026-11-26', partySize: 2, windowStart: '12:00', windowEnd: '13:00' },
-  });
-  expect(waiting.statusCode, waiting.body).toBe(201);
-  const payment = await t.app.services.payments.startAuthorisation({
-    accountId: dinerA.id,
-    restaurantId: x.id,
-    reservationId: held.json().id,
-    amountPaise: 50_000,
-    purpose: 'reservation_deposit',
-    idempotencyKey: `matrix:${held.json().id}`,
-  });
-  return {
-    paymentA: payment.intentId,
+  const staffY = await buildStaff(db, y.id);
+  const moderator = await buildModerator(db);
+  const fixture: Fixture = {
     slugX: x.slug,
-    dropX: drop.json().id,
-    waitlistA: waiting.json().id,
     restaurantX: x.id,
-    reservationA: held.json().id,
+    restaurantY: y.id,
     slotX: slotX.id,
-    tokens: {
-      dinerA: dinerA.token,
-      dinerB: dinerB.token,
-      staffX: staffX.token,
-      staffY: (await buildStaff(db, y.id)).token,
-      moderator: (await buildModerator(db)).token,
-    },
+    accountIds: [dinerA.id, dinerB.id, staffX.id, staffY.id, moderator.id],
+    tokens: { dinerA: dinerA.token, dinerB: dinerB.token, staffX: staffX.token, staffY: staffY.token, moderator: moderator.token },
+  };
+  if (parts.includes('reservationA')) {
+    const held = await requestHold(t.app, dinerA.token, { restaurantSlug: x.slug, date: '2026-11-23', time: '19:00', partySize: 2 });
+    expect(held.statusCode, held.body).toBe(201);
+    fixture.reservationA = held.json().id;
+  }
+  if (parts.includes('dropX')) {
+    const drop = await t.app.inject({ method: 'POST', url: '/api/admin/drops', headers: bearer(staffX.token), payload: dropBody('2026-11-25') });
+    expect(drop.statusCode, drop.body).toBe(201);
+    fixture.dropX = drop.json().id;
+  }
+  if (parts.includes('waitlistA')) {
+    const waiting = await t.app.inject({
+      method: 'POST',
+      url: '/api/waitlist',
+      headers: bearer(dinerA.token),
+      payload: { restaurantSlug: x.slug, date: '2026-11-26', partySize: 2, windowStart: '12:00', windowEnd: '13:00' },
+    });
+    expect(waiting.statusCode, waiting.body).toBe(201);
+    fixture.waitlistA = waiting.json().id;
+  }
+  if (parts.includes('paymentA')) {
+    const payment = await t.app.services.payments.startAuthorisation({
+      accountId: dinerA.id,
+      restaurantId: x.id,
+      reservationId: fixture.reservationA!,
+      amountPaise: 50_000,
+      purpose: 'reservation_deposit',
+      idempotencyKey: `matrix:${fixture.reservationA}`,
+    });
+    fixture.paymentA = payment.intentId;
+  }
+  if (parts.includes('confirmedA')) fixture.confirmedA = await buildConfirmedBooking(fixture);
+  return fixture;
+}
+
+/** The row's path with the fixture's ids in its placeholders ({photoId} stays as written: no such photo exists). */
+function fillPath(path: string, fixture: Fixture): string {
+  const { tokens: _tokens, accountIds: _accountIds, ...ids } = fixture;
+  const values: Record<string, string | undefined> = {
+    ...ids,
+    provider: 'sandbox',
+    missingId: '00000000-0000-4000-8000-000000000000',
+    foreignLink: FOREIGN_LINK,
+  };
+  return path.replace(/\{(\w+)\}/g, (placeholder, name: string) => {
+    if (name === 'photoId') return placeholder;
+    const value = values[name];
+    if (typeof value !== 'string') throw new Error(`${path}: the fixture has no ${placeholder}`);
+    return value;
+  });
+}
+
+/** A call expected to succeed that is not a read changes the fixture (a sign-out, a hold confirmed): it gets its own. */
+const changesFixture = (row: Row, caller: Caller): boolean => row.method !== 'GET' && expected(row, caller) < 300;
+
+let shared: Promise<Fixture> | undefined;
+/** The fixture every read and every refusal shares, with every part: built on first use. */
+function sharedFixture(): Promise<Fixture> {
+  shared ??= buildFixture(ALL_PARTS);
+  return shared;
+}
+
+/** Everything the rows could change for a fixture's restaurants, reservations, drop, waitlist entry, payment and sessions, as JSON. */
+async function fixtureState(fixture: Fixture): Promise<unknown> {
+  const restaurants = [fixture.restaurantX, fixture.restaurantY];
+  const rows = (query: ReturnType<typeof sql>) => queryRows<{ row: unknown }>(t.database.db, query).then((result) => result.map(({ row }) => row));
+  return {
+    restaurants: await rows(sql`SELECT to_jsonb(r) AS row FROM restaurants r WHERE id = ANY(${toPgArray(restaurants)}::uuid[]) ORDER BY id`),
+    slots: await rows(sql`SELECT to_jsonb(s) AS row FROM slots s WHERE restaurant_id = ANY(${toPgArray(restaurants)}::uuid[]) ORDER BY id`),
+    reservations: await rows(
+      sql`SELECT to_jsonb(r) AS row FROM reservations r JOIN slots s ON s.id = r.slot_id
+          WHERE s.restaurant_id = ANY(${toPgArray(restaurants)}::uuid[]) ORDER BY r.id`,
+    ),
+    drops: await rows(sql`SELECT to_jsonb(d) AS row FROM drops d WHERE restaurant_id = ANY(${toPgArray(restaurants)}::uuid[]) ORDER BY id`),
+    dropEntries: await rows(sql`SELECT to_jsonb(e) AS row FROM drop_entries e WHERE drop_id = ${fixture.dropX} ORDER BY id`),
+    waitlist: await rows(sql`SELECT to_jsonb(w) AS row FROM waitlist_entries w WHERE restaurant_id = ANY(${toPgArray(restaurants)}::uuid[]) ORDER BY id`),
+    depositPolicies: await rows(sql`SELECT to_jsonb(p) AS row FROM deposit_policies p WHERE restaurant_id = ANY(${toPgArray(restaurants)}::uuid[])`),
+    datePartners: await rows(sql`SELECT to_jsonb(p) AS row FROM dating_partners p WHERE restaurant_id = ANY(${toPgArray(restaurants)}::uuid[])`),
+    reminderOptOuts: await rows(
+      sql`SELECT to_jsonb(o) AS row FROM restaurant_reminder_opt_outs o WHERE restaurant_id = ANY(${toPgArray(restaurants)}::uuid[]) ORDER BY 1`,
+    ),
+    payment: await rows(sql`SELECT to_jsonb(p) AS row FROM payment_intents p WHERE id = ${fixture.paymentA}`),
+    sessions: await rows(
+      sql`SELECT jsonb_build_object('subject', subject_id, 'revoked', revoked_at, 'expires', expires_at) AS row FROM sessions
+          WHERE subject_id = ANY(${toPgArray(fixture.accountIds)}::uuid[]) ORDER BY subject_id`,
+    ),
   };
 }
 
@@ -366,23 +450,16 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('authorisation matrix', () => {
+  let sharedStateAsBuilt: unknown;
+  beforeAll(async () => {
+    sharedStateAsBuilt = await fixtureState(await sharedFixture());
+  });
+
   for (const row of authorizationTable) {
     for (const caller of callers) {
       it(`${row.method} ${row.path} as ${caller} → ${expected(row, caller)}`, async () => {
-        const fixture = await buildFixture();
-        const confirmedA = row.path.includes('{confirmedA}') ? await buildConfirmedBooking(fixture) : '';
-        const url = row.path
-          .replace('{confirmedA}', confirmedA)
-          .replace('{slugX}', fixture.slugX)
-          .replace('{restaurantX}', fixture.restaurantX)
-          .replace('{reservationA}', fixture.reservationA)
-          .replace('{slotX}', fixture.slotX)
-          .replace('{dropX}', fixture.dropX)
-          .replace('{waitlistA}', fixture.waitlistA)
-          .replace('{paymentA}', fixture.paymentA)
-          .replace('{provider}', 'sandbox')
-          .replace('{missingId}', '00000000-0000-4000-8000-000000000000')
-          .replace('{foreignLink}', FOREIGN_LINK);
+        const fixture = changesFixture(row, caller) ? await buildFixture(partsNamedBy(row)) : await sharedFixture();
+        const url = fillPath(row.path, fixture);
         const headers = caller === 'anonymous' ? {} : bearer(fixture.tokens[caller]);
         if (row.stream) {
           const { status, body } = await streamStatus(url, headers);
@@ -412,5 +489,11 @@ describe('authorisation matrix', () => {
     const inTable = new Set(authorizationTable.map((row) => `${row.method} ${row.path.split('?')[0].replace(/\{[^}]+\}/g, '{}')}`));
     const missing = documented.filter((route) => !inTable.has(route));
     expect(missing, 'add these endpoints to the authorisation table').toEqual([]);
+  });
+
+  it('left the fixture that reads and refusals share exactly as it was built', async () => {
+    const sharedCalls = authorizationTable.flatMap((row) => callers.filter((caller) => !changesFixture(row, caller)));
+    expect(sharedCalls.length).toBeGreaterThan(400);
+    expect(await fixtureState(await sharedFixture())).toEqual(sharedStateAsBuilt);
   });
 });

@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { envSchema, loadConfig } from './config.ts';
+import {
+  CONFIG_DOCS_COMMAND,
+  CONFIGURATION_DOC_PATH,
+  ENV_EXAMPLE_PATH,
+  renderConfigurationDoc,
+  renderEnvExample,
+  undescribedVariables,
+} from './config-docs.ts';
+import { envSchema, envSections, loadConfig } from './config.ts';
 
 /** `.env.example` as name → value, for the lines that set a variable (comments and blanks skipped). */
 function readEnvExample(): Map<string, string> {
@@ -21,6 +29,31 @@ describe('configuration', () => {
     const missing = Object.keys(envSchema.shape).filter((name) => !example.has(name));
     expect(missing).toEqual([]);
     expect(() => loadConfig(Object.fromEntries(example))).not.toThrow();
+  });
+
+  it('describes every variable in server/config.ts, each in one section', () => {
+    expect(undescribedVariables(), 'give each a .describe() sentence in server/config.ts').toEqual([]);
+    const inSections = envSections.flatMap((section) => Object.keys(section.variables));
+    expect(inSections.sort()).toEqual(Object.keys(envSchema.shape).sort());
+  });
+
+  it.each([
+    [CONFIGURATION_DOC_PATH, renderConfigurationDoc],
+    [ENV_EXAMPLE_PATH, renderEnvExample],
+  ])(`%s is what \`${CONFIG_DOCS_COMMAND}\` writes from the schema`, (path, render) => {
+    const committed = readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
+    expect(committed === render(), `${path} is stale: run \`${CONFIG_DOCS_COMMAND}\``).toBe(true);
+  });
+
+  it('writes each default into docs/configuration.md and .env.example as the server parses it', () => {
+    const doc = renderConfigurationDoc();
+    expect(doc).toContain('| `HOLD_MINUTES` | `10` |');
+    expect(doc).toContain('| `REMINDER_OFFSETS_MINUTES` | `1440,120` |');
+    expect(doc).toContain('| `DATABASE_URL` | unset |');
+    expect(doc).toContain('| `UPLOAD_BYTES_PER_IP_PER_DAY` | `41943040` |');
+    const example = readEnvExample();
+    expect(example.get('MAIL_FROM')).toBe('Tablefair <no-reply@tablefair.in>');
+    expect(loadConfig(Object.fromEntries(example))).toMatchObject({ holdMinutes: 10, reminderOffsetsMinutes: [1440, 120], databaseUrl: undefined });
   });
 
   it('refuses to start production on the payments sandbox unless PAYMENTS_SANDBOX_DEMO=1 names a demo on purpose (decision 201)', () => {

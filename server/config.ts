@@ -4,111 +4,137 @@ import { z } from 'zod';
 import { DEFAULT_DATE_DEPOSIT_PAISE } from '#common/domain/dating-plan.ts';
 import { refuseUnsafeProductionSettings } from './production-refusals.ts';
 
-/** Every environment variable the server reads, parsed and typed once. */
 const flag = z
   .enum(['1', '0', 'true', 'false', ''])
   .optional()
   .transform((value) => value === '1' || value === 'true');
 
-/** Every environment variable the server reads, with its rule and default (`.env.example` lists them all). */
-export const envSchema = z.object({
-  NODE_ENV: z.string().default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default('0.0.0.0'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** PostgreSQL server; unset means the embedded PGlite under DATA_DIR. */
-  DATABASE_URL: z.string().optional(),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-  DATA_DIR: z.string().default('./data'),
-  /**
-   * The embedded database's shared buffers (decision 182): PostgreSQL's own cache inside PGlite's
-   * memory. PostgreSQL's default, 128MB, costs about as much resident memory again.
-   */
+/**
+ * Every environment variable the server reads, with its rule, its default and what it means, in
+ * sections. Each `.describe()` is that variable's line in docs/configuration.md and its comment in
+ * .env.example: both are generated from these sections by `npm run config-docs`, and
+ * server/config.test.ts fails while either is stale or a variable has no description (decision 194).
+ */
+const serverEnv = {
+  NODE_ENV: z
+    .string()
+    .default('development')
+    .describe(
+      '`production` turns the dev mailbox off, refuses `DEV_MAILBOX=all` and the payments sandbox (unless `PAYMENTS_SANDBOX_DEMO=1`), seeds nothing unless `SEED_DEMO=1`, and never makes or signs in the demo accounts: their passwords are published (decision 201).',
+    ),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000).describe('The port the server listens on.'),
+  HOST: z.string().default('0.0.0.0').describe('The address the server listens on.'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info')
+    .describe('pino log level: fatal, error, warn, info, debug, trace or silent.'),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .describe(
+      'Trust `X-Forwarded-*` from proxies in front: a hop count (`1` = the nearest proxy only; `true` means `1`, never "trust everything") or a comma-separated list of proxy addresses/CIDRs (`10.0.0.0/8,192.168.1.5`). Unset trusts nothing (docs/operations.md §4, decision 094).',
+    ),
+  REQUEST_HEADERS_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(10).describe("A request's headers must arrive within this many seconds."),
+  REQUEST_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .positive()
+    .max(3600)
+    .default(60)
+    .describe(
+      'The whole request, body included, must arrive within this many seconds (fractions allowed), or it is answered 408 and the connection closed (a trickled body; uploads on slow links need it long enough).',
+    ),
+  EVENT_STREAMS_PER_ACCOUNT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(5)
+    .describe('Live-event streams (`/api/me/events`, `/api/admin/events`) open at once per account, per instance; one more answers 429.'),
+  EVENT_STREAMS_PER_IP: z.coerce.number().int().min(1).default(20).describe('Live-event streams open at once per address, per instance.'),
+  SHUTDOWN_GRACE_SECONDS: z.coerce
+    .number()
+    .positive()
+    .max(600)
+    .default(10)
+    .describe('On SIGTERM, how long requests in flight may take to finish before connections are cut.'),
+  WEB_DIST_DIR: z.string().default('./dist/web').describe('Where the built web app (made by `vite build`) is served from.'),
+};
+
+const databaseEnv = {
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .describe(
+      'PostgreSQL connection string (`postgres://user:pass@host:5432/db`); unset means the embedded PGlite under `DATA_DIR`. It may name several hosts with `target_session_attrs=read-write` (`h1:5432,h2:5432/db?target_session_attrs=read-write`): the app finds the writable primary (docs/operations.md §10).',
+    ),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10).describe('Connections per process on PostgreSQL.'),
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(60_000)
+    .default(5000)
+    .describe('A database connection not open by then answers 503 with Retry-After, and the app looks for the writable primary again.'),
+  DATA_DIR: z
+    .string()
+    .default('./data')
+    .describe(
+      "The embedded database and uploaded files, owner-only (folders 0700, files 0600). One server per folder: `DATA_DIR/tablefair.lock` holds the running server's PID and a second server on the same folder refuses to start; a lock left by a killed server is taken over.",
+    ),
   PGLITE_SHARED_BUFFERS: z
     .string()
     .regex(/^[1-9]\d*(kB|MB|GB)$/, { message: 'PGLITE_SHARED_BUFFERS must be a size such as 32MB' })
-    .default('32MB'),
-  /**
-   * Seed demo data: on by default for the embedded database, off for DATABASE_URL and in production
-   * unless SEED_DEMO=1. Production never seeds the demo accounts, whose passwords are published (decision 201).
-   */
-  SEED_DEMO: flag,
-  /** How long a hold lasts. Fractions are allowed (0.1 = 6 seconds) for tests and demos. */
-  HOLD_MINUTES: z.coerce.number().positive().max(120).default(10),
-  /** Slots starting within this many minutes can no longer be booked. */
-  BOOKING_CUTOFF_MINUTES: z.coerce.number().int().min(0).max(1440).default(30),
-  MAX_ACTIVE_HOLDS: z.coerce.number().int().min(1).max(100).default(2),
-  /** Live reservations (holds included) starting later that one diner may have at once. */
-  MAX_UPCOMING_RESERVATIONS: z.coerce.number().int().min(1).max(100).default(4),
-  /** Holds one diner may start at one restaurant in any hour (decision 098); offers the system places do not count. */
-  MAX_HOLDS_PER_RESTAURANT_PER_HOUR: z.coerce.number().int().min(1).default(4),
-  /** No-show strikes (decision 122): this many within STRIKE_WINDOW_DAYS block new holds and drop entries. */
-  STRIKE_LIMIT: z.coerce.number().int().min(1).max(100).default(3),
-  STRIKE_WINDOW_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
-  /** How long a waitlist offer (an exclusive hold) lasts before the next in line gets it. Fractions allowed. */
-  WAITLIST_OFFER_MINUTES: z.coerce.number().positive().max(120).default(10),
-  /** Outgoing email: smtp(s)://user:pass@host:port; unset means the dev mailbox and the log only. */
-  SMTP_URL: z.string().optional(),
-  MAIL_FROM: z.string().default('Tablefair <no-reply@tablefair.in>'),
-  /**
-   * The dev mailbox (decision 093): `own` (default outside production) shows a signed-in diner only the
-   * messages addressed to their account; `all` shows the whole outbox to anyone and is refused in
-   * production; `off` (default in production) answers 404. `1`/`true` mean `own`, `0`/`false` mean `off`.
-   */
-  DEV_MAILBOX: z.enum(['', 'own', 'all', 'off', '1', 'true', '0', 'false']).optional(),
-  /** How text messages leave: log (the log and the dev mailbox; the only driver so far). */
-  SMS_DRIVER: z.enum(['log']).default('log'),
-  /** How WhatsApp messages leave (decision 153): log (the log and the dev mailbox; the only driver so far). */
-  WHATSAPP_DRIVER: z.enum(['log']).default('log'),
-  /** Which channel reminders text a verified phone on (decision 153): sms or whatsapp. */
-  REMINDER_TEXT_CHANNEL: z.enum(['sms', 'whatsapp']).default('sms'),
-  /** Where diners reach the app, for the links in emails and texts (reminders, calendar files); default http://localhost:PORT. */
-  PUBLIC_URL: z.preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^https?$/ }).optional()),
-  /** Countries texts may go to (decision 095): comma-separated calling codes. */
-  SMS_ALLOWED_COUNTRY_CODES: z
-    .string()
-    .default('+91')
-    .transform((value) =>
-      value
-        .split(',')
-        .map((code) => code.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.string().regex(/^\+\d{1,4}$/, { message: 'each country code is + and 1 to 4 digits' })).min(1)),
-  /** Caps on texts, counted in the database so N instances share them (decision 095). Days are Kolkata days. */
-  SMS_MAX_PER_ACCOUNT_PER_DAY: z.coerce.number().int().min(1).default(5),
-  SMS_MAX_PER_IP_PER_DAY: z.coerce.number().int().min(1).default(20),
-  SMS_MAX_PER_HOUR: z.coerce.number().int().min(1).default(200),
-  /** Dating photo uploads not claimed by a finished signup within this many minutes are deleted by the sweep (issue 12 item 7). */
-  UNCLAIMED_UPLOAD_TTL_MINUTES: z.coerce
-    .number()
-    .int()
-    .min(5)
-    .max(24 * 60)
-    .default(60),
-  /** Bytes of dating photos one address may upload per (Kolkata) day, counted in the database so N instances agree. */
-  UPLOAD_BYTES_PER_IP_PER_DAY: z.coerce
-    .number()
-    .int()
-    .min(1024 * 1024)
-    .default(40 * 1024 * 1024),
-  /** Curated dating suggestions per member per Kolkata day, and the most candidates scored per member (decision 140). */
-  DATING_SUGGESTIONS_PER_DAY: z.coerce.number().int().min(1).max(20).default(3),
-  DATING_CANDIDATE_POOL: z.coerce.number().int().min(2).max(2000).default(30),
-  /** What each member of a date plan pays on accepting, in paise: credit at the table, or paid to the one who came (decision 184). */
-  DATING_DEPOSIT_PAISE: z.coerce.number().int().min(100).max(500_000).default(DEFAULT_DATE_DEPOSIT_PAISE),
-  SESSION_TTL_HOURS: z.coerce
+    .default('32MB')
+    .describe(
+      "The embedded database's own cache (PostgreSQL's shared buffers inside PGlite); PostgreSQL's default of `128MB` costs about 130 MB more resident memory (decision 182).",
+    ),
+  SEED_DEMO: flag.describe(
+    'Seed the demo restaurants and accounts: unset means on for PGlite, off for `DATABASE_URL` and in production; `1` or `0` forces it. Production never seeds the demo accounts, whose passwords are published (decision 201).',
+  ),
+};
+
+const reservationsEnv = {
+  HOLD_MINUTES: z.coerce
     .number()
     .positive()
-    .max(24 * 365)
-    .default(24 * 30),
-  /** log2 of scrypt's N; 15 means 32 MiB of memory per hash. */
-  PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(15),
-  /** Secret for signed URLs and links; generated once and kept in the database when unset or empty (server/signing.ts). */
-  SIGNING_SECRET: z.preprocess((value) => (value === '' ? undefined : value), z.string().min(32).optional()),
-  /** How often expired holds are swept to CANCELLED (they stop counting at expiry regardless). */
-  HOLD_SWEEP_SECONDS: z.coerce.number().positive().default(15),
-  /** Reminders before a reservation (issue 16): minutes before the start, comma-separated; empty sends none. */
+    .max(120)
+    .default(10)
+    .describe('How long a hold lasts, in minutes (fractions allowed: `0.1` is 6 seconds, for tests and demos).'),
+  BOOKING_CUTOFF_MINUTES: z.coerce.number().int().min(0).max(1440).default(30).describe('A slot can no longer be booked this many minutes before it starts.'),
+  MAX_ACTIVE_HOLDS: z.coerce.number().int().min(1).max(100).default(2).describe('Unexpired holds one diner may have at once.'),
+  MAX_UPCOMING_RESERVATIONS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(4)
+    .describe('Live reservations (holds included) starting later that one diner may have at once.'),
+  MAX_HOLDS_PER_RESTAURANT_PER_HOUR: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(4)
+    .describe(
+      'Holds one diner may start at one restaurant in any hour, counted in the database (so N instances agree); the next answers 429 with the time to try again. Waitlist and drop offers do not count (decision 098).',
+    ),
+  STRIKE_LIMIT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(3)
+    .describe('No-show strikes within `STRIKE_WINDOW_DAYS` that block new holds and drop entries until the oldest leaves the window (decision 122).'),
+  STRIKE_WINDOW_DAYS: z.coerce.number().int().min(1).max(3650).default(365).describe('How many days a no-show strike counts.'),
+  WAITLIST_OFFER_MINUTES: z.coerce
+    .number()
+    .positive()
+    .max(120)
+    .default(10)
+    .describe('How long a waitlist offer (an exclusive hold) lasts before the next in line gets it (fractions allowed).'),
+  HOLD_SWEEP_SECONDS: z.coerce
+    .number()
+    .positive()
+    .default(15)
+    .describe('How often expired holds are written as cancelled (they stop counting at expiry regardless).'),
   REMINDER_OFFSETS_MINUTES: z
     .string()
     .default('1440,120')
@@ -119,68 +145,262 @@ export const envSchema = z.object({
         .filter(Boolean)
         .map(Number),
     )
-    .pipe(z.array(z.number().int().positive().max(10_080))),
-  /** Availability in memory (decision 073): the most seconds an entry serves, whatever notifications say; 0 turns the cache off. */
-  AVAILABILITY_CACHE_SECONDS: z.coerce.number().min(0).max(3600).default(300),
-  /** How many restaurants' next 30 days the availability cache keeps (about 60 KB each). */
-  AVAILABILITY_CACHE_RESTAURANTS: z.coerce.number().int().min(1).default(5000),
-  WEB_DIST_DIR: z.string().default('./dist/web'),
-  /**
-   * Which proxies in front may set X-Forwarded-For (decision 094): a hop count (`1` = the nearest
-   * proxy only; `true` means 1, never "trust everything") or a comma-separated list of proxy addresses/CIDRs.
-   */
-  TRUST_PROXY: z.string().optional(),
-  /** A request's headers must arrive within this many seconds. */
-  REQUEST_HEADERS_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(10),
-  /** A whole request, body included, must arrive within this many seconds, or 408 and the connection is closed. Fractions allowed. */
-  REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(60),
-  /** Live-event streams (a diner's /api/me/events, the portal's /api/admin/events) open at once per account and per address, per instance. */
-  EVENT_STREAMS_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
-  EVENT_STREAMS_PER_IP: z.coerce.number().int().min(1).default(20),
-  /** On SIGTERM, how long requests in flight may take to finish before connections are cut. */
-  SHUTDOWN_GRACE_SECONDS: z.coerce.number().positive().max(600).default(10),
-  /** Where rate-limit counters live: memory (one process), postgres or redis (shared by N instances). */
-  RATE_LIMIT_STORE: z.enum(['memory', 'postgres', 'redis']).default('memory'),
-  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
-  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
-  RATE_LIMIT_LOGIN_PER_IP: z.coerce.number().int().min(1).default(30),
-  RATE_LIMIT_LOGIN_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
-  RATE_LIMIT_SIGNUP_PER_IP: z.coerce.number().int().min(1).default(10),
-  RATE_LIMIT_SIGNUP_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
-  RATE_LIMIT_BOOKING_PER_DINER: z.coerce.number().int().min(1).default(20),
-  RATE_LIMIT_UPLOAD_PER_CALLER: z.coerce.number().int().min(1).default(30),
-  /** Where uploaded files live: local disk under DATA_DIR/uploads, or an S3-compatible bucket. */
-  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
-  S3_ENDPOINT: z.string().optional(),
-  S3_BUCKET: z.string().optional(),
-  S3_REGION: z.string().default('us-east-1'),
-  S3_ACCESS_KEY_ID: z.string().optional(),
-  S3_SECRET_ACCESS_KEY: z.string().optional(),
-  S3_FORCE_PATH_STYLE: flag,
-  /** Where deposits are authorised: sandbox (built in, the default) or razorpay (docs/payments.md). */
-  PAYMENTS_DRIVER: z.enum(['sandbox', 'razorpay']).default('sandbox'),
-  /** The sandbox in production, on purpose, for a demo where no real money moves (decision 201); production refuses the sandbox without it. */
-  PAYMENTS_SANDBOX_DEMO: flag,
-  /** The sandbox gateway's webhook signing secret (HMAC-SHA-256); random per process when unset. Never logged. */
-  PAYMENTS_WEBHOOK_SECRET: z.preprocess((value) => (value === '' ? undefined : value), z.string().min(16).optional()),
-  /** How long a call to the provider may take before it counts as timed out (a retry or the next webhook settles it). */
-  PAYMENTS_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
-  /** Razorpay API keys and webhook secret (PAYMENTS_DRIVER=razorpay). Never logged. */
-  RAZORPAY_KEY_ID: z.string().optional(),
-  RAZORPAY_KEY_SECRET: z.string().optional(),
-  RAZORPAY_WEBHOOK_SECRET: z.string().optional(),
-  /** Razorpay's API origin; tests point it at a local server. */
-  RAZORPAY_API_BASE: z.string().url().default('https://api.razorpay.com'),
-  /** GET /metrics on the main port answers only `Authorization: Bearer <METRICS_TOKEN>`; unset, it answers 404 there. Never logged. */
-  METRICS_TOKEN: z.preprocess((value) => (value === '' ? undefined : value), z.string().min(16).optional()),
-  /** Serve /metrics (no token) on this separate port too, for a scraper on a private network; unset means none. */
-  METRICS_PORT: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(0).max(65535).optional()),
-  METRICS_HOST: z.string().default('127.0.0.1'),
-  /** How long opening a database connection may take before the request is answered 503 (and the primary looked for again). */
-  /** On SIGTERM, readiness turns false at once; the instance keeps serving this long so the balancer sees it before draining starts. */
-  SHUTDOWN_READINESS_DELAY_SECONDS: z.coerce.number().min(0).max(120).default(0),
-  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+    .pipe(z.array(z.number().int().positive().max(10_080)))
+    .describe(
+      'Minutes before a reservation\'s start that a reminder goes out by email and text, comma-separated (empty sends none); each carries one-tap "I\'m coming" and "Release my table" links (decision 152).',
+    ),
+  REMINDER_TEXT_CHANNEL: z.enum(['sms', 'whatsapp']).default('sms').describe('How reminders text a verified phone: `sms` or `whatsapp` (decision 153).'),
+  AVAILABILITY_CACHE_SECONDS: z.coerce
+    .number()
+    .min(0)
+    .max(3600)
+    .default(300)
+    .describe('Longest an in-memory availability entry serves; changes invalidate it at once through LISTEN/NOTIFY (decision 073). `0` turns the memory off.'),
+  AVAILABILITY_CACHE_RESTAURANTS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(5000)
+    .describe("How many restaurants' next 30 days the availability cache keeps (about 60 KB each)."),
+};
+
+const accountsEnv = {
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 365)
+    .default(24 * 30)
+    .describe('How long a sign-in lasts, in hours.'),
+  PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(15).describe("log2 of scrypt's N (15 means 32 MiB of memory per hash)."),
+  SIGNING_SECRET: z
+    .preprocess((value) => (value === '' ? undefined : value), z.string().min(32).optional())
+    .describe(
+      'At least 32 characters; signs upload URLs and the links in reminders and calendar emails (decision 152). Unset, a key is generated once and kept in the database, so every instance reads the same one (server/signing.ts).',
+    ),
+};
+
+const messagesEnv = {
+  PUBLIC_URL: z
+    .preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^https?$/ }).optional())
+    .describe('Where diners reach the app: the links in emails and texts (reminders, calendar files) start with it. Unset means `http://localhost:PORT`.'),
+  SMTP_URL: z.string().optional().describe('Outgoing email (`smtp://user:pass@host:587`, or `smtps://`); unset keeps email in the dev mailbox and the log.'),
+  MAIL_FROM: z.string().default('Tablefair <no-reply@tablefair.in>').describe('The sender of outgoing email.'),
+  DEV_MAILBOX: z
+    .enum(['', 'own', 'all', 'off', '1', 'true', '0', 'false'])
+    .optional()
+    .describe(
+      'Who may read `GET /api/dev/mailbox` (recent email and texts, codes included): `own` (the default outside production): a signed-in diner sees only messages to their own account, signed out 401; `all`: the whole outbox to anyone (tests and local demos; refused at start when `NODE_ENV=production`); `off` (the default in production): 404. `1`/`true` mean `own`, `0`/`false` mean `off` (decision 093).',
+    ),
+  SMS_DRIVER: z
+    .enum(['log'])
+    .default('log')
+    .describe('How texts (phone codes) leave: `log` writes them to the log (outside production) and the dev mailbox; the only driver so far.'),
+  WHATSAPP_DRIVER: z
+    .enum(['log'])
+    .default('log')
+    .describe('How WhatsApp messages leave: `log` writes the template and its values to the log (outside production) and the dev mailbox (decision 153).'),
+  SMS_ALLOWED_COUNTRY_CODES: z
+    .string()
+    .default('+91')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((code) => code.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^\+\d{1,4}$/, { message: 'each country code is + and 1 to 4 digits' })).min(1))
+    .describe('Calling codes texts may go to, comma-separated (`+91,+971`); a number with another code is refused with 400 (decision 095).'),
+  SMS_MAX_PER_ACCOUNT_PER_DAY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(5)
+    .describe('Texts per account per Kolkata day, counted in the database (shared by N instances); over the cap answers 429 (decision 095).'),
+  SMS_MAX_PER_IP_PER_DAY: z.coerce.number().int().min(1).default(20).describe('Texts per address per Kolkata day.'),
+  SMS_MAX_PER_HOUR: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(200)
+    .describe('Texts in all per hour: at most 24 times this a day, 4,800 by default (docs/operations.md §1).'),
+};
+
+const datingEnv = {
+  UNCLAIMED_UPLOAD_TTL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(24 * 60)
+    .default(60)
+    .describe(
+      'Dating photo uploads (which need no account) not claimed by a finished signup within this many minutes are deleted by the background sweep, file and row (docs/operations.md §6).',
+    ),
+  UPLOAD_BYTES_PER_IP_PER_DAY: z.coerce
+    .number()
+    .int()
+    .min(1024 * 1024)
+    .default(40 * 1024 * 1024)
+    .describe(
+      'Bytes of dating photos one address may upload per Kolkata day (40 MB), counted in the database (shared by N instances); over it answers 429 "This network has uploaded 40 MB of photos today…". On S3 each presigned photo counts as 8 MB.',
+    ),
+  DATING_SUGGESTIONS_PER_DAY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(20)
+    .default(3)
+    .describe('Curated dating suggestions per member per Kolkata day; nobody is suggested more often than this either (decision 140).'),
+  DATING_CANDIDATE_POOL: z.coerce
+    .number()
+    .int()
+    .min(2)
+    .max(2000)
+    .default(30)
+    .describe(
+      "The most candidates scored per member when suggestions are made: those nearest in age whose home is one of the member's neighbourhoods (decision 140).",
+    ),
+  DATING_DEPOSIT_PAISE: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(500_000)
+    .default(DEFAULT_DATE_DEPOSIT_PAISE)
+    .describe(
+      'What each member of a date plan pays on accepting, in paise (₹300): credit on the bill at the table, or paid to the member who came if the other flakes (decision 184).',
+    ),
+};
+
+const rateLimitsEnv = {
+  RATE_LIMIT_STORE: z
+    .enum(['memory', 'postgres', 'redis'])
+    .default('memory')
+    .describe('Where rate-limit counts live: `memory` (one process), `postgres` or `redis` (shared by N instances; decision 009).'),
+  REDIS_URL: z.string().default('redis://127.0.0.1:6379').describe('Redis for `RATE_LIMIT_STORE=redis`.'),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60).describe('The length of one rate-limit window, in seconds.'),
+  RATE_LIMIT_LOGIN_PER_IP: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(30)
+    .describe('Login attempts per window per IP; phone-code calls have their own budget with the same number, per IP.'),
+  RATE_LIMIT_LOGIN_PER_ACCOUNT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(10)
+    .describe('Failed login attempts per window per account name; phone-code calls have their own budget with the same number, per signed-in caller.'),
+  RATE_LIMIT_SIGNUP_PER_IP: z.coerce.number().int().min(1).default(10).describe('Signups per window per IP.'),
+  RATE_LIMIT_SIGNUP_PER_ACCOUNT: z.coerce.number().int().min(1).default(5).describe('Signups per window per account name.'),
+  RATE_LIMIT_BOOKING_PER_DINER: z.coerce.number().int().min(1).default(20).describe('Reservation creations per window per diner.'),
+  RATE_LIMIT_UPLOAD_PER_CALLER: z.coerce.number().int().min(1).default(30).describe('Uploads per window per signed-in caller (else per IP).'),
+};
+
+const storageEnv = {
+  STORAGE_DRIVER: z
+    .enum(['local', 's3'])
+    .default('local')
+    .describe(
+      'Where uploaded photos live: `local` (under `DATA_DIR/uploads`, the app signs its own upload URLs) or `s3` (an S3-compatible bucket, presigned PUT URLs; decision 196). With `s3` the four settings below without a default are required.',
+    ),
+  S3_ENDPOINT: z.string().optional().describe("The bucket's endpoint for `STORAGE_DRIVER=s3`, e.g. `https://s3.ap-south-1.amazonaws.com`, or a MinIO URL."),
+  S3_BUCKET: z.string().optional().describe('The bucket for `STORAGE_DRIVER=s3`.'),
+  S3_REGION: z.string().default('us-east-1').describe("The bucket's region."),
+  S3_ACCESS_KEY_ID: z.string().optional().describe('The access key for that bucket (never logged).'),
+  S3_SECRET_ACCESS_KEY: z.string().optional().describe("Its secret (never logged). The bucket's CORS must allow PUT with `Content-Type` from the site."),
+  S3_FORCE_PATH_STYLE: flag.describe(
+    '`1` or `true`: `https://endpoint/bucket/key` instead of `https://bucket.endpoint/key` (MinIO and most self-hosted stores).',
+  ),
+};
+
+const paymentsEnv = {
+  PAYMENTS_DRIVER: z
+    .enum(['sandbox', 'razorpay'])
+    .default('sandbox')
+    .describe(
+      'Where deposits are authorised: `sandbox` (a built-in gateway; the diner approves or declines at `/pay/sandbox/{id}`) or `razorpay` (docs/payments.md).',
+    ),
+  PAYMENTS_SANDBOX_DEMO: flag.describe(
+    '`1`: the sandbox in production, on purpose, for a demo where no real money moves; production refuses the sandbox without it, and every start then warns (decision 201).',
+  ),
+  PAYMENTS_WEBHOOK_SECRET: z
+    .preprocess((value) => (value === '' ? undefined : value), z.string().min(16).optional())
+    .describe("The sandbox's webhook signing secret (HMAC-SHA-256, at least 16 characters); random per process when unset. Never logged."),
+  PAYMENTS_PROVIDER_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(60_000)
+    .default(10_000)
+    .describe('A provider call taking longer counts as timed out; a retry or the next webhook settles it.'),
+  RAZORPAY_KEY_ID: z.string().optional().describe("Razorpay's API key id; required with `PAYMENTS_DRIVER=razorpay`. Never logged."),
+  RAZORPAY_KEY_SECRET: z.string().optional().describe("Razorpay's API key secret; required with `PAYMENTS_DRIVER=razorpay`. Never logged."),
+  RAZORPAY_WEBHOOK_SECRET: z
+    .string()
+    .optional()
+    .describe("The webhook secret set on Razorpay's Dashboard; required with `PAYMENTS_DRIVER=razorpay`. Never logged."),
+  RAZORPAY_API_BASE: z.string().url().default('https://api.razorpay.com').describe("Razorpay's API origin (tests point it at a local server)."),
+};
+
+const operationsEnv = {
+  METRICS_TOKEN: z
+    .preprocess((value) => (value === '' ? undefined : value), z.string().min(16).optional())
+    .describe(
+      'At least 16 characters: `GET /metrics` on the main port then answers `Authorization: Bearer <token>` only; unset, it answers 404 there (docs/operations.md §8). Never logged.',
+    ),
+  METRICS_PORT: z
+    .preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(0).max(65535).optional())
+    .describe('Also serve `/metrics`, without a token, on this private listener; unset means none.'),
+  METRICS_HOST: z.string().default('127.0.0.1').describe('The address of that listener.'),
+  SHUTDOWN_READINESS_DELAY_SECONDS: z.coerce
+    .number()
+    .min(0)
+    .max(120)
+    .default(0)
+    .describe('On SIGTERM `/health/ready` turns false at once; the instance keeps serving this long, so the balancer sees it, before draining.'),
+};
+
+/** The sections of the configuration, in the order docs/configuration.md and .env.example list them. */
+export const envSections = [
+  { title: 'Server', variables: serverEnv },
+  { title: 'Database', variables: databaseEnv },
+  { title: 'Reservations', variables: reservationsEnv },
+  { title: 'Accounts and secrets', variables: accountsEnv },
+  { title: 'Email and texts', variables: messagesEnv },
+  { title: 'Dating', variables: datingEnv },
+  { title: 'Rate limits', variables: rateLimitsEnv },
+  { title: 'File storage', variables: storageEnv },
+  { title: 'Payments (docs/payments.md)', variables: paymentsEnv },
+  { title: 'Operations: health, metrics, failover (docs/operations.md §7-§10)', variables: operationsEnv },
+] as const;
+
+/** Every environment variable the server reads, parsed and typed once. */
+export const envSchema = z.object({
+  ...serverEnv,
+  ...databaseEnv,
+  ...reservationsEnv,
+  ...accountsEnv,
+  ...messagesEnv,
+  ...datingEnv,
+  ...rateLimitsEnv,
+  ...storageEnv,
+  ...paymentsEnv,
+  ...operationsEnv,
 });
+
+/**
+ * Read by `vite build`, not by the server (web/features/dating/api.ts, web/features/discovery/tiles.ts
+ * read them from `import.meta.env`): described here so the configuration's docs list them with the rest.
+ */
+export const webBuildEnv = {
+  VITE_DATING_API_BASE: z.string().optional().describe("A prefix for the dating section's API calls; unset means the same origin (decision 055)."),
+  VITE_MAP_TILE_URL: z
+    .string()
+    .optional()
+    .describe(
+      "The Leaflet tile URL template for the map at `/map`; must be `https:` or same-origin (the CSP's `img-src`). Unset means dark CARTO tiles, `https://{s}.basemaps.cartocdn.com/dark_all/{z}/{x}/{y}{r}.png`; markers still show when tiles cannot load.",
+    ),
+  VITE_MAP_TILE_ATTRIBUTION: z.string().optional().describe("The map's credit line (HTML) for those tiles; unset means the OpenStreetMap and CARTO credit."),
+};
 
 /** TRUST_PROXY as Fastify's trustProxy: off, a hop count, or a list of addresses/CIDRs (decision 094). */
 function trustProxyOf(value: string | undefined): false | number | string[] {
@@ -271,7 +491,7 @@ export type AppConfig = {
   passwordHashCost: number;
   signingSecret: string | undefined;
   holdSweepSeconds: number;
-  /** Minutes before a reservation's start that a reminder goes out (issue 16). */
+  /** Minutes before a reservation's start that a reminder goes out (decision 150). */
   reminderOffsetsMinutes: number[];
   /** The channel reminders text a verified phone on. */
   reminderTextChannel: 'sms' | 'whatsapp';

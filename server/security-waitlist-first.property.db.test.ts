@@ -6,7 +6,7 @@ import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.
 import { buildDiner, buildRestaurant, buildSlot, buildStaff, coversHeld, type BuiltAccount } from '#server/test/factories.ts';
 
 /**
- * Issue 12, item 3 — an expired hold skips the waitlist (security.db.test.ts lists the holes).
+ * Hole 3 of docs/security.md, an expired hold skips the waitlist (security.db.test.ts lists the holes).
  * Random sequences of events that free covers on a slot — a diner's cancel, a hold lapsing with
  * time moved past its expiry and no sweeper, staff reopening a full slot, capacity raised with no
  * event — interleaved with direct holds by diners who are not waiting and diners joining the

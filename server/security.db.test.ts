@@ -439,10 +439,10 @@ describe('4. SMS pumping', () => {
 });
 
 /*
- * Issue 12 — holes in fairness. Item 3 (an expired hold skips the waitlist) also has a property test
+ * Holes 2, 3 and 9 of docs/security.md's first table. Hole 3 (an expired hold skips the waitlist) also has a property test
  * over every way covers are freed: server/security-waitlist-first.property.db.test.ts.
  */
-describe('issue 12', () => {
+describe('holes in fairness: reservation ids, freed covers, recycled holds', () => {
   describe('2. A reservation id alone cancels an accepted booking', () => {
     const DATE = '2026-11-23';
     let nextMinute = 0;

@@ -5,7 +5,7 @@ import { SiteLayout } from './components/layout/SiteLayout.tsx';
 import { AccountMenu } from './features/accounts/AccountMenu.tsx';
 import { RouteError } from './routes/route-error.tsx';
 
-/** Each screen is its own lazily loaded chunk (ARCHITECTURE.md: one file per route). */
+/** Each screen is its own lazily loaded chunk, one file per route, so a screen's code loads only when it is opened. */
 function screen(load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> {
   return { lazy: async () => ({ Component: (await load()).default }) };
 }

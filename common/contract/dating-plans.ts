@@ -4,7 +4,7 @@ import { isIsoDate } from '../domain/time.ts';
 import { restaurantRef } from './restaurants.ts';
 
 /**
- * Date plans (issue 15 items 3-5, decision 184): what a member sees of a plan, what they can do
+ * Date plans (decision 184): what a member sees of a plan, what they can do
  * with it, and the staff's view of the dates at their tables. One schema for the server, OpenAPI
  * and the web.
  */

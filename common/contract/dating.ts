@@ -280,7 +280,7 @@ const wantedAge = z
   .min(DEFAULT_WANT_AGE_MIN, { message: AGE_MESSAGE })
   .max(DEFAULT_WANT_AGE_MAX, { message: AGE_MESSAGE });
 
-/** PUT /dating/me/preferences: what a member wants, and the tags signup asked for (issue 15 item 1). */
+/** PUT /dating/me/preferences: what a member wants, and the tags signup asked for (decision 140). */
 export const datingPreferencesBody = z
   .object({
     wantAgeMin: wantedAge,
@@ -355,7 +355,7 @@ export const datingReportBody = z.object({
 export type DatingReportBody = z.input<typeof datingReportBody>;
 
 /**
- * A restaurant's date-partner profile (issue 15 item 3, decision 183), in the dating section's own
+ * A restaurant's date-partner profile (decision 183), in the dating section's own
  * words, so that plans match members to tables without reading free-text cuisine tags.
  */
 export const datePartnerProfile = z.object({

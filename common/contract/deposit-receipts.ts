@@ -3,7 +3,7 @@ import { depositStates } from '#common/domain/deposit-receipts.ts';
 import { isoDate, slotRef } from './common.ts';
 import { restaurantRef } from './restaurants.ts';
 
-/** The diner's deposits with their receipts (/me) and the portal's deposit day (issue 14 item 7). */
+/** The diner's deposits with their receipts (/me) and the portal's deposit day (docs/payments.md). */
 
 export const depositState = z.enum(depositStates);
 

@@ -5,7 +5,7 @@ import { reservationStatus } from './reservations.ts';
 import { formatRupees, MAX_PER_COVER_PAISE } from '../domain/deposit-policy.ts';
 
 /**
- * Drops (issue 6): a restaurant's slots held back until a release instant, entered during a
+ * Drops (decisions 080–083): a restaurant's slots held back until a release instant, entered during a
  * window and given out in the order of a recorded random draw (decisions 080-083).
  */
 
@@ -57,7 +57,7 @@ export const dropSummary = z.object({
   slotCount: z.number(),
   entryCount: z.number(),
   drawnAt: z.string().nullable(),
-  /** The deposit each guest pays to hold a table of this drop (issue 14), in paise; null when none. */
+  /** The deposit each guest pays to hold a table of this drop (decision 120), in paise; null when none. */
   depositPerCoverPaise: z.number().nullable(),
 });
 export type DropSummary = z.infer<typeof dropSummary>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { datingReportReason } from './dating.ts';
 
 /**
- * The moderation list (issue 15 item 6, decision 185): members reported by other members, with
+ * The moderation list (decision 185): members reported by other members, with
  * every report's reason, for Tablefair's moderators to dismiss or act on.
  */
 

@@ -3,7 +3,7 @@ import { capturePurposes, paymentIntentStatuses } from '../domain/payment-intent
 import { uuid } from './common.ts';
 
 /**
- * Payments (issue 14, docs/payments.md). Amounts are integer paise; the client never sends one:
+ * Payments (docs/payments.md). Amounts are integer paise; the client never sends one:
  * the service that starts an authorisation computes it from the deposit policy.
  */
 

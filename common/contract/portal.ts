@@ -145,7 +145,7 @@ export const adminBooking = z.object({
   startsAt: z.string(),
   user: z.object({ name: z.string(), email: z.string().nullable(), phone: z.string().nullable().optional() }),
   slot: slotRef,
-  /** The diner's answer to a reminder (issue 16): null while no reminder has gone out and no answer came. */
+  /** The diner's answer to a reminder (decision 152): null while no reminder has gone out and no answer came. */
   reminderReply: z.enum(reminderReplies).nullable(),
 });
 export type AdminBooking = z.infer<typeof adminBooking>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dinerReservation } from './reservations.ts';
 
-/** Reminders before a reservation (issue 16, decisions 150–153). */
+/** Reminders before a reservation (decisions 150–153). */
 
 /** A restaurant's reminder setting as staff see and change it. */
 export const reminderSetting = z.object({

@@ -27,13 +27,13 @@ export const dinerReservation = z.object({
 });
 export type DinerReservation = z.infer<typeof dinerReservation>;
 
-/** GET /api/reservations/{id}: the reservation and what it asks as a deposit (the hold screen, issue 14). */
+/** GET /api/reservations/{id}: the reservation and what it asks as a deposit (the hold screen, decision 132). */
 export const reservationDetail = dinerReservation.extend({ deposit: depositRequirement });
 export type ReservationDetail = z.infer<typeof reservationDetail>;
 
 /**
  * POST /api/reservations/{id}/confirm: the reservation, and where its slot asks a deposit, the
- * payment to approve (the hold stays HELD until the authorisation arrives, issue 14).
+ * payment to approve (the hold stays HELD until the authorisation arrives, decision 130).
  */
 export const confirmReservationResponse = dinerReservation.extend({
   payment: z

@@ -51,7 +51,7 @@ export const availabilityEntry = z.object({
   time: z.string(),
   available: z.boolean(),
   /**
-   * What the slot asks per guest before the diner reserves (issue 14). Present only when it asks
+   * What the slot asks per guest before the diner reserves (decision 120). Present only when it asks
    * for money, so a slot without a deposit keeps the spec's exact {id, time, available}.
    */
   deposit: slotDeposit.optional(),

@@ -3,7 +3,7 @@ import { slotRef, uuid } from './common.ts';
 import { restaurantRef } from './restaurants.ts';
 import { DISPUTE_REASON_MAX } from '../domain/strikes.ts';
 
-/** No-show strikes and their disputes (issue 14, decision 122). */
+/** No-show strikes and their disputes (decision 122). */
 
 export const disputeStatuses = ['open', 'upheld', 'rejected'] as const;
 export const disputeStatus = z.enum(disputeStatuses);

@@ -3,7 +3,7 @@ import { clockTime, isoDate, slotRef, uuid } from './common.ts';
 import { partySize, restaurantRef } from './restaurants.ts';
 
 /**
- * The waitlist (issue 6): when covers free up, the longest-waiting matching entry gets an
+ * The waitlist (decisions 085, 099): when covers free up, the longest-waiting matching entry gets an
  * exclusive hold for WAITLIST_OFFER_MINUTES; if it is not taken, the next one does (decision 085).
  * Also the diner's live notifications and the dev mailbox, which carry these offers.
  */

@@ -1,7 +1,7 @@
 import { dateBudgets, type DateBudget } from './dating-profile.ts';
 
 /**
- * Curated matches (issue 15, decision 140): the preferences' vocabulary and the score. The
+ * Curated matches (decision 140): the preferences' vocabulary and the score. The
  * server computes the same score in SQL (dating-matches.repository.ts); a db test holds the two
  * equal, and this pure version is what the unit tests and the documentation describe.
  */

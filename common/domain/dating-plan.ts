@@ -1,5 +1,5 @@
 /**
- * Date plans (issue 15 items 3-5, decision 184): the life of a plan, written once as data. The
+ * Date plans (decision 184): the life of a plan, written once as data. The
  * server enforces it; the web app derives what a member or staff can press from it.
  */
 export const datePlanStatuses = ['PROPOSED', 'BOOKED', 'SEATED', 'FLAKED', 'NO_SHOW', 'DECLINED', 'EXPIRED', 'REPLACED', 'CANCELLED'] as const;

@@ -1,5 +1,5 @@
 /**
- * The dating section's vocabulary, declared once as data (ARCHITECTURE.md rule 4): the
+ * The dating section's vocabulary, declared once as data (house rule 4, docs/architecture.md): the
  * enumerations of the spec with their display labels, the neighbourhoods it names, and
  * the pure rules both the form and the server apply (phone normalisation, age).
  */

@@ -1,5 +1,5 @@
 /**
- * Which money moves with which reservation move (issue 14, decision 121), written once as data
+ * Which money moves with which reservation move (decision 121), written once as data
  * beside the reservation state machine (`reservation-status.ts`). `reservations/deposits.service.ts` executes the move
  * through the payments service; this file only decides it.
  *

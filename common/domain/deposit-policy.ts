@@ -1,5 +1,5 @@
 /**
- * A restaurant's deposit policy and what it asks of one booking (issue 14, decision 120).
+ * A restaurant's deposit policy and what it asks of one booking (decision 120).
  * Pure: the server stores the policy, the web shows its answer, and both call
  * `depositRequirementFor` so the amount a diner is told is the amount the server asks for.
  * Every amount is an integer number of paise; rupees exist only in forms and in words.

@@ -1,5 +1,5 @@
 /**
- * Where a booking's deposit stands, in the words a diner and the portal show (issue 14 item 7),
+ * Where a booking's deposit stands, in the words a diner and the portal show (docs/payments.md),
  * read from its payment intent. Pure: both the server and the web use it.
  */
 import { formatRupees } from './deposit-policy.ts';

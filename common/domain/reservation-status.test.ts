@@ -21,7 +21,7 @@ import { MINUTE_MS } from './time.ts';
 const actors: ReservationActor[] = ['diner', 'staff', 'system'];
 
 /**
- * The state machine of ARCHITECTURE.md, copied out by hand so that the table in
+ * The state machine as docs/architecture.md documents it, copied out by hand so that the table in
  * reservation-status.ts is checked against the document rather than against itself.
  */
 const documentedMoves: [ReservationStatus, ReservationStatus, ReservationActor][] = [
@@ -73,7 +73,7 @@ const everyContext: TransitionContext[] = [
 ];
 
 describe('the transitions table', () => {
-  it('is exactly the state machine of ARCHITECTURE.md', () => {
+  it('is exactly the specified state machine, move for move', () => {
     const table = reservationTransitions.map((t) => key(t.from, t.to, t.actor));
     expect(new Set(table).size).toBe(table.length);
     expect(new Set(table)).toEqual(documented);

@@ -1,5 +1,5 @@
 /**
- * The reservation state machine, written once as data (ARCHITECTURE.md).
+ * The reservation state machine, written once as data (docs/architecture.md).
  * The server enforces it; the web app derives its buttons from it.
  */
 export const reservationStatuses = ['HELD', 'PENDING', 'CONFIRMED', 'SEATED', 'COMPLETED', 'CANCELLED', 'NO_SHOW'] as const;
@@ -60,7 +60,7 @@ export const dinerStatusLabels: Record<ReservationStatus, string> = {
   NO_SHOW: 'No-show',
 };
 
-/** The diner's summary buckets, and the portal's live counts (ARCHITECTURE.md). */
+/** The diner's summary buckets, and the portal's live counts (decision 041). */
 export const summaryBuckets = {
   pending: ['HELD', 'PENDING'],
   ongoing: ['CONFIRMED', 'SEATED'],
@@ -77,7 +77,7 @@ export interface TransitionContext {
    */
   carriesDeposit?: boolean;
   /**
-   * The diner answers a reminder with "Release my table" (issue 16, decision 152): the table is
+   * The diner answers a reminder with "Release my table" (decision 152): the table is
    * given back up to the start, so it reaches the waitlist rather than going unused. The fee, where
    * the booking carries a deposit, is still the policy's.
    */

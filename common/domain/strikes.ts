@@ -1,5 +1,5 @@
 /**
- * No-show strikes (issue 14, decision 122): pure rules both sides read.
+ * No-show strikes (decision 122): pure rules both sides read.
  * A strike counts for STRIKE_WINDOW_DAYS from its no-show; STRIKE_LIMIT counting strikes block new
  * holds and drop entries until enough of them age out.
  */

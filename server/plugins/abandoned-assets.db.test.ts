@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '#server/test/app.ts';
 
 /**
- * Issue 13 (7e): a browser that stops reading an asset mid-stream (a closed tab, a page left while
+ * A browser that stops reading an asset mid-stream (a closed tab, a page left while
  * its scripts load) is not a server error. The real app, on a real socket, with its log captured.
  */
 type LogLine = { level: number; msg?: string; err?: { message?: string; code?: string } };

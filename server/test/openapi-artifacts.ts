@@ -6,7 +6,7 @@ import { loadConfig } from '#server/config.ts';
 import type { DatabaseHandle } from '#server/db/client.ts';
 
 const DOCUMENT_PATH = 'docs/openapi.json';
-const CLIENT_TYPES_PATH = 'common/api-client/schema.ts';
+const CLIENT_TYPES_PATH = 'api-client/schema.ts';
 
 /**
  * The OpenAPI document as the app builds it, and the client types generated from it, both as

@@ -27,7 +27,7 @@ function stateWords(plan: SharedDatePlan): string {
 }
 
 /**
- * /dating/share/{token}: a date plan shared with a trusted contact (issue 15 item 6, decision 184).
+ * /dating/share/{token}: a date plan shared with a trusted contact (decision 184).
  * No sign-in: the signed link is the access, and it stops working at the end of the date. It shows
  * where, when and the two first names; nothing to reach either member by.
  */

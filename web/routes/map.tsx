@@ -11,7 +11,7 @@ import '#web/features/discovery/map.css';
 
 const ALL: MapFilter = { kind: 'all' };
 
-/** The live map: a dark island inside the light product (DESIGN.md). */
+/** The live map: a dark island inside the light product (decision 060). */
 export default function MapScreen() {
   const restaurants = useRestaurants();
   const [filter, setFilter] = useState<MapFilter>(ALL);

@@ -9,7 +9,7 @@ import { ModerationList } from '#web/features/moderation/ModerationList.tsx';
 import '#web/components/layout/backoffice.css';
 import '#web/features/moderation/moderation.css';
 
-/** /moderation: Tablefair's moderators review reported dating members (issue 15 item 6, decision 185). */
+/** /moderation: Tablefair's moderators review reported dating members (decision 185). */
 export default function ModerationScreen() {
   if (!hasModeratorToken()) return <Navigate to={MODERATION_LOGIN_PATH} replace />;
   return <SignedInModeration />;

@@ -1,4 +1,4 @@
--- Trust (issue 12): a draw committed to before entries open (decision 100).
+-- Trust (docs/security.md): a draw committed to before entries open (decision 100).
 
 -- The draw's seed is chosen when the drop is created and kept sealed; only its SHA-256 is
 -- published (seed_commitment, at committed_at). At the release the sealed seed becomes `seed`.
@@ -37,7 +37,7 @@ CREATE TABLE dating_signups (
 );
 CREATE INDEX dating_signups_expires_idx ON dating_signups (expires_at);
 
--- Bytes of dating photos uploaded per address per Kolkata day (issue 12 item 7), counted here so
+-- Bytes of dating photos uploaded per address per Kolkata day (docs/operations.md §6), counted here so
 -- N instances share one quota. Rows older than two days are deleted by the upload sweep.
 CREATE TABLE upload_byte_counts (
   ip text NOT NULL,

@@ -1,4 +1,4 @@
--- Payments (issue 14, docs/payments.md): payment intents, a double-entry ledger, the webhook inbox
+-- Payments (docs/payments.md): payment intents, a double-entry ledger, the webhook inbox
 -- and every call made to the provider. Amounts are integer paise. The intent's statuses come from
 -- common/domain/payment-intent.ts (decision 110); the ledger's accounts are decision 111.
 

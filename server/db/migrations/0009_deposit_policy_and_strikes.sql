@@ -1,4 +1,4 @@
--- Deposits, phase 1 (issue 14): each restaurant's deposit policy, a drop's own deposit, and
+-- Deposits, phase 1 (decisions 120, 122): each restaurant's deposit policy, a drop's own deposit, and
 -- no-show strikes with their disputes (decisions 120, 122). Amounts are integer paise.
 
 -- One policy per restaurant (the restaurants module's); no row means no deposit is asked.

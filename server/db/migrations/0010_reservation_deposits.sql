@@ -1,4 +1,4 @@
--- Deposits, phase 2 (issue 14, decisions 130-132): the deposit a reservation carries, kept as it
+-- Deposits, phase 2 (decisions 130-132): the deposit a reservation carries, kept as it
 -- was asked when the diner paid (a later policy change does not change a booking's terms), and
 -- the money move its latest reservation move decided. The move is written in the same
 -- transaction as the reservation move and carried out against the payments module after commit;

@@ -1,4 +1,4 @@
--- Dating preferences and curated matches (issue 15): what a member wants (age range,
+-- Dating preferences and curated matches (decision 140): what a member wants (age range,
 -- neighbourhoods, free evenings, intent), the languages signup asks for, the daily suggestions
 -- with each side's answer, and blocks. The scoring is decision 140.
 

@@ -1,4 +1,4 @@
--- Reminders before a reservation (issue 16). One row per reservation, reminder offset and start
+-- Reminders before a reservation (decision 150). One row per reservation, reminder offset and start
 -- instant: the row is the claim, so a reminder goes out once however many instances sweep and
 -- however often they restart. A moved reservation has a new start, so it gets its own reminders
 -- and the old start's are never sent.

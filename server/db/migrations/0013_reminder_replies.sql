@@ -1,4 +1,4 @@
--- The diner's answer to a reminder's one-tap links (issue 16): "I'm coming" or "Release my table".
+-- The diner's answer to a reminder's one-tap links (decision 152): "I'm coming" or "Release my table".
 -- One row per reservation, holding the latest answer, so staff see who confirmed, who released and
 -- (a reminder sent, no row) who has not answered. Written in the transaction of the answer itself.
 CREATE TABLE reminder_replies (

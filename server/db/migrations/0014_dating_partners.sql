@@ -1,4 +1,4 @@
--- Restaurants that host Tablefair dates (issue 15 item 3, decision 183): a profile in the dating
+-- Restaurants that host Tablefair dates (decision 183): a profile in the dating
 -- section's own vocabularies, so that a date plan can match two members to a table. A restaurant
 -- that stops hosting has no row.
 CREATE TABLE dating_partners (

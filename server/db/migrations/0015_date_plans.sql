@@ -1,4 +1,4 @@
--- Date plans (issue 15 items 3-5, decision 184): a mutual yes becomes one concrete plan at a
+-- Date plans (decision 184): a mutual yes becomes one concrete plan at a
 -- partner table, held for two by the platform, paid for by each member's deposit, and settled at
 -- the table: credit for those who came, the flake's deposit paid out to the one who came.
 

@@ -1,4 +1,4 @@
--- Moderation of dating reports (issue 15 item 6, decision 185): platform moderators, a separate
+-- Moderation of dating reports (decision 185): platform moderators, a separate
 -- kind of account with its own sessions, who review the reports members make of each other.
 
 -- Platform moderators (owned by accounts): staff of Tablefair itself, not of a restaurant.

@@ -5,7 +5,7 @@ import { queryRows } from '#server/db/client.ts';
 import { DEMO_DEPOSIT_RESTAURANT, DEMO_STAFF_PASSWORD, seedDemoData } from '#server/db/seed/seed.ts';
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
 
-/** The demo data lets a visitor try a deposit without the portal (README, "Deposits"), and a date at a partner table. */
+/** The demo data lets a visitor try a deposit without the portal (docs/product-tour.md, "Deposits and no-show strikes"), and a date at a partner table. */
 let test: TestApp;
 const seed = () => seedDemoData(test.database.db, { now: new Date(TEST_NOW), passwordHashCost: 10, demoAccounts: true });
 // TEST_NOW is Monday 2026-11-23 in Kolkata.

@@ -4,7 +4,7 @@ import { buildDiner, buildSlot } from '#server/test/factories.ts';
 import { call, hold, setUpStaffFixture, staffX, staffY, t, TODAY, TOMORROW, wrongKinds, x, y } from '#server/test/staff-fixture.ts';
 
 /**
- * The deposit policy through HTTP (issue 14, decision 120): staff read and replace their own
+ * The deposit policy through HTTP (decision 120): staff read and replace their own
  * restaurant's; diners see each slot's ask on the availability answer and the whole requirement
  * on the hold view. TODAY (2026-11-23) is a Monday; "now" is 10:00 in Kolkata.
  */

@@ -159,4 +159,13 @@ describe('POST /api/upload', () => {
     const json = await call('POST', '/api/upload', staffX.token, { restaurantId: x.id });
     expect(json.statusCode).toBe(415);
   });
+
+  it('refuses a body that says multipart but is cut short or is not multipart with 400, not a server error', async () => {
+    const { body, contentType } = multipartBody({ restaurantId: x.id }, { field: 'image', filename: 'hero.png', contentType: 'image/png', bytes: makePng() });
+    for (const payload of ['{}', 'x', body.subarray(0, body.length - 20)]) {
+      const response = await t.app.inject({ method: 'POST', url: '/api/upload', headers: { ...bearer(staffX.token), 'content-type': contentType }, payload });
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json()).toEqual({ error: 'The upload is not a complete multipart/form-data body: send the photo as a file part' });
+    }
+  });
 });

@@ -104,7 +104,7 @@ export function createRestaurantsService({ db, clock }: AppDeps, storage: Storag
       return toAdminRestaurant(row);
     },
 
-    // ---- Deposit policy (issue 14, decision 120) ----
+    // ---- Deposit policy (decision 120) ----
 
     /**
      * A restaurant's deposit policy, for the rules other modules apply (availability, the hold

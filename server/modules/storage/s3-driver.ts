@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import aws4 from 'aws4';
 import type { Clock } from '#server/clock.ts';
 
 /** Where an S3-compatible bucket lives and how to sign for it (STORAGE_DRIVER=s3). */
@@ -22,10 +22,7 @@ export interface PresignRequest {
   headers?: Record<string, string>;
 }
 
-const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
-const hmac = (key: Buffer | string, text: string) => createHmac('sha256', key).update(text, 'utf8').digest();
-
-/** RFC 3986 encoding as SigV4 wants it: everything but A-Z a-z 0-9 - _ . ~ is %XX. */
+/** RFC 3986 encoding of one path segment, as S3 keys are written in URLs: everything but A-Z a-z 0-9 - _ . ~ is %XX. */
 export function uriEncode(value: string): string {
   return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
@@ -49,46 +46,27 @@ export function objectUrl(settings: S3Settings, key: string): URL {
 }
 
 /**
- * AWS Signature Version 4 with query parameters (a presigned URL), from node:crypto alone:
- * canonical request → string to sign → derived key → signature. The payload is unsigned
- * (the bytes are checked by the app afterwards); signed headers bind e.g. the content type.
+ * A presigned URL: AWS Signature Version 4 in the query string, signed by the `aws4` package
+ * (decision 196). The payload is unsigned (`UNSIGNED-PAYLOAD`: the app checks the bytes
+ * afterwards); signed headers bind e.g. the content type of a PUT. The signing instant and the
+ * lifetime go in as the query's X-Amz-Date and X-Amz-Expires, so the app's clock decides them.
  */
 export function presignS3Url(settings: S3Settings, request: PresignRequest): string {
   const url = objectUrl(settings, request.key);
-  const stamp = amzDate(request.now);
-  const day = stamp.slice(0, 8);
-  const scope = `${day}/${settings.region}/s3/aws4_request`;
-
-  const headers = new Map<string, string>([['host', url.host]]);
-  for (const [name, value] of Object.entries(request.headers ?? {})) headers.set(name.toLowerCase(), value.trim().replace(/\s+/g, ' '));
-  const headerNames = [...headers.keys()].sort();
-  const signedHeaders = headerNames.join(';');
-
-  const query: [string, string][] = [
-    ['X-Amz-Algorithm', 'AWS4-HMAC-SHA256'],
-    ['X-Amz-Credential', `${settings.accessKeyId}/${scope}`],
-    ['X-Amz-Date', stamp],
-    ['X-Amz-Expires', String(request.expiresSeconds)],
-    ['X-Amz-SignedHeaders', signedHeaders],
-  ];
-  const canonicalQuery = query
-    .map(([name, value]) => [uriEncode(name), uriEncode(value)] as const)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([name, value]) => `${name}=${value}`)
-    .join('&');
-
-  const canonicalRequest = [
-    request.method,
-    url.pathname,
-    canonicalQuery,
-    headerNames.map((name) => `${name}:${headers.get(name)}\n`).join(''),
-    signedHeaders,
-    'UNSIGNED-PAYLOAD',
-  ].join('\n');
-  const stringToSign = ['AWS4-HMAC-SHA256', stamp, scope, sha256Hex(canonicalRequest)].join('\n');
-  const signingKey = hmac(hmac(hmac(hmac(`AWS4${settings.secretAccessKey}`, day), settings.region), 's3'), 'aws4_request');
-  const signature = createHmac('sha256', signingKey).update(stringToSign, 'utf8').digest('hex');
-  return `${url.origin}${url.pathname}?${canonicalQuery}&X-Amz-Signature=${signature}`;
+  const query = new URLSearchParams({ 'X-Amz-Date': amzDate(request.now), 'X-Amz-Expires': String(request.expiresSeconds) });
+  const signed = aws4.sign(
+    {
+      host: url.host,
+      path: `${url.pathname}?${query}`,
+      method: request.method,
+      service: 's3',
+      region: settings.region,
+      signQuery: true,
+      headers: { Host: url.host, ...request.headers },
+    },
+    { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
+  );
+  return `${url.origin}${signed.path}`;
 }
 
 /**

@@ -14,7 +14,7 @@ interface SafetyTarget {
 }
 
 /**
- * Block and report one member (issue 15): the same two calls wherever the member is shown, each
+ * Block and report one member (decision 140): the same two calls wherever the member is shown, each
  * with its toast. The screen uses `isPending` to hold its own buttons while one runs.
  */
 export function useMemberSafety({ memberId, firstName, onDone }: SafetyTarget) {

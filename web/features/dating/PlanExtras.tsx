@@ -10,7 +10,7 @@ import { datingKeys } from './keys.ts';
 const TOAST_KEY = 'date-plan';
 
 /**
- * "Share with someone you trust" on a plan (issue 15 item 6, decision 184): a link that shows where,
+ * "Share with someone you trust" on a plan (decision 184): a link that shows where,
  * when and both first names, and stops working at the end of the date. The phone's share sheet
  * when it has one; otherwise the link to copy.
  */

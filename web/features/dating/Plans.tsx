@@ -38,7 +38,7 @@ const RETURN_PATH = '/dating/app';
 const TOAST_KEY = 'date-plan';
 
 /**
- * "Your dates" (issue 15 items 3-5, decision 184): each mutual match becomes one concrete plan (a
+ * "Your dates" (decision 184): each mutual match becomes one concrete plan (a
  * partner table, a day and a time) that both accept by paying a deposit, decline, or swap once for
  * another option; then the booked table, and afterwards what happened and where the money went.
  * There is no chat.

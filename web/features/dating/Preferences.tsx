@@ -24,7 +24,7 @@ const eveningChoices = datingDays.flatMap((day) =>
 );
 const neighbourhoodChoices = datingNeighbourhoods.map((name) => ({ value: name as string, label: name as string }));
 
-/** What the member wants (issue 15 item 1): editable in place, saved in one call. */
+/** What the member wants (decision 140): editable in place, saved in one call. */
 export function Preferences({ profile }: { profile: DatingProfile }) {
   const queryClient = useQueryClient();
   const toast = useToast();

@@ -7,7 +7,7 @@ import { datingKeys } from './keys.ts';
 import { MemberSafety, useMemberSafety } from './MemberSafety.tsx';
 import { PLANS_SECTION_ID } from './plan-view.ts';
 
-/** Today's curated suggestions (issue 15 item 2): a few a day, each answered "Yes" or "Not for me". */
+/** Today's curated suggestions (decision 140): a few a day, each answered "Yes" or "Not for me". */
 export function Suggestions({ hasPreferences }: { hasPreferences: boolean }) {
   const suggestions = useQuery({
     queryKey: datingKeys.suggestions,

@@ -96,7 +96,7 @@ export const datingApi = {
   report: (memberId: string, body: DatingReportBody) =>
     datingRequest<void>(`/dating/suggestions/${encodeURIComponent(memberId)}/report`, { method: 'POST', body }),
   block: (memberId: string) => datingRequest<void>(`/dating/suggestions/${encodeURIComponent(memberId)}/block`, { method: 'POST', body: {} }),
-  /** The member's date plans, newest first, and their strikes (issue 15 items 3-5). */
+  /** The member's date plans, newest first, and their strikes (decision 184). */
   plans: (signal?: AbortSignal) => datingRequest<DatePlansResponse>('/dating/plans', { signal }),
   /** Accepts a proposed plan: the deposit's payment starts, to be approved at `payment.approvalUrl`. */
   acceptPlan: (planId: string) => datingRequest<AcceptDatePlanResponse>(`/dating/plans/${encodeURIComponent(planId)}/accept`, { method: 'POST', body: {} }),

@@ -4,7 +4,7 @@ import { openDatePlanStatuses } from '#common/domain/dating-plan.ts';
 import { formatDateShort, formatInstantKolkata, formatTime12h } from '#common/domain/time.ts';
 
 /**
- * What a member sees of a date plan (issue 15 items 3-5, decision 184), as pure functions of the
+ * What a member sees of a date plan (decision 184), as pure functions of the
  * plan: which buttons it shows, and the words for its status, the deposit and any payout. The
  * screen (Plans.tsx) only lays them out.
  */

@@ -22,7 +22,7 @@ function outcomeOf(member: ModerationMember, decision: 'DISMISS' | 'SUSPEND', re
 }
 
 /**
- * The moderation list (issue 15 item 6, decision 185): members others reported, most open reports
+ * The moderation list (decision 185): members others reported, most open reports
  * first, each with its reports; "Dismiss reports" and "Suspend member" after a confirm step.
  */
 export function ModerationList({ onUnauthorized }: { onUnauthorized: () => void }) {

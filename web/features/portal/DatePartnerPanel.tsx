@@ -15,7 +15,7 @@ const dateTypeChoices = firstDateChoices.filter((choice) => (tableDateTypes as r
 const EMPTY: DatePartnerProfile = { budget: 'INR_1000_2500', neighbourhood: 'Indiranagar', cuisines: [], dateTypes: [] };
 
 /**
- * The Profile tab's "Tablefair dates" panel (issue 15 item 3, decision 183): a restaurant opts in
+ * The Profile tab's "Tablefair dates" panel (decision 183): a restaurant opts in
  * as a date partner with what a date there is like, in the dating section's words, changes it,
  * or stops hosting.
  */

@@ -29,7 +29,7 @@ function pairNames(date: AdminDate): string {
 }
 
 /**
- * The dashboard's "Tablefair dates" (issue 15 item 5, decision 184): the dates at this restaurant
+ * The dashboard's "Tablefair dates" (decision 184): the dates at this restaurant
  * on a day (today unless another is chosen), each a party of two, and an "Arrived" button per
  * member. Both arrived seats the date and each deposit becomes credit on the bill.
  */

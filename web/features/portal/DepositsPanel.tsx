@@ -88,7 +88,7 @@ function toBody(form: PolicyForm): { body?: DepositPolicyBody; errors: Errors } 
   return { body: parsed.data, errors };
 }
 
-/** The Deposits tab: the policy form and the strike disputes to resolve (issue 14). */
+/** The Deposits tab: the policy form and the strike disputes to resolve (decisions 120, 122). */
 export function DepositsPanel() {
   const policy = useDepositPolicy();
   return (

@@ -17,7 +17,7 @@ export const dropsSearch = {
   one: (id: string) => `?tab=drops&drop=${encodeURIComponent(id)}`,
 };
 
-/** The Drops tab (issue 6): the restaurant's drops, creating one, and each drop's entries and draw (decision 045). */
+/** The Drops tab: the restaurant's drops, creating one, and each drop's entries and draw (decision 045). */
 export function DropsPanel() {
   const [searchParams, setSearchParams] = useSearchParams();
   const dropId = searchParams.get('drop');

@@ -5,7 +5,7 @@ import { AdminPanel } from './AdminPanel.tsx';
 import { useReminderSetting, useUpdateReminderSetting } from './api.ts';
 
 /**
- * The restaurant's reminder setting (issue 16 item 5): on by default, so diners are reminded a
+ * The restaurant's reminder setting (decision 150): on by default, so diners are reminded a
  * day and two hours ahead and can confirm or release their table in one tap.
  */
 export function RemindersPanel() {

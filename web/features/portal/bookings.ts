@@ -19,7 +19,7 @@ export function staffActions(booking: Pick<AdminBooking, 'status' | 'startsAt'>,
   });
 }
 
-/** What staff read for the diner's answer to a reminder (issue 16): whether to expect them. */
+/** What staff read for the diner's answer to a reminder (decision 152): whether to expect them. */
 export const reminderReplyLabels: Record<ReminderReply, string> = {
   coming: 'Diner confirmed',
   released: 'Released by diner',

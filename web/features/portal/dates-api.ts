@@ -3,7 +3,7 @@ import type { AdminDate, AdminDatesResponse } from '#common/contract/dating-plan
 import { apiRequest, readToken } from '#web/api/client.ts';
 import { adminKeys, REFRESH_MS } from './api.ts';
 
-/** The dashboard's "Tablefair dates" calls (issue 15 item 5, decision 184). */
+/** The dashboard's "Tablefair dates" calls (decision 184). */
 export const adminDatesKeys = {
   all: [...adminKeys.all, 'dates'] as const,
   day: (date: string) => [...adminKeys.all, 'dates', date] as const,

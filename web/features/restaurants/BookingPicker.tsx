@@ -80,7 +80,7 @@ export function PartySizePicker({ sizes, value, onChange }: { sizes: readonly nu
   );
 }
 
-/** 'Deposit ₹250 a guest' or 'Prepaid ₹1,500 a guest' (issue 14). */
+/** 'Deposit ₹250 a guest' or 'Prepaid ₹1,500 a guest' (decision 120). */
 export function slotDepositLabel(deposit: SlotDeposit): string {
   return `${deposit.kind === 'deposit' ? 'Deposit' : 'Prepaid'} ${formatRupees(deposit.perCoverPaise)} a guest`;
 }

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MyStrikesResponse } from '#common/contract/strikes.ts';
 import { apiRequest } from '#web/api/client.ts';
 
-/** The diner's no-show strikes (GET /api/me/strikes) and disputing one (issue 14). */
+/** The diner's no-show strikes (GET /api/me/strikes) and disputing one (decision 122). */
 export const strikeKeys = { mine: ['strikes', 'mine'] as const };
 
 export function useMyStrikes() {

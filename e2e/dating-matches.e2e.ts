@@ -7,7 +7,7 @@ import { signUpJourneyMemberInPage } from './support/dating.ts';
 import type { E2eServer } from './support/server.ts';
 
 /**
- * Curated matches in Chromium (issue 15 items 1-2): two members sign up, each saves preferences on
+ * Curated matches in Chromium (decision 140): two members sign up, each saves preferences on
  * /dating/app (one on a phone, one on a laptop), each sees the other suggested with photos and
  * answers, both say "Yes" and both see the match; a report with a reason hides them from each
  * other. Axe and no sideways scroll at 375 px.
@@ -15,7 +15,7 @@ import type { E2eServer } from './support/server.ts';
 let server: E2eServer;
 let browser: Browser;
 
-useE2eEnvironment('dating-dates', (environment) => ({ server, browser } = environment));
+useE2eEnvironment('dating-matches', (environment) => ({ server, browser } = environment));
 
 async function newMember(viewport: { width: number; height: number }, person: { name: string; dob: string }): Promise<Page> {
   const context = await browser.newContext({ viewport, bypassCSP: true });

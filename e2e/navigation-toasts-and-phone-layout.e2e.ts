@@ -8,14 +8,16 @@ import { useE2eEnvironment } from './support/environment.ts';
 import type { E2eServer } from './support/server.ts';
 
 /**
- * Issue 13's rough edges a diner hits, each in Chromium: a page wider than the phone, pages that
- * open scrolled down, Sign Out's landing, a cut-off time in the Reserve Now bar, toasts over the
- * buttons and stale toasts, and the small ones (a form's own bounds, titles, console noise).
+ * How pages behave for the people using them, in Chromium: nothing wider than the phone, a new page
+ * opening at its top with its heading announced, Sign Out's landing, the whole date and time in the
+ * Reserve Now bar, toasts that neither cover the hold screen's buttons nor outlive what they
+ * answered, the mobile menu closing as people expect, and the small ones (a form's own bounds,
+ * each page's title, full page loads without console noise, the dev mailbox signed out).
  */
 let server: E2eServer;
 let browser: Browser;
 let api: ReturnType<typeof apiClient>;
-useE2eEnvironment('rough-edges', (environment) => ({ server, browser, api } = environment));
+useE2eEnvironment('navigation-toasts-and-phone-layout', (environment) => ({ server, browser, api } = environment));
 
 const openAs = (token: string | null, viewport: { width: number; height: number }): Promise<Page> => openPageAs(browser, token, viewport);
 
@@ -70,8 +72,8 @@ async function markDatesFull(slug: string, dates: string[]): Promise<void> {
   }
 }
 
-describe('rough edges a diner hits', () => {
-  it('1. a restaurant with full dates never scrolls sideways on a phone', async () => {
+describe('how pages behave: phone layout, navigation, toasts and menus', () => {
+  it('a restaurant with full dates never scrolls sideways on a phone', async () => {
     const slug = 'the-filter-room';
     const today = todayInKolkata();
     await markDatesFull(slug, [addDays(today, 2), addDays(today, 12), addDays(today, 27)]);
@@ -91,13 +93,13 @@ describe('rough edges a diner hits', () => {
       // The hidden words still reach a screen reader.
       expect(await page.locator(`.date-chip[data-date="${addDays(today, 2)}"]`).getAttribute('aria-pressed')).toBe('false');
       expect(await page.locator(`.date-chip[data-date="${addDays(today, 2)}"]`).textContent()).toContain('fully booked: join the waitlist');
-      await saveScreenshot(page, `rough-full-dates-${width}`);
+      await saveScreenshot(page, `page-full-dates-${width}`);
       expect(errors).toEqual([]);
       await page.context().close();
     }
   });
 
-  it('2. a new page opens at its top with its heading announced, and Back returns to where the diner was', async () => {
+  it('a new page opens at its top with its heading announced, and Back returns to where the diner was', async () => {
     const diner = await createDiner(api, { prefix: 're', name: 'Meera Scroll' });
     const page = await openAs(diner.token, { width: 375, height: 740 });
     const errors = collectPageErrors(page);
@@ -145,7 +147,7 @@ describe('rough edges a diner hits', () => {
     await page.context().close();
   });
 
-  it('3. Sign Out on /me lands on the home page, signed out', async () => {
+  it('Sign Out on /me lands on the home page, signed out', async () => {
     const diner = await createDiner(api, { prefix: 're', name: 'Ravi Signout' });
     const page = await openAs(null, { width: 375, height: 740 });
     const errors = collectPageErrors(page);
@@ -171,7 +173,7 @@ describe('rough edges a diner hits', () => {
     await page.context().close();
   });
 
-  it('6. a success takes away the error toast it answers', async () => {
+  it('a success takes away the error toast it answers', async () => {
     // Reserve Now with no time, then with one: the hold screen shows the booking, not the old error.
     const diner = await createDiner(api, { prefix: 're', name: 'Tara Stale' });
     const page = await openAs(diner.token, { width: 1280, height: 800 });
@@ -201,7 +203,7 @@ describe('rough edges a diner hits', () => {
     await page.context().close();
   });
 
-  it('5. toasts never cover Confirm or Cancel Hold, and their dismiss button is 44 px', async () => {
+  it('toasts never cover Confirm or Cancel Hold, and their dismiss button is 44 px', async () => {
     const viewports = [
       { width: 1280, height: 800 },
       { width: 1280, height: 900 },
@@ -219,7 +221,7 @@ describe('rough edges a diner hits', () => {
       await page.getByRole('heading', { level: 1, name: 'Confirm your table' }).waitFor();
       await page.getByText('Reservation created!').waitFor();
       expect(await expectToastsClearOfHoldActions(page, `${where}, one toast`)).toBe(1);
-      await saveScreenshot(page, `rough-hold-toast-${viewport.width}x${viewport.height}`);
+      await saveScreenshot(page, `page-hold-toast-${viewport.width}x${viewport.height}`);
 
       // Cancel the hold, book again: two toasts on the hold screen.
       await page.getByRole('button', { name: 'Cancel Hold', exact: true }).click();
@@ -237,7 +239,7 @@ describe('rough edges a diner hits', () => {
     }
   });
 
-  it('4. the Reserve Now bar shows the whole chosen date and time on a phone', async () => {
+  it('the Reserve Now bar shows the whole chosen date and time on a phone', async () => {
     for (const width of [375, 360, 320]) {
       const page = await openAs(null, { width, height: 740 });
       const errors = collectPageErrors(page);
@@ -271,13 +273,13 @@ describe('rough edges a diner hits', () => {
       expect(button!.x + button!.width).toBeLessThanOrEqual(width);
       expect(button!.height).toBeGreaterThanOrEqual(44);
       await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-      await saveScreenshot(page, `rough-reserve-bar-${width}`);
+      await saveScreenshot(page, `page-reserve-bar-${width}`);
       expect(errors).toEqual([]);
       await page.context().close();
     }
   });
 
-  it('7. each dating page has its own title, and full page loads log no warnings or errors', async () => {
+  it('each dating page has its own title, and full page loads log no warnings or errors', async () => {
     const page = await openAs(null, { width: 375, height: 740 });
     const errors = collectPageErrors(page);
     const logged: string[] = [];
@@ -310,7 +312,7 @@ describe('rough edges a diner hits', () => {
     await page.context().close();
   });
 
-  it('7a. the portal’s Add slots form refuses an interval of 0 in its own words, tied to the field, without asking the server', async () => {
+  it('the portal’s Add slots form refuses an interval of 0 in its own words, tied to the field, without asking the server', async () => {
     for (const viewport of [
       { width: 375, height: 740 },
       { width: 1280, height: 800 },
@@ -341,7 +343,7 @@ describe('rough edges a diner hits', () => {
       expect(await page.locator('body').innerText()).not.toContain('interval must be between');
       expect(bulkRequests).toEqual([]);
       await interval.scrollIntoViewIfNeeded();
-      await saveScreenshot(page, `rough-slots-interval-${viewport.width}`);
+      await saveScreenshot(page, `page-slots-interval-${viewport.width}`);
       // Fixing the field takes the message away, and the form is sent.
       await interval.fill('60');
       expect(await page.getByText(message).count()).toBe(0);
@@ -353,7 +355,7 @@ describe('rough edges a diner hits', () => {
     }
   });
 
-  it('8. the mobile menu closes on Escape (focus back on its button), on Tab past its last item, and on a click outside', async () => {
+  it('the mobile menu closes on Escape (focus back on its button), on Tab past its last item, and on a click outside', async () => {
     const page = await openAs(null, { width: 375, height: 740 });
     const errors = collectPageErrors(page);
     await page.goto(`${server.baseUrl}/explore-tonight`);
@@ -370,7 +372,7 @@ describe('rough edges a diner hits', () => {
     expect(await isOpen()).toBe(true);
     await page.keyboard.press('Tab');
     expect(await focused(page)).toBe('A Tonight');
-    await saveScreenshot(page, 'rough-mobile-menu-open-375');
+    await saveScreenshot(page, 'page-mobile-menu-open-375');
     await page.keyboard.press('Escape');
     expect(await isOpen()).toBe(false);
     expect(await menuButton.evaluate((element) => element === document.activeElement)).toBe(true);
@@ -414,7 +416,7 @@ describe('rough edges a diner hits', () => {
       expect(await signIn.getAttribute('href')).toBe('/login?next=%2Fdev%2Fmailbox');
       expect(await page.getByText('The mailbox could not load').count()).toBe(0);
       expect(await toastTexts(page)).toBe('');
-      await saveScreenshot(page, `rough-mailbox-signed-out-${width}`);
+      await saveScreenshot(page, `page-mailbox-signed-out-${width}`);
       await signIn.click();
       await page.waitForURL(`${server.baseUrl}/login?next=%2Fdev%2Fmailbox`);
       expect(errors).toEqual([]);
