@@ -107,3 +107,5 @@ export function createDatingMatches(deps: AppDeps) {
     },
   };
 }
+
+export type DatingMatches = ReturnType<typeof createDatingMatches>;

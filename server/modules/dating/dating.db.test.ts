@@ -10,7 +10,9 @@ import type { DatingSignupBody } from '#common/contract/dating.ts';
 import { normalizeDatingPhone } from '#common/domain/dating-profile.ts';
 import { makePng } from '#server/test/test-images.ts';
 import { createTestApp, type TestApp } from '#server/test/app.ts';
-import { DUPLICATE_PHONE, LOGIN_REFUSED, NOT_THIS_BROWSER, NOT_UPLOADED } from './dating.service.ts';
+import { LOGIN_REFUSED } from './dating-account.ts';
+import { DUPLICATE_PHONE } from './dating-signup.ts';
+import { NOT_THIS_BROWSER, NOT_UPLOADED } from './dating-uploads.ts';
 
 /**
  * The dating section through HTTP on a real database and the local object store: presign →

@@ -40,7 +40,7 @@ const iso = (value: Date | string) => asDate(value).toISOString();
  * taken, the freed covers go to the next. No broadcast, so no race to tap first.
  */
 export function createWaitlistService(deps: AppDeps, restaurants: RestaurantsService, reservations: ReservationsService, notifications: NotificationsService) {
-  const { db, clock, config, events, log } = deps;
+  const { db, clock, config, log } = deps;
 
   function stateOf(row: WaitlistRow, now: Date): WaitlistState {
     if (row.status === 'removed') return 'removed';
@@ -137,13 +137,16 @@ export function createWaitlistService(deps: AppDeps, restaurants: RestaurantsSer
     log.warn({ err: error, slotId }, 'waitlist offer failed; the sweep retries'),
   );
 
-  // Covers freed by a cancellation, an expired hold (an unanswered offer too), or staff adding slots.
-  const stopListening = events.subscribe('slot.freed', ({ slotId }) => {
-    void scheduleOffers(slotId);
-  });
-
   return {
     offerFreedCovers,
+
+    /**
+     * Listener of freed covers (wired in server/composition.ts): a cancellation, an expired hold (an
+     * unanswered offer too), or staff adding slots; the slot's line is offered them.
+     */
+    onSlotFreed({ slotId }: { slotId: string }): void {
+      void scheduleOffers(slotId);
+    },
 
     /** For the timer (and after a restart): every slot some waiting entry could take now. */
     async runDueWork(): Promise<number> {
@@ -151,10 +154,6 @@ export function createWaitlistService(deps: AppDeps, restaurants: RestaurantsSer
       const slotIds = await listSlotsWithWaitingMatches(db, now, todayInKolkata(now), config.bookingCutoffMinutes);
       for (const slotId of slotIds) await scheduleOffers(slotId);
       return slotIds.length;
-    },
-
-    stop(): void {
-      stopListening();
     },
 
     /** POST /api/waitlist: wait for a table for `partySize` at a restaurant on a date, between two times. */
