@@ -180,7 +180,7 @@ export function createRemindersService(deps: AppDeps, notifications: Notificatio
     },
 
     /**
-     * The dashboard's column (issue 16 item 5): for the staff's own bookings among `reservationIds`,
+     * The dashboard's column (decision 152): for the staff's own bookings among `reservationIds`,
      * the diner's answer, or `unanswered` once a reminder went out; bookings with neither are absent.
      */
     async repliesForStaff(principal: Principal, reservationIds: readonly string[]): Promise<Map<string, ReminderReply>> {

@@ -96,7 +96,7 @@ describe('confirming and cancelling: the state machine', () => {
     expect((await hold((await buildDiner(t.database.db)).token, made.slot.time, 4)).statusCode).toBe(201);
   });
 
-  it('cancels a pending request with the owner’s token (the id alone cancels only a hold: security suite, issue 12 item 2)', async () => {
+  it('cancels a pending request with the owner’s token (the id alone cancels only a hold: decision 097)', async () => {
     const made = await reservationIn('PENDING');
     const response = await move('cancel', made.id, made.owner.token);
     expect(response.statusCode).toBe(200);
