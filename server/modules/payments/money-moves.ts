@@ -4,7 +4,7 @@ import type { IntentTransitions } from './intent-transitions.ts';
 import type { MoneyRequests } from './money-requests.ts';
 
 /**
- * What an owner decides its money does (decision 189):
+ * What an owner decides its money does (decision 191):
  * - `release`: let go what is still blocked;
  * - `keep`: capture `paise` as a fee (0 keeps nothing: the authorisation is let go);
  * - `credit_at_table`: capture the whole amount as credit on the bill;
@@ -31,7 +31,7 @@ export interface DecidedMoneyMove {
 const NEVER_APPROVED: readonly PaymentIntentStatus[] = ['CREATED', 'FAILED', 'EXPIRED'];
 
 /**
- * The one executor of decided money moves (decision 189): the deposits code and the date plans
+ * The one executor of decided money moves (decision 191): the deposits code and the date plans
  * record a move with its key in their own transaction, and hand it here after commit. A move
  * payments cannot take yet is left undone, for its owner's sweep to hand over again.
  */

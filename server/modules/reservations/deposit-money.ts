@@ -34,7 +34,7 @@ function decidedMoveOf(deposit: ReservationDepositRow & { move: NonNullable<Rese
 }
 
 /**
- * A reservation's deposit money (decisions 121, 130, 131): each reservation move, and each money
+ * A reservation's deposit money (decisions 121, 130, 131, 191): each reservation move, and each money
  * event that is not a move, decides its money move from `depositMoves` under the reservation's
  * row lock, reading the deposit once, and records it with its key in that transaction; after
  * commit payments takes it through the one money-move executor (payments/money-moves.ts).

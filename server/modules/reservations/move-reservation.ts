@@ -28,7 +28,7 @@ export type DateCancelReason = 'DATE_DECLINED' | 'DATE_REPLACED' | 'DATE_CANCELL
 export type CancelReason = 'DINER_CANCELLED' | 'DINER_RELEASED' | 'RESTAURANT_CANCELLED' | DateCancelReason;
 
 /**
- * Who or what moves a reservation, and why (decision 191). The state machine's actor, the id the
+ * Who or what moves a reservation, and why (decision 192). The state machine's actor, the id the
  * history records and a cancel's reason all follow from it; move steps read it too.
  */
 export type MoveCause =
