@@ -23,13 +23,13 @@ function moneyMoveOf(
 }
 
 /** A recorded deposit move as the money-move executor takes it (its key and amount were decided with the move). */
-function decidedMoveOf(deposit: ReservationDepositRow & { move: NonNullable<ReservationDepositRow['move']>; move_key: string }): DecidedMoneyMove {
+function decidedMoveOf(deposit: ReservationDepositRow, move: NonNullable<ReservationDepositRow['move']>, key: string): DecidedMoneyMove {
   return {
     intentId: deposit.intent_id,
-    key: deposit.move_key,
-    kind: deposit.move === 'capture_keep' ? 'keep' : deposit.move,
+    key,
+    kind: move === 'capture_keep' ? 'keep' : move,
     paise: deposit.move_paise,
-    reason: `${deposit.move} after reservation ${deposit.reservation_id}`,
+    reason: `${move} after reservation ${deposit.reservation_id}`,
   };
 }
 
@@ -63,7 +63,7 @@ export function createDepositMoney({ db, clock }: Pick<AppDeps, 'db' | 'clock'>,
     const deposit = await findDeposit(db, reservationId);
     if (!deposit?.move || !deposit.move_key || deposit.move_done_at) return;
     const key = deposit.move_key;
-    await payments.settleMoneyMove(decidedMoveOf({ ...deposit, move: deposit.move, move_key: key }), () => markMoveDone(db, reservationId, key, clock.now()));
+    await payments.settleMoneyMove(decidedMoveOf(deposit, deposit.move, key), () => markMoveDone(db, reservationId, key, clock.now()));
   }
 
   /**
