@@ -5,6 +5,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { systemClock, type Clock } from './clock.ts';
 import { fastifyTrustProxy, type AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
+import { connectModules, createServices, stopServices } from './composition.ts';
 import type { AppDeps } from './deps.ts';
 import { AppEvents } from './events.ts';
 import { loggerOptions, type LogDestination } from './logging.ts';
@@ -21,47 +22,24 @@ import { sessionsPlugin } from './plugins/sessions.ts';
 import { slowClientsPlugin } from './plugins/slow-clients.ts';
 import { staticWebPlugin } from './plugins/static-web.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
-import { createAccountsService } from './modules/accounts/accounts.service.ts';
-import { createPhoneVerificationService } from './modules/accounts/phone-verification.service.ts';
 import { phoneVerificationRoutes } from './modules/accounts/phone-verification.routes.ts';
-import { createSessionsService } from './modules/accounts/sessions.service.ts';
 import { availabilityRoutes } from './modules/availability/availability.routes.ts';
-import { createAvailabilityService } from './modules/availability/availability.service.ts';
 import { datingRoutes } from './modules/dating/dating.routes.ts';
 import { datingAdminRoutes } from './modules/dating/dating.admin.routes.ts';
 import { datingModerationRoutes } from './modules/dating/dating.moderation.routes.ts';
-import { createDatingModeration } from './modules/dating/dating-moderation.service.ts';
-import { createDatingPartners } from './modules/dating/dating-partners.service.ts';
-import { createDatingService } from './modules/dating/dating.service.ts';
-import { createDropOffers } from './modules/drops/drop-offers.ts';
 import { dropsAdminRoutes } from './modules/drops/drops.admin.routes.ts';
-import { createDropsAdminService } from './modules/drops/drops.admin.service.ts';
 import { dropsRoutes } from './modules/drops/drops.routes.ts';
-import { createDropsService } from './modules/drops/drops.service.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
-import { createNotificationsService } from './modules/notifications/notifications.service.ts';
-import { createRemindersService } from './modules/reminders/reminders.service.ts';
 import { remindersAdminRoutes } from './modules/reminders/reminders.admin.routes.ts';
 import { remindersRoutes } from './modules/reminders/reminders.routes.ts';
-import { createPagesService } from './modules/pages/pages.service.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
-import { createPaymentsService } from './modules/payments/payments.service.ts';
 import { reservationsAdminRoutes } from './modules/reservations/reservations.admin.routes.ts';
-import { createReservationsAdminService } from './modules/reservations/reservations.admin.service.ts';
 import { reservationsRoutes } from './modules/reservations/reservations.routes.ts';
-import { createDepositsService } from './modules/reservations/deposits.service.ts';
-import { createDatePlans } from './modules/dating/date-plans.service.ts';
 import { depositsRoutes } from './modules/reservations/deposits.routes.ts';
-import { createReservationsService } from './modules/reservations/reservations.service.ts';
 import { restaurantsAdminRoutes } from './modules/restaurants/restaurants.admin.routes.ts';
 import { restaurantsRoutes } from './modules/restaurants/restaurants.routes.ts';
-import { createRestaurantsService } from './modules/restaurants/restaurants.service.ts';
 import { slotsAdminRoutes } from './modules/slots/slots.admin.routes.ts';
-import { createSlotsService } from './modules/slots/slots.service.ts';
-import { createStorageService } from './modules/storage/storage.service.ts';
-import { createWaitlistService } from './modules/waitlist/waitlist.service.ts';
 import { waitlistRoutes } from './modules/waitlist/waitlist.routes.ts';
-import { createStrikesService } from './modules/strikes/strikes.service.ts';
 import { strikesAdminRoutes } from './modules/strikes/strikes.admin.routes.ts';
 import { strikesRoutes } from './modules/strikes/strikes.routes.ts';
 
@@ -69,78 +47,11 @@ export interface BuildAppOptions {
   config: AppConfig;
   database: DatabaseHandle;
   clock?: Clock;
-  /** Start the periodic hold sweeper (off in tests that drive time by hand). */
+  /** Start the background jobs of server/composition.ts (off in tests that drive time by hand). */
   runBackgroundJobs?: boolean;
   /** Where log lines go (a test reads them); stdout when unset. */
   logDestination?: LogDestination;
 }
-
-/**
- * Wires every service from the shared dependencies: the one place services are constructed
- * (decision 091). Services call each other, never each other's SQL.
- */
-function createServices(deps: AppDeps) {
-  const sessions = createSessionsService(deps);
-  const accounts = createAccountsService(deps, sessions);
-  const storage = createStorageService(deps);
-  const restaurants = createRestaurantsService(deps, storage);
-  const slots = createSlotsService(deps);
-  const availability = createAvailabilityService(deps, restaurants);
-  const pages = createPagesService(availability);
-  const strikes = createStrikesService(deps);
-  const reservations = createReservationsService(deps, restaurants, availability, strikes);
-  const notifications = createNotificationsService(deps);
-  const reminders = createRemindersService(deps, notifications, reservations);
-  const reservationsAdmin = createReservationsAdminService(deps, reservations, strikes, reminders);
-  const dating = createDatingService(deps, sessions, storage, notifications);
-  const datingPartners = createDatingPartners(deps);
-  // The moderation list of reported members (decision 185): a moderator's SUSPEND revokes the member's sessions.
-  const datingModeration = createDatingModeration(deps, sessions);
-  const phoneVerification = createPhoneVerificationService(deps, notifications);
-  const dropOffers = createDropOffers(deps, reservations, notifications, slots);
-  const drops = createDropsService(deps, dropOffers, phoneVerification, strikes);
-  const dropsAdmin = createDropsAdminService(deps, dropOffers, slots);
-  const waitlist = createWaitlistService(deps, restaurants, reservations, notifications);
-  // Payments knows no other module: reservations' deposits and dating's date plans subscribe to onStatusChange.
-  const payments = createPaymentsService(deps);
-  const deposits = createDepositsService(deps, reservations, payments, notifications, strikes);
-  const datePlans = createDatePlans(deps, reservations, payments, restaurants, datingModeration);
-  return {
-    reminders,
-    sessions,
-    accounts,
-    storage,
-    restaurants,
-    slots,
-    availability,
-    pages,
-    reservations,
-    reservationsAdmin,
-    strikes,
-    dating,
-    datingPartners,
-    datingModeration,
-    datePlans,
-    notifications,
-    phoneVerification,
-    dropOffers,
-    drops,
-    dropsAdmin,
-    waitlist,
-    payments,
-    deposits,
-  };
-}
-
-/** Stops what services run in the background (listeners, caches, mail transports), when the app closes. */
-function stopServices(services: ReturnType<typeof createServices>): void {
-  services.dropOffers.stop();
-  services.waitlist.stop();
-  services.availability.close();
-  services.notifications.close();
-}
-
-export type AppServices = ReturnType<typeof createServices>;
 
 /** Builds the HTTP app: infrastructure plugins first, then the modules. Tests build it too. */
 export async function buildApp({ config, database, clock = systemClock, runBackgroundJobs = true, logDestination }: BuildAppOptions): Promise<FastifyInstance> {
@@ -170,7 +81,11 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   app.decorate('deps', deps);
   const services = createServices(deps);
   app.decorate('services', services);
+  // Every listener, move step and background job between modules is connected here (decision 189).
+  const wiring = connectModules(services, deps);
+  app.decorate('wiring', wiring);
   app.addHook('onClose', async () => {
+    wiring.stop();
     stopServices(services);
     await deps.events.close();
   });
@@ -224,39 +139,7 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
 
   await app.register(staticWebPlugin, { webDistDir: config.webDistDir });
 
-  if (runBackgroundJobs) {
-    const timer = setInterval(() => {
-      app.services.reservations.expireDueHolds().catch((error) => app.log.warn({ err: error }, 'hold sweep failed'));
-      // Fair access: draws due, tables freed for a drop's line or a waitlist, email and SMS to retry.
-      // Each step is idempotent, so after a restart nothing an event would have done is lost.
-      void (async () => {
-        const { dropOffers, waitlist, notifications, dating, payments, deposits } = app.services;
-        // …and dating photo uploads nobody claimed in time (issue 12 item 7), logging the storage in use;
-        // payments nobody approved before their owner stopped waiting expire (a later approval is released),
-        // and payment requests whose answer never came are sent again with their own keys.
-        for (const step of [
-          dropOffers.runDueWork,
-          waitlist.runDueWork,
-          // Deposit money moves left undone and authorisations whose listener never ran (decision 130).
-          () => deposits.sweep(),
-          // Date plans past their deadline or their arrival grace, and their deposit moves and payouts (decision 184).
-          () => app.services.datePlans.sweep(),
-          // Reminders due before reservations (issue 16), queued before the outbox sends what is due.
-          () => app.services.reminders.sendDue(),
-          () => notifications.deliverDue(),
-          () => dating.sweepUploads(),
-          () => payments.expireOverdue(),
-          () => payments.retryUnansweredCalls(),
-          // Payouts to a member whose send timed out (decision 184).
-          () => payments.sendPendingPayouts(),
-        ]) {
-          await step().catch((error: unknown) => app.log.warn({ err: error }, 'fair-access sweep step failed'));
-        }
-      })();
-    }, config.holdSweepSeconds * 1000);
-    timer.unref();
-    app.addHook('onClose', async () => clearInterval(timer));
-  }
+  if (runBackgroundJobs) wiring.startJobs();
 
   return app;
 }

@@ -1,10 +1,12 @@
 import type { Principal } from './modules/accounts/principal.ts';
-import type { AppServices } from './app.ts';
+import type { AppServices, ModuleWiring } from './composition.ts';
 import type { AppDeps } from './deps.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     services: AppServices;
+    /** The listeners, move steps and background jobs server/composition.ts connected. */
+    wiring: ModuleWiring;
     deps: AppDeps;
     resolvePrincipal(request: FastifyRequest): Promise<Principal>;
   }

@@ -17,9 +17,8 @@ import { buildDatingMember, buildModerator, buildRestaurant, buildSlot, buildSta
 import { DATE_ACCOUNT_ID } from './date-plans.service.ts';
 
 /**
- * Date plans on a real database, through HTTP and the sandbox gateway (issue 15 items 3-5,
- * decision 184): the proposal, the platform's hold, paying to accept, the booking, arrivals, flakes
- * and their money. "Now" is Monday 2026-11-23, 10:00 in Kolkata; the members are free on Monday
+ * Date plans on a real database, through HTTP and the sandbox gateway (decision 184): the
+ * proposal, the platform's hold, paying to accept, the booking, arrivals, flakes and their money. "Now" is Monday 2026-11-23, 10:00 in Kolkata; the members are free on Monday
  * evenings, so tonight's 19:00 is the first table that fits.
  */
 const DAY = '2026-11-23';

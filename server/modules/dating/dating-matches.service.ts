@@ -23,7 +23,7 @@ function photoUrl(objectKey: string): string {
 }
 
 /**
- * Curated matches (issue 15 items 1-2, decision 140): preferences, today's suggestions (made on
+ * Curated matches (decision 140): preferences, today's suggestions (made on
  * the first look of the day for whoever is still under the daily number), answers and blocks.
  * A member sees only those suggested to them; anyone else answers 404, like a missing one.
  */
@@ -107,3 +107,5 @@ export function createDatingMatches(deps: AppDeps) {
     },
   };
 }
+
+export type DatingMatches = ReturnType<typeof createDatingMatches>;

@@ -13,7 +13,7 @@ import { makePng } from '#server/test/test-images.ts';
 import { generateSuggestions } from './dating-matches.repository.ts';
 
 /**
- * The moderation list (issue 15 item 6, decision 185) on a real database: 3 open reports hide a
+ * The moderation list (decision 185) on a real database: 3 open reports hide a
  * member; a moderator reads them with their reasons; DISMISS shows the member again; SUSPEND hides
  * them for good, signs them out and refuses their sign-in; nobody but a moderator gets in.
  * "Today" is 2026-11-23 in Kolkata (TEST_NOW).

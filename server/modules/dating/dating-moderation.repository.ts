@@ -3,7 +3,7 @@ import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import { isHidden } from './dating-matches.repository.ts';
 
 /**
- * SQL for the moderation list (issue 15 item 6, decision 185): reported members and their
+ * SQL for the moderation list (decision 185): reported members and their
  * reports, and a moderator's review of them. No rules beyond the queries themselves.
  */
 

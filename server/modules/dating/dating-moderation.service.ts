@@ -30,7 +30,7 @@ export const ALREADY_SUSPENDED = 'This member is already suspended';
 const firstNameOf = (name: string) => name.trim().split(/\s+/)[0] ?? name;
 
 /**
- * The moderation list (issue 15 item 6, decision 185): Tablefair's moderators read the members
+ * The moderation list (decision 185): Tablefair's moderators read the members
  * others reported, with every reason, and close the reports. DISMISS shows a wrongly reported
  * member again; SUSPEND hides them for good, signs them out everywhere and refuses their sign-in.
  * Every call is a moderator's (requireModerator first).

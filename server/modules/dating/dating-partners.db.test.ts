@@ -4,7 +4,7 @@ import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.
 import { buildDiner, buildRestaurant, buildStaff, type BuiltAccount } from '#server/test/factories.ts';
 
 /**
- * Restaurants opting in as date partners (issue 15 item 3, decision 183): staff set their own
+ * Restaurants opting in as date partners (decision 183): staff set their own
  * restaurant's profile in the dating section's words, change it, and stop hosting; nobody else's.
  */
 let t: TestApp;

@@ -5,7 +5,7 @@ import { requireStaff, type Principal } from '#server/modules/accounts/principal
 import { deleteDatingPartner, findDatingPartner, upsertDatingPartner } from './dating-partners.repository.ts';
 
 /**
- * Restaurants that host Tablefair dates (issue 15 item 3, decision 183): staff opt their own
+ * Restaurants that host Tablefair dates (decision 183): staff opt their own
  * restaurant in with a profile in the dating section's words, change it, or stop hosting. Date
  * plans choose among these restaurants.
  */

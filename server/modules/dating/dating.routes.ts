@@ -23,7 +23,7 @@ import { DATING_PHOTO_MAX_BYTES } from '#common/domain/dating-profile.ts';
 import { AppError } from '#server/errors.ts';
 import { DATING_SESSION_COOKIE, datingSessionToken } from '#server/plugins/sessions.ts';
 import { datePlansRoutes } from './date-plans.routes.ts';
-import { LOCAL_UPLOAD_PATH } from './dating.service.ts';
+import { LOCAL_UPLOAD_PATH } from './dating-uploads.ts';
 import { datingCookieAccess, optionalDatingCookieAccess, publicAccess } from '#common/contract/openapi-security.ts';
 
 /** The browser's upload nonce: binds presigned photo keys to the browser that asked for them. */

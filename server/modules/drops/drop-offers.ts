@@ -178,17 +178,17 @@ export function createDropOffers(deps: AppDeps, reservations: ReservationsServic
   /** One advance per drop at a time in this process; a request arriving meanwhile runs once more after it. */
   const scheduleAdvance = createCoalescingRunner(advanceDrop, (error, dropId) => log.warn({ err: error, dropId }, 'drop advance failed; the sweep retries'));
 
-  // A drop's freed table (a winner cancelled, or let the hold lapse) goes to the next in line.
-  const stopListening = events.subscribe('slot.freed', ({ slotId }) => {
-    slots
-      .findDropIdOfSlot(slotId)
-      .then((dropId) => (dropId ? scheduleAdvance(dropId) : undefined))
-      .catch((error) => log.warn({ err: error, slotId }, 'drop offer after a freed slot failed; the sweep retries'));
-  });
-
   return {
     advanceDrop,
     scheduleAdvance,
+
+    /** Listener of freed covers (wired in server/composition.ts): a drop's freed table (a winner cancelled, or let the hold lapse) goes to the next in line. */
+    onSlotFreed({ slotId }: { slotId: string }): void {
+      slots
+        .findDropIdOfSlot(slotId)
+        .then((dropId) => (dropId ? scheduleAdvance(dropId) : undefined))
+        .catch((error) => log.warn({ err: error, slotId }, 'drop offer after a freed slot failed; the sweep retries'));
+    },
 
     /** The first read after a release draws it, even before the timer does; the first after the close fixes the entries. */
     async ensureDrawn(drop: Pick<DropRow, 'id' | 'drawn_at' | 'release_at' | 'entry_closes_at' | 'entries_closed_at'>): Promise<void> {
@@ -204,11 +204,6 @@ export function createDropOffers(deps: AppDeps, reservations: ReservationsServic
       const ids = await listDropsWithWorkDue(db, clock.now());
       for (const id of ids) await scheduleAdvance(id);
       return ids.length;
-    },
-
-    /** Stops reacting to events (the app is closing). */
-    stop(): void {
-      stopListening();
     },
   };
 }

@@ -177,3 +177,5 @@ export function createPayouts(deps: Pick<AppDeps, 'db' | 'clock' | 'log'>, drive
     },
   };
 }
+
+export type Payouts = ReturnType<typeof createPayouts>;

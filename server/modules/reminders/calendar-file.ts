@@ -1,5 +1,5 @@
 /**
- * A reservation as an RFC 5545 calendar file (issue 16 item 3). Times are written in UTC (the
+ * A reservation as an RFC 5545 calendar file (decision 151). Times are written in UTC (the
  * "Z" form), which every calendar shows in its own zone, so no VTIMEZONE is needed; the UID is
  * the reservation's, so a later file with a higher SEQUENCE updates the same entry, and
  * METHOD:CANCEL removes it.

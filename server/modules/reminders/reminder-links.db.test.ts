@@ -11,7 +11,7 @@ import { LINK_NOT_VALID } from './reminders.service.ts';
 import { HOUR_MS, MINUTE_MS } from '#common/domain/time.ts';
 
 /**
- * The reminder's one-tap links and the calendar file (issue 16, decisions 151–153), through HTTP
+ * The reminder's one-tap links and the calendar file (decisions 151–153), through HTTP
  * with the injectable clock: opening a link changes nothing, one tap answers once, a tampered,
  * expired or reused link changes nothing, a release inside the 2-hour notice hands the table to
  * the waitlist, and staff see who answered. "Now" starts at 10:00 in Kolkata on the 23rd.

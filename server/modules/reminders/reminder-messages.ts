@@ -23,7 +23,7 @@ export interface ReminderLinks {
   calendar: string;
 }
 
-/** The words on the reminder's two buttons, as the issue and the pages name them. */
+/** The words on the reminder's two buttons, as decision 152 and the pages name them. */
 export const COMING_LABEL = "I'm coming";
 export const RELEASE_LABEL = 'Release my table';
 

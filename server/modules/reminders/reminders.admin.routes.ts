@@ -3,7 +3,7 @@ import { standardErrors } from '#common/contract/common.ts';
 import { bearerAccess } from '#common/contract/openapi-security.ts';
 import { reminderSetting } from '#common/contract/reminders.ts';
 
-/** The staff's own restaurant's reminder setting (issue 16, decision 150). */
+/** The staff's own restaurant's reminder setting (decision 150). */
 export const remindersAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const { reminders } = app.services;
   const tags = ['portal'];

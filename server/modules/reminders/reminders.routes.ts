@@ -5,7 +5,7 @@ import { calendarLink, linkTokenParams, reminderLinkView } from '#common/contrac
 import { reservationIdParams } from '#common/contract/reservations.ts';
 
 /**
- * The diner's side of reminders (issue 16): the one-tap links, which need no sign-in because the
+ * The diner's side of reminders (decisions 151, 152): the one-tap links, which need no sign-in because the
  * signed link is the access (decision 152), and the calendar file (decision 151).
  */
 export const remindersRoutes: FastifyPluginAsyncZod = async (app) => {

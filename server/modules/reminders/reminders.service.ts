@@ -6,12 +6,11 @@ import type { AppDeps } from '#server/deps.ts';
 import { AppError, badInput, notFound } from '#server/errors.ts';
 import { requireDiner, requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
 import type { createNotificationsService } from '#server/modules/notifications/notifications.service.ts';
-import {
-  RESERVATION_NOT_FOUND,
-  type LinkedReservation,
-  type MoveOfReservation,
-  type ReservationsService,
-} from '#server/modules/reservations/reservations.service.ts';
+import type { DepositsService } from '#server/modules/reservations/deposits.service.ts';
+import type { MoveStep, ReservationMove } from '#server/modules/reservations/move-reservation.ts';
+import type { LinkedReservation } from '#server/modules/reservations/reservation-reads.ts';
+import { RESERVATION_NOT_FOUND } from '#server/modules/reservations/reservation-view.ts';
+import type { ReservationsService } from '#server/modules/reservations/reservations.service.ts';
 import { createSigningKey } from '#server/signing.ts';
 import { reservationCalendarFile } from './calendar-file.ts';
 import { readAnswerLink, readCalendarLink, signAnswerLink, signCalendarLink, type AnswerLink } from './reminder-links.ts';
@@ -87,7 +86,7 @@ function factsOfReservation(reservation: DinerReservation): Omit<ReminderFacts, 
 }
 
 /**
- * Reminders before a reservation (issue 16): at each of REMINDER_OFFSETS_MINUTES before its start,
+ * Reminders before a reservation: at each of REMINDER_OFFSETS_MINUTES before its start,
  * an email and (to a verified phone) a text through the outbox. Claimed in SQL by a unique row per
  * reservation, offset and start, in the transaction that writes the messages, so each reminder is
  * sent once across restarts and instances, and none after a cancel, a no-show or a move
@@ -95,7 +94,7 @@ function factsOfReservation(reservation: DinerReservation): Omit<ReminderFacts, 
  * (decision 152), and a calendar file's link (decision 151); acceptances and cancellations send
  * the calendar update in the move's own transaction.
  */
-export function createRemindersService(deps: AppDeps, notifications: Notifications, reservations: ReservationsService) {
+export function createRemindersService(deps: AppDeps, notifications: Notifications, reservations: ReservationsService, deposits: DepositsService) {
   const { db, clock, config, log, events } = deps;
   const signingKey = createSigningKey(deps);
   const address = (path: string) => `${config.publicUrl}${path}`;
@@ -130,13 +129,13 @@ export function createRemindersService(deps: AppDeps, notifications: Notificatio
     const { reservation } = linked;
     const state = linkStateOf(link, reservation, await findReply(db, reservation.id));
     const message = state === 'ready' || state === 'done' ? linkMessages[link.action][state] : linkMessages[state];
-    const releaseFeePaise = link.action === 'release' && state === 'ready' ? await reservations.releaseFeeNow(link) : 0;
+    const releaseFeePaise = link.action === 'release' && state === 'ready' ? await deposits.releaseFeeNow(link) : 0;
     const { calendar } = await linkPathsFor(reservation.id, link.startsAt);
     return { action: link.action, state, message, releaseFeePaise, reservation, calendarPath: calendar };
   }
 
   /** Queues the calendar update a move calls for, in the move's transaction: acceptance, or a cancel of a booked table. */
-  async function queueCalendarUpdate(tx: Db, move: MoveOfReservation): Promise<(() => void) | void> {
+  async function queueCalendarUpdate(tx: Db, move: ReservationMove): Promise<(() => void) | void> {
     const change =
       move.to === 'CONFIRMED' && move.from === 'PENDING'
         ? 'accepted'
@@ -151,7 +150,6 @@ export function createRemindersService(deps: AppDeps, notifications: Notificatio
     // Sent once the move commits; a failed send is retried by the outbox sweep.
     return () => notifications.deliverSoon([messageId]);
   }
-  reservations.addMoveStep(queueCalendarUpdate);
 
   /** Tells the restaurant's dashboard that an answer came in. */
   function announceReply(linked: LinkedReservation): void {
@@ -165,6 +163,9 @@ export function createRemindersService(deps: AppDeps, notifications: Notificatio
   }
 
   const service = {
+    /** Move step of every reservation move (wired in server/composition.ts): the calendar update an acceptance or a cancel calls for. */
+    calendarUpdateStep: (async () => ({ afterMove: queueCalendarUpdate })) satisfies MoveStep,
+
     /** GET /api/admin/reminders: the staff's own restaurant's setting. */
     async getOwnSetting(principal: Principal): Promise<ReminderSetting> {
       requireStaff(principal);
@@ -179,7 +180,7 @@ export function createRemindersService(deps: AppDeps, notifications: Notificatio
     },
 
     /**
-     * The dashboard's column (issue 16 item 5): for the staff's own bookings among `reservationIds`,
+     * The dashboard's column (decision 152): for the staff's own bookings among `reservationIds`,
      * the diner's answer, or `unanswered` once a reminder went out; bookings with neither are absent.
      */
     async repliesForStaff(principal: Principal, reservationIds: readonly string[]): Promise<Map<string, ReminderReply>> {

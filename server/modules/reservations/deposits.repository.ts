@@ -144,3 +144,12 @@ export async function listDepositsOfDay(db: Db, restaurantId: string, date: stri
         WHERE r.restaurant_id = ${restaurantId} AND s.slot_date = ${date} ORDER BY r.starts_at`,
   );
 }
+
+/** The per-guest deposit of the drop a slot belongs to (a read-only look at the drops table for the hold view), or null. */
+export async function findDropDepositOfSlot(db: Db, slotId: string): Promise<number | null> {
+  const [row] = await queryRows<{ paise: number | null }>(
+    db,
+    sql`SELECT d.deposit_per_cover_paise AS paise FROM slots s JOIN drops d ON d.id = s.drop_id WHERE s.id = ${slotId}`,
+  );
+  return row?.paise ?? null;
+}

@@ -179,7 +179,7 @@ async function step(world: World, c: Command): Promise<void> {
         headers: c.withToken ? bearer(world.diners[r.diner].token) : {},
         payload: {},
       });
-      // The id alone moves only a hold (stored HELD); anything later needs the owner's token (issue 12 item 2).
+      // The id alone moves only a hold (stored HELD); anything later needs the owner's token (decision 097).
       if (!c.withToken && r.status !== 'HELD') {
         expect(response.statusCode, `${c.kind} of ${effective(r, now)} with no token: ${response.body}`).toBe(401);
         expect(response.json().error).toContain(effective(r, now));

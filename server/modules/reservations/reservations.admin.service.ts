@@ -10,7 +10,8 @@ import { requireStaff, type Principal } from '#server/modules/accounts/principal
 import type { RemindersService } from '#server/modules/reminders/reminders.service.ts';
 import type { StrikesService } from '#server/modules/strikes/strikes.service.ts';
 import { countBookingsOfDate, findBookingOfRestaurant, listBookingsFrom, type AdminBookingRow } from './reservations.repository.ts';
-import { BOOKING_NOT_FOUND, type ReservationsService } from './reservations.service.ts';
+import type { ReservationsService } from './reservations.service.ts';
+import { BOOKING_NOT_FOUND } from './reservation-view.ts';
 
 /** How far ahead the Upcoming Bookings list reaches (the diner's booking horizon). */
 const BOOKINGS_HORIZON_DAYS = AVAILABILITY_HORIZON_DAYS;

@@ -171,7 +171,8 @@ export function createStrikesService({ db, clock, config, log }: AppDeps) {
     },
 
     /**
-     * Hears every upheld dispute after it commits; the deposits service refunds the no-show fee here
+     * Hears every upheld dispute after it commits; server/composition.ts connects the deposits'
+     * handler, which refunds the no-show fee
      * (`depositMoveFor({ from: 'NO_SHOW', to: 'NO_SHOW', actor: 'staff', event: 'disputeUpheld' })`).
      */
     onDisputeUpheld(listener: (event: DisputeUpheld) => void): () => void {

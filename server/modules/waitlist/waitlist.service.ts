@@ -12,7 +12,7 @@ import { requireDiner, type Principal } from '#server/modules/accounts/principal
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
 import type { ReservationsService } from '#server/modules/reservations/reservations.service.ts';
 import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
-import { createStrikesService, type StrikesService } from '#server/modules/strikes/strikes.service.ts';
+import type { StrikesService } from '#server/modules/strikes/strikes.service.ts';
 import {
   countWaitingOfUser,
   findEntry,
@@ -45,9 +45,9 @@ export function createWaitlistService(
   restaurants: RestaurantsService,
   reservations: ReservationsService,
   notifications: NotificationsService,
-  strikes: StrikesService = createStrikesService(deps),
+  strikes: StrikesService,
 ) {
-  const { db, clock, config, events, log } = deps;
+  const { db, clock, config, log } = deps;
 
   function stateOf(row: WaitlistRow, now: Date): WaitlistState {
     if (row.status === 'removed') return 'removed';
@@ -146,13 +146,16 @@ export function createWaitlistService(
     log.warn({ err: error, slotId }, 'waitlist offer failed; the sweep retries'),
   );
 
-  // Covers freed by a cancellation, an expired hold (an unanswered offer too), or staff adding slots.
-  const stopListening = events.subscribe('slot.freed', ({ slotId }) => {
-    void scheduleOffers(slotId);
-  });
-
   return {
     offerFreedCovers,
+
+    /**
+     * Listener of freed covers (wired in server/composition.ts): a cancellation, an expired hold (an
+     * unanswered offer too), or staff adding slots; the slot's line is offered them.
+     */
+    onSlotFreed({ slotId }: { slotId: string }): void {
+      void scheduleOffers(slotId);
+    },
 
     /** For the timer (and after a restart): every slot some waiting entry could take now. */
     async runDueWork(): Promise<number> {
@@ -160,10 +163,6 @@ export function createWaitlistService(
       const slotIds = await listSlotsWithWaitingMatches(db, now, todayInKolkata(now), config.bookingCutoffMinutes);
       for (const slotId of slotIds) await scheduleOffers(slotId);
       return slotIds.length;
-    },
-
-    stop(): void {
-      stopListening();
     },
 
     /** POST /api/waitlist: wait for a table for `partySize` at a restaurant on a date, between two times. */

@@ -1,0 +1,86 @@
+import { PLAN_HORIZON_DAYS, PLAN_MIN_LEAD_HOURS, planDeadline } from '#common/domain/dating-plan.ts';
+import { asDate, type Db } from '#server/db/client.ts';
+import type { AppDeps } from '#server/deps.ts';
+import type { ReservationsService } from '#server/modules/reservations/reservations.service.ts';
+import { DATE_ACCOUNT_ID } from './date-plan-table.ts';
+import { findPlanCandidates, insertPlan, listPlansOfPair, lockPair, type PlanRow } from './date-plans.repository.ts';
+
+const CANDIDATES_TRIED = 5;
+const HOUR_MS = 3_600_000;
+
+/** A plan just proposed, and the platform's hold behind it (announced once its transaction committed). */
+export interface PlacedPlan {
+  id: string;
+  held: NonNullable<Awaited<ReturnType<ReservationsService['createHoldForPlatform']>>>;
+}
+
+/** Why a pair gets a plan after an earlier one: a member asked for another option, or both want a second date. */
+export type ProposalAfter = { plan: PlanRow; why: 'askedAgain' | 'secondDate' };
+
+/**
+ * A pair's plan proposed (decision 184): one SQL statement picks the earliest partner tables both
+ * members are free for, in budget, nearest their homes; the first that still takes two becomes
+ * the platform's hold for the pair, lasting until the plan's deadline.
+ */
+export function createDatePlanProposals({ db, clock, config }: Pick<AppDeps, 'db' | 'clock' | 'config'>, reservations: ReservationsService) {
+  /** `propose` inside the caller's transaction; the caller announces the hold after commit. */
+  async function proposeIn(tx: Db, memberA: string, memberB: string, after?: ProposalAfter): Promise<PlacedPlan | undefined> {
+    await lockPair(tx, memberA, memberB);
+    const earlier = await listPlansOfPair(tx, memberA, memberB);
+    if (earlier.some((plan) => plan.status === 'PROPOSED' || plan.status === 'BOOKED')) return undefined;
+    if (!after && earlier.length > 0) return undefined;
+    const now = clock.now();
+    const candidates = await findPlanCandidates(tx, {
+      memberA,
+      memberB,
+      now,
+      earliest: new Date(now.getTime() + PLAN_MIN_LEAD_HOURS * HOUR_MS),
+      latest: new Date(now.getTime() + PLAN_HORIZON_DAYS * 24 * HOUR_MS),
+      excludeRestaurantIds: earlier.map((plan) => plan.restaurant_id),
+      limit: CANDIDATES_TRIED,
+    });
+    for (const candidate of candidates) {
+      const startsAt = asDate(candidate.starts_at);
+      const deadline = planDeadline(now, startsAt);
+      const held = await reservations.createHoldForPlatform(tx, {
+        userId: DATE_ACCOUNT_ID,
+        slotId: candidate.slot_id,
+        partySize: 2,
+        holdUntil: deadline,
+        reason: 'DATE_PLAN',
+      });
+      if (!held) continue;
+      const id = await insertPlan(tx, {
+        memberA,
+        memberB,
+        restaurantId: candidate.restaurant_id,
+        reservationId: held.id,
+        startsAt,
+        deadline,
+        depositPaise: config.datingDepositPaise,
+        replacesPlanId: after?.why === 'askedAgain' ? after.plan.id : null,
+        now,
+      });
+      return { id, held };
+    }
+    return undefined;
+  }
+
+  return {
+    proposeIn,
+
+    /**
+     * Proposes the pair's best plan now: the first of a match, one replacing `after` when a member
+     * asked again, or a second date after `after` was seated and both would meet again. Undefined
+     * when no table fits, or the pair already has its plan.
+     */
+    async propose(memberA: string, memberB: string, after?: ProposalAfter): Promise<string | undefined> {
+      const placed = await db.transaction((tx) => proposeIn(tx, memberA, memberB, after));
+      if (!placed) return undefined;
+      reservations.announceOfferedHold(placed.held);
+      return placed.id;
+    },
+  };
+}
+
+export type DatePlanProposals = ReturnType<typeof createDatePlanProposals>;

@@ -1,0 +1,49 @@
+import { DATE_SHARE_MESSAGES, type DatePlanShareLink, type SharedDatePlan } from '#common/contract/dating-plans.ts';
+import { shareLinkExpiry } from '#common/domain/dating-plan.ts';
+import { toKolkata } from '#common/domain/time.ts';
+import { asDate } from '#server/db/client.ts';
+import type { AppDeps } from '#server/deps.ts';
+import { badInput, notFound } from '#server/errors.ts';
+import { requireDating, type Principal } from '#server/modules/accounts/principal.ts';
+import { toRestaurantRef } from '#server/modules/restaurants/restaurant-sql.ts';
+import { createSigningKey, readRecordLink, signRecordLink } from '#server/signing.ts';
+import { notNow } from './date-plan-table.ts';
+import { iso, type DatePlanViews } from './date-plan-views.ts';
+import { findPlanWithRestaurant, listPlanMembers } from './date-plans.repository.ts';
+
+/** A date shared with a trusted contact (decision 184): a signed link that works until the end of the date; the link is the access. */
+export function createDatePlanSharing(deps: AppDeps, views: DatePlanViews) {
+  const { db, clock } = deps;
+  const signingKey = createSigningKey(deps);
+
+  return {
+    /** POST /dating/plans/{planId}/share: a link for a trusted contact, working until the end of the date. */
+    async shareLink(principal: Principal, planId: string): Promise<DatePlanShareLink> {
+      requireDating(principal);
+      const plan = await views.planOfMember(planId, principal.datingUserId);
+      if (plan.status !== 'PROPOSED' && plan.status !== 'BOOKED') throw notNow(plan.status, 'shared');
+      const expiresAt = shareLinkExpiry(asDate(plan.starts_at));
+      return { path: `/dating/share/${signRecordLink('datePlanShare', plan.id, expiresAt, await signingKey())}`, expiresAt: expiresAt.toISOString() };
+    },
+
+    /** GET /api/date-share/{token}: the plan as a trusted contact sees it. */
+    async readSharedPlan(token: string): Promise<SharedDatePlan> {
+      const link = readRecordLink(token, await signingKey());
+      if (!link || link.purpose !== 'datePlanShare') throw badInput(DATE_SHARE_MESSAGES.invalid);
+      if (link.instant.getTime() <= clock.now().getTime()) throw notFound(DATE_SHARE_MESSAGES.expired);
+      const plan = await findPlanWithRestaurant(db, link.id);
+      if (!plan) throw notFound(DATE_SHARE_MESSAGES.expired);
+      const members = await listPlanMembers(db, [plan.id]);
+      const { date, time } = toKolkata(asDate(plan.starts_at));
+      return {
+        restaurant: toRestaurantRef(plan),
+        startsAt: iso(plan.starts_at),
+        date,
+        time,
+        firstNames: members.map((member) => member.first_name),
+        status: plan.status,
+        expiresAt: link.instant.toISOString(),
+      };
+    },
+  };
+}

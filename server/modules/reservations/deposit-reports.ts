@@ -1,0 +1,58 @@
+import type { DepositDayResponse, MyDepositsResponse } from '#common/contract/deposit-receipts.ts';
+import { depositReceipt, depositStateOf } from '#common/domain/deposit-receipts.ts';
+import type { AppDeps } from '#server/deps.ts';
+import { requireDiner, requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
+import type { PaymentsService } from '#server/modules/payments/payments.service.ts';
+import { toRestaurantRef } from '#server/modules/restaurants/restaurant-sql.ts';
+import { listDepositsOfDay, listDepositsOfUser } from './deposits.repository.ts';
+
+const LIST_LIMIT = 100;
+
+/** Deposits as the diner (/me) and the portal's day see them, each with its state from payments. */
+export function createDepositReports({ db }: Pick<AppDeps, 'db'>, payments: PaymentsService) {
+  return {
+    /** GET /api/me/deposits: the diner's deposits, each with its receipt. */
+    async listMyDeposits(principal: Principal): Promise<MyDepositsResponse> {
+      requireDiner(principal);
+      const [rows, intents] = await Promise.all([listDepositsOfUser(db, principal.userId, LIST_LIMIT), payments.listForAccount(principal)]);
+      const byId = new Map(intents.intents.map((intent) => [intent.id, intent]));
+      return {
+        deposits: rows.flatMap((row) => {
+          const intent = byId.get(row.intent_id);
+          if (!intent) return [];
+          return [
+            {
+              reservationId: row.reservation_id,
+              restaurant: toRestaurantRef(row),
+              slot: { date: row.slot_date, time: row.slot_time },
+              amountPaise: row.amount_paise,
+              state: depositStateOf(intent),
+              receipt: depositReceipt(intent),
+              updatedAt: intent.updatedAt,
+            },
+          ];
+        }),
+      };
+    },
+
+    /** GET /api/admin/deposits?date=: each booking's deposit state, and the day's totals held, captured and released. */
+    async depositDay(principal: Principal, date: string): Promise<DepositDayResponse> {
+      requireStaff(principal);
+      const rows = await listDepositsOfDay(db, principal.restaurantId, date);
+      const intents = await Promise.all(rows.map((row) => payments.readIntent(row.intent_id)));
+      const totals = { heldPaise: 0, capturedPaise: 0, releasedPaise: 0 };
+      const bookings = rows.map((row, index) => {
+        const intent = intents[index]!;
+        const state = depositStateOf(intent);
+        if (state === 'held') totals.heldPaise += intent.authorisedPaise;
+        totals.capturedPaise += intent.capturedPaise - intent.refundedPaise;
+        if (state === 'released') totals.releasedPaise += intent.authorisedPaise;
+        if (state === 'kept' || state === 'credit_at_table' || state === 'refunded') {
+          totals.releasedPaise += intent.authorisedPaise - intent.capturedPaise + intent.refundedPaise;
+        }
+        return { reservationId: row.reservation_id, amountPaise: row.amount_paise, state };
+      });
+      return { date, bookings, totals };
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import type { DinerReservation } from '#common/contract/reservations.ts';
+import { effectiveStatus } from '#common/domain/reservation-status.ts';
+import { formatTime12h, toKolkata } from '#common/domain/time.ts';
+import { asDate } from '#server/db/client.ts';
+import { toRestaurantRef } from '#server/modules/restaurants/restaurant-sql.ts';
+import type { ReservationRow } from './reservations.repository.ts';
+
+/** How a reservation reads to its diner, and the sentences its refusals say. */
+
+export const NO_LONGER_AVAILABLE = 'That time is no longer available';
+export const RESERVATION_NOT_FOUND = 'Reservation not found';
+/** Staff asking for another restaurant's booking are told it is not found. */
+export const BOOKING_NOT_FOUND = 'Booking not found';
+/** A drop's slot before its line has had its turn (decision 082). */
+export const HELD_FOR_DROP = 'That time is given out through a drop. Enter the drop for a fair chance at a table.';
+/** Covers freed on a slot that someone waiting for it has not been offered yet (decision 099). */
+export const OWED_TO_WAITLIST = 'That table has just come free and is being offered to the diners on its waitlist first. Please try another time.';
+/** An expired hold reads as the CANCELLED it has become (the refusal names the status, like every other). */
+export const HOLD_EXPIRED = 'This hold has expired (it is now CANCELLED), so it can no longer be confirmed';
+/** A reminder link for a start the reservation no longer has (a link is bound to the start it was sent for). */
+export const LINK_FOR_ANOTHER_TIME = 'This link was sent for another time of this reservation, so it no longer works.';
+
+/** MAX_UPCOMING_RESERVATIONS reached (decision 086). */
+export const upcomingLimitMessage = (limit: number) => `You already have ${limit} upcoming reservations. Cancel one before booking another.`;
+
+/** MAX_HOLDS_PER_RESTAURANT_PER_HOUR reached (decision 098): when a place in the budget comes back, in Kolkata time. */
+export const holdStartsLimitMessage = (limit: number, retryAt: Date) =>
+  `You have started ${limit} holds at this restaurant in the last hour. Please try again after ${formatTime12h(toKolkata(retryAt).time)}.`;
+
+export function toDinerReservation(row: ReservationRow, now: Date): DinerReservation {
+  const status = effectiveStatus(row.status, row.hold_expires_at, now);
+  return {
+    id: row.id,
+    status,
+    partySize: row.party_size,
+    restaurant: toRestaurantRef(row),
+    slot: { date: row.slot_date, time: row.slot_time },
+    holdExpiresAt: status === 'HELD' && row.hold_expires_at ? asDate(row.hold_expires_at).toISOString() : null,
+    startsAt: asDate(row.starts_at).toISOString(),
+    createdAt: asDate(row.created_at).toISOString(),
+  };
+}
