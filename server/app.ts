@@ -25,6 +25,11 @@ import { createAccountsService } from './modules/accounts/accounts.service.ts';
 import { createPhoneVerificationService } from './modules/accounts/phone-verification.service.ts';
 import { phoneVerificationRoutes } from './modules/accounts/phone-verification.routes.ts';
 import { createSessionsService } from './modules/accounts/sessions.service.ts';
+import { createEmailVerification } from './modules/accounts/email-verification.service.ts';
+import { createPasswordResetService } from './modules/accounts/password-reset.service.ts';
+import { passwordResetRoutes } from './modules/accounts/password-reset.routes.ts';
+import { createStaffPasswords } from './modules/accounts/staff-passwords.service.ts';
+import { createDatingRecovery } from './modules/dating/dating-recovery.service.ts';
 import { availabilityRoutes } from './modules/availability/availability.routes.ts';
 import { createAvailabilityService } from './modules/availability/availability.service.ts';
 import { datingRoutes } from './modules/dating/dating.routes.ts';
@@ -97,6 +102,11 @@ function createServices(deps: AppDeps) {
   // The moderation list of reported members (decision 185): a moderator's SUSPEND revokes the member's sessions.
   const datingModeration = createDatingModeration(deps, sessions);
   const phoneVerification = createPhoneVerificationService(deps, notifications);
+  // Forgot password for the three sign-ins, and the welcome email that proves a diner's address (decisions 230, 231).
+  const passwordReset = createPasswordResetService(deps, sessions, notifications, createDatingRecovery());
+  const emailVerification = createEmailVerification(deps, notifications);
+  accounts.onDinerSignup(emailVerification.queueConfirmation);
+  const staffPasswords = createStaffPasswords(deps, sessions);
   const dropOffers = createDropOffers(deps, reservations, notifications, slots);
   const drops = createDropsService(deps, dropOffers, phoneVerification, strikes);
   const dropsAdmin = createDropsAdminService(deps, dropOffers, slots);
@@ -123,6 +133,9 @@ function createServices(deps: AppDeps) {
     datePlans,
     notifications,
     phoneVerification,
+    passwordReset,
+    emailVerification,
+    staffPasswords,
     dropOffers,
     drops,
     dropsAdmin,
@@ -192,6 +205,7 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   // Routes only translate HTTP; each concept registers its public and its staff (admin) routes.
   await app.register(accountsRoutes);
   await app.register(phoneVerificationRoutes);
+  await app.register(passwordResetRoutes);
   await app.register(restaurantsRoutes);
   await app.register(restaurantsAdminRoutes);
   await app.register(remindersAdminRoutes);

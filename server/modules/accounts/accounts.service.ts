@@ -1,4 +1,5 @@
 import type { DinerProfile, LoginBody, LoginResponse, StaffLoginResponse } from '#common/contract/accounts.ts';
+import type { Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { conflict, isUniqueViolation, sessionExpired, unauthenticated } from '#server/errors.ts';
 import { findModeratorByUsername, findStaffByUsername, findUserById, findUserByUsername, insertUser } from './accounts.repository.ts';
@@ -29,23 +30,37 @@ function toProfile(user: DinerProfile): DinerProfile {
   };
 }
 
+/** What a new diner with an email is sent in the signup's transaction; answers what to do once it has committed. */
+export type WelcomeSender = (tx: Db, diner: { id: string; email: string; name: string }) => Promise<() => void>;
+
 /** Diner accounts and the sign-in of diners, restaurant staff and platform moderators. */
 export function createAccountsService(deps: AppDeps, sessions: SessionsService) {
   const { db, config } = deps;
+  let sendWelcome: WelcomeSender | undefined;
   return {
+    /** Wired in app.ts: the welcome email with the link that confirms a new diner's address (decision 230). */
+    onDinerSignup(sender: WelcomeSender): void {
+      sendWelcome = sender;
+    },
+
     /** Creates a diner account. Anyone may sign up; the username is unique whatever its case. */
     async signUpDiner(_principal: Principal, input: NewDiner): Promise<DinerProfile> {
       if (await findUserByUsername(db, input.username)) throw conflict('Username already taken');
       const passwordHash = await hashPassword(input.password, config.passwordHashCost);
       try {
-        const user = await insertUser(db, {
-          username: input.username,
-          passwordHash,
-          name: input.name ?? '',
-          email: input.email ?? null,
-          phone: input.phone ?? null,
-          preferredHood: input.preferredHood ?? null,
+        const { user, afterCommit } = await db.transaction(async (tx) => {
+          const inserted = await insertUser(tx, {
+            username: input.username,
+            passwordHash,
+            name: input.name ?? '',
+            email: input.email ?? null,
+            phone: input.phone ?? null,
+            preferredHood: input.preferredHood ?? null,
+          });
+          const welcome = inserted.email && sendWelcome ? await sendWelcome(tx, { id: inserted.id, email: inserted.email, name: inserted.name }) : undefined;
+          return { user: inserted, afterCommit: welcome };
         });
+        afterCommit?.();
         return toProfile(user);
       } catch (error) {
         // Two signups racing for one name: the unique index decides.
