@@ -15,8 +15,7 @@ export const PASSWORD_RESET_PER_ACCOUNT_PER_HOUR = 3;
 export const PASSWORD_RESET_PER_ADDRESS_PER_HOUR = 5;
 
 /** What every request is answered, account or not. */
-export const PASSWORD_RESET_SENT =
-  'If that matches an account, we have sent a 6-digit code to its verified email or phone. It works for 15 minutes.';
+export const PASSWORD_RESET_SENT = 'If that matches an account, we have sent a 6-digit code to its verified email or phone. It works for 15 minutes.';
 export const PASSWORD_RESET_DONE = 'Your password is changed, and you are signed out everywhere. Sign in with your new password.';
 export const PASSWORD_RESET_EXPIRED = 'This code has expired or was already used. Ask for a new code.';
 export const PASSWORD_RESET_TOO_MANY_TRIES = 'Too many wrong codes. Ask for a new code.';

@@ -155,7 +155,9 @@ describe('forgot password', () => {
     const secondCode = codeIn(await lastMessageTo(phone))!;
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      statuses.push((await post('/api/auth/password-reset/confirm', { resetId: second.json().resetId, code: wrongOf(secondCode), password: NEW_PASSWORD })).statusCode);
+      statuses.push(
+        (await post('/api/auth/password-reset/confirm', { resetId: second.json().resetId, code: wrongOf(secondCode), password: NEW_PASSWORD })).statusCode,
+      );
     }
     expect(statuses).toEqual([400, 400, 400, 400, 429, 429]);
     const right = await post('/api/auth/password-reset/confirm', { resetId: second.json().resetId, code: secondCode, password: NEW_PASSWORD });
@@ -179,7 +181,10 @@ describe('forgot password', () => {
     expect(count).toBe(PASSWORD_RESET_PER_ACCOUNT_PER_HOUR);
     t.clock.advance(61 * MINUTE_MS);
     await requestReset('diner', diner.username);
-    const [{ count: later }] = await queryRows<{ count: number }>(t.database.db, sql`SELECT count(*)::int AS count FROM outbox_messages WHERE recipient = ${phone}`);
+    const [{ count: later }] = await queryRows<{ count: number }>(
+      t.database.db,
+      sql`SELECT count(*)::int AS count FROM outbox_messages WHERE recipient = ${phone}`,
+    );
     expect(later).toBe(PASSWORD_RESET_PER_ACCOUNT_PER_HOUR + 1);
   });
 

@@ -26,7 +26,8 @@ export const passwordResetRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'requestPasswordReset',
         security: publicAccess,
         tags: ['accounts'],
-        summary: 'Forgot password: a 6-digit code to the account’s verified email or phone (diner, staff or dating). The same 202 whether or not an account matches',
+        summary:
+          'Forgot password: a 6-digit code to the account’s verified email or phone (diner, staff or dating). The same 202 whether or not an account matches',
         body: passwordResetRequestBody,
         response: { 202: passwordResetStarted, ...standardErrors },
       },

@@ -120,7 +120,11 @@ export function createPasswordResetService(deps: AppDeps, sessions: SessionsServ
   const settling = new Set<Promise<void>>();
 
   async function lookupHashOf(kind: ResettableAccount, identifier: string): Promise<string> {
-    const normalized = looksLikeEmail(identifier) ? identifier.toLowerCase() : looksLikePhone(identifier) ? normalizePhone(identifier) : identifier.toLowerCase();
+    const normalized = looksLikeEmail(identifier)
+      ? identifier.toLowerCase()
+      : looksLikePhone(identifier)
+        ? normalizePhone(identifier)
+        : identifier.toLowerCase();
     return createHmac('sha256', await signingKey())
       .update(`password-reset-lookup:${kind}:${normalized}`)
       .digest('base64url');
@@ -138,7 +142,12 @@ export function createPasswordResetService(deps: AppDeps, sessions: SessionsServ
       }
       const code = newCode();
       const codeSalt = randomBytes(16).toString('hex');
-      await attachResetToAccount(tx, resetId, { subjectId: account.id, channel: account.sendTo.channel, codeSalt, codeHash: hashCode(codeSalt, resetId, code) });
+      await attachResetToAccount(tx, resetId, {
+        subjectId: account.id,
+        channel: account.sendTo.channel,
+        codeSalt,
+        codeHash: hashCode(codeSalt, resetId, code),
+      });
       const message = messageFor(kind, code);
       if (account.sendTo.channel === 'email') {
         return notifications.queueEmail(tx, { to: account.sendTo.address, userId: kind === 'diner' ? account.id : null, ...message });
@@ -160,7 +169,15 @@ export function createPasswordResetService(deps: AppDeps, sessions: SessionsServ
         }
         // Until an account is found, the row holds the HMAC of a code nobody is sent: any code is "not right".
         const codeSalt = randomBytes(16).toString('hex');
-        return insertPasswordReset(tx, { kind: input.account, lookupHash, codeSalt, codeHash: hashCode(codeSalt, 'none', newCode()), ip: from.ip ?? null, now, expiresAt });
+        return insertPasswordReset(tx, {
+          kind: input.account,
+          lookupHash,
+          codeSalt,
+          codeHash: hashCode(codeSalt, 'none', newCode()),
+          ip: from.ip ?? null,
+          now,
+          expiresAt,
+        });
       });
       const work = settle(resetId, input.account, input.identifier, from.ip ?? null)
         .catch((error: unknown) => log.warn({ err: error }, 'password reset: the code could not be sent'))
@@ -182,7 +199,9 @@ export function createPasswordResetService(deps: AppDeps, sessions: SessionsServ
           const left = PASSWORD_RESET_ATTEMPTS - (await countFailedResetAttempt(tx, reset.id));
           return {
             refusal:
-              left > 0 ? badInput(`code: That code is not right. ${left} ${left === 1 ? 'try' : 'tries'} left.`) : new AppError('RATE_LIMITED', PASSWORD_RESET_TOO_MANY_TRIES),
+              left > 0
+                ? badInput(`code: That code is not right. ${left} ${left === 1 ? 'try' : 'tries'} left.`)
+                : new AppError('RATE_LIMITED', PASSWORD_RESET_TOO_MANY_TRIES),
           };
         }
         if (!(await directories[reset.account_kind].setPasswordHash(tx, reset.subject_id, passwordHash))) return { refusal: notFound(PASSWORD_RESET_EXPIRED) };
