@@ -61,6 +61,8 @@ import { createReservationsService } from './modules/reservations/reservations.s
 import { restaurantsAdminRoutes } from './modules/restaurants/restaurants.admin.routes.ts';
 import { restaurantsRoutes } from './modules/restaurants/restaurants.routes.ts';
 import { createRestaurantsService } from './modules/restaurants/restaurants.service.ts';
+import { createRestaurantPhotos } from './modules/restaurants/restaurant-photos.service.ts';
+import { restaurantPhotosRoutes } from './modules/restaurants/restaurant-photos.routes.ts';
 import { slotsAdminRoutes } from './modules/slots/slots.admin.routes.ts';
 import { createSlotsService } from './modules/slots/slots.service.ts';
 import { createStorageService } from './modules/storage/storage.service.ts';
@@ -88,7 +90,8 @@ function createServices(deps: AppDeps) {
   const sessions = createSessionsService(deps);
   const accounts = createAccountsService(deps, sessions);
   const storage = createStorageService(deps);
-  const restaurants = createRestaurantsService(deps, storage);
+  const restaurantPhotos = createRestaurantPhotos(deps, storage);
+  const restaurants = createRestaurantsService(deps, storage, restaurantPhotos);
   const slots = createSlotsService(deps);
   const availability = createAvailabilityService(deps, restaurants);
   const pages = createPagesService(availability);
@@ -121,6 +124,7 @@ function createServices(deps: AppDeps) {
     accounts,
     storage,
     restaurants,
+    restaurantPhotos,
     slots,
     availability,
     pages,
@@ -208,6 +212,7 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   await app.register(passwordResetRoutes);
   await app.register(restaurantsRoutes);
   await app.register(restaurantsAdminRoutes);
+  await app.register(restaurantPhotosRoutes);
   await app.register(remindersAdminRoutes);
   await app.register(remindersRoutes);
   await app.register(slotsAdminRoutes);
