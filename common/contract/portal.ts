@@ -87,6 +87,22 @@ const optionalText = (field: string, max: number) =>
     .optional()
     .transform((value) => (value === undefined ? undefined : value ? value : null));
 
+/** A link that, left out, stays as it is (undefined); blank clears it. Only http(s) addresses. */
+const keptLink = (field: string) =>
+  z
+    .union([
+      z.null(),
+      z
+        .string()
+        .trim()
+        .max(500, { message: `${field} must be at most 500 characters` }),
+    ])
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value ? value : null))
+    .refine((value) => value === undefined || value === null || isSafeLink(value), {
+      message: `${field} must be a web address starting with http:// or https://`,
+    });
+
 /** The photo upload's form field naming what the photo is of. */
 export const photoPurposes = ['gallery', 'menu'] as const;
 export const photoIdParams = z.object({ photoId: uuid });
@@ -108,7 +124,7 @@ export const updateAdminRestaurantBody = z.object({
     .max(6, { message: 'cuisineTags: At most 6 cuisines' })
     .optional(),
   address: optionalText('address', 200),
-  directionsUrl: optionalLink('directionsUrl'),
+  directionsUrl: keptLink('directionsUrl'),
   costForTwo: z
     .union([z.null(), z.literal(''), z.coerce.number({ message: 'costForTwo must be a number' })])
     .optional()
@@ -120,7 +136,7 @@ export const updateAdminRestaurantBody = z.object({
     .union([z.null(), z.literal(''), z.enum(dietTypes)], { message: 'diet must be pure-veg, veg-and-non-veg or non-veg' })
     .optional()
     .transform(blankToNull),
-  menuUrl: optionalLink('menuUrl'),
+  menuUrl: keptLink('menuUrl'),
   dressCode: optionalText('dressCode', 80),
   childrenPolicy: z
     .union([z.null(), z.literal(''), z.enum(childrenPolicies)], { message: `childrenPolicy must be one of ${childrenPolicies.join(', ')}` })
