@@ -54,6 +54,8 @@ import { createPaymentsService } from './modules/payments/payments.service.ts';
 import { reservationsAdminRoutes } from './modules/reservations/reservations.admin.routes.ts';
 import { createReservationsAdminService } from './modules/reservations/reservations.admin.service.ts';
 import { reservationsRoutes } from './modules/reservations/reservations.routes.ts';
+import { bookingSearchAdminRoutes } from './modules/reservations/booking-search.admin.routes.ts';
+import { createBookingSearch } from './modules/reservations/booking-search.ts';
 import { createDepositsService } from './modules/reservations/deposits.service.ts';
 import { createDatePlans } from './modules/dating/date-plans.service.ts';
 import { depositsRoutes } from './modules/reservations/deposits.routes.ts';
@@ -100,6 +102,7 @@ function createServices(deps: AppDeps) {
   const notifications = createNotificationsService(deps);
   const reminders = createRemindersService(deps, notifications, reservations);
   const reservationsAdmin = createReservationsAdminService(deps, reservations, strikes, reminders);
+  const bookingSearch = createBookingSearch(deps);
   const dating = createDatingService(deps, sessions, storage, notifications);
   const datingPartners = createDatingPartners(deps);
   // The moderation list of reported members (decision 185): a moderator's SUSPEND revokes the member's sessions.
@@ -130,6 +133,7 @@ function createServices(deps: AppDeps) {
     pages,
     reservations,
     reservationsAdmin,
+    bookingSearch,
     strikes,
     dating,
     datingPartners,
@@ -219,6 +223,7 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   await app.register(availabilityRoutes);
   await app.register(reservationsRoutes);
   await app.register(reservationsAdminRoutes);
+  await app.register(bookingSearchAdminRoutes);
   await app.register(depositsRoutes);
   await app.register(datingRoutes);
   await app.register(datingAdminRoutes);
