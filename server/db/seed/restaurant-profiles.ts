@@ -117,7 +117,7 @@ export function demoProfileOf(name: string, category: string, neighborhood: stri
         illustration: `${second}:${category}:${(n >> 3) % 83}`,
         alt: second === 'spread' ? `A spread of small bowls at ${name}` : `Another dish at ${name}`,
       },
-      { purpose: 'menu', illustration: `menu:${category}:${n % 7}`, alt: `The menu at ${name}` },
+      { purpose: 'menu', illustration: `menu:${category}:${n % 7}${PURE_VEG.has(slug) ? ':veg' : ''}`, alt: `The menu at ${name}` },
     ],
   };
 }

@@ -353,12 +353,30 @@ const DISHES: Record<string, [string, number][]> = {
   ],
 };
 
+const MEAT_OR_EGG = /chicken|mutton|pork|fish|prawn|gambas|brisket|ribs|egg|kori|birria|ghee roast|bao|stew|tres leches|tiramisu|plum cake|brownie/i;
+/** Vegetarian stand-ins, so a pure veg restaurant's menu card lists no meat, fish or egg. */
+const VEG_DISHES: [string, number][] = [
+  ['Paneer butter masala', 360],
+  ['Veg pulao', 240],
+  ['Aloo gobi', 220],
+  ['Mysore pak', 120],
+  ['Masala buttermilk', 70],
+  ['Rasam rice', 160],
+];
+
+function menuDishes(category: string, isPureVeg: boolean): [string, number][] {
+  const dishes = DISHES[category] ?? DISHES.dinner;
+  if (!isPureVeg) return dishes.slice(0, 7);
+  const veg = dishes.filter(([dish]) => !MEAT_OR_EGG.test(dish));
+  return [...veg, ...VEG_DISHES].slice(0, 7);
+}
+
 /** The SVG of an illustration; `menu` scenes take the restaurant's name (and list the category's dishes). */
 export function renderIllustration(
   name: string,
   extras: { restaurantName?: string; dishes?: [string, number][] } = {},
 ): { svg: string; width: number; height: number } {
-  const [scene, category = 'dinner', seed = '0'] = name.split(':');
+  const [scene, category = 'dinner', seed = '0', diet] = name.split(':');
   const rand = randomFrom(name);
   const isMenu = scene === 'menu';
   // The largest stored width (1440), so nothing is scaled up: a 3:2 photo, a 5:7 menu page.
@@ -370,7 +388,7 @@ export function renderIllustration(
       : scene === 'spread'
         ? spread(category, rand, width, height)
         : isMenu
-          ? menuCard(extras.restaurantName ?? 'Menu', extras.dishes ?? (DISHES[category] ?? DISHES.dinner).slice(0, 7), rand, width, height)
+          ? menuCard(extras.restaurantName ?? 'Menu', extras.dishes ?? menuDishes(category, diet === 'veg'), rand, width, height)
           : dish(category, rand, width, height);
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" data-seed="${escape(seed)}">
 <defs>${DEFS}${PLATE_DEFS}<radialGradient id="vignette" cx="0.5" cy="0.5" r="0.75"><stop offset="0.55" stop-color="#000" stop-opacity="0"/><stop offset="1" stop-color="#000" stop-opacity="0.45"/></radialGradient>
