@@ -83,7 +83,14 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
      * code, the link that confirms a new diner's address). `userId` is the diner's, when it is one.
      */
     async queueEmail(tx: Db, message: { to: string; userId: string | null; subject: string; body: string }): Promise<string> {
-      return insertOutboxMessage(tx, { channel: 'email', recipient: message.to, userId: message.userId, subject: message.subject, body: message.body, now: clock.now() });
+      return insertOutboxMessage(tx, {
+        channel: 'email',
+        recipient: message.to,
+        userId: message.userId,
+        subject: message.subject,
+        body: message.body,
+        now: clock.now(),
+      });
     },
 
     /**

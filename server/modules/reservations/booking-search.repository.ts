@@ -1,22 +1,10 @@
 import { sql } from 'drizzle-orm';
-import type { ReservationStatus } from '#common/domain/reservation-status.ts';
 import { queryRows, type Db } from '#server/db/client.ts';
 import { isLapsedHold } from './reservation-sql.ts';
+import type { AdminBookingRow } from './reservations.repository.ts';
 
-export interface BookingSearchRow {
-  id: string;
-  status: ReservationStatus;
-  hold_expires_at: Date | string | null;
-  party_size: number;
-  created_at: Date | string;
-  starts_at: Date | string;
-  slot_date: string;
-  slot_time: string;
-  user_name: string;
-  username: string;
-  user_email: string | null;
-  user_phone: string | null;
-}
+/** A booking as staff see it: the same columns as their bookings list. */
+export type BookingSearchRow = AdminBookingRow;
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 

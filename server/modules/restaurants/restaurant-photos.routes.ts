@@ -5,7 +5,8 @@ import { emptyBody, errorResponse, standardErrors, uuid } from '#common/contract
 import { adminRestaurant, photoIdParams, photoPurposes } from '#common/contract/portal.ts';
 import { PHOTO_UPLOAD_MAX_BYTES, PHOTO_WIDTHS, type PhotoWidth } from '#common/domain/restaurant-profile.ts';
 import { bearerAccess, publicAccess } from '#common/contract/openapi-security.ts';
-import { AppError, badInput, notFound } from '#server/errors.ts';
+import { badInput, notFound } from '#server/errors.ts';
+import { readImageForm } from './multipart-image.ts';
 
 const adminPhoto = adminRestaurant.shape.photos.element;
 
@@ -94,25 +95,9 @@ export const restaurantPhotosRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request, reply) => {
-        let bytes: Buffer | undefined;
-        let purpose: string = 'gallery';
-        let alt = '';
-        for await (const part of request.parts()) {
-          if (part.type === 'file') {
-            try {
-              bytes = await part.toBuffer();
-            } catch (error) {
-              if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-                throw new AppError('TOO_LARGE', `The photo is larger than ${PHOTO_UPLOAD_MAX_BYTES / 1024 / 1024} MB`);
-              }
-              throw error;
-            }
-          } else if (part.fieldname === 'purpose' && typeof part.value === 'string') {
-            purpose = part.value.trim();
-          } else if (part.fieldname === 'alt' && typeof part.value === 'string') {
-            alt = part.value.trim();
-          }
-        }
+        const { bytes, fields } = await readImageForm(request, PHOTO_UPLOAD_MAX_BYTES);
+        const purpose = fields.purpose ?? 'gallery';
+        const alt = fields.alt ?? '';
         if (!(photoPurposes as readonly string[]).includes(purpose)) throw badInput('purpose: must be gallery or menu');
         if (alt.length > 140) throw badInput('alt: at most 140 characters');
         const photo = await restaurantPhotos.addPhoto(await request.principal(), { purpose: purpose as 'gallery' | 'menu', alt, bytes });
