@@ -335,3 +335,32 @@ describe('the portal', () => {
     await mine.context().close();
   });
 });
+
+describe('the platform', () => {
+  it('a Tablefair moderator gives a restaurant login with no email a new password, and its sessions end (1280 px, then 375 px)', async () => {
+    const restaurant = await buildRestaurant(server.database.db, { name: 'Help Desk Dhaba' });
+    const staff = await buildStaff(server.database.db, restaurant.id);
+    for (const viewport of [LAPTOP, PHONE]) {
+      const page = await openAs(browser, null, viewport);
+      await page.goto(`${server.baseUrl}/moderation/login`);
+      await page.getByLabel('Username').fill('moderator');
+      await page.getByLabel('Password').fill('moderate1234');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Restaurant sign-in help' }).waitFor();
+      await page.getByLabel('Restaurant, username or email').fill('help desk');
+      await page.getByRole('button', { name: 'Find the login' }).click();
+      await page.getByText('no email on file').waitFor();
+      if (viewport === LAPTOP) {
+        await page.getByRole('button', { name: `Set a new password for ${staff.username}` }).click();
+        await page.getByLabel(`New password for ${staff.username}`).fill(NEW_PASSWORD);
+        await page.getByRole('button', { name: 'Set the password' }).click();
+        await page.getByText('New password set').waitFor();
+        expect((await api('/api/admin/restaurant', { token: staff.token })).status).toBe(401);
+        expect((await api('/api/auth/restaurant-login', { method: 'POST', body: { username: staff.username, password: NEW_PASSWORD } })).status).toBe(200);
+      }
+      await expectAccessible(page, 'moderation staff help');
+      await saveScreenshot(page, `moderation-staff-help-${viewport.width}`);
+      await page.context().close();
+    }
+  });
+});
