@@ -349,7 +349,7 @@ describe('the platform', () => {
       await page.getByRole('heading', { name: 'Restaurant sign-in help' }).waitFor();
       await page.getByLabel('Restaurant, username or email').fill('help desk');
       await page.getByRole('button', { name: 'Find the login' }).click();
-      await page.getByText('no email on file').waitFor();
+      await page.getByText(`Help Desk Dhaba · ${staff.username} · no email on file`).waitFor();
       if (viewport === LAPTOP) {
         await page.getByRole('button', { name: `Set a new password for ${staff.username}` }).click();
         await page.getByLabel(`New password for ${staff.username}`).fill(NEW_PASSWORD);
