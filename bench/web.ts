@@ -81,6 +81,18 @@ const chrome = await chromeLauncher.launch({
     '--no-first-run',
   ],
 });
+// The demo restaurants' photos are drawn on their first read and kept (decision 235), as an
+// upload is stored at every width when staff add it: read them once, so the runs measure the
+// page as diners meet it, not the drawing.
+for (const path of ['/r/toit-tandoor']) {
+  const restaurant = (await (await fetch(`${base}/api/restaurants/${path.split('/').at(-1)}`)).json()) as {
+    photos: { srcSet: string }[];
+    menu: { photos: { srcSet: string }[] };
+  };
+  for (const photo of [...restaurant.photos, ...restaurant.menu.photos]) {
+    for (const candidate of photo.srcSet.split(', ')) await (await fetch(`${base}${candidate.split(' ')[0]}`)).arrayBuffer();
+  }
+}
 const targets = { performance: 90, accessibility: 95, 'best-practices': 95 } as const;
 // Lighthouse's performance score moves by ten points between identical runs on a shared machine,
 // so each page is measured several times and judged on the median (BENCH_WEB_RUNS, default 5).

@@ -23,7 +23,7 @@ const expected = (row: Row, caller: Caller): number => row.expect[caller] ?? 401
 
 interface Row {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Placeholders: {slugX} {restaurantX} {reservationA} {confirmedA} {slotX} {dropX} {waitlistA} {paymentA} {provider} {missingId} (an id nothing has) {foreignLink} (a link signed with another key); {photoId} is sent as written (no photo has that id) */
+  /** Placeholders: {slugX} {restaurantX} {reservationA} {confirmedA} {slotX} {dropX} {waitlistA} {paymentA} {provider} {missingId} (an id nothing has) {foreignLink} (a link signed with another key) {photoWidth} (a stored photo width); {photoId} is sent as written (no photo has that id) */
   path: string;
   /** A server-sent event stream: called over real HTTP and closed once the status is known. */
   stream?: boolean;
@@ -50,7 +50,26 @@ export const authorizationTable: Row[] = [
   },
   { method: 'POST', path: '/api/auth/login', body: () => ({ username: 'nobody_here', password: 'wrong-password' }), expect: all(401) },
   { method: 'POST', path: '/api/auth/restaurant-login', body: () => ({ username: 'nobody_here', password: 'wrong-password' }), expect: all(401) },
+  // Forgot password (decision 230): open to anyone, and the same 202 whether or not an account matches.
+  { method: 'POST', path: '/api/auth/password-reset', body: () => ({ account: 'diner', identifier: `nobody_${signupCounter++}` }), expect: all(202) },
+  {
+    method: 'POST',
+    path: '/api/auth/password-reset/confirm',
+    body: () => ({ resetId: '00000000-0000-4000-8000-000000000000', code: '123456', password: 'new-password-1' }),
+    expect: all(404),
+  },
+  { method: 'POST', path: '/api/auth/email/confirm', body: () => ({ token: 'forged.token' }), expect: all(404) },
+  // A restaurant login's new password from the platform (decision 231): Tablefair moderators only.
+  { method: 'GET', path: '/api/moderation/staff-accounts?q=kitchen', expect: moderatorOnly(200) },
+  { method: 'PUT', path: '/api/moderation/staff-accounts/{missingId}/password', body: () => ({ password: 'new-password-1' }), expect: moderatorOnly(404) },
   { method: 'GET', path: '/api/restaurants', expect: all(200) },
+  // A restaurant's photos (decision 234): public to read; staff add, order and remove their own.
+  { method: 'GET', path: '/api/restaurant-photos/{missingId}/{photoWidth}', expect: all(404) },
+  { method: 'POST', path: '/api/admin/restaurant/photos', body: () => ({ purpose: 'gallery' }), expect: staffOnly(415) },
+  { method: 'DELETE', path: '/api/admin/restaurant/photos/{missingId}', expect: staffOnly(404) },
+  { method: 'POST', path: '/api/admin/restaurant/photos/{missingId}/cover', body: () => ({}), expect: staffOnly(404) },
+  // Find a booking (decision 236): the staff's own restaurant's bookings only.
+  { method: 'GET', path: '/api/admin/bookings/search?q=asha', expect: staffOnly(200) },
   { method: 'GET', path: '/api/restaurants/{slugX}', expect: all(200) },
   { method: 'GET', path: '/api/restaurants/{slugX}/availability?date=2026-11-23&partySize=2', expect: all(200) },
   { method: 'GET', path: '/api/restaurants/{slugX}/calendar', expect: all(200) },
@@ -394,6 +413,7 @@ function fillPath(path: string, fixture: Fixture): string {
     ...ids,
     provider: 'sandbox',
     missingId: '00000000-0000-4000-8000-000000000000',
+    photoWidth: '480',
     foreignLink: FOREIGN_LINK,
   };
   return path.replace(/\{(\w+)\}/g, (placeholder, name: string) => {

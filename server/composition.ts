@@ -1,11 +1,15 @@
 import type { PaymentPurpose } from '#common/contract/payments.ts';
 import type { AppDeps } from './deps.ts';
 import { createAccountsService } from './modules/accounts/accounts.service.ts';
+import { createEmailVerification } from './modules/accounts/email-verification.service.ts';
+import { createPasswordResetService } from './modules/accounts/password-reset.service.ts';
+import { createStaffPasswords } from './modules/accounts/staff-passwords.service.ts';
 import { createPhoneVerificationService } from './modules/accounts/phone-verification.service.ts';
 import { createSessionsService } from './modules/accounts/sessions.service.ts';
 import { createAvailabilityService } from './modules/availability/availability.service.ts';
 import { createDatePlans } from './modules/dating/date-plans.service.ts';
 import { createDatingModeration } from './modules/dating/dating-moderation.service.ts';
+import { createDatingRecovery } from './modules/dating/dating-recovery.service.ts';
 import { createDatingPartners } from './modules/dating/dating-partners.service.ts';
 import { createDatingService } from './modules/dating/dating.service.ts';
 import { createDropOffers } from './modules/drops/drop-offers.ts';
@@ -16,8 +20,10 @@ import { createPagesService } from './modules/pages/pages.service.ts';
 import { createPaymentsService } from './modules/payments/payments.service.ts';
 import { createRemindersService } from './modules/reminders/reminders.service.ts';
 import { createDepositsService } from './modules/reservations/deposits.service.ts';
+import { createBookingSearch } from './modules/reservations/booking-search.ts';
 import { createReservationsAdminService } from './modules/reservations/reservations.admin.service.ts';
 import { createReservationsService } from './modules/reservations/reservations.service.ts';
+import { createRestaurantPhotos } from './modules/restaurants/restaurant-photos.service.ts';
 import { createRestaurantsService } from './modules/restaurants/restaurants.service.ts';
 import { createSlotsService } from './modules/slots/slots.service.ts';
 import { createStorageService } from './modules/storage/storage.service.ts';
@@ -41,7 +47,8 @@ export function createServices(deps: AppDeps) {
   const sessions = createSessionsService(deps);
   const accounts = createAccountsService(deps, sessions);
   const storage = createStorageService(deps);
-  const restaurants = createRestaurantsService(deps, storage);
+  const restaurantPhotos = createRestaurantPhotos(deps, storage);
+  const restaurants = createRestaurantsService(deps, storage, restaurantPhotos);
   const slots = createSlotsService(deps);
   const availability = createAvailabilityService(deps, restaurants);
   const pages = createPagesService(availability);
@@ -53,12 +60,17 @@ export function createServices(deps: AppDeps) {
   const deposits = createDepositsService(deps, reservations, payments, notifications, restaurants);
   const reminders = createRemindersService(deps, notifications, reservations, deposits);
   const reservationsAdmin = createReservationsAdminService(deps, reservations, strikes, reminders);
+  const bookingSearch = createBookingSearch(deps);
   const dating = createDatingService(deps, sessions, storage, notifications);
   const datingPartners = createDatingPartners(deps);
   // The moderation list of reported members (decision 185): a moderator's SUSPEND revokes the member's sessions.
   const datingModeration = createDatingModeration(deps, sessions);
   const datePlans = createDatePlans(deps, reservations, payments, restaurants);
   const phoneVerification = createPhoneVerificationService(deps, notifications);
+  // Forgot password for the three sign-ins, and the welcome email that proves a diner's address (decisions 230, 231).
+  const passwordReset = createPasswordResetService(deps, sessions, notifications, createDatingRecovery());
+  const emailVerification = createEmailVerification(deps, notifications);
+  const staffPasswords = createStaffPasswords(deps, sessions);
   const dropOffers = createDropOffers(deps, reservations, notifications, slots);
   const drops = createDropsService(deps, dropOffers, phoneVerification, strikes);
   const dropsAdmin = createDropsAdminService(deps, dropOffers, slots);
@@ -69,11 +81,13 @@ export function createServices(deps: AppDeps) {
     accounts,
     storage,
     restaurants,
+    restaurantPhotos,
     slots,
     availability,
     pages,
     reservations,
     reservationsAdmin,
+    bookingSearch,
     strikes,
     dating,
     datingPartners,
@@ -81,6 +95,9 @@ export function createServices(deps: AppDeps) {
     datePlans,
     notifications,
     phoneVerification,
+    passwordReset,
+    emailVerification,
+    staffPasswords,
     dropOffers,
     drops,
     dropsAdmin,
@@ -171,7 +188,21 @@ const DATE_MONEY: readonly PaymentPurpose[] = ['dating_deposit'];
 
 /** Connects the modules: every listener, move step and background job, in one place. */
 export function connectModules(services: AppServices, deps: AppDeps): ModuleWiring {
-  const { payments, deposits, datePlans, strikes, datingModeration, reservations, reminders, waitlist, dropOffers, notifications, dating } = services;
+  const {
+    payments,
+    deposits,
+    datePlans,
+    strikes,
+    datingModeration,
+    reservations,
+    reminders,
+    waitlist,
+    dropOffers,
+    notifications,
+    dating,
+    accounts,
+    emailVerification,
+  } = services;
   const { events, config } = deps;
   const wiring = new ModuleWiring(deps.log);
 
@@ -182,6 +213,7 @@ export function connectModules(services: AppServices, deps: AppDeps): ModuleWiri
   wiring.listener('datingModeration.onMemberSuspended', 'datePlans.onMemberSuspended', datingModeration.onMemberSuspended(datePlans.onMemberSuspended));
   wiring.listener("events 'slot.freed'", 'waitlist.onSlotFreed', events.subscribe('slot.freed', waitlist.onSlotFreed));
   wiring.listener("events 'slot.freed'", 'dropOffers.onSlotFreed', events.subscribe('slot.freed', dropOffers.onSlotFreed));
+  wiring.listener('accounts.onDinerSignup', 'emailVerification.queueConfirmation', accounts.onDinerSignup(emailVerification.queueConfirmation));
 
   // Steps of every reservation move, in this order, inside the move's transaction.
   wiring.moveStep('deposits.moneyMoveStep', reservations.addMoveStep(deposits.moneyMoveStep));

@@ -20,6 +20,6 @@ declare module 'fastify' {
     /** With etag: the answer is the same for every caller; keep it built for at most this many seconds (decision 075). */
     sharedAnswerSeconds?: number;
     /** Which rate-limit budget the route spends (login, signup, booking; phone: codes, per caller and IP). */
-    rateLimitGroup?: 'login' | 'signup' | 'booking' | 'upload' | 'phone';
+    rateLimitGroup?: 'login' | 'signup' | 'booking' | 'upload' | 'phone' | 'reset';
   }
 }

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { clockTime, isoDate, oneLineName, slotRef, uuid } from './common.ts';
 import { reservationStatus } from './reservations.ts';
 import { reminderReplies } from './reminders.ts';
+import { restaurantPhoto } from './restaurants.ts';
+import { COST_FOR_TWO_MAX, COST_FOR_TWO_MIN, childrenPolicies, dietTypes, smokingPolicies } from '../domain/restaurant-profile.ts';
 
 /** The restaurant portal's shapes (spec sections 3 and 7, Admin). */
 
@@ -26,6 +28,17 @@ export const adminRestaurant = z.object({
   /** What diners see: the set URL, else the app's hero-image endpoint (uploaded photo or generated). */
   heroImageSrc: z.string(),
   hasUploadedHero: z.boolean(),
+  /** What diners choose by (decision 233). */
+  cuisineTags: z.array(z.string()),
+  address: z.string().nullable(),
+  directionsUrl: z.string().nullable(),
+  costForTwo: z.number().int().nullable(),
+  diet: z.enum(dietTypes).nullable(),
+  menuUrl: z.string().nullable(),
+  dressCode: z.string().nullable(),
+  childrenPolicy: z.enum(childrenPolicies).nullable(),
+  smokingPolicy: z.enum(smokingPolicies).nullable(),
+  photos: z.array(restaurantPhoto.extend({ purpose: z.enum(['gallery', 'menu']) })),
 });
 export type AdminRestaurant = z.infer<typeof adminRestaurant>;
 
@@ -56,6 +69,44 @@ export function isSafeLink(value: string): boolean {
   }
 }
 
+/** '' means "none": null; left out stays undefined (kept as it is). */
+function blankToNull<T>(value: T | '' | null | undefined): T | null | undefined {
+  return value === '' ? null : value;
+}
+
+/** Optional free text: left out keeps it, blank clears it. */
+const optionalText = (field: string, max: number) =>
+  z
+    .union([
+      z.null(),
+      z
+        .string()
+        .trim()
+        .max(max, { message: `${field} must be at most ${max} characters` }),
+    ])
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value ? value : null));
+
+/** A link that, left out, stays as it is (undefined); blank clears it. Only http(s) addresses. */
+const keptLink = (field: string) =>
+  z
+    .union([
+      z.null(),
+      z
+        .string()
+        .trim()
+        .max(500, { message: `${field} must be at most 500 characters` }),
+    ])
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value ? value : null))
+    .refine((value) => value === undefined || value === null || isSafeLink(value), {
+      message: `${field} must be a web address starting with http:// or https://`,
+    });
+
+/** The photo upload's form field naming what the photo is of. */
+export const photoPurposes = ['gallery', 'menu'] as const;
+export const photoIdParams = z.object({ photoId: uuid });
+
 export const updateAdminRestaurantBody = z.object({
   name: z
     .string({ message: 'name is required' })
@@ -77,6 +128,36 @@ export const updateAdminRestaurantBody = z.object({
   instagramUrl: optionalLink('instagramUrl'),
   website: optionalLink('website'),
   heroImageUrl: optionalLink('heroImageUrl'),
+  // The page's facts (decision 233): each may be left out (kept as it is); '' or null clears it.
+  cuisineTags: z
+    .array(z.string().trim().min(1, { message: 'cuisineTags: A cuisine cannot be empty' }).max(30, { message: 'cuisineTags: At most 30 characters each' }), {
+      message: 'cuisineTags must be a list',
+    })
+    .max(6, { message: 'cuisineTags: At most 6 cuisines' })
+    .optional(),
+  address: optionalText('address', 200),
+  directionsUrl: keptLink('directionsUrl'),
+  costForTwo: z
+    .union([z.null(), z.literal(''), z.coerce.number({ message: 'costForTwo must be a number' })])
+    .optional()
+    .transform((value) => (value === '' ? null : value))
+    .refine((value) => value === undefined || value === null || (Number.isInteger(value) && value >= COST_FOR_TWO_MIN && value <= COST_FOR_TWO_MAX), {
+      message: `costForTwo must be whole rupees between ${COST_FOR_TWO_MIN} and ${COST_FOR_TWO_MAX.toLocaleString('en-IN')}`,
+    }),
+  diet: z
+    .union([z.null(), z.literal(''), z.enum(dietTypes)], { message: 'diet must be pure-veg, veg-and-non-veg or non-veg' })
+    .optional()
+    .transform(blankToNull),
+  menuUrl: keptLink('menuUrl'),
+  dressCode: optionalText('dressCode', 80),
+  childrenPolicy: z
+    .union([z.null(), z.literal(''), z.enum(childrenPolicies)], { message: `childrenPolicy must be one of ${childrenPolicies.join(', ')}` })
+    .optional()
+    .transform(blankToNull),
+  smokingPolicy: z
+    .union([z.null(), z.literal(''), z.enum(smokingPolicies)], { message: `smokingPolicy must be one of ${smokingPolicies.join(', ')}` })
+    .optional()
+    .transform(blankToNull),
 });
 export type UpdateAdminRestaurantBody = z.input<typeof updateAdminRestaurantBody>;
 export type UpdateAdminRestaurantInput = z.output<typeof updateAdminRestaurantBody>;

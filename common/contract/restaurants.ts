@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isoDate } from './common.ts';
 import { slotDeposit } from './deposits.ts';
 import { MAX_PARTY_SIZE, preferredHoods } from '../domain/restaurants.ts';
+import { childrenPolicies, dietTypes, smokingPolicies } from '../domain/restaurant-profile.ts';
 
 export const restaurantPosition = z.object({ lat: z.number(), lng: z.number() });
 
@@ -24,10 +25,51 @@ export const publicRestaurant = z.object({
   instagramUrl: z.string().nullable(),
   heroImageUrl: z.string(),
   position: restaurantPosition.nullable(),
+  /** Veg, non-veg or pure veg (decision 233); null until staff say. The list and the map filter by it. */
+  diet: z.enum(dietTypes).nullable(),
+  /** What two people usually spend, in rupees; null until staff say. */
+  costForTwo: z.number().int().nullable(),
 });
 export type PublicRestaurant = z.infer<typeof publicRestaurant>;
 
 export const restaurantList = z.array(publicRestaurant);
+
+/** A photo as a page shows it: WebP at phone and laptop widths (decision 234). */
+export const restaurantPhoto = z.object({
+  id: z.string(),
+  /** The 960-pixel-wide variant. */
+  src: z.string(),
+  /** Every variant with its width, for <img srcset>. */
+  srcSet: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  alt: z.string(),
+});
+export type RestaurantPhoto = z.infer<typeof restaurantPhoto>;
+
+/** One weekday's opening hours (0 = Sunday): filled from the floor's service hours once they exist; null until then. */
+export const openingDay = z.object({
+  weekday: z.number().int().min(0).max(6),
+  ranges: z.array(z.object({ opens: z.string(), closes: z.string() })),
+});
+
+/** The restaurant page's answer (GET /api/restaurants/{slug}): the list's entry and what a diner decides by. */
+export const restaurantDetail = publicRestaurant.extend({
+  address: z.string().nullable(),
+  /** The restaurant's own directions link, else a maps link to its position or address. */
+  directionsUrl: z.string().nullable(),
+  /** Up to 8 photos of the room and the food, the first being the cover. */
+  photos: z.array(restaurantPhoto),
+  menu: z.object({ url: z.string().nullable(), photos: z.array(restaurantPhoto) }),
+  houseRules: z.object({
+    dressCode: z.string().nullable(),
+    children: z.enum(childrenPolicies).nullable(),
+    smoking: z.enum(smokingPolicies).nullable(),
+  }),
+  /** Per weekday, from the floor's service hours; null while the restaurant has none (the page says so). */
+  openingHours: z.array(openingDay).nullable(),
+});
+export type RestaurantDetail = z.infer<typeof restaurantDetail>;
 
 /** A slug or, for /restaurant/{id}, the restaurant's id. */
 export const restaurantKeyParams = z.object({
@@ -109,7 +151,7 @@ export type AvailableTodayQuery = z.infer<typeof availableTodayQuery>;
  * answers of GET /api/restaurants/{slug}, …/calendar and …/availability for the opening day.
  */
 export const restaurantPageData = z.object({
-  restaurant: publicRestaurant,
+  restaurant: restaurantDetail,
   calendar: availabilityCalendar,
   /** The times of the day and party size the page opens on (openingChoice), as GET …/availability answers them. */
   availability: z.object({ date: z.string(), partySize: z.number(), entries: availabilityResponse }).nullable(),

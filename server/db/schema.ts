@@ -23,6 +23,8 @@ export const users = pgTable('users', {
   /** Migration 0004: the phone this account proved it holds (one account per verified phone). */
   verifiedPhone: text('verified_phone'),
   phoneVerifiedAt: timestamp('phone_verified_at', { withTimezone: true }),
+  /** Migration 0021: when the diner opened the link sent to `email` (a reset may then use it; decision 230). */
+  emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
 });
 
 export const restaurants = pgTable('restaurants', {
@@ -49,6 +51,31 @@ export const restaurants = pgTable('restaurants', {
   lng: doublePrecision('lng'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Migration 0021: what diners choose by (decision 233). */
+  address: text('address'),
+  directionsUrl: text('directions_url'),
+  costForTwo: integer('cost_for_two'),
+  diet: text('diet'),
+  menuUrl: text('menu_url'),
+  dressCode: text('dress_code'),
+  childrenPolicy: text('children_policy'),
+  smokingPolicy: text('smoking_policy'),
+});
+
+/** Migration 0021: photos of the room, the food and the menu, as phone-sized WebP variants (decision 234). */
+export const restaurantPhotos = pgTable('restaurant_photos', {
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
+  restaurantId: uuid('restaurant_id').notNull(),
+  purpose: text('purpose').notNull(),
+  sortOrder: integer('sort_order').notNull(),
+  alt: text('alt').notNull().default(''),
+  variantBase: text('variant_base').notNull(),
+  width: integer('width').notNull(),
+  height: integer('height').notNull(),
+  illustration: text('illustration'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
 export const staffAccounts = pgTable('staff_accounts', {
@@ -59,6 +86,8 @@ export const staffAccounts = pgTable('staff_accounts', {
   username: text('username').notNull(),
   passwordHash: text('password_hash').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Migration 0021: the address the platform checked when it made the account; resets go there (decision 231). */
+  email: text('email'),
 });
 
 export const sessions = pgTable('sessions', {
@@ -633,4 +662,23 @@ export const platformModerators = pgTable('platform_moderators', {
   username: text('username').notNull(),
   passwordHash: text('password_hash').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Migration 0021: "Forgot password" requests and the platform's new passwords for staff (decisions 230, 231). */
+export const passwordResets = pgTable('password_resets', {
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
+  accountKind: text('account_kind').notNull().$type<'diner' | 'staff' | 'dating'>(),
+  subjectId: uuid('subject_id'),
+  lookupHash: text('lookup_hash').notNull(),
+  channel: text('channel'),
+  codeSalt: text('code_salt').notNull(),
+  codeHash: text('code_hash').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  requestedIp: text('requested_ip'),
+  moderatorId: uuid('moderator_id'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  consumedAt: timestamp('consumed_at', { withTimezone: true }),
 });

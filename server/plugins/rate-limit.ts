@@ -51,6 +51,8 @@ function budgetsFor(config: AppConfig): Record<RateLimitGroup, Budget[]> {
       { name: 'signup-ip', limit: limits.signupPerIp, keyOf: byIp },
       { name: 'signup-account', limit: limits.signupPerAccount, keyOf: byAccountName },
     ],
+    // "Forgot password": per address here; per typed address and per account in the service (decision 230).
+    reset: [{ name: 'reset-ip', limit: limits.loginPerIp, keyOf: byIp }],
     booking: [{ name: 'booking', limit: limits.bookingPerCaller, keyOf: byCaller }],
     upload: [{ name: 'upload', limit: limits.uploadPerCaller, keyOf: byCaller }],
   };

@@ -52,7 +52,13 @@ interface KeptPage {
 
 /** The same page: the same title, image and JSON pieces (kept pieces are the same strings, compared at once). */
 function isSameScreen(a: FirstScreen, b: FirstScreen): boolean {
-  return a.title === b.title && a.image === b.image && a.json.length === b.json.length && a.json.every((piece, index) => piece === b.json[index]);
+  return (
+    a.title === b.title &&
+    a.image === b.image &&
+    a.imageSrcSet === b.imageSrcSet &&
+    a.json.length === b.json.length &&
+    a.json.every((piece, index) => piece === b.json[index])
+  );
 }
 
 /**
@@ -188,7 +194,13 @@ export function firstScreenTemplate(shell: string, assets: Assets): (screen: Fir
     beforeTitle +
     (screen.title && titleAt >= 0 ? `<title>${escapeMarkup(screen.title)}</title>` : shellTitle) +
     beforeHeadEnd +
-    (screen.image ? line(`<link rel="preload" as="image" href="${escapeMarkup(screen.image)}" fetchpriority="high">`) : '') +
+    (screen.image
+      ? line(
+          `<link rel="preload" as="image" href="${escapeMarkup(screen.image)}"${
+            screen.imageSrcSet ? ` imagesrcset="${escapeMarkup(screen.imageSrcSet)}" imagesizes="${escapeMarkup(screen.imageSizes ?? '100vw')}"` : ''
+          } fetchpriority="high">`,
+        )
+      : '') +
     assetLines +
     line(`<script type="application/json" id="${PAGE_DATA_ELEMENT_ID}">${jsonTextForScriptElement(screen.json.join(''))}</script>`) +
     '  ' +

@@ -120,12 +120,13 @@ export async function buildDiner(db: Db, overrides: Partial<{ username: string; 
 export async function buildStaff(
   db: Db,
   restaurantId: string,
-  overrides: Partial<{ username: string }> = {},
+  overrides: Partial<{ username: string; email: string }> = {},
 ): Promise<BuiltAccount & { restaurantId: string }> {
   const username = overrides.username ?? `staff_${unique()}`;
   const [row] = await queryRows<{ id: string }>(
     db,
-    sql`INSERT INTO staff_accounts (restaurant_id, username, password_hash) VALUES (${restaurantId}, ${username}, ${await testPasswordHash()}) RETURNING id`,
+    sql`INSERT INTO staff_accounts (restaurant_id, username, password_hash, email)
+        VALUES (${restaurantId}, ${username}, ${await testPasswordHash()}, ${overrides.email ?? null}) RETURNING id`,
   );
   return { id: row.id, username, password: TEST_PASSWORD, token: await issueToken(db, 'staff', row.id), restaurantId };
 }

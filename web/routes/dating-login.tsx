@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { DATING_MESSAGES } from '#common/contract/dating.ts';
 import { Alert } from '#web/components/ui/Feedback.tsx';
 import { PasswordField } from '#web/features/accounts/CredentialFields.tsx';
+import { ForgotPasswordLink } from '#web/features/accounts/ForgotPassword.tsx';
 import { datingApi, datingErrorMessage } from '#web/features/dating/api.ts';
 import { DatingAuthLink, DatingPage } from '#web/features/dating/DatingLayout.tsx';
 import { DatingPhoneField } from '#web/features/dating/PhoneField.tsx';
@@ -67,6 +68,7 @@ export default function DatingLogin() {
               onBlur={() => setTouched((current) => ({ ...current, password: true }))}
               error={shown('password')}
             />
+            <ForgotPasswordLink to="/dating/login/forgot" />
             <button type="submit" className="btn d-btn--primary d-btn--block d-btn--lg" disabled={isBusy}>
               {isBusy ? 'Logging in...' : 'Log in'}
             </button>

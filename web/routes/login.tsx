@@ -5,6 +5,7 @@ import { Button } from '#web/components/ui/Button.tsx';
 import { DemoCredentials, PasswordField, UsernameField } from '#web/features/accounts/CredentialFields.tsx';
 import { useLogin } from '#web/features/accounts/api.ts';
 import { AuthForm, AuthShell } from '#web/features/accounts/AuthShell.tsx';
+import { ForgotPasswordLink } from '#web/features/accounts/ForgotPassword.tsx';
 import { safeReturnPath, signupPath } from '#web/features/accounts/return-path.ts';
 
 /** The published demo diner (server/db/seed/seed.ts). */
@@ -69,6 +70,7 @@ export default function LoginScreen() {
             setFieldErrors((all) => ({ ...all, password: undefined }));
           }}
         />
+        <ForgotPasswordLink to="/login/forgot" />
         <Button type="submit" block disabled={login.isPending}>
           {login.isPending ? 'Logging in…' : 'Log in'}
         </Button>

@@ -4,7 +4,16 @@ import { BrandLink } from '#web/components/layout/SiteLayout.tsx';
 import { useRestaurants } from '#web/features/discovery/api.ts';
 import { MapCardList } from '#web/features/discovery/MapCardList.tsx';
 import { MapFilterBar } from '#web/features/discovery/MapFilterBar.tsx';
-import { applyMapFilter, categoryOptions, toMapRestaurants, type MapFilter } from '#web/features/discovery/map-filters.ts';
+import { MapRefinementBar } from '#web/features/discovery/MapRefinementBar.tsx';
+import {
+  applyMapFilter,
+  applyMapRefinements,
+  categoryOptions,
+  NO_REFINEMENTS,
+  toMapRestaurants,
+  type MapFilter,
+  type MapRefinements,
+} from '#web/features/discovery/map-filters.ts';
 import RestaurantMap from '#web/features/discovery/RestaurantMap.tsx';
 import '#web/components/ui/ui.css';
 import '#web/features/discovery/map.css';
@@ -15,6 +24,7 @@ const ALL: MapFilter = { kind: 'all' };
 export default function MapScreen() {
   const restaurants = useRestaurants();
   const [filter, setFilter] = useState<MapFilter>(ALL);
+  const [refinements, setRefinements] = useState<MapRefinements>(NO_REFINEMENTS);
 
   useEffect(() => {
     document.title = 'Find Tables on the Map · Tablefair';
@@ -25,7 +35,8 @@ export default function MapScreen() {
   // The spec: on a load failure the list stays empty.
   const mappable = useMemo(() => (failed ? [] : toMapRestaurants(restaurants.data ?? [])), [failed, restaurants.data]);
   const categories = useMemo(() => categoryOptions(mappable), [mappable]);
-  const visible = useMemo(() => applyMapFilter(mappable, filter), [mappable, filter]);
+  const visible = useMemo(() => applyMapRefinements(applyMapFilter(mappable, filter), refinements), [mappable, filter, refinements]);
+  const isFiltered = filter.kind !== 'all' || refinements.pureVeg || refinements.cost !== null;
 
   let subtitle;
   if (failed) {
@@ -42,7 +53,7 @@ export default function MapScreen() {
       <p className="map-hero__status" role="status">
         {loading
           ? 'Loading restaurants…'
-          : filter.kind === 'all'
+          : !isFiltered
             ? `${mappable.length} restaurants on the map`
             : `Showing ${visible.length} of ${mappable.length} restaurants`}
       </p>
@@ -77,6 +88,7 @@ export default function MapScreen() {
       <main className="map-main">
         <section id="map" className="map-section" aria-label="Map" tabIndex={-1}>
           <MapFilterBar categories={categories} value={filter} onChange={setFilter} />
+          <MapRefinementBar value={refinements} onChange={setRefinements} />
           <p className="map-legend">
             <span className="map-legend__dot map-legend__dot--hot" aria-hidden="true" /> Hot spot
             <span className="map-legend__dot" aria-hidden="true" /> Restaurant
@@ -95,7 +107,19 @@ export default function MapScreen() {
           </a>
           <RestaurantMap restaurants={visible} loading={loading} />
         </section>
-        <MapCardList restaurants={visible} loading={loading} failed={failed} onShowAll={filter.kind === 'all' ? undefined : () => setFilter(ALL)} />
+        <MapCardList
+          restaurants={visible}
+          loading={loading}
+          failed={failed}
+          onShowAll={
+            isFiltered
+              ? () => {
+                  setFilter(ALL);
+                  setRefinements(NO_REFINEMENTS);
+                }
+              : undefined
+          }
+        />
       </main>
     </div>
   );

@@ -6,6 +6,7 @@ import { hasModeratorToken, logOutModerator, MODERATION_LOGIN_PATH } from '#web/
 import { moderationKeys } from '#web/features/moderation/keys.ts';
 import { BackOfficeHeader } from '#web/components/layout/BackOfficeHeader.tsx';
 import { ModerationList } from '#web/features/moderation/ModerationList.tsx';
+import { StaffPasswordPanel } from '#web/features/moderation/StaffPasswordPanel.tsx';
 import '#web/components/layout/backoffice.css';
 import '#web/features/moderation/moderation.css';
 
@@ -42,6 +43,7 @@ function SignedInModeration() {
       <BackOfficeHeader title="Moderation" role="Tablefair staff · Dating reports" onLogout={() => leave(true)} />
       <main id="main" className="admin-main">
         <ModerationList onUnauthorized={onUnauthorized} />
+        <StaffPasswordPanel onUnauthorized={onUnauthorized} />
       </main>
     </div>
   );

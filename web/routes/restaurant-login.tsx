@@ -26,6 +26,7 @@ export default function RestaurantLoginScreen() {
         toastKey="staff-login"
         signIn={signIn}
         demo={DEMO_STAFF}
+        forgotPath="/restaurant-login/forgot"
         demoIntro={
           <p>
             Try the portal as <strong>{DEMO_STAFF.restaurant}</strong>:

@@ -1,12 +1,13 @@
 import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
-import type { PublicRestaurant } from '#common/contract/restaurants.ts';
+import type { RestaurantDetail } from '#common/contract/restaurants.ts';
 import { ApiError } from '#web/api/client.ts';
 import { Button, ButtonLink } from '#web/components/ui/Button.tsx';
 import { EmptyState } from '#web/components/ui/Feedback.tsx';
 import { useAvailabilityCalendar, useRestaurant } from '#web/features/restaurants/api.ts';
 import { BookingPanel } from '#web/features/restaurants/BookingPanel.tsx';
-import { HeroImage } from '#web/features/restaurants/HeroImage.tsx';
+import { RestaurantAbout, RestaurantAtAGlance } from '#web/features/restaurants/RestaurantAbout.tsx';
+import { RestaurantGallery } from '#web/features/restaurants/RestaurantGallery.tsx';
 import { RestaurantDetails, RestaurantIntro } from '#web/features/restaurants/RestaurantFacts.tsx';
 import { BookingSkeleton, RestaurantSkeleton } from '#web/features/restaurants/RestaurantSkeletons.tsx';
 import '#web/features/restaurants/restaurant.css';
@@ -47,13 +48,19 @@ export default function RestaurantScreen() {
   return <RestaurantPage restaurant={restaurant.data} calendar={calendar} />;
 }
 
-function RestaurantPage({ restaurant, calendar }: { restaurant: PublicRestaurant; calendar: ReturnType<typeof useAvailabilityCalendar> }) {
+function RestaurantPage({ restaurant, calendar }: { restaurant: RestaurantDetail; calendar: ReturnType<typeof useAvailabilityCalendar> }) {
   return (
     <div className="restaurant">
       <div className="restaurant__layout container">
-        <HeroImage restaurant={restaurant} className="restaurant__hero" />
-        <RestaurantIntro restaurant={restaurant} />
-        <RestaurantDetails restaurant={restaurant} />
+        <RestaurantGallery restaurant={restaurant} className="restaurant__hero" />
+        <div className="restaurant__intro-block">
+          <RestaurantIntro restaurant={restaurant} />
+          <RestaurantAtAGlance restaurant={restaurant} />
+        </div>
+        <div className="restaurant__more">
+          <RestaurantAbout restaurant={restaurant} />
+          <RestaurantDetails restaurant={restaurant} />
+        </div>
         <aside className="restaurant__booking" aria-labelledby="booking-title">
           <h2 id="booking-title" className="restaurant__booking-title">
             Book a table

@@ -69,3 +69,48 @@ describe('the demo date partners', () => {
     expect(after).toHaveLength(partners.length - 1);
   });
 });
+
+describe('the demo restaurant pages', () => {
+  it('say veg or not, cost for two, where, the house rules, and show drawn photos a phone can load, written once', async () => {
+    const page = await test.app.inject({ url: '/api/restaurants/mavalli-mess' });
+    expect(page.statusCode).toBe(200);
+    const mess = page.json();
+    expect(mess.diet).toBe('pure-veg');
+    expect(mess.costForTwo).toBeGreaterThanOrEqual(200);
+    expect(mess.address).toMatch(/Basavanagudi, Bengaluru 5600\d\d$/);
+    expect(mess.directionsUrl).toMatch(/^https:\/\/www\.google\.com\/maps\/dir\//);
+    expect(mess.photos).toHaveLength(3);
+    expect(mess.menu.photos).toHaveLength(1);
+    expect(mess.houseRules.children).toBe('welcome');
+    expect(mess.openingHours).toBeNull();
+    const list = (await test.app.inject({ url: '/api/restaurants' })).json<{ slug: string; diet: string | null; heroImageUrl: string }[]>();
+    expect(list.every((restaurant) => restaurant.diet !== null)).toBe(true);
+    expect(list.find((restaurant) => restaurant.slug === 'mavalli-mess')?.heroImageUrl).toBe(mess.photos[0].src);
+
+    // The cover, drawn on first read and then kept: a WebP of the asked width.
+    const cover = await test.app.inject({ url: mess.photos[0].src.replace('/960', '/480') });
+    expect(cover.statusCode).toBe(200);
+    expect(cover.headers['content-type']).toBe('image/webp');
+    expect(cover.headers['cache-control']).toContain('immutable');
+    const { default: sharp } = await import('sharp');
+    expect(await sharp(cover.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 480, height: 320 });
+    expect(cover.rawPayload.length).toBeLessThan(60_000);
+
+    // Staff change it; the next start leaves it as they set it.
+    const login = await test.app.inject({
+      method: 'POST',
+      url: '/api/auth/restaurant-login',
+      payload: { username: 'mavalli-mess', password: DEMO_STAFF_PASSWORD },
+    });
+    const saved = await test.app.inject({
+      method: 'PUT',
+      url: '/api/admin/restaurant',
+      headers: bearer(login.json().token),
+      payload: { name: 'Mavalli Mess', neighborhood: 'Basavanagudi', costForTwo: 350, diet: 'veg-and-non-veg' },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    await seed();
+    const after = (await test.app.inject({ url: '/api/restaurants/mavalli-mess' })).json();
+    expect({ costForTwo: after.costForTwo, diet: after.diet, photos: after.photos.length }).toEqual({ costForTwo: 350, diet: 'veg-and-non-veg', photos: 3 });
+  });
+});

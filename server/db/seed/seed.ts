@@ -12,6 +12,7 @@ import { insertDrop } from '#server/modules/drops/drops.repository.ts';
 import { findDepositPolicy, replaceDepositPolicy } from '#server/modules/restaurants/deposit-policy.repository.ts';
 import { insertDropSlots } from '#server/modules/slots/slots.repository.ts';
 import { seedDemoModerator } from './moderator.ts';
+import { seedRestaurantProfiles } from './restaurant-profiles.ts';
 import { seedRestaurants, slugify } from './restaurants.data.ts';
 
 export const DEMO_DINER = { username: 'demo', password: DEMO_DINER_PASSWORD, name: 'Demo Diner' } as const;
@@ -31,6 +32,8 @@ const DEMO_DATE_PARTNERS: Record<string, DatePartnerProfile> = {
   'trattoria-nonna-lucia': { budget: 'INR_1000_2500', neighbourhood: 'Central BLR', cuisines: ['ITALIAN', 'VEGETARIAN_ONLY'], dateTypes: ['DINNER', 'LUNCH'] },
   'bamboo-basket': { budget: 'INR_500_1000', neighbourhood: 'Kalyan Nagar', cuisines: ['THAI', 'VEGAN'], dateTypes: ['DINNER', 'COFFEE'] },
 };
+/** Where a demo restaurant login's reset code goes (the dev mailbox shows it). */
+export const demoStaffEmail = (slug: string) => `${slug}@restaurants.tablefair.example`;
 /** The evening every demo restaurant offers: 18:00 to 22:00 every 30 minutes. */
 const EVENING_TIMES = clockTimesBetween('18:00', '22:00', 30);
 
@@ -61,7 +64,11 @@ export async function seedDemoData(
                       ${category}, ${description}, ${`https://${slug}.example.in`}, ${`https://instagram.com/${slug.replaceAll('-', '')}`}, ${lat}, ${lng})
               RETURNING id`,
         );
-        if (staffHash) await tx.execute(sql`INSERT INTO staff_accounts (restaurant_id, username, password_hash) VALUES (${row.id}, ${slug}, ${staffHash})`);
+        if (staffHash) {
+          await tx.execute(
+            sql`INSERT INTO staff_accounts (restaurant_id, username, password_hash, email) VALUES (${row.id}, ${slug}, ${staffHash}, ${demoStaffEmail(slug)})`,
+          );
+        }
         const partner = DEMO_DATE_PARTNERS[slug];
         if (partner) await upsertDatingPartner(tx, row.id, partner, options.now);
       }
@@ -72,6 +79,14 @@ export async function seedDemoData(
     await seedDemoDiner(db, options.passwordHashCost);
     await seedDemoModerator(db, options);
   }
+  // Forgot password (decision 230): the demo diner's email counts as confirmed, and every demo
+  // restaurant login has the address a reset code goes to (also on data seeded before these existed).
+  await db.execute(
+    sql`UPDATE users SET email_verified_at = ${options.now.toISOString()} WHERE lower(username) = ${DEMO_DINER.username} AND email_verified_at IS NULL`,
+  );
+  await db.execute(sql`UPDATE staff_accounts SET email = username || '@restaurants.tablefair.example' WHERE email IS NULL AND username ~ '^[a-z0-9-]+$'`);
+  await seedRestaurantProfiles(db);
+
   const slotsAdded = await topUpDemoSlots(db, options.now);
   await seedDemoDrops(db, options.now);
   await seedDemoDepositPolicy(db, options.now);

@@ -1,4 +1,5 @@
 import type { DinerProfile, LoginBody, LoginResponse, StaffLoginResponse } from '#common/contract/accounts.ts';
+import type { Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { badInput, conflict, isUniqueViolation, sessionExpired, unauthenticated } from '#server/errors.ts';
 import { findModeratorByUsername, findStaffByUsername, findUserById, findUserByUsername, insertUser } from './accounts.repository.ts';
@@ -30,6 +31,9 @@ function toProfile(user: DinerProfile): DinerProfile {
   };
 }
 
+/** What a new diner with an email is sent in the signup's transaction; answers what to do once it has committed. */
+export type WelcomeSender = (tx: Db, diner: { id: string; email: string; name: string }) => Promise<() => void>;
+
 /** Diner accounts and the sign-in of diners, restaurant staff and platform moderators. */
 export function createAccountsService(deps: AppDeps, sessions: SessionsService) {
   const { db, config } = deps;
@@ -46,21 +50,35 @@ export function createAccountsService(deps: AppDeps, sessions: SessionsService) 
     return matches && !(refusesPublishedPasswords && isPublishedDemoPassword(password));
   }
 
+  let sendWelcome: WelcomeSender | undefined;
   return {
+    /** Hears each new diner (wired in server/composition.ts): the welcome email with the link that confirms the address (decision 230). */
+    onDinerSignup(sender: WelcomeSender): () => void {
+      sendWelcome = sender;
+      return () => {
+        if (sendWelcome === sender) sendWelcome = undefined;
+      };
+    },
+
     /** Creates a diner account. Anyone may sign up; the username is unique whatever its case. */
     async signUpDiner(_principal: Principal, input: NewDiner): Promise<DinerProfile> {
       if (refusesPublishedPasswords && isPublishedDemoPassword(input.password)) throw badInput(PUBLISHED_PASSWORD_REFUSED);
       if (await findUserByUsername(db, input.username)) throw conflict('Username already taken');
       const passwordHash = await hashPassword(input.password, config.passwordHashCost);
       try {
-        const user = await insertUser(db, {
-          username: input.username,
-          passwordHash,
-          name: input.name ?? '',
-          email: input.email ?? null,
-          phone: input.phone ?? null,
-          preferredHood: input.preferredHood ?? null,
+        const { user, afterCommit } = await db.transaction(async (tx) => {
+          const inserted = await insertUser(tx, {
+            username: input.username,
+            passwordHash,
+            name: input.name ?? '',
+            email: input.email ?? null,
+            phone: input.phone ?? null,
+            preferredHood: input.preferredHood ?? null,
+          });
+          const welcome = inserted.email && sendWelcome ? await sendWelcome(tx, { id: inserted.id, email: inserted.email, name: inserted.name }) : undefined;
+          return { user: inserted, afterCommit: welcome };
         });
+        afterCommit?.();
         return toProfile(user);
       } catch (error) {
         // Two signups racing for one name: the unique index decides.

@@ -1,6 +1,6 @@
 import { addDays, bookingClosesAt, isPastBookingCutoff, todayInKolkata } from '#common/domain/time.ts';
 import { AVAILABILITY_HORIZON_DAYS } from '#common/domain/restaurants.ts';
-import type { PublicRestaurant } from '#common/contract/restaurants.ts';
+import type { RestaurantDetail } from '#common/contract/restaurants.ts';
 import type { DepositPolicy, DropDepositRequirement } from '#common/domain/deposit-policy.ts';
 import { asDate, type ChangeFeed } from '#server/db/client.ts';
 import type { CachedSlotRow } from './availability.repository.ts';
@@ -29,7 +29,7 @@ export interface CachedSlot {
 export interface CachedRestaurant {
   restaurantId: string;
   /** The public profile as of the same read (a write to the restaurants row notifies like slots', migration 0006), and its JSON. */
-  restaurant: PublicRestaurant;
+  restaurant: RestaurantDetail;
   restaurantJson: string;
   /** The first date held (today in Kolkata when it was read). */
   from: string;

@@ -1,4 +1,4 @@
-import type { AvailabilityCalendar, AvailabilityEntry, AvailableTodayQuery, AvailableTodayResponse, PublicRestaurant } from '#common/contract/restaurants.ts';
+import type { AvailabilityCalendar, AvailabilityEntry, AvailableTodayQuery, AvailableTodayResponse, RestaurantDetail } from '#common/contract/restaurants.ts';
 import { AVAILABILITY_HORIZON_DAYS, probedPartySizes } from '#common/domain/restaurants.ts';
 import type { SlotDeposit } from '#common/contract/deposits.ts';
 import { chargeForBooking, type DepositPolicy, type DropDepositRequirement } from '#common/domain/deposit-policy.ts';
@@ -174,7 +174,7 @@ export function createAvailabilityService(
      * A restaurant's public profile as the cache holds it, with its JSON (404 when there is no such
      * restaurant): for the restaurant page's first screen, which would otherwise read the row per request.
      */
-    async getHeldRestaurant(_principal: Principal, slugOrId: string): Promise<{ restaurant: PublicRestaurant; json: string }> {
+    async getHeldRestaurant(_principal: Principal, slugOrId: string): Promise<{ restaurant: RestaurantDetail; json: string }> {
       const cached = await cache.getRestaurant(slugOrId, clock.now());
       return { restaurant: cached.restaurant, json: cached.restaurantJson };
     },

@@ -79,6 +79,21 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
     },
 
     /**
+     * Writes an email to `to` in `tx`: an address the caller has checked is the account's (a reset
+     * code, the link that confirms a new diner's address). `userId` is the diner's, when it is one.
+     */
+    async queueEmail(tx: Db, message: { to: string; userId: string | null; subject: string; body: string }): Promise<string> {
+      return insertOutboxMessage(tx, {
+        channel: 'email',
+        recipient: message.to,
+        userId: message.userId,
+        subject: message.subject,
+        body: message.body,
+        now: clock.now(),
+      });
+    },
+
+    /**
      * Writes a text message to the outbox in `tx`, within the SMS policy (decision 095): only to the
      * allowed countries (400), and at most SMS_MAX_PER_ACCOUNT_PER_DAY per account,
      * SMS_MAX_PER_IP_PER_DAY per address `ip` and SMS_MAX_PER_HOUR in all (429). The counts are

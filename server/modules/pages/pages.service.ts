@@ -1,6 +1,7 @@
 import type { HomePageData } from '#common/contract/restaurants.ts';
 import { openingChoice, readBookingParams } from '#common/domain/booking-choice.ts';
 import { HOME_STRIP_CARDS } from '#common/domain/restaurants.ts';
+import { COVER_SIZES } from '#common/domain/restaurant-profile.ts';
 import type { Principal } from '#server/modules/accounts/principal.ts';
 import type { AvailabilityService } from '#server/modules/availability/availability.service.ts';
 import { AppError } from '#server/errors.ts';
@@ -17,6 +18,9 @@ export interface FirstScreen {
   title?: string;
   /** An image the first screen shows, to fetch alongside the scripts. */
   image?: string;
+  /** The image's widths and the size it is drawn at, so the preload fetches the width the page will use (decision 234). */
+  imageSrcSet?: string;
+  imageSizes?: string;
   /**
    * Exactly what the page's first API calls would answer now, as JSON text in pieces to be joined
    * as they are: the home page's HomePageData, a restaurant page's RestaurantPageData
@@ -57,10 +61,12 @@ export function createPagesService(availability: AvailabilityService) {
               '}',
             ]
           : ['null'];
+        const cover = restaurant.photos[0];
         return {
           key: `restaurant ${restaurant.id} ${date} ${partySize}`,
           title: `${restaurant.name} · Tablefair`,
-          image: restaurant.heroImageUrl,
+          image: cover?.src ?? restaurant.heroImageUrl,
+          ...(cover ? { imageSrcSet: cover.srcSet, imageSizes: COVER_SIZES } : {}),
           json: ['{"restaurant":', restaurantJson, ',"calendar":', calendarJson, ',"availability":', ...day, '}'],
         };
       } catch (error) {

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponse, standardErrors } from '#common/contract/common.ts';
 import { HERO_IMAGE_MAX_BYTES, adminRestaurant, updateAdminRestaurantBody, uploadResponse } from '#common/contract/portal.ts';
 import { adminDepositPolicy, depositPolicyBody } from '#common/contract/deposits.ts';
-import { AppError, badInput } from '#server/errors.ts';
+import { readImageForm } from './multipart-image.ts';
 import { bearerAccess } from '#common/contract/openapi-security.ts';
 
 /** The staff's own restaurant: its profile (/api/admin/restaurant) and the hero-photo upload (/api/upload). */
@@ -91,29 +91,8 @@ export const restaurantsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request) => {
-        let restaurantId: string | undefined;
-        let bytes: Buffer | undefined;
-        try {
-          for await (const part of request.parts()) {
-            if (part.type === 'file') {
-              try {
-                bytes = await part.toBuffer();
-              } catch (error) {
-                if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-                  throw new AppError('TOO_LARGE', `The photo is larger than ${HERO_IMAGE_MAX_BYTES / 1024 / 1024} MB`);
-                }
-                throw error;
-              }
-            } else if (part.fieldname === 'restaurantId' && typeof part.value === 'string') {
-              restaurantId = part.value.trim();
-            }
-          }
-        } catch (error) {
-          // The multipart parser's own failures ("Unexpected end of multipart data") carry no code:
-          // the body is not the multipart it says it is, which is the sender's mistake, not ours.
-          if (error instanceof AppError || (error as { code?: string }).code) throw error;
-          throw badInput('The upload is not a complete multipart/form-data body: send the photo as a file part');
-        }
+        const { bytes, fields } = await readImageForm(request, HERO_IMAGE_MAX_BYTES);
+        const restaurantId = fields.restaurantId;
         return restaurants.uploadHeroImage(await request.principal(), { restaurantId, bytes });
       },
     );

@@ -48,6 +48,8 @@ describe('GET /api/restaurants', () => {
       instagramUrl: null,
       heroImageUrl: `/api/restaurant/${indira.id}/hero-image`,
       position: { lat: 12.978, lng: 77.64 },
+      diet: null,
+      costForTwo: null,
     });
     expect(list[0]).toMatchObject({ position: null, hot: false });
   });

@@ -29,6 +29,15 @@ const adminColumns = {
   website: restaurants.website,
   heroImageUrl: restaurants.heroImageUrl,
   heroImageKey: restaurants.heroImageKey,
+  cuisineTags: restaurants.cuisineTags,
+  address: restaurants.address,
+  directionsUrl: restaurants.directionsUrl,
+  costForTwo: restaurants.costForTwo,
+  diet: restaurants.diet,
+  menuUrl: restaurants.menuUrl,
+  dressCode: restaurants.dressCode,
+  childrenPolicy: restaurants.childrenPolicy,
+  smokingPolicy: restaurants.smokingPolicy,
 };
 
 export type AdminRestaurantRow = Pick<RestaurantRow, keyof typeof adminColumns>;
@@ -38,12 +47,18 @@ export async function findAdminRestaurant(db: Db, restaurantId: string): Promise
   return row;
 }
 
+/** The page's facts staff may leave out of an update (undefined keeps the column as it is). */
+export type ProfileFacts = Partial<
+  Pick<RestaurantRow, 'cuisineTags' | 'address' | 'directionsUrl' | 'costForTwo' | 'diet' | 'menuUrl' | 'dressCode' | 'childrenPolicy' | 'smokingPolicy'>
+>;
+
 export async function updateRestaurantProfile(
   db: Db,
   restaurantId: string,
-  profile: { name: string; neighborhood: string; instagramUrl: string | null; website: string | null; heroImageUrl: string | null; now: Date },
+  profile: { name: string; neighborhood: string; instagramUrl: string | null; website: string | null; heroImageUrl: string | null; now: Date } & ProfileFacts,
 ): Promise<AdminRestaurantRow | undefined> {
-  const { now, ...columns } = profile;
+  const { now, ...given } = profile;
+  const columns = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
   const [row] = await db
     .update(restaurants)
     .set({ ...columns, updatedAt: now })

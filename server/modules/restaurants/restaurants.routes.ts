@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { standardErrors } from '#common/contract/common.ts';
-import { publicRestaurant, restaurantKeyParams, restaurantList } from '#common/contract/restaurants.ts';
+import { restaurantDetail, restaurantKeyParams, restaurantList } from '#common/contract/restaurants.ts';
 import { renderHeroSvg } from './hero-image.ts';
 import { publicAccess } from '#common/contract/openapi-security.ts';
 
@@ -30,9 +30,9 @@ export const restaurantsRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'getRestaurant',
         security: publicAccess,
         tags: ['restaurants'],
-        summary: 'One restaurant, by slug or id',
+        summary: 'One restaurant, by slug or id, with its photos, menu, house rules and where it is',
         params: restaurantKeyParams,
-        response: { 200: publicRestaurant, ...standardErrors },
+        response: { 200: restaurantDetail, ...standardErrors },
       },
     },
     async (request) => restaurants.getRestaurant(await request.principal(), request.params.slug),

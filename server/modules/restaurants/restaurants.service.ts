@@ -1,6 +1,7 @@
 import { HERO_IMAGE_MAX_BYTES, type AdminRestaurant, type UpdateAdminRestaurantInput, type UploadResponse } from '#common/contract/portal.ts';
 import type { AdminDepositPolicy, DepositPolicyBody } from '#common/contract/deposits.ts';
-import type { PublicRestaurant } from '#common/contract/restaurants.ts';
+import type { PublicRestaurant, RestaurantDetail, RestaurantPhoto } from '#common/contract/restaurants.ts';
+import { directionsUrlFor, type ChildrenPolicy, type DietType, type SmokingPolicy } from '#common/domain/restaurant-profile.ts';
 import { noDepositPolicy, type DepositPolicy } from '#common/domain/deposit-policy.ts';
 import { DEFAULT_NEIGHBORHOOD, emojiForCategory } from '#common/domain/restaurants.ts';
 import type { AppDeps } from '#server/deps.ts';
@@ -19,13 +20,15 @@ import {
   type RestaurantRow,
 } from './restaurants.repository.ts';
 import { findDepositPolicy, replaceDepositPolicy } from './deposit-policy.repository.ts';
+import type { RestaurantPhotos } from './restaurant-photos.service.ts';
 
 /** The app's own hero image for a restaurant: the uploaded photo, or a generated one. */
 export function heroImagePath(restaurantId: string): string {
   return `/api/restaurant/${restaurantId}/hero-image`;
 }
 
-export function toPublicRestaurant(row: RestaurantRow): PublicRestaurant {
+/** The list's entry; its hero is what staff set, else the cover photo, else the app's own picture. */
+export function toPublicRestaurant(row: RestaurantRow, cover?: RestaurantPhoto): PublicRestaurant {
   return {
     id: row.id,
     slug: row.slug,
@@ -38,23 +41,44 @@ export function toPublicRestaurant(row: RestaurantRow): PublicRestaurant {
     description: row.description,
     website: row.website,
     instagramUrl: row.instagramUrl,
-    heroImageUrl: row.heroImageUrl || heroImagePath(row.id),
+    heroImageUrl: row.heroImageUrl || cover?.src || heroImagePath(row.id),
     position: row.lat !== null && row.lng !== null ? { lat: row.lat, lng: row.lng } : null,
+    diet: row.diet as DietType | null,
+    costForTwo: row.costForTwo,
+  };
+}
+
+/** The restaurant page's answer: the list's entry, the photos, the menu, the house rules (decision 233). */
+function toRestaurantDetail(row: RestaurantRow, photos: { gallery: RestaurantPhoto[]; menu: RestaurantPhoto[] }): RestaurantDetail {
+  const base = toPublicRestaurant(row, photos.gallery[0]);
+  return {
+    ...base,
+    address: row.address,
+    directionsUrl: directionsUrlFor({ directionsUrl: row.directionsUrl, address: row.address, name: row.name, position: base.position }),
+    photos: photos.gallery,
+    menu: { url: row.menuUrl, photos: photos.menu },
+    houseRules: { dressCode: row.dressCode, children: row.childrenPolicy as ChildrenPolicy | null, smoking: row.smokingPolicy as SmokingPolicy | null },
+    // The floor's service hours fill this (per weekday); until a restaurant has them, the page says so.
+    openingHours: null,
   };
 }
 
 /** The row already carries the contract's names: only what is derived is written out. */
-function toAdminRestaurant({ heroImageKey, ...profile }: AdminRestaurantRow): AdminRestaurant {
+function toAdminRestaurant({ heroImageKey, ...profile }: AdminRestaurantRow, photos: AdminRestaurant['photos']): AdminRestaurant {
   return {
     ...profile,
     neighborhood: profile.neighborhood || DEFAULT_NEIGHBORHOOD,
-    heroImageSrc: profile.heroImageUrl || heroImagePath(profile.id),
+    heroImageSrc: profile.heroImageUrl || photos.find((photo) => photo.purpose === 'gallery')?.src || heroImagePath(profile.id),
     hasUploadedHero: heroImageKey !== null,
+    diet: profile.diet as DietType | null,
+    childrenPolicy: profile.childrenPolicy as ChildrenPolicy | null,
+    smokingPolicy: profile.smokingPolicy as SmokingPolicy | null,
+    photos,
   };
 }
 
 /** Restaurants: public reads open to everyone, and the staff's own profile and hero photo. */
-export function createRestaurantsService({ db, clock }: AppDeps, storage: StorageService) {
+export function createRestaurantsService({ db, clock }: AppDeps, storage: StorageService, photos: RestaurantPhotos) {
   async function loadOwnRestaurant(principal: StaffPrincipal): Promise<AdminRestaurantRow> {
     const row = await findAdminRestaurant(db, principal.restaurantId);
     // The restaurant was removed under a live session: the session no longer means anything.
@@ -64,14 +88,15 @@ export function createRestaurantsService({ db, clock }: AppDeps, storage: Storag
 
   return {
     async listRestaurants(_principal: Principal): Promise<PublicRestaurant[]> {
-      return (await listRestaurants(db)).map(toPublicRestaurant);
+      const [rows, covers] = await Promise.all([listRestaurants(db), photos.coversByRestaurant()]);
+      return rows.map((row) => toPublicRestaurant(row, covers.get(row.id)));
     },
 
-    /** One restaurant by slug or id; 404 'Restaurant not found' otherwise. */
-    async getRestaurant(_principal: Principal, slugOrId: string): Promise<PublicRestaurant> {
+    /** One restaurant by slug or id, with its photos, menu and house rules; 404 'Restaurant not found' otherwise. */
+    async getRestaurant(_principal: Principal, slugOrId: string): Promise<RestaurantDetail> {
       const row = await findRestaurant(db, slugOrId);
       if (!row) throw notFound('Restaurant not found');
-      return toPublicRestaurant(row);
+      return toRestaurantDetail(row, await photos.photosOf(row.id));
     },
 
     /** The uploaded hero photo of a restaurant, if any (public: it is on the public page). */
@@ -86,7 +111,7 @@ export function createRestaurantsService({ db, clock }: AppDeps, storage: Storag
     /** GET /api/admin/restaurant: the signed-in staff's own restaurant (the server decides which). */
     async getOwnRestaurant(principal: Principal): Promise<AdminRestaurant> {
       requireStaff(principal);
-      return toAdminRestaurant(await loadOwnRestaurant(principal));
+      return toAdminRestaurant(await loadOwnRestaurant(principal), await photos.adminPhotosOf(principal.restaurantId));
     },
 
     /** PUT /api/admin/restaurant: the public profile; the change shows on the public page at once. */
@@ -98,10 +123,19 @@ export function createRestaurantsService({ db, clock }: AppDeps, storage: Storag
         instagramUrl: input.instagramUrl,
         website: input.website,
         heroImageUrl: input.heroImageUrl,
+        cuisineTags: input.cuisineTags,
+        address: input.address,
+        directionsUrl: input.directionsUrl,
+        costForTwo: input.costForTwo,
+        diet: input.diet,
+        menuUrl: input.menuUrl,
+        dressCode: input.dressCode,
+        childrenPolicy: input.childrenPolicy,
+        smokingPolicy: input.smokingPolicy,
         now: clock.now(),
       });
       if (!row) throw sessionExpired();
-      return toAdminRestaurant(row);
+      return toAdminRestaurant(row, await photos.adminPhotosOf(principal.restaurantId));
     },
 
     // ---- Deposit policy (decision 120) ----

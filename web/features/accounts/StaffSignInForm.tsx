@@ -3,6 +3,7 @@ import { ApiError } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
 import { useDismissToast, useToast } from '#web/components/ui/Toast.tsx';
 import { DemoCredentials, PasswordField, UsernameField } from './CredentialFields.tsx';
+import { ForgotPasswordLink } from './ForgotPassword.tsx';
 
 export interface Credentials {
   username: string;
@@ -21,6 +22,7 @@ export function StaffSignInForm({
   signIn,
   demo,
   demoIntro,
+  forgotPath,
 }: {
   /** The tab's title. */
   title: string;
@@ -28,6 +30,8 @@ export function StaffSignInForm({
   signIn: (credentials: Credentials) => Promise<void>;
   demo: Credentials;
   demoIntro?: ReactNode;
+  /** Where "Forgot password?" leads, for logins that can reset themselves. */
+  forgotPath?: string;
 }) {
   const toast = useToast();
   const dismissToast = useDismissToast();
@@ -79,6 +83,7 @@ export function StaffSignInForm({
           aria-describedby={describedBy}
           aria-invalid={failure ? true : undefined}
         />
+        {forgotPath ? <ForgotPasswordLink to={forgotPath} /> : null}
         {failure ? (
           <p className="staff-login__failure" id={failureId}>
             {failure}

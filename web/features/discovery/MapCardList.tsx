@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { Skeleton } from '#web/components/ui/Feedback.tsx';
+import { dietLabels, formatCostForTwo } from '#common/domain/restaurant-profile.ts';
 import type { MapRestaurant } from './map-filters.ts';
 
 /** The small-screen list under the map: it follows the active filter. */
@@ -60,6 +61,13 @@ export function MapCardList({
                     {restaurant.neighborhood}
                     {restaurant.hot ? <span className="map-card__hot"> · Hot spot</span> : null}
                   </p>
+                  {restaurant.diet || restaurant.costForTwo !== null ? (
+                    <p className="map-card__facts">
+                      {[restaurant.diet ? dietLabels[restaurant.diet] : null, restaurant.costForTwo !== null ? formatCostForTwo(restaurant.costForTwo) : null]
+                        .filter(Boolean)
+                        .join(' · ')}
+                    </p>
+                  ) : null}
                 </div>
                 <Link to={href} className="btn btn--primary btn--sm map-card__reserve" aria-label={`Reserve at ${restaurant.name}`}>
                   Reserve

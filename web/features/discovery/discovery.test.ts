@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AvailableTodayEntry, PublicRestaurant } from '#common/contract/restaurants.ts';
 import { applyExploreFilters, cuisineOptions, neighborhoodOptions, readExploreFilters, reserveHref, writeExploreFilters } from './explore.ts';
-import { applyMapFilter, categoryOptions, toMapRestaurants } from './map-filters.ts';
+import { applyMapFilter, applyMapRefinements, categoryOptions, toMapRestaurants } from './map-filters.ts';
 
 function restaurant(overrides: Partial<PublicRestaurant>): PublicRestaurant {
   return {
@@ -18,6 +18,8 @@ function restaurant(overrides: Partial<PublicRestaurant>): PublicRestaurant {
     instagramUrl: null,
     heroImageUrl: '/x.svg',
     position: { lat: 12.97, lng: 77.6 },
+    diet: null,
+    costForTwo: null,
     ...overrides,
   };
 }
@@ -115,5 +117,24 @@ describe('Explore Tonight filters', () => {
     const url = new URL(href, 'http://x');
     expect(url.pathname).toBe('/r/toit-tandoor');
     expect(Object.fromEntries(url.searchParams)).toEqual({ date: '2026-11-23', time: '19:30', party: '4' });
+  });
+});
+
+describe('pure veg and cost for two', () => {
+  const list = toMapRestaurants([
+    restaurant({ slug: 'veg-cheap', name: 'Veg cheap', diet: 'pure-veg', costForTwo: 400 }),
+    restaurant({ slug: 'veg-dear', name: 'Veg dear', diet: 'pure-veg', costForTwo: 2400 }),
+    restaurant({ slug: 'both', name: 'Both', diet: 'veg-and-non-veg', costForTwo: 1000 }),
+    restaurant({ slug: 'unsaid', name: 'Unsaid' }),
+  ]);
+  const slugs = (pureVeg: boolean, cost: 'under-1000' | '1000-2000' | 'over-2000' | null) => applyMapRefinements(list, { pureVeg, cost }).map((r) => r.slug);
+
+  it('keeps only pure veg restaurants, and a band keeps its inclusive bounds', () => {
+    expect(slugs(false, null)).toEqual(['veg-cheap', 'veg-dear', 'both', 'unsaid']);
+    expect(slugs(true, null)).toEqual(['veg-cheap', 'veg-dear']);
+    expect(slugs(false, 'under-1000')).toEqual(['veg-cheap']);
+    expect(slugs(false, '1000-2000')).toEqual(['both']);
+    expect(slugs(true, 'over-2000')).toEqual(['veg-dear']);
+    expect(slugs(true, '1000-2000')).toEqual([]);
   });
 });

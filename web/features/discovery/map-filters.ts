@@ -1,8 +1,9 @@
 import type { PublicRestaurant } from '#common/contract/restaurants.ts';
 import { capitalise, emojiForCategory } from '#common/domain/restaurants.ts';
+import { isInCostBand, type CostBand } from '#common/domain/restaurant-profile.ts';
 
 /** A restaurant the map can place: it has a real position and the text a marker needs. */
-export type MapRestaurant = Pick<PublicRestaurant, 'id' | 'slug' | 'name' | 'emoji' | 'neighborhood' | 'hot'> & {
+export type MapRestaurant = Pick<PublicRestaurant, 'id' | 'slug' | 'name' | 'emoji' | 'neighborhood' | 'hot' | 'diet' | 'costForTwo'> & {
   /** Lower-case category, or '' when the data has none. */
   category: string;
   lat: number;
@@ -41,6 +42,8 @@ export function toMapRestaurants(list: readonly PublicRestaurant[]): MapRestaura
       neighborhood: text(restaurant.neighborhood),
       category,
       hot: restaurant.hot === true,
+      diet: restaurant.diet ?? null,
+      costForTwo: typeof restaurant.costForTwo === 'number' ? restaurant.costForTwo : null,
       lat: position.lat,
       lng: position.lng,
     });
@@ -76,4 +79,21 @@ export function applyMapFilter(restaurants: readonly MapRestaurant[], filter: Ma
 
 export function isSameFilter(a: MapFilter, b: MapFilter): boolean {
   return a.kind === b.kind && (a.kind !== 'category' || a.category === (b as { category: string }).category);
+}
+
+/**
+ * What a diner narrows the map and its list by, on top of the category (decision 233): pure veg
+ * only, and a cost-for-two band. A restaurant that never said is left out once either is set.
+ */
+export interface MapRefinements {
+  pureVeg: boolean;
+  cost: CostBand | null;
+}
+export const NO_REFINEMENTS: MapRefinements = { pureVeg: false, cost: null };
+
+export function applyMapRefinements<T extends Pick<MapRestaurant, 'diet' | 'costForTwo'>>(restaurants: readonly T[], refinements: MapRefinements): T[] {
+  return restaurants.filter(
+    (restaurant) =>
+      (!refinements.pureVeg || restaurant.diet === 'pure-veg') && (refinements.cost === null || isInCostBand(restaurant.costForTwo, refinements.cost)),
+  );
 }

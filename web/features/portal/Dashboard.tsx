@@ -14,6 +14,7 @@ import { useWaiveFee } from './deposit-day-api.ts';
 import { DepositBadge, DepositDayPanel, useBookingDeposit } from './DepositDayPanel.tsx';
 import { SlotsPanel } from './SlotsPanel.tsx';
 import { AdminPanel } from './AdminPanel.tsx';
+import { BookingSearchPanel } from './BookingSearchPanel.tsx';
 import { RemindersPanel } from './RemindersPanel.tsx';
 import { DatesPanel } from './DatesPanel.tsx';
 import { useNow } from '#web/components/ui/use-now.ts';
@@ -324,6 +325,7 @@ export function Dashboard() {
     <div className="admin-dashboard">
       <LiveStatusPanel liveStatus={bookings.data?.liveStatus} updatedAt={bookings.dataUpdatedAt} isLoading={bookings.isPending} />
       <div className="admin-dashboard__main">
+        <BookingSearchPanel />
         <BookingsPanel />
         <DatesPanel />
       </div>

@@ -1,13 +1,23 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import type { AdminRestaurant } from '#common/contract/portal.ts';
+import type { AdminRestaurant, UpdateAdminRestaurantBody } from '#common/contract/portal.ts';
 import { ApiError } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
-import { TextField } from '#web/components/ui/Field.tsx';
+import { NumberField, SelectField, TextField } from '#web/components/ui/Field.tsx';
+import {
+  childrenLabels,
+  childrenPolicies,
+  dietExplanations,
+  dietLabels,
+  dietTypes,
+  smokingLabels,
+  smokingPolicies,
+} from '#common/domain/restaurant-profile.ts';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { adminKeys, uploadHeroPhoto, useUpdateRestaurant } from './api.ts';
 import { AdminPanel } from './AdminPanel.tsx';
+import { PhotoManager } from './PhotoManager.tsx';
 
 /** URL inputs need absolute addresses; the app's own paths are shown with this origin and stored without it. */
 function toAbsolute(url: string | null): string {
@@ -25,6 +35,15 @@ interface ProfileForm {
   instagramUrl: string;
   website: string;
   heroImageUrl: string;
+  cuisines: string;
+  address: string;
+  directionsUrl: string;
+  costForTwo: string;
+  diet: string;
+  menuUrl: string;
+  dressCode: string;
+  childrenPolicy: string;
+  smokingPolicy: string;
 }
 
 function formOf(restaurant: AdminRestaurant): ProfileForm {
@@ -34,6 +53,15 @@ function formOf(restaurant: AdminRestaurant): ProfileForm {
     instagramUrl: restaurant.instagramUrl ?? '',
     website: restaurant.website ?? '',
     heroImageUrl: toAbsolute(restaurant.heroImageUrl),
+    cuisines: restaurant.cuisineTags.join(', '),
+    address: restaurant.address ?? '',
+    directionsUrl: restaurant.directionsUrl ?? '',
+    costForTwo: restaurant.costForTwo === null ? '' : String(restaurant.costForTwo),
+    diet: restaurant.diet ?? '',
+    menuUrl: restaurant.menuUrl ?? '',
+    dressCode: restaurant.dressCode ?? '',
+    childrenPolicy: restaurant.childrenPolicy ?? '',
+    smokingPolicy: restaurant.smokingPolicy ?? '',
   };
 }
 
@@ -60,7 +88,7 @@ export function ProfilePanel({ restaurant, onSaved }: { restaurant: AdminRestaur
     return {
       name,
       value: form[name],
-      onChange: (event: ChangeEvent<HTMLInputElement>) => setForm((current) => ({ ...current, [name]: event.target.value })),
+      onChange: (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setForm((current) => ({ ...current, [name]: event.target.value })),
     };
   }
 
@@ -93,6 +121,18 @@ export function ProfilePanel({ restaurant, onSaved }: { restaurant: AdminRestaur
         instagramUrl: form.instagramUrl.trim(),
         website: form.website.trim(),
         heroImageUrl: toStored(form.heroImageUrl),
+        cuisineTags: form.cuisines
+          .split(',')
+          .map((tag) => tag.trim())
+          .filter(Boolean),
+        address: form.address,
+        directionsUrl: form.directionsUrl.trim(),
+        costForTwo: form.costForTwo.trim() === '' ? null : Number(form.costForTwo),
+        diet: form.diet as UpdateAdminRestaurantBody['diet'],
+        menuUrl: form.menuUrl.trim(),
+        dressCode: form.dressCode,
+        childrenPolicy: form.childrenPolicy as UpdateAdminRestaurantBody['childrenPolicy'],
+        smokingPolicy: form.smokingPolicy as UpdateAdminRestaurantBody['smokingPolicy'],
       },
       {
         onSuccess: (saved) => {
@@ -100,7 +140,11 @@ export function ProfilePanel({ restaurant, onSaved }: { restaurant: AdminRestaur
           toast('Profile updated successfully!', 'success', { key: 'portal-profile' });
           returnTimer.current = window.setTimeout(onSaved, 1000);
         },
-        onError: () => toast('Failed to update profile', 'error', { key: 'portal-profile' }),
+        onError: (error) => {
+          // The spec's alert; the server's sentence names the field when one was refused.
+          const reason = error instanceof ApiError && error.status === 400 && error.serverMessage ? ` (${error.serverMessage})` : '';
+          toast(`Failed to update profile${reason}`, 'error', { key: 'portal-profile' });
+        },
       },
     );
   }
@@ -126,8 +170,73 @@ export function ProfilePanel({ restaurant, onSaved }: { restaurant: AdminRestaur
             type="url"
             {...field('heroImageUrl')}
             placeholder="https://… or upload a photo"
-            hint="Leave empty to use your uploaded photo or our generated picture."
+            hint="Leave empty to use your cover photo, your uploaded photo or our generated picture."
           />
+          <fieldset className="profile__facts">
+            <legend>What diners choose by</legend>
+            <SelectField
+              label="Food"
+              {...field('diet')}
+              hint={form.diet ? dietExplanations[form.diet as keyof typeof dietExplanations] : 'Pure veg restaurants show up under the “Pure veg” filter.'}
+            >
+              <option value="">Not stated</option>
+              {dietTypes.map((diet) => (
+                <option key={diet} value={diet}>
+                  {dietLabels[diet]}
+                </option>
+              ))}
+            </SelectField>
+            <div className="profile__pair">
+              <NumberField
+                label="Cost for two (₹)"
+                {...field('costForTwo')}
+                min={100}
+                max={50000}
+                step={50}
+                placeholder="1200"
+                hint="A usual meal for two, with a drink each."
+              />
+              <TextField label="Cuisines" {...field('cuisines')} placeholder="North Indian, Tandoor" hint="Up to 6, separated by commas." />
+            </div>
+            <TextField label="Address" {...field('address')} autoComplete="street-address" placeholder="12, 100 Feet Road, Indiranagar, Bengaluru 560038" />
+            <TextField
+              label="Directions link"
+              type="url"
+              {...field('directionsUrl')}
+              placeholder="https://maps.app.goo.gl/…"
+              hint="Leave empty: we link to maps at your pin."
+            />
+            <TextField
+              label="Menu link"
+              type="url"
+              {...field('menuUrl')}
+              placeholder="https://yourplace.in/menu.pdf"
+              hint="A PDF or a page with your menu; or add photos of it beside this form."
+            />
+          </fieldset>
+          <fieldset className="profile__facts">
+            <legend>House rules</legend>
+            <TextField label="Dress code" {...field('dressCode')} placeholder="Smart casual" maxLength={80} />
+            <div className="profile__pair">
+              <SelectField label="Children" {...field('childrenPolicy')}>
+                <option value="">Not stated</option>
+                {childrenPolicies.map((policy) => (
+                  <option key={policy} value={policy}>
+                    {childrenLabels[policy]}
+                  </option>
+                ))}
+              </SelectField>
+              <SelectField label="Smoking" {...field('smokingPolicy')}>
+                <option value="">Not stated</option>
+                {smokingPolicies.map((policy) => (
+                  <option key={policy} value={policy}>
+                    {smokingLabels[policy]}
+                  </option>
+                ))}
+              </SelectField>
+            </div>
+            <p className="profile__photo-hint">Opening hours come from your floor’s service hours and show on your page once they are set.</p>
+          </fieldset>
           <div className="profile__actions">
             {/* aria-disabled, not disabled: a disabled button would drop the keyboard focus to <body>. */}
             <Button type="submit" aria-disabled={save.isPending || uploading || undefined}>
@@ -161,6 +270,8 @@ export function ProfilePanel({ restaurant, onSaved }: { restaurant: AdminRestaur
           <p className={uploading ? 'visually-hidden' : 'profile__photo-note'} role="status" aria-live="polite">
             {uploading ? 'Uploading photo...' : photoNote}
           </p>
+          <PhotoManager purpose="gallery" photos={restaurant.photos} restaurantName={restaurant.name} />
+          <PhotoManager purpose="menu" photos={restaurant.photos} restaurantName={restaurant.name} />
         </div>
       </div>
     </AdminPanel>

@@ -140,25 +140,31 @@ export function useUpdateRestaurant() {
   });
 }
 
-/** POST /api/upload (multipart). Errors carry the server's reason for the spec's alert. */
-export async function uploadHeroPhoto(file: File, restaurantId: string): Promise<UploadResponse> {
-  const form = new FormData();
-  form.append('restaurantId', restaurantId);
-  form.append('image', file);
+/** A multipart upload with the staff's token; errors carry the server's reason for the spec's alert. */
+export async function postStaffForm<T>(path: string, form: FormData): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   const token = readToken('restaurant');
   if (token) headers.authorization = `Bearer ${token}`;
   let response: Response;
   try {
-    response = await fetch('/api/upload', { method: 'POST', body: form, headers });
+    response = await fetch(path, { method: 'POST', body: form, headers });
   } catch {
     throw new ApiError({ status: 0, serverMessage: '', isNetworkError: true });
   }
-  const payload = (await response.json().catch(() => null)) as { url?: string; heroImageUrl?: string; error?: string } | null;
+  const payload = (await response.json().catch(() => null)) as (T & { error?: string }) | null;
   if (!response.ok || !payload) {
     throw new ApiError({ status: response.status, serverMessage: typeof payload?.error === 'string' ? payload.error : '', statusText: response.statusText });
   }
+  return payload;
+}
+
+/** POST /api/upload (multipart). */
+export async function uploadHeroPhoto(file: File, restaurantId: string): Promise<UploadResponse> {
+  const form = new FormData();
+  form.append('restaurantId', restaurantId);
+  form.append('image', file);
+  const payload = await postStaffForm<{ url?: string; heroImageUrl?: string }>('/api/upload', form);
   const url = payload.url ?? payload.heroImageUrl;
-  if (!url) throw new ApiError({ status: response.status, serverMessage: 'The server did not say where the photo is' });
+  if (!url) throw new ApiError({ status: 200, serverMessage: 'The server did not say where the photo is' });
   return { url, heroImageUrl: url };
 }

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { bookingCode } from '#common/domain/booking-code.ts';
 import { Link } from 'react-router';
 import type { DinerReservation } from '#common/contract/reservations.ts';
 import { formatDateShort, formatTime12h, toKolkata } from '#common/domain/time.ts';
@@ -100,7 +101,9 @@ export function ReservationCard({
           </time>{' '}
           · <span>{partyLabel(reservation.partySize)}</span>
         </p>
-        <p className="res-card__where">{restaurant.neighborhood}</p>
+        <p className="res-card__where">
+          {restaurant.neighborhood} · <span className="res-card__code">Booking code {bookingCode(reservation.id)}</span>
+        </p>
         {actions.completeBooking && holdEnds ? <p className="res-card__note">Held for you until {holdEnds}. Confirm to send it to the restaurant.</p> : null}
         {actions.completeBooking || (actions.cancel && onCancel) || booked ? (
           <div className="res-card__actions">

@@ -85,7 +85,7 @@ export function RestaurantDetails({ restaurant }: { restaurant: PublicRestaurant
 }
 
 /** Links from the restaurant's profile open only as http(s), never javascript: or data:. */
-function safeExternalUrl(value: string | null): { href: string; label: string; url: URL } | null {
+export function safeExternalUrl(value: string | null): { href: string; label: string; url: URL } | null {
   if (!value) return null;
   try {
     const url = new URL(/^[a-z][a-z0-9+.-]*:/i.test(value) ? value : `https://${value}`);

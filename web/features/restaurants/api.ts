@@ -6,7 +6,7 @@ import type {
   AvailableTodayQuery,
   AvailableTodayResponse,
   HomePageData,
-  PublicRestaurant,
+  RestaurantDetail,
   RestaurantPageData,
 } from '#common/contract/restaurants.ts';
 import { HOME_STRIP_CARDS } from '#common/domain/restaurants.ts';
@@ -31,7 +31,7 @@ export function useRestaurant(key: string) {
     initialData: () => firstScreenOf(key)?.restaurant,
     initialDataUpdatedAt: PAGE_DATA_TIME,
     retry: (count, error) => (error as { status?: number }).status !== 404 && count < 1,
-    queryFn: ({ signal }) => apiRequest<PublicRestaurant>(`/api/restaurants/${encodeURIComponent(key)}`, { signal }),
+    queryFn: ({ signal }) => apiRequest<RestaurantDetail>(`/api/restaurants/${encodeURIComponent(key)}`, { signal }),
   });
 }
 
