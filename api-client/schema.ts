@@ -3431,12 +3431,15 @@ export interface operations {
           cuisineTags?: string[];
           address?: string | null;
           directionsUrl?: string | null;
-          costForTwo?: ('' | number) | null;
-          diet?: ('' | ('pure-veg' | 'veg-and-non-veg' | 'non-veg')) | null;
+          costForTwo?: number | null;
+          /** @enum {string|null} */
+          diet?: '' | 'pure-veg' | 'veg-and-non-veg' | 'non-veg' | null;
           menuUrl?: string | null;
           dressCode?: string | null;
-          childrenPolicy?: ('' | ('welcome' | 'until-8pm' | 'adults-only')) | null;
-          smokingPolicy?: ('' | ('no-smoking' | 'smoking-area')) | null;
+          /** @enum {string|null} */
+          childrenPolicy?: '' | 'welcome' | 'until-8pm' | 'adults-only' | null;
+          /** @enum {string|null} */
+          smokingPolicy?: '' | 'no-smoking' | 'smoking-area' | null;
         };
       };
     };

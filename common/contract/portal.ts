@@ -137,25 +137,27 @@ export const updateAdminRestaurantBody = z.object({
     .optional(),
   address: optionalText('address', 200),
   directionsUrl: keptLink('directionsUrl'),
+  // '' means none; kept as a preprocess so the published schema stays one nullable number.
   costForTwo: z
-    .union([z.null(), z.literal(''), z.coerce.number({ message: 'costForTwo must be a number' })])
-    .optional()
-    .transform((value) => (value === '' ? null : value))
+    .preprocess((value) => (value === '' ? null : value), z.coerce.number({ message: 'costForTwo must be a number' }).nullable().optional())
     .refine((value) => value === undefined || value === null || (Number.isInteger(value) && value >= COST_FOR_TWO_MIN && value <= COST_FOR_TWO_MAX), {
       message: `costForTwo must be whole rupees between ${COST_FOR_TWO_MIN} and ${COST_FOR_TWO_MAX.toLocaleString('en-IN')}`,
     }),
   diet: z
-    .union([z.null(), z.literal(''), z.enum(dietTypes)], { message: 'diet must be pure-veg, veg-and-non-veg or non-veg' })
+    .enum(['', ...dietTypes], { message: 'diet must be pure-veg, veg-and-non-veg or non-veg' })
+    .nullable()
     .optional()
     .transform(blankToNull),
   menuUrl: keptLink('menuUrl'),
   dressCode: optionalText('dressCode', 80),
   childrenPolicy: z
-    .union([z.null(), z.literal(''), z.enum(childrenPolicies)], { message: `childrenPolicy must be one of ${childrenPolicies.join(', ')}` })
+    .enum(['', ...childrenPolicies], { message: `childrenPolicy must be one of ${childrenPolicies.join(', ')}` })
+    .nullable()
     .optional()
     .transform(blankToNull),
   smokingPolicy: z
-    .union([z.null(), z.literal(''), z.enum(smokingPolicies)], { message: `smokingPolicy must be one of ${smokingPolicies.join(', ')}` })
+    .enum(['', ...smokingPolicies], { message: `smokingPolicy must be one of ${smokingPolicies.join(', ')}` })
+    .nullable()
     .optional()
     .transform(blankToNull),
 });
