@@ -1,5 +1,7 @@
 import type { DepositDayResponse, MyDepositsResponse } from '#common/contract/deposit-receipts.ts';
-import { depositReceipt, depositStateOf } from '#common/domain/deposit-receipts.ts';
+import { depositStateOf } from '#common/domain/deposit-receipts.ts';
+import { depositFigures, feeReasonOf, moneySentence, paymentMethodLabel } from '#common/domain/money-sentences.ts';
+import { asDate } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { requireDiner, requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
 import type { PaymentsService } from '#server/modules/payments/payments.service.ts';
@@ -20,15 +22,34 @@ export function createDepositReports({ db }: Pick<AppDeps, 'db'>, payments: Paym
         deposits: rows.flatMap((row) => {
           const intent = byId.get(row.intent_id);
           if (!intent) return [];
+          const figures = depositFigures(
+            { ...intent, amountPaise: row.amount_paise },
+            {
+              feeReason: feeReasonOf(row.late_cancel, row.reservation_status),
+              decided: row.move && row.move !== 'waive' ? { move: row.move, paise: row.move_paise } : null,
+            },
+          );
           return [
             {
               reservationId: row.reservation_id,
               restaurant: toRestaurantRef(row),
               slot: { date: row.slot_date, time: row.slot_time },
               amountPaise: row.amount_paise,
-              state: depositStateOf(intent),
-              receipt: depositReceipt(intent),
+              state: figures.state,
+              receipt: moneySentence(figures),
               updatedAt: intent.updatedAt,
+              paymentId: intent.id,
+              method: paymentMethodLabel(intent.provider),
+              paidAt: row.authorised_at ? asDate(row.authorised_at).toISOString() : null,
+              blockedPaise: figures.blockedPaise,
+              terms: {
+                kind: row.kind,
+                amountPaise: row.amount_paise,
+                perCoverPaise: row.per_cover_paise,
+                freeCancelUntil: asDate(row.free_cancel_until).toISOString(),
+                lateCancelKeepPaise: row.late_cancel_keep_paise,
+                noShowKeepPaise: row.no_show_keep_paise,
+              },
             },
           ];
         }),

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { DepositMove } from '#common/domain/deposit-moves.ts';
 import type { MoneyRequirement } from '#common/domain/deposit-policy.ts';
+import type { ReservationStatus } from '#common/domain/reservation-status.ts';
 import { asDate, queryRows, type Db } from '#server/db/client.ts';
 import { restaurantRefColumns, type RestaurantRefRow } from '#server/modules/restaurants/restaurant-sql.ts';
 
@@ -28,9 +29,10 @@ export interface ReservationDepositRow {
   slot_id: string;
   party_size: number;
   starts_at: Date;
+  reservation_status: ReservationStatus;
 }
 
-const depositColumns = sql`d.*, r.user_id, r.restaurant_id, rest.name AS restaurant_name, r.slot_id, r.party_size, r.starts_at`;
+const depositColumns = sql`d.*, r.user_id, r.restaurant_id, rest.name AS restaurant_name, r.slot_id, r.party_size, r.starts_at, r.status AS reservation_status`;
 const depositJoins = sql`FROM reservation_deposits d JOIN reservations r ON r.id = d.reservation_id JOIN restaurants rest ON rest.id = r.restaurant_id`;
 
 /** The requirement as it was asked when the diner paid. */

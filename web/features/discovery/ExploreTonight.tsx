@@ -2,6 +2,7 @@ import type { AvailableTodayEntry } from '#common/contract/restaurants.ts';
 import { addDays, formatDateShort, formatTime12h, todayInKolkata } from '#common/domain/time.ts';
 import { Link } from 'react-router';
 import { Skeleton } from '#web/components/ui/Feedback.tsx';
+import { slotDepositWords as slotDepositLabel } from '#common/domain/money-sentences.ts';
 import { reserveHref } from './explore.ts';
 
 type Slot = AvailableTodayEntry['slots'][number];
@@ -49,9 +50,10 @@ export function ExploreCard({ entry, partySize, today = todayInKolkata() }: { en
                 <Link
                   className="explore-time"
                   to={reserveHref(restaurant.slug, slot, partySize)}
-                  aria-label={`${formatTime12h(slot.time)} ${dayLabel(date, today).toLowerCase()} at ${restaurant.name}, party of ${partySize}`}
+                  aria-label={`${formatTime12h(slot.time)} ${dayLabel(date, today).toLowerCase()} at ${restaurant.name}, party of ${partySize}${slot.deposit ? `, ${slotDepositLabel(slot.deposit)}` : ''}`}
                 >
                   {formatTime12h(slot.time)}
+                  {slot.deposit ? <span className="explore-time__deposit">{slotDepositLabel(slot.deposit)}</span> : null}
                 </Link>
               </li>
             ))}

@@ -13,7 +13,8 @@ export function ReservationsPanel() {
   // A failed cancel is only logged (spec section 8); the list is re-read to show the truth.
   const cancel = useCancelFromList({ onFailed: (error) => console.error('Could not cancel the reservation', error) });
   const now = new Date();
-  const list = reservations.data ?? [];
+  // Only bookings still ahead of the diner: cancelled and expired ones live in /me (decision 221).
+  const list = (reservations.data ?? []).filter((reservation) => reservation.status !== 'CANCELLED');
 
   let body;
   if (reservations.isPending) {
