@@ -156,7 +156,7 @@ describe('money follows the reservation', () => {
     expect(noShow.statusCode, noShow.body).toBe(200);
     expect(await intentOf(intentId)).toMatchObject({ status: 'CAPTURED', captured_paise: PER_COVER, capture_purpose: 'keep' });
     expect(await balances(t.database.db, intentId)).toMatchObject({ restaurant_receivable: PER_COVER });
-    expect(await mailSubjects(diner.id)).toContain('₹500 kept as a fee');
+    expect(await mailSubjects(diner.id)).toContain('₹500 kept as a no-show fee');
 
     // Staff waive it: the fee is refunded.
     const waived = await call('POST', `/api/admin/bookings/${id}/waive-fee`, staff.token, {});
@@ -261,7 +261,7 @@ describe('what the diner and the portal see', () => {
         reservationId: kept.id,
         amountPaise: 2 * PER_COVER,
         state: 'held',
-        receipt: '₹1,000 blocked on your account until your visit.',
+        receipt: '₹1,000 blocked on your account until your visit; nothing taken.',
       }),
     ]);
 
@@ -269,7 +269,7 @@ describe('what the diner and the portal see', () => {
     expect((await staffMove(kept.id, 'NO_SHOW')).statusCode).toBe(200);
     expect((await call('GET', '/api/me/deposits', diner.token)).json().deposits[0]).toMatchObject({
       state: 'kept',
-      receipt: '₹500 kept as a fee; ₹500 released.',
+      receipt: '₹500 kept as a no-show fee; ₹500 released.',
     });
 
     const day = await call('GET', `/api/admin/deposits?date=${TODAY}`, staff.token);
