@@ -1,4 +1,5 @@
 import { useEffect, useEffectEvent, useState } from 'react';
+import { endSentence } from '#common/domain/sentences.ts';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { DepositRequirementView } from '#common/contract/deposits.ts';
@@ -171,7 +172,7 @@ function HoldLive({
         )}
         {!isExpired && paymentAnswer === 'approved' && (
           <Alert tone="info" title="Payment approved">
-            We are confirming your booking with {reservation.restaurant.name}. This takes a moment.
+            {endSentence(`We are confirming your booking with ${reservation.restaurant.name}`)} This takes a moment.
           </Alert>
         )}
         <HoldCountdown secondsLeft={secondsLeft} totalSeconds={totalSeconds} settled={settled} />
