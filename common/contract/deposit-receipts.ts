@@ -38,7 +38,16 @@ export const depositDayQuery = z.object({ date: isoDate });
 export const depositDayResponse = z.object({
   date: z.string(),
   /** Each booking of the day that asked a deposit, and where its money stands. */
-  bookings: z.array(z.object({ reservationId: z.string(), amountPaise: z.number().int(), state: depositState })),
+  bookings: z.array(
+    z.object({
+      reservationId: z.string(),
+      amountPaise: z.number().int(),
+      state: depositState,
+      /** A Tablefair date's booking: both members' deposits together, and what to credit on the bill. */
+      forDate: z.boolean().optional(),
+      creditPaise: z.number().int().optional(),
+    }),
+  ),
   totals: z.object({ heldPaise: z.number().int(), capturedPaise: z.number().int(), releasedPaise: z.number().int() }),
 });
 export type DepositDayResponse = z.infer<typeof depositDayResponse>;

@@ -6,6 +6,7 @@ import type { SandboxGateway } from '#server/modules/payments/sandbox-gateway.ts
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildStaff, eveningSlots, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 import { MINUTE_MS } from '#common/domain/time.ts';
+import { bookingCode } from '#common/domain/booking-code.ts';
 
 /**
  * Deposits wired end to end through HTTP, the real database and the sandbox
@@ -297,6 +298,20 @@ describe('what the diner and the portal see', () => {
     // Every line of the export sums to zero, like the ledger.
     expect(lines.slice(1).reduce((sum, line) => sum + Number(line.split(',').at(-1)!.replaceAll('"', '')), 0)).toBe(0);
     expect((await call('GET', '/api/admin/ledger.csv?month=2026-13', staff.token)).statusCode).toBe(400);
+
+    // Beside it, the restaurant's statement: one row a deposit, in rupees and IST, by the booking's date.
+    const statement = await call('GET', '/api/admin/statement.csv?month=2026-11', staff.token);
+    expect(statement.statusCode, statement.body).toBe(200);
+    expect(statement.headers['content-disposition']).toBe('attachment; filename="deposit-statement-2026-11.csv"');
+    const rows = statement.body.trim().split('\r\n');
+    expect(rows[0]).toBe(
+      '"Date","Time","Guest","Booking","For","Deposit","Held now","Kept","Released","Credited on bill","Refunded","What happened","Paid at (IST)"',
+    );
+    const keptRow = rows.find((row) => row.includes(`"${bookingCode(kept.id)}"`))!;
+    expect(keptRow).toContain(`"${TODAY}",`);
+    expect(keptRow).toContain('"Deposit","1000.00","0.00","500.00","500.00","0.00","0.00","₹500 kept as a fee; ₹500 released."');
+    expect(keptRow).not.toContain(keptIntent);
+    expect((await call('GET', '/api/admin/statement.csv?month=2026-11', diner.token)).statusCode).toBe(401);
     expect((await call('GET', '/api/admin/ledger.csv?month=2026-11', diner.token)).statusCode).toBe(401);
   });
 });

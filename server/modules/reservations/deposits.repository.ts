@@ -155,3 +155,18 @@ export async function findDropDepositOfSlot(db: Db, slotId: string): Promise<num
   );
   return row?.paise ?? null;
 }
+
+/**
+ * The Tablefair date deposits of a restaurant's bookings on one Kolkata date (a read-only look at
+ * the dating plans and their payment intents): each member's intent, by the booking it is for.
+ */
+export async function listDateDepositsOfDay(db: Db, restaurantId: string, date: string) {
+  return queryRows<{ reservation_id: string; intent_id: string; amount_paise: number }>(
+    db,
+    sql`SELECT dp.reservation_id, p.id AS intent_id, p.amount_paise
+        FROM dating_plans dp JOIN payment_intents p ON p.dating_plan_id = dp.id
+        JOIN reservations r ON r.id = dp.reservation_id JOIN slots s ON s.id = r.slot_id
+        WHERE r.restaurant_id = ${restaurantId} AND s.slot_date = ${date} AND p.authorised_paise > 0
+        ORDER BY r.starts_at, p.created_at`,
+  );
+}
