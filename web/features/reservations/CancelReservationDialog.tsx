@@ -34,7 +34,10 @@ function moneyOf(reservation: DinerReservation, deposits: MyDeposit[] | undefine
 export function useCancelFromList({
   onFailed,
   onCancelled,
+  onDone,
 }: {
+  /** Told of every cancel that went through (the home panel keeps that card in view while the diner is there). */
+  onDone?: (id: string) => void;
   onFailed: (error: unknown) => void;
   onCancelled?: (reservation: DinerReservation, money: string | null) => void;
 }) {
@@ -52,6 +55,7 @@ export function useCancelFromList({
       const money = moneyOf(target, deposits.data?.deposits);
       const cancelled = await cancel.mutateAsync(target.id);
       setFocusId(target.id);
+      onDone?.(target.id);
       if (onCancelled) onCancelled(cancelled, money?.after ?? null);
       else setAnnouncement(`Reservation at ${target.restaurant.name} cancelled.${money ? ` ${money.after}` : ''}`);
     } catch (error) {
