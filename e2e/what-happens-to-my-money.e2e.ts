@@ -50,6 +50,11 @@ describe('what happens to my money', () => {
 
     const id = await holdFirstFreeTable(api, diner.token, RESTAURANT, addDays(todayInKolkata(), 1));
     await page.goto(`${server.baseUrl}/hold/${id}`);
+    // The second button keeps its words on one line at 375 px.
+    const cancelHold = page.getByRole('button', { name: 'Cancel Hold' });
+    await cancelHold.waitFor();
+    expect(await cancelHold.evaluate((element) => element.scrollWidth <= element.clientWidth && element.getClientRects().length === 1)).toBe(true);
+    expect((await cancelHold.boundingBox())!.height).toBeLessThan(60);
     await payOnSandbox(page, 'Decline');
     // The decline's notice is on the first screen of a phone, not below the fold.
     const notice = page.getByText('Your payment was declined');
@@ -116,6 +121,12 @@ describe('what happens to my money', () => {
     await page.getByTestId('hold-deposit').waitFor();
     await expectAccessible(page, 'hold screen with its deposit (1280 px)');
     await saveScreenshot(page, 'money-hold-1280');
+
+    // The map page has the site's sections and the account menu.
+    await page.goto(`${server.baseUrl}/map`);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tonight' }).waitFor();
+    expect(await page.locator('.site-header').innerText()).toContain('Dev');
+    await expectAccessible(page, 'map page with the site header (1280 px)');
     expect(errors).toEqual([]);
   });
 });
