@@ -20,6 +20,8 @@ describe('deposit receipts', () => {
     expect(depositReceipt(intent({ status: 'CAPTURED', capturedPaise: 100_000, capturePurpose: 'credit_at_table' }))).toBe('₹1,000 credited on your bill.');
     expect(depositReceipt(intent({ status: 'CAPTURED', capturedPaise: 50_000, capturePurpose: 'keep' }))).toBe('₹500 kept as a fee; ₹500 released.');
     expect(depositReceipt(intent({ status: 'RELEASED' }))).toBe('₹1,000 released in full; nothing taken.');
-    expect(depositReceipt(intent({ status: 'REFUNDED', capturedPaise: 50_000, refundedPaise: 50_000 }))).toBe('Fee of ₹500 waived and refunded; ₹500 released.');
+    expect(depositReceipt(intent({ status: 'REFUNDED', capturedPaise: 50_000, refundedPaise: 50_000 }))).toBe(
+      'Fee of ₹500 waived and refunded; ₹500 released.',
+    );
   });
 });
