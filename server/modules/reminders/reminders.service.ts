@@ -281,6 +281,7 @@ export function createRemindersService(deps: AppDeps, notifications: Notificatio
                     body: text.body,
                     template: text.template,
                     channel: config.reminderTextChannel,
+                    kind: 'reminder',
                   }),
                 )
                 .catch((error: unknown) => {
