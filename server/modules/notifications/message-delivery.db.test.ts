@@ -72,6 +72,14 @@ const message = async (id: string) =>
     )
   )[0];
 
+async function waitFor(check: () => Promise<boolean>): Promise<void> {
+  for (let tries = 0; tries < 200; tries++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('never happened');
+}
+
 async function dinerWithPhone(phone: string) {
   const diner = await buildDiner(one.database.db);
   await one.database.db.execute(sql`UPDATE users SET verified_phone = ${phone}, phone_verified_at = now() WHERE id = ${diner.id}`);
@@ -109,8 +117,12 @@ describe('messages through Exotel and WhatsApp', () => {
   it('a phone code goes by SMS with its DLT ids, and Exotel’s receipt (with the secret token only) marks it delivered', async () => {
     const diner = await buildDiner(one.database.db);
     const started = await one.app.inject({ method: 'POST', url: '/api/auth/phone/start', headers: bearer(diner.token), payload: { phone: '+919876500001' } });
-    expect(started.statusCode, started.body).toBe(200);
-    await one.app.services.notifications.deliverDue();
+    expect(started.statusCode, started.body).toBe(202);
+    // The route hands the code to the outbox at once (deliverSoon); the sweep would otherwise.
+    await waitFor(async () => {
+      await one.app.services.notifications.deliverDue();
+      return fake.requests.length === 1 && (await message(String(fake.requests[0].body.CustomField)))?.delivery_status === 'sent';
+    });
     const sent = fake.requests.filter((request) => request.provider === 'exotel');
     expect(sent).toHaveLength(1);
     expect(sent[0].body).toMatchObject({ To: '+919876500001', From: 'TBLFAR', DltTemplateId: '1107000000000000001', DltEntityId: '1101000000000012345' });
@@ -139,8 +151,10 @@ describe('messages through Exotel and WhatsApp', () => {
     ]);
     await one.app.services.notifications.deliverDue([codeId, reminderId]);
     const sent = fake.requests.filter((request) => request.provider === 'whatsapp');
-    expect(sent.map((request) => (request.body.template as { name: string }).name)).toEqual(['tablefair_code', 'tablefair_reservation_reminder_v2']);
-    expect((sent[0].body.template as { components: unknown[] }).components).toHaveLength(2);
+    const templateOf = (request: (typeof sent)[number]) => request.body.template as { name: string; components: unknown[] };
+    sent.sort((a, b) => templateOf(a).name.localeCompare(templateOf(b).name));
+    expect(sent.map((request) => templateOf(request).name)).toEqual(['tablefair_code', 'tablefair_reservation_reminder_v2']);
+    expect(templateOf(sent[0]).components).toHaveLength(2);
 
     expect((await whatsAppWebhook(two, [{ id: sent[0].providerMessageId!, status: 'delivered' }], 'wrong-secret')).statusCode).toBe(403);
     const accepted = await whatsAppWebhook(two, [
@@ -212,6 +226,7 @@ describe('messages through Exotel and WhatsApp', () => {
     expect(await message(id)).toMatchObject({ channel: 'email', delivery_status: 'sent' });
 
     const metrics = await one.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer metrics-token-0123456789' } });
+    expect(metrics.statusCode).toBe(200);
     expect(metrics.body).toMatch(/tablefair_messages_total\{channel="whatsapp",kind="offer",outcome="retried"\} 2/);
     expect(metrics.body).toMatch(/tablefair_messages_total\{channel="whatsapp",kind="offer",outcome="next_channel"\} \d/);
     expect(metrics.body).toMatch(/tablefair_messages_total\{channel="email",kind="offer",outcome="sent"\} \d/);

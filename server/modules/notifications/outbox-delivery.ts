@@ -32,10 +32,11 @@ export function createOutboxDelivery(deps: AppDeps, drivers: { mail: MailDriver;
   }
 
   /** This channel is done: the next one, or failed. Returns the id when the message is due again on another channel. */
-  async function giveUpOnChannel(where: Parameters<typeof failMessageOnChannel>[1], reason: string): Promise<string | null> {
+  async function giveUpOnChannel(where: Parameters<typeof failMessageOnChannel>[1], failedChannel: OutboxChannel, reason: string): Promise<string | null> {
     const moved = await failMessageOnChannel(db, where, reason, clock.now());
     if (!moved) return null;
-    count(moved.row, moved.outcome);
+    // Counted on the channel that failed, not the one the message moved to.
+    count({ channel: failedChannel, kind: moved.row.kind }, moved.outcome);
     if (moved.outcome === 'failed') log.warn({ messageId: moved.row.id, kind: moved.row.kind }, 'message failed on every channel it could take');
     return moved.outcome === 'next_channel' ? moved.row.id : null;
   }
@@ -72,7 +73,7 @@ export function createOutboxDelivery(deps: AppDeps, drivers: { mail: MailDriver;
             await markMessageFailed(db, row.id, reason, new Date(clock.now().getTime() + delay)).catch(() => {});
           } else {
             log.warn({ err: error, messageId: row.id, channel: row.channel, attempt: row.attempts }, 'outbox message not sent on this channel');
-            const next = await giveUpOnChannel({ id: row.id }, reason).catch(() => null);
+            const next = await giveUpOnChannel({ id: row.id }, row.channel, reason).catch(() => null);
             if (next) movedOn.push(next);
           }
         }
@@ -87,7 +88,7 @@ export function createOutboxDelivery(deps: AppDeps, drivers: { mail: MailDriver;
         const row = await recordDelivered(db, { channel, providerMessageId }, clock.now());
         if (row) count(row, 'delivered');
       } else if (status === 'failed') {
-        const next = await giveUpOnChannel({ channel, providerMessageId }, `${channel} receipt: failed${error ? ` (${error})` : ''}`);
+        const next = await giveUpOnChannel({ channel, providerMessageId }, channel, `${channel} receipt: failed${error ? ` (${error})` : ''}`);
         if (next) await delivery.deliverDue([next]);
       }
     },
