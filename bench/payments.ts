@@ -183,7 +183,8 @@ const raw = await rawStorm(handle, rawWebhooks);
 const config = loadConfig({
   NODE_ENV: 'production',
   // The storm is the sandbox's signed webhooks, on purpose (decision 201).
-  PAYMENTS_SANDBOX_DEMO: '1', TEXTS_LOG_DEMO: '1',
+  PAYMENTS_SANDBOX_DEMO: '1',
+  TEXTS_LOG_DEMO: '1',
   LOG_LEVEL: 'silent',
   PAYMENTS_WEBHOOK_SECRET: SECRET,
   SEED_DEMO: '0',

@@ -217,10 +217,12 @@ const exotelEnv = {
   EXOTEL_ACCOUNT_SID: optionalText.describe('The Exotel account SID (Dashboard → API settings).'),
   EXOTEL_API_KEY: optionalText.describe('The Exotel API key: the user name of the Basic authorisation.'),
   EXOTEL_API_TOKEN: optionalText.describe('The Exotel API token: the password of the Basic authorisation; never logged.'),
-  EXOTEL_SENDER_ID: optionalText.describe('The DLT-registered sender id (header) texts come from, six letters such as `TBLFAR`: Exotel\'s `From`.'),
+  EXOTEL_SENDER_ID: optionalText.describe("The DLT-registered sender id (header) texts come from, six letters such as `TBLFAR`: Exotel's `From`."),
   EXOTEL_DLT_ENTITY_ID: optionalText.describe("Tablefair's principal entity id on the DLT portal: Exotel's `DltEntityId`, sent with every text."),
   EXOTEL_DLT_TEMPLATE_CODE: optionalText.describe('The DLT template id of the one-time code texts (phone verification, password reset, dating signup).'),
-  EXOTEL_DLT_TEMPLATE_NOTICE: optionalText.describe('The DLT template id of the account notice text (a signup tried with a number that already has an account).'),
+  EXOTEL_DLT_TEMPLATE_NOTICE: optionalText.describe(
+    'The DLT template id of the account notice text (a signup tried with a number that already has an account).',
+  ),
   EXOTEL_DLT_TEMPLATE_REMINDER: optionalText.describe('The DLT template id of the reservation reminder text.'),
   EXOTEL_DLT_TEMPLATE_OFFER: optionalText.describe('The DLT template id of the "a table is yours" offer text (waitlist and drops).'),
   EXOTEL_CALLBACK_TOKEN: z
@@ -232,12 +234,18 @@ const exotelEnv = {
 
 /** WhatsApp Business Cloud API settings (decision 211): read only when WHATSAPP_DRIVER=cloud. */
 const whatsappEnv = {
-  WHATSAPP_API_BASE: z.string().url().default('https://graph.facebook.com/v21.0').describe("The Graph API origin and version; tests point it at a local server."),
+  WHATSAPP_API_BASE: z
+    .string()
+    .url()
+    .default('https://graph.facebook.com/v21.0')
+    .describe('The Graph API origin and version; tests point it at a local server.'),
   WHATSAPP_PHONE_NUMBER_ID: optionalText.describe("The business phone number's id (WhatsApp Manager → API setup): messages are posted to `/<id>/messages`."),
-  WHATSAPP_ACCESS_TOKEN: optionalText.describe("A system user's permanent access token with `whatsapp_business_messaging`; sent as a bearer token, never logged."),
+  WHATSAPP_ACCESS_TOKEN: optionalText.describe(
+    "A system user's permanent access token with `whatsapp_business_messaging`; sent as a bearer token, never logged.",
+  ),
   WHATSAPP_APP_SECRET: optionalText.describe("The Meta app's secret: the webhook's `X-Hub-Signature-256` is the HMAC-SHA256 of the raw body with it."),
   WHATSAPP_VERIFY_TOKEN: optionalText.describe("The token typed into the app's webhook settings; the verify handshake (`hub.verify_token`) must send it back."),
-  WHATSAPP_TEMPLATE_LANGUAGE: z.string().default('en').describe("The language code the templates are registered in."),
+  WHATSAPP_TEMPLATE_LANGUAGE: z.string().default('en').describe('The language code the templates are registered in.'),
   WHATSAPP_TEMPLATE_CODE: z.string().default('tablefair_code').describe('The authentication template (copy-code button) one-time codes go out in.'),
   WHATSAPP_TEMPLATE_NOTICE: z.string().default('tablefair_account_notice').describe('The utility template of the account notice.'),
   WHATSAPP_TEMPLATE_OFFER: z.string().default('tablefair_table_offer').describe('The utility template of a table offer (waitlist and drops).'),

@@ -53,7 +53,9 @@ describe('a production start', () => {
 
   it('refuses log drivers for texts (decision 214), naming the variable, and starts with a real SMS or WhatsApp driver or a named demo', () => {
     const demoMoney = { NODE_ENV: 'production', PAYMENTS_SANDBOX_DEMO: '1' };
-    expect(() => loadConfig(demoMoney)).toThrow(/^Invalid configuration: SMS_DRIVER=log \(the default\) with WHATSAPP_DRIVER=log .*SMS_DRIVER=exotel.*TEXTS_LOG_DEMO=1/);
+    expect(() => loadConfig(demoMoney)).toThrow(
+      /^Invalid configuration: SMS_DRIVER=log \(the default\) with WHATSAPP_DRIVER=log .*SMS_DRIVER=exotel.*TEXTS_LOG_DEMO=1/,
+    );
     expect(() => loadConfig({ ...demoMoney, SMS_DRIVER: 'log', WHATSAPP_DRIVER: 'log' })).toThrow(/SMS_DRIVER=log/);
     const exotel = {
       EXOTEL_ACCOUNT_SID: 'sid',
@@ -68,7 +70,9 @@ describe('a production start', () => {
       EXOTEL_CALLBACK_TOKEN: 'x'.repeat(32),
     };
     expect(loadConfig({ ...demoMoney, SMS_DRIVER: 'exotel', ...exotel }).notifications.exotel?.senderId).toBe('TBLFAR');
-    expect(() => loadConfig({ ...demoMoney, SMS_DRIVER: 'exotel', ...exotel, EXOTEL_DLT_ENTITY_ID: '' })).toThrow(/SMS_DRIVER=exotel needs EXOTEL_DLT_ENTITY_ID/);
+    expect(() => loadConfig({ ...demoMoney, SMS_DRIVER: 'exotel', ...exotel, EXOTEL_DLT_ENTITY_ID: '' })).toThrow(
+      /SMS_DRIVER=exotel needs EXOTEL_DLT_ENTITY_ID/,
+    );
     const cloud = { WHATSAPP_PHONE_NUMBER_ID: '1065', WHATSAPP_ACCESS_TOKEN: 'EAAJB', WHATSAPP_APP_SECRET: 'secret', WHATSAPP_VERIFY_TOKEN: 'verify' };
     expect(loadConfig({ ...demoMoney, WHATSAPP_DRIVER: 'cloud', ...cloud }).notifications.whatsappDriver).toBe('cloud');
     expect(loadConfig({ ...demoMoney, TEXTS_LOG_DEMO: '1' }).notifications.smsDriver).toBe('log');

@@ -351,7 +351,9 @@ export const outboxMessages = pgTable('outbox_messages', {
   providerMessageId: text('provider_message_id'),
   idempotencyKey: text('idempotency_key'),
   /** The channels still to try, in order, when this one fails for good. */
-  fallbacks: jsonb('fallbacks').notNull().default(sql`'[]'::jsonb`),
+  fallbacks: jsonb('fallbacks')
+    .notNull()
+    .default(sql`'[]'::jsonb`),
 });
 
 /** Fixed-window request counters shared by every instance, for RATE_LIMIT_STORE=postgres (migration 0005). */

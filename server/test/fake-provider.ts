@@ -56,7 +56,15 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     const contentType = request.headers['content-type'];
     const body: Record<string, unknown> =
       provider === 'exotel' ? Object.fromEntries(new URLSearchParams(text)) : text ? (JSON.parse(text) as Record<string, unknown>) : {};
-    const entry: FakeRequest = { provider, method: request.method ?? '', path, authorization: request.headers.authorization, contentType, body, providerMessageId: null };
+    const entry: FakeRequest = {
+      provider,
+      method: request.method ?? '',
+      path,
+      authorization: request.headers.authorization,
+      contentType,
+      body,
+      providerMessageId: null,
+    };
     requests.push(entry);
     let answer: ScriptedAnswer;
     if (provider === 'unknown') answer = { status: 404, json: { error: 'unknown path' } };
@@ -68,7 +76,17 @@ export async function startFakeProvider(): Promise<FakeProvider> {
         status: 200,
         json:
           provider === 'exotel'
-            ? { SMSMessage: { Sid: id, AccountSid: path.split('/')[3], From: body.From, To: body.To, Body: body.Body, Status: 'queued', DetailedStatus: 'PENDING_TO_OPERATOR' } }
+            ? {
+                SMSMessage: {
+                  Sid: id,
+                  AccountSid: path.split('/')[3],
+                  From: body.From,
+                  To: body.To,
+                  Body: body.Body,
+                  Status: 'queued',
+                  DetailedStatus: 'PENDING_TO_OPERATOR',
+                },
+              }
             : { messaging_product: 'whatsapp', contacts: [{ input: body.to, wa_id: body.to }], messages: [{ id, message_status: 'accepted' }] },
       };
       if (!scripted) entry.providerMessageId = id;

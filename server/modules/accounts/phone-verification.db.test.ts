@@ -213,7 +213,10 @@ describe('the dev mailbox', () => {
     } finally {
       await production.app.close();
     }
-    const forced = await createTestApp({ env: { NODE_ENV: 'production', PAYMENTS_SANDBOX_DEMO: '1', TEXTS_LOG_DEMO: '1', DEV_MAILBOX: '1' }, database: t.database });
+    const forced = await createTestApp({
+      env: { NODE_ENV: 'production', PAYMENTS_SANDBOX_DEMO: '1', TEXTS_LOG_DEMO: '1', DEV_MAILBOX: '1' },
+      database: t.database,
+    });
     try {
       expect((await forced.app.inject({ method: 'GET', url: '/api/dev/mailbox' })).statusCode).toBe(401);
       const diner = await buildDiner(t.database.db);

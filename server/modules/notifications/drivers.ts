@@ -88,7 +88,11 @@ export async function callProvider(url: string, init: RequestInit, timeoutMs: nu
 /** A provider's non-2xx answer as a DeliveryFailure: 429, 408 and 5xx are retried, other 4xx are not. */
 export function failureOf(response: Response, provider: string, detail: string): DeliveryFailure {
   const retryable = response.status === 429 || response.status === 408 || response.status >= 500;
-  return new DeliveryFailure(`${provider} answered ${response.status}: ${detail}`.slice(0, 300), retryable, retryAfterSeconds(response.headers.get('retry-after')));
+  return new DeliveryFailure(
+    `${provider} answered ${response.status}: ${detail}`.slice(0, 300),
+    retryable,
+    retryAfterSeconds(response.headers.get('retry-after')),
+  );
 }
 /** The SMS side of the text port. */
 export type SmsDriver = TextDriver;

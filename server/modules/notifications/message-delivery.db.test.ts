@@ -107,10 +107,25 @@ const exotelReceipt = (app: TestApp, token: string, form: Record<string, string>
 function whatsAppWebhook(app: TestApp, statuses: { id: string; status: string; errors?: unknown[] }[], secret = APP_SECRET) {
   const payload = JSON.stringify({
     object: 'whatsapp_business_account',
-    entry: [{ id: 'WABA', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', statuses: statuses.map((s) => ({ ...s, timestamp: '1700000000', recipient_id: '919876543210' })) } }] }],
+    entry: [
+      {
+        id: 'WABA',
+        changes: [
+          {
+            field: 'messages',
+            value: { messaging_product: 'whatsapp', statuses: statuses.map((s) => ({ ...s, timestamp: '1700000000', recipient_id: '919876543210' })) },
+          },
+        ],
+      },
+    ],
   });
   const signature = `sha256=${createHmac('sha256', secret).update(payload).digest('hex')}`;
-  return app.app.inject({ method: 'POST', url: '/api/notifications/webhooks/whatsapp', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature }, payload });
+  return app.app.inject({
+    method: 'POST',
+    url: '/api/notifications/webhooks/whatsapp',
+    headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
+    payload,
+  });
 }
 
 describe('messages through Exotel and WhatsApp', () => {
@@ -130,11 +145,20 @@ describe('messages through Exotel and WhatsApp', () => {
     const id = String(sent[0].body.CustomField);
     expect(await message(id)).toMatchObject({ channel: 'sms', kind: 'code', delivery_status: 'sent', provider_message_id: sent[0].providerMessageId });
 
-    const forged = await exotelReceipt(two, 'not-the-token-000000000000000000', { SmsSid: sent[0].providerMessageId!, Status: 'sent', DetailedStatus: 'DELIVERED_TO_HANDSET' });
+    const forged = await exotelReceipt(two, 'not-the-token-000000000000000000', {
+      SmsSid: sent[0].providerMessageId!,
+      Status: 'sent',
+      DetailedStatus: 'DELIVERED_TO_HANDSET',
+    });
     expect(forged.statusCode).toBe(403);
     expect((await message(id)).delivery_status).toBe('sent');
     // The receipt may reach either instance.
-    const receipt = await exotelReceipt(two, CALLBACK_TOKEN, { SmsSid: sent[0].providerMessageId!, Status: 'sent', DetailedStatus: 'DELIVERED_TO_HANDSET', DetailedStatusCode: '20005' });
+    const receipt = await exotelReceipt(two, CALLBACK_TOKEN, {
+      SmsSid: sent[0].providerMessageId!,
+      Status: 'sent',
+      DetailedStatus: 'DELIVERED_TO_HANDSET',
+      DetailedStatusCode: '20005',
+    });
     expect(receipt.statusCode, receipt.body).toBe(200);
     expect((await message(id)).delivery_status).toBe('delivered');
   });
@@ -165,9 +189,15 @@ describe('messages through Exotel and WhatsApp', () => {
     expect((await message(codeId)).delivery_status).toBe('delivered');
     expect((await message(reminderId)).delivery_status).toBe('delivered');
 
-    const challenge = await two.app.inject({ method: 'GET', url: '/api/notifications/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=verify-me&hub.challenge=1158201444' });
+    const challenge = await two.app.inject({
+      method: 'GET',
+      url: '/api/notifications/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=verify-me&hub.challenge=1158201444',
+    });
     expect({ status: challenge.statusCode, body: challenge.body }).toEqual({ status: 200, body: '1158201444' });
-    const wrong = await two.app.inject({ method: 'GET', url: '/api/notifications/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=guess&hub.challenge=1158201444' });
+    const wrong = await two.app.inject({
+      method: 'GET',
+      url: '/api/notifications/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=guess&hub.challenge=1158201444',
+    });
     expect(wrong.statusCode).toBe(403);
   });
 

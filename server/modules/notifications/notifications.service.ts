@@ -50,9 +50,12 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
   const { exotel, whatsapp: cloud, providerTimeoutMs: timeoutMs } = config.notifications;
   const sms =
     drivers.sms ??
-    (exotel ? createExotelSmsDriver({ ...exotel, publicUrl: config.publicUrl, timeoutMs }) : createLogSmsDriver(log, { isProduction: config.nodeEnv === 'production' }));
+    (exotel
+      ? createExotelSmsDriver({ ...exotel, publicUrl: config.publicUrl, timeoutMs })
+      : createLogSmsDriver(log, { isProduction: config.nodeEnv === 'production' }));
   const whatsapp =
-    drivers.whatsapp ?? (cloud ? createWhatsAppCloudDriver({ ...cloud, timeoutMs }) : createLogWhatsAppDriver(log, { isProduction: config.nodeEnv === 'production' }));
+    drivers.whatsapp ??
+    (cloud ? createWhatsAppCloudDriver({ ...cloud, timeoutMs }) : createLogWhatsAppDriver(log, { isProduction: config.nodeEnv === 'production' }));
   const delivery = createOutboxDelivery(deps, { mail, sms, whatsapp });
   /** Live listeners per diner: the streams open on this instance. */
   const listeners = new Map<string, Set<(event: DinerStreamEvent) => void>>();

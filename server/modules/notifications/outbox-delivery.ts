@@ -3,7 +3,15 @@ import { retryDelayMs } from '#common/domain/delivery-policy.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { DeliveryFailure, type MailDriver, type TextDriver } from './drivers.ts';
 import { exotelStatus } from './exotel-driver.ts';
-import { claimDueMessages, failMessageOnChannel, markMessageFailed, markMessageSent, recordDelivered, type OutboxChannel, type OutboxRow } from './outbox.repository.ts';
+import {
+  claimDueMessages,
+  failMessageOnChannel,
+  markMessageFailed,
+  markMessageSent,
+  recordDelivered,
+  type OutboxChannel,
+  type OutboxRow,
+} from './outbox.repository.ts';
 import { answerWhatsAppChallenge, isValidWhatsAppSignature, readWhatsAppStatuses } from './whatsapp-cloud-driver.ts';
 
 /** A message is tried this many times on one channel before the policy's next channel (or failed). */

@@ -89,7 +89,7 @@ describe('Exotel SMS', () => {
     expect(late.message).toMatch(/did not answer within 100 ms/);
   });
 
-  it('keeps the receipt URL\'s secret token out of the logs', () => {
+  it("keeps the receipt URL's secret token out of the logs", () => {
     expect(urlForLog('/api/notifications/receipts/exotel/a-secret-callback-token-0123456789')).toBe('/api/notifications/receipts/exotel/…');
   });
 
@@ -103,7 +103,12 @@ describe('Exotel SMS', () => {
 
 describe('WhatsApp Business Cloud API', () => {
   it('sends a code in the authentication template: the code fills the body and the copy-code button', async () => {
-    const receipt = await whatsapp().send({ to: '+919876543210', text: '123456 is your code', kind: 'code', template: { name: '', language: '', values: ['123456'] } });
+    const receipt = await whatsapp().send({
+      to: '+919876543210',
+      text: '123456 is your code',
+      kind: 'code',
+      template: { name: '', language: '', values: ['123456'] },
+    });
     const [request] = fake.requests;
     expect(request.path).toBe('/106540352242922/messages');
     expect(request.authorization).toBe('Bearer EAAJB-test-token');
@@ -125,11 +130,40 @@ describe('WhatsApp Business Cloud API', () => {
   });
 
   it('sends a reminder in its own template and an offer in the offer template, slot by slot', async () => {
-    await whatsapp().send({ to: '+919876543210', text: 'r', kind: 'reminder', template: { name: 'tablefair_reservation_reminder_v2', language: 'en', values: ['Toit', 'tomorrow'] } });
+    await whatsapp().send({
+      to: '+919876543210',
+      text: 'r',
+      kind: 'reminder',
+      template: { name: 'tablefair_reservation_reminder_v2', language: 'en', values: ['Toit', 'tomorrow'] },
+    });
     await whatsapp().send({ to: '+919876543210', text: 'o', kind: 'offer', template: { name: '', language: '', values: ['Toit', '2 guests'] } });
     expect(fake.requests.map((request) => (request.body as { template: unknown }).template)).toEqual([
-      { name: 'tablefair_reservation_reminder_v2', language: { code: 'en' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Toit' }, { type: 'text', text: 'tomorrow' }] }] },
-      { name: 'tablefair_table_offer', language: { code: 'en' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Toit' }, { type: 'text', text: '2 guests' }] }] },
+      {
+        name: 'tablefair_reservation_reminder_v2',
+        language: { code: 'en' },
+        components: [
+          {
+            type: 'body',
+            parameters: [
+              { type: 'text', text: 'Toit' },
+              { type: 'text', text: 'tomorrow' },
+            ],
+          },
+        ],
+      },
+      {
+        name: 'tablefair_table_offer',
+        language: { code: 'en' },
+        components: [
+          {
+            type: 'body',
+            parameters: [
+              { type: 'text', text: 'Toit' },
+              { type: 'text', text: '2 guests' },
+            ],
+          },
+        ],
+      },
     ]);
   });
 
@@ -143,7 +177,9 @@ describe('WhatsApp Business Cloud API', () => {
   });
 
   it('answers the verify handshake only for our token, and checks X-Hub-Signature-256 against the raw body', () => {
-    expect(answerWhatsAppChallenge('verify-me', { 'hub.mode': 'subscribe', 'hub.verify_token': 'verify-me', 'hub.challenge': '1158201444' })).toBe('1158201444');
+    expect(answerWhatsAppChallenge('verify-me', { 'hub.mode': 'subscribe', 'hub.verify_token': 'verify-me', 'hub.challenge': '1158201444' })).toBe(
+      '1158201444',
+    );
     expect(answerWhatsAppChallenge('verify-me', { 'hub.mode': 'subscribe', 'hub.verify_token': 'guess', 'hub.challenge': '1158201444' })).toBeNull();
     const body = '{"object":"whatsapp_business_account"}';
     const signature = `sha256=${createHmac('sha256', 'app-secret').update(body).digest('hex')}`;
@@ -168,7 +204,13 @@ describe('WhatsApp Business Cloud API', () => {
                 statuses: [
                   { id: 'wamid.A', status: 'delivered', timestamp: '1700000000', recipient_id: '919876543210' },
                   { id: 'wamid.B', status: 'read', timestamp: '1700000000', recipient_id: '919876543210' },
-                  { id: 'wamid.C', status: 'failed', timestamp: '1700000000', recipient_id: '919876543210', errors: [{ code: 131026, title: 'Message undeliverable' }] },
+                  {
+                    id: 'wamid.C',
+                    status: 'failed',
+                    timestamp: '1700000000',
+                    recipient_id: '919876543210',
+                    errors: [{ code: 131026, title: 'Message undeliverable' }],
+                  },
                 ],
               },
             },

@@ -66,7 +66,10 @@ export function whatsAppTemplateMessage(options: Pick<WhatsAppCloudConfig, 'lang
 }
 
 /** The webhook's verify handshake: the challenge to echo back, or null when the token is wrong. */
-export function answerWhatsAppChallenge(verifyToken: string, query: { 'hub.mode'?: string; 'hub.verify_token'?: string; 'hub.challenge'?: string }): string | null {
+export function answerWhatsAppChallenge(
+  verifyToken: string,
+  query: { 'hub.mode'?: string; 'hub.verify_token'?: string; 'hub.challenge'?: string },
+): string | null {
   if (query['hub.mode'] !== 'subscribe' || !query['hub.challenge'] || !query['hub.verify_token']) return null;
   return safeEqual(query['hub.verify_token'], verifyToken) ? query['hub.challenge'] : null;
 }
@@ -93,7 +96,8 @@ export function readWhatsAppStatuses(body: unknown): { providerMessageId: string
       for (const raw of change.value?.statuses ?? []) {
         const item = raw as { id?: unknown; status?: unknown; errors?: { code?: number; title?: string }[] };
         if (typeof item.id !== 'string') continue;
-        const status = item.status === 'sent' ? 'sent' : item.status === 'delivered' || item.status === 'read' ? 'delivered' : item.status === 'failed' ? 'failed' : null;
+        const status =
+          item.status === 'sent' ? 'sent' : item.status === 'delivered' || item.status === 'read' ? 'delivered' : item.status === 'failed' ? 'failed' : null;
         if (!status) continue;
         const error = item.errors?.[0] ? `${item.errors[0].code ?? ''} ${item.errors[0].title ?? ''}`.trim() : null;
         statuses.push({ providerMessageId: item.id, status, error });
