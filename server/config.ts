@@ -20,7 +20,7 @@ const serverEnv = {
     .string()
     .default('development')
     .describe(
-      '`production` turns the dev mailbox off, refuses `DEV_MAILBOX=all` and the payments sandbox (unless `PAYMENTS_SANDBOX_DEMO=1`), seeds nothing unless `SEED_DEMO=1`, and never makes or signs in the demo accounts: their passwords are published (decision 201).',
+      '`production` turns the dev mailbox off, refuses `DEV_MAILBOX=all`, the payments sandbox (unless `PAYMENTS_SANDBOX_DEMO=1`) and texts on log drivers only (unless `TEXTS_LOG_DEMO=1`, decision 214), seeds nothing unless `SEED_DEMO=1`, and never makes or signs in the demo accounts: their passwords are published (decision 201).',
     ),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000).describe('The port the server listens on.'),
   HOST: z.string().default('0.0.0.0').describe('The address the server listens on.'),
