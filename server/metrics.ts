@@ -69,7 +69,7 @@ export class AppMetrics {
   });
   readonly outboxFailures = new Counter({
     name: 'tablefair_outbox_send_failures_total',
-    help: 'Email and SMS sending attempts that failed (each is retried later)',
+    help: "Email and text sending attempts that failed (each is retried later, or handed to the delivery policy's next channel)",
     registers: [this.registry],
   });
 
