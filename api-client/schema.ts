@@ -688,6 +688,24 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/reservations/{id}/request': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Tell the restaurant an occasion, quick picks and a request (at most 200 characters), until the booking’s cut-off (409 after). The id alone will do for a hold; later, the owner’s token */
+    put: operations['setBookingRequest'];
+    post?: never;
+    /** Remove what the diner told the restaurant for this booking (any time). The id alone will do for a hold; later, the owner’s token */
+    delete: operations['removeBookingRequest'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/admin/bookings': {
     parameters: {
       query?: never;
@@ -4507,6 +4525,13 @@ export interface operations {
               holdExpiresAt: string | null;
               startsAt: string;
               createdAt: string;
+              request?: {
+                /** @enum {string|null} */
+                occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+                picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+                note: string;
+              } | null;
+              requestEditableUntil?: string;
             };
             calendarPath: string;
           };
@@ -4633,6 +4658,13 @@ export interface operations {
               holdExpiresAt: string | null;
               startsAt: string;
               createdAt: string;
+              request?: {
+                /** @enum {string|null} */
+                occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+                picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+                note: string;
+              } | null;
+              requestEditableUntil?: string;
             };
             calendarPath: string;
           };
@@ -5516,6 +5548,13 @@ export interface operations {
             holdExpiresAt: string | null;
             startsAt: string;
             createdAt: string;
+            request?: {
+              /** @enum {string|null} */
+              occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+              picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+              note: string;
+            } | null;
+            requestEditableUntil?: string;
           }[];
         };
       };
@@ -5615,6 +5654,12 @@ export interface operations {
           date: string;
           time: string;
           partySize: number;
+          request?: {
+            /** @enum {string|null} */
+            occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+            picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+            note: string;
+          };
         };
       };
     };
@@ -5644,6 +5689,13 @@ export interface operations {
             holdExpiresAt: string | null;
             startsAt: string;
             createdAt: string;
+            request?: {
+              /** @enum {string|null} */
+              occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+              picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+              note: string;
+            } | null;
+            requestEditableUntil?: string;
           };
         };
       };
@@ -5853,6 +5905,13 @@ export interface operations {
             holdExpiresAt: string | null;
             startsAt: string;
             createdAt: string;
+            request?: {
+              /** @enum {string|null} */
+              occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+              picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+              note: string;
+            } | null;
+            requestEditableUntil?: string;
             deposit:
               | {
                   /** @enum {string} */
@@ -5986,6 +6045,13 @@ export interface operations {
             holdExpiresAt: string | null;
             startsAt: string;
             createdAt: string;
+            request?: {
+              /** @enum {string|null} */
+              occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+              picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+              note: string;
+            } | null;
+            requestEditableUntil?: string;
             payment: {
               intentId: string;
               amountPaise: number;
@@ -6109,6 +6175,262 @@ export interface operations {
             holdExpiresAt: string | null;
             startsAt: string;
             createdAt: string;
+            request?: {
+              /** @enum {string|null} */
+              occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+              picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+              note: string;
+            } | null;
+            requestEditableUntil?: string;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  setBookingRequest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string|null} */
+          occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+          picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+          note: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            /** @enum {string} */
+            status: 'HELD' | 'PENDING' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'NO_SHOW';
+            partySize: number;
+            restaurant: {
+              id: string;
+              slug: string;
+              name: string;
+              emoji: string;
+              neighborhood: string;
+            };
+            slot: {
+              date: string;
+              time: string;
+            };
+            holdExpiresAt: string | null;
+            startsAt: string;
+            createdAt: string;
+            request?: {
+              /** @enum {string|null} */
+              occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+              picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+              note: string;
+            } | null;
+            requestEditableUntil?: string;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  removeBookingRequest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            /** @enum {string} */
+            status: 'HELD' | 'PENDING' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'NO_SHOW';
+            partySize: number;
+            restaurant: {
+              id: string;
+              slug: string;
+              name: string;
+              emoji: string;
+              neighborhood: string;
+            };
+            slot: {
+              date: string;
+              time: string;
+            };
+            holdExpiresAt: string | null;
+            startsAt: string;
+            createdAt: string;
+            request?: {
+              /** @enum {string|null} */
+              occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+              picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+              note: string;
+            } | null;
+            requestEditableUntil?: string;
           };
         };
       };

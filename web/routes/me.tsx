@@ -134,7 +134,7 @@ function MyReservations() {
   } else {
     const upcoming = reservations.data.filter((reservation) => isUpcoming(reservation, now));
     const past = reservations.data.filter((reservation) => !isUpcoming(reservation, now));
-    const list = (items: DinerReservation[]) => <ReservationList reservations={items} now={now} cancel={cancel} />;
+    const list = (items: DinerReservation[]) => <ReservationList reservations={items} now={now} cancel={cancel} showRequests />;
     body = (
       <>
         <h3 className="my-profile__group">Upcoming</h3>

@@ -9,6 +9,7 @@ import type { RestaurantsService } from '#server/modules/restaurants/restaurants
 import type { StrikesService } from '#server/modules/strikes/strikes.service.ts';
 import { createDepositRequirement } from './deposit-requirement.ts';
 import { assertMayMoveAsDiner } from './diner-access.ts';
+import { createBookingRequests } from './booking-requests.ts';
 import { createHoldTable } from './hold-table.ts';
 import { announceReservation, createMoveReservation, type AlsoInTransaction } from './move-reservation.ts';
 import { createOfferedHolds } from './offered-holds.ts';
@@ -38,6 +39,7 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     createReservation: createHoldTable(deps, availability, strikes),
     ...createOfferedHolds(deps),
     ...createReservationReads(deps, createDepositRequirement(deps, restaurants)),
+    ...createBookingRequests(deps),
 
     /** Tells listeners (live dashboards) about a hold createHoldForOffer or createHoldForPlatform placed, once its transaction committed. */
     announceOfferedHold(row: ReservationRow): void {
