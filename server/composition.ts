@@ -12,6 +12,7 @@ import { createDatingModeration } from './modules/dating/dating-moderation.servi
 import { createDatingRecovery } from './modules/dating/dating-recovery.service.ts';
 import { createDatingPartners } from './modules/dating/dating-partners.service.ts';
 import { createDatingService } from './modules/dating/dating.service.ts';
+import { createGuestsService } from './modules/guests/guests.service.ts';
 import { createDropOffers } from './modules/drops/drop-offers.ts';
 import { createDropsAdminService } from './modules/drops/drops.admin.service.ts';
 import { createDropsService } from './modules/drops/drops.service.ts';
@@ -61,6 +62,8 @@ export function createServices(deps: AppDeps) {
   const reminders = createRemindersService(deps, notifications, reservations, deposits);
   const reservationsAdmin = createReservationsAdminService(deps, reservations, strikes, reminders);
   const bookingSearch = createBookingSearch(deps);
+  // Knowing your guests (decisions 261-265): the staff's card, list and brief.
+  const guests = createGuestsService(deps, restaurants);
   const dating = createDatingService(deps, sessions, storage, notifications);
   const datingPartners = createDatingPartners(deps);
   // The moderation list of reported members (decision 185): a moderator's SUSPEND revokes the member's sessions.
@@ -88,6 +91,7 @@ export function createServices(deps: AppDeps) {
     reservations,
     reservationsAdmin,
     bookingSearch,
+    guests,
     strikes,
     dating,
     datingPartners,
