@@ -77,6 +77,8 @@ export const authorizationTable: Row[] = [
   { method: 'GET', path: '/api/discover/available-today', expect: all(200) },
   { method: 'GET', path: '/api/auth/me', expect: dinerOnly(200) },
   { method: 'POST', path: '/api/auth/logout', expect: all(204) },
+  // "Delete my account" (decision 266): the signed-in diner's own only.
+  { method: 'DELETE', path: '/api/auth/me', expect: dinerOnly(200) },
   { method: 'GET', path: '/api/reservations', expect: dinerOnly(200) },
   { method: 'GET', path: '/api/reservations/status', expect: dinerOnly(200) },
   {

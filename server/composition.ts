@@ -1,5 +1,6 @@
 import type { PaymentPurpose } from '#common/contract/payments.ts';
 import type { AppDeps } from './deps.ts';
+import { createAccountDeletion } from './modules/accounts/account-deletion.service.ts';
 import { createAccountsService } from './modules/accounts/accounts.service.ts';
 import { createEmailVerification } from './modules/accounts/email-verification.service.ts';
 import { createPasswordResetService } from './modules/accounts/password-reset.service.ts';
@@ -7,6 +8,7 @@ import { createStaffPasswords } from './modules/accounts/staff-passwords.service
 import { createPhoneVerificationService } from './modules/accounts/phone-verification.service.ts';
 import { createSessionsService } from './modules/accounts/sessions.service.ts';
 import { createAvailabilityService } from './modules/availability/availability.service.ts';
+import { createDatingErasure } from './modules/dating/dating-erasure.ts';
 import { createDatePlans } from './modules/dating/date-plans.service.ts';
 import { createDatingModeration } from './modules/dating/dating-moderation.service.ts';
 import { createDatingRecovery } from './modules/dating/dating-recovery.service.ts';
@@ -78,7 +80,10 @@ export function createServices(deps: AppDeps) {
   const drops = createDropsService(deps, dropOffers, phoneVerification, strikes);
   const dropsAdmin = createDropsAdminService(deps, dropOffers, slots);
   const waitlist = createWaitlistService(deps, restaurants, reservations, notifications, strikes);
+  // "Delete my account" (decision 266): reaches every module that holds something of the diner.
+  const accountDeletion = createAccountDeletion(deps, { reservations, guests, notifications, datingErasure: createDatingErasure(storage) });
   return {
+    accountDeletion,
     reminders,
     sessions,
     accounts,

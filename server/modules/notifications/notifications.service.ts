@@ -18,6 +18,7 @@ import {
   claimDueMessages,
   findUserEmail,
   insertOutboxMessage,
+  deleteMessagesOf,
   listRecentMessages,
   markMessageFailed,
   readOutboxStats,
@@ -72,6 +73,11 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
 
   const service = {
     /** Writes an email to the outbox in `tx` for a diner who gave an address; null when they gave none. */
+    /** Removes every message to or about a diner whose account is deleted, sent or not, in `tx` (decision 266). */
+    async eraseMessagesOf(tx: Db, userId: string, recipients: readonly string[]): Promise<void> {
+      await deleteMessagesOf(tx, userId, recipients);
+    },
+
     async queueEmailToUser(tx: Db, userId: string, message: { subject: string; body: string }): Promise<string | null> {
       const to = await findUserEmail(tx, userId);
       if (!to) return null;

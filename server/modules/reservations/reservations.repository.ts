@@ -190,6 +190,11 @@ export async function insertReservation(
   return row.id;
 }
 
+/** Every request a diner told any restaurant, removed (the account was deleted, decision 266). */
+export async function clearRequestsOfUser(db: Db, userId: string): Promise<void> {
+  await db.execute(sql`UPDATE reservations SET occasion = NULL, request_picks = '{}', special_request = NULL WHERE user_id = ${userId}`);
+}
+
 /** Writes (or with null, removes) what the diner told the restaurant for one booking (decision 260). */
 export async function updateBookingRequest(db: Db, id: string, request: BookingRequestData | null, now: Date): Promise<void> {
   await db.execute(
