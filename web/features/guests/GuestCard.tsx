@@ -85,7 +85,7 @@ export function GuestCard(props: GuestRef & { headingLevel?: 'h3' | 'h4' }) {
           </ul>
         )}
       </div>
-      <GuestNotesForm key={`${guest.guestId}:${guest.notesUpdatedAt ?? ''}`} guest={guest} />
+      <GuestNotesForm key={guest.guestId} guest={guest} />
     </section>
   );
 }

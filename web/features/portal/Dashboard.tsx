@@ -171,7 +171,7 @@ function BookingRow({
           className="booking-row__guest-toggle"
           aria-expanded={showGuest}
           aria-controls={guestCardId}
-          aria-label={`Guest card: ${booking.user.name}, ${formatTime12h(booking.slot.time)}`}
+          aria-label={`${showGuest ? 'Hide guest card' : 'Guest card'}: ${booking.user.name}, ${formatTime12h(booking.slot.time)}`}
           onClick={() => setShowGuest((open) => !open)}
         >
           {showGuest ? 'Hide guest card' : 'Guest card'}
