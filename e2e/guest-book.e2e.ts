@@ -90,7 +90,8 @@ describe('the guest book', () => {
     const arrival = portal.getByTestId('brief-arrival');
     await expect.poll(() => arrival.textContent()).toContain('⚠ Allergy');
     const row = (await arrival.textContent()) ?? '';
-    for (const text of ['Asha Rao', '3', '—', 'VIP, Allergy', 'Birthday · Allergies · Jain', HOSTILE_REQUEST, `Note: ${HOSTILE_NOTE}`]) expect(row).toContain(text);
+    for (const text of ['Asha Rao', '3', '—', 'VIP, Allergy', 'Birthday · Allergies · Jain', HOSTILE_REQUEST, `Note: ${HOSTILE_NOTE}`])
+      expect(row).toContain(text);
     await expectNothingRan(portal);
     await expectAccessible(portal, "tonight's brief at 1280");
     await portal.setViewportSize(PHONE);

@@ -42,7 +42,12 @@ function Brief() {
         <div className="brief__tools">
           <label className="brief__date">
             Date
-            <input className="field__control" type="date" value={date} onChange={(event) => event.target.value && setSearch({ date: event.target.value }, { replace: true })} />
+            <input
+              className="field__control"
+              type="date"
+              value={date}
+              onChange={(event) => event.target.value && setSearch({ date: event.target.value }, { replace: true })}
+            />
           </label>
           <Button onClick={() => window.print()}>Print</Button>
           <Link className="brief__back" to={`/admin/${encodeURIComponent(restaurantId)}?tab=guests`}>
@@ -82,7 +87,9 @@ function Brief() {
                 <td className="brief__time">{formatTime12h(arrival.time)}</td>
                 <th scope="row" className="brief__guest">
                   {arrival.name}
-                  <span className="brief__visits">{arrival.visits === 0 ? 'First visit' : `${arrival.visits} ${arrival.visits === 1 ? 'visit' : 'visits'}`}</span>
+                  <span className="brief__visits">
+                    {arrival.visits === 0 ? 'First visit' : `${arrival.visits} ${arrival.visits === 1 ? 'visit' : 'visits'}`}
+                  </span>
                 </th>
                 <td className="brief__party">{arrival.partySize}</td>
                 <td className="brief__tablename">{tableLabel(arrival)}</td>
@@ -91,7 +98,10 @@ function Brief() {
                   {arrival.allergy ? <strong className="brief__allergy">⚠ Allergy</strong> : null}
                   {arrival.request ? (
                     <span title={describeRequest(arrival.request)}>
-                      {[arrival.request.occasion ? occasionLabels[arrival.request.occasion] : null, ...arrival.request.picks.map((pick) => requestPickLabels[pick])]
+                      {[
+                        arrival.request.occasion ? occasionLabels[arrival.request.occasion] : null,
+                        ...arrival.request.picks.map((pick) => requestPickLabels[pick]),
+                      ]
                         .filter(Boolean)
                         .join(' · ')}
                       {arrival.request.note ? <q className="brief__words">{arrival.request.note}</q> : null}

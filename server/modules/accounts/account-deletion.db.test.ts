@@ -22,7 +22,12 @@ const LEDGER = new Set(['payment_intents', 'ledger_postings', 'ledger_lines', 'p
 const DATE = '2026-11-23';
 
 async function book(time: string, request?: object): Promise<string> {
-  const restaurant = (await queryRows<{ slug: string; id: string }>(t.database.db, sql`SELECT r.slug, r.id FROM restaurants r JOIN staff_accounts s ON s.restaurant_id = r.id WHERE s.id = ${staff.id}`))[0];
+  const restaurant = (
+    await queryRows<{ slug: string; id: string }>(
+      t.database.db,
+      sql`SELECT r.slug, r.id FROM restaurants r JOIN staff_accounts s ON s.restaurant_id = r.id WHERE s.id = ${staff.id}`,
+    )
+  )[0];
   await buildSlot(t.database.db, restaurant.id, { date: DATE, time, capacity: 10 });
   const held = await t.app.inject({
     method: 'POST',
@@ -69,17 +74,26 @@ beforeAll(async () => {
   // A dating account on the diner's verified phone, with a photo.
   const member = await buildDatingMember(db, { name: 'Qwzx Dating' });
   await db.execute(sql`UPDATE dating_users SET phone = ${PHONE}, dreams = 'QWZX-DREAM' WHERE id = ${member}`);
-  await db.execute(sql`INSERT INTO dating_photos (dating_user_id, sort_order, object_key, content_type, size_bytes) VALUES (${member}, 0, 'dating/qwzx-test.webp', 'image/webp', 10)`);
+  await db.execute(
+    sql`INSERT INTO dating_photos (dating_user_id, sort_order, object_key, content_type, size_bytes) VALUES (${member}, 0, 'dating/qwzx-test.webp', 'image/webp', 10)`,
+  );
 
   // A past visit with a request, accepted (its acceptance email names the diner), and the restaurant's note.
   const past = await book('11:00', { occasion: 'birthday', picks: ['allergies'], note: 'QWZX-REQUEST peanuts' });
   const principal = { kind: 'staff' as const, staffId: staff.id, restaurantId: restaurant.id };
   for (const to of ['CONFIRMED', 'SEATED', 'COMPLETED'] as const) await t.app.services.reservations.moveReservationAsStaff(principal, past, to);
-  const note = await t.app.inject({ method: 'PUT', url: `/api/admin/guests/${diner.id}/notes`, headers: bearer(staff.token), payload: { tags: ['vip'], note: 'QWZX-NOTE Qwzx Erasure likes the window' } });
+  const note = await t.app.inject({
+    method: 'PUT',
+    url: `/api/admin/guests/${diner.id}/notes`,
+    headers: bearer(staff.token),
+    payload: { tags: ['vip'], note: 'QWZX-NOTE Qwzx Erasure likes the window' },
+  });
   expect(note.statusCode, note.body).toBe(200);
   // Tonight's booking, still ahead.
   upcoming = await book('21:00', { occasion: 'date', picks: [], note: 'QWZX-REQUEST tonight' });
-  expect(await personalDataLeft()).toEqual(expect.arrayContaining(['users.name', 'users.email', 'reservations.special_request', 'guest_notes.note', 'dating_users.name']));
+  expect(await personalDataLeft()).toEqual(
+    expect.arrayContaining(['users.name', 'users.email', 'reservations.special_request', 'guest_notes.note', 'dating_users.name']),
+  );
 });
 afterAll(() => t.close());
 
@@ -105,7 +119,12 @@ describe('deleting an account', () => {
     const restaurant = await buildRestaurant(t.database.db);
     const otherStaff = await buildStaff(t.database.db, restaurant.id);
     await buildSlot(t.database.db, restaurant.id, { date: DATE, time: '11:00', capacity: 4 });
-    const held = await t.app.inject({ method: 'POST', url: '/api/reservations', headers: bearer(other.token), payload: { restaurantSlug: restaurant.slug, date: DATE, time: '11:00', partySize: 2 } });
+    const held = await t.app.inject({
+      method: 'POST',
+      url: '/api/reservations',
+      headers: bearer(other.token),
+      payload: { restaurantSlug: restaurant.slug, date: DATE, time: '11:00', partySize: 2 },
+    });
     const id: string = held.json().id;
     await t.app.inject({ method: 'POST', url: `/api/reservations/${id}/confirm`, headers: bearer(other.token), payload: {} });
     await t.app.services.reservations.moveReservationAsStaff({ kind: 'staff', staffId: otherStaff.id, restaurantId: restaurant.id }, id, 'CONFIRMED');

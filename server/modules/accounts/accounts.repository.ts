@@ -60,7 +60,10 @@ export async function insertModeratorIfMissing(db: Db, moderator: { username: st
 }
 
 /** The diner's contact details, for the erasure of what was sent to them. */
-export async function findContactsOfUser(db: Db, id: string): Promise<{ email: string | null; phone: string | null; verified_phone: string | null } | undefined> {
+export async function findContactsOfUser(
+  db: Db,
+  id: string,
+): Promise<{ email: string | null; phone: string | null; verified_phone: string | null } | undefined> {
   const [row] = await queryRows<{ email: string | null; phone: string | null; verified_phone: string | null }>(
     db,
     sql`SELECT email, phone, verified_phone FROM users WHERE id = ${id} AND deleted_at IS NULL FOR UPDATE`,

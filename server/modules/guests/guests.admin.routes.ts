@@ -93,7 +93,8 @@ export const guestsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'saveGuestNotes',
         security: bearerAccess,
         tags: ['portal'],
-        summary: "The restaurant's own tags (VIP, regular, allergy, celebrating) and note (at most 500 characters) about a guest; no other restaurant sees them",
+        summary:
+          "The restaurant's own tags (VIP, regular, allergy, celebrating) and note (at most 500 characters) about a guest; no other restaurant sees them",
         params: guestParams,
         body: guestNotesBody,
         response: { 200: guestCard, ...standardErrors },

@@ -88,14 +88,28 @@ describe('the guest card', () => {
     });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json()).toMatchObject({ tags: ['vip', 'allergy'], note: '=HYPERLINK("x") <b>Loves</b> the window' });
-    expect((await t.app.inject({ method: 'PUT', url: `/api/admin/guests/${asha.id}/notes`, headers: bearer(staffX.token), payload: { tags: [], note: 'x'.repeat(501) } })).statusCode).toBe(400);
+    expect(
+      (
+        await t.app.inject({
+          method: 'PUT',
+          url: `/api/admin/guests/${asha.id}/notes`,
+          headers: bearer(staffX.token),
+          payload: { tags: [], note: 'x'.repeat(501) },
+        })
+      ).statusCode,
+    ).toBe(400);
 
     for (const url of [`/api/admin/guests/card/${tonight}`, `/api/admin/guests/${asha.id}`]) {
       const refused = await get(url, staffY);
       expect(refused.statusCode).toBe(404);
       expect(refused.json()).toEqual({ error: 'Guest not found' });
     }
-    const write = await t.app.inject({ method: 'PUT', url: `/api/admin/guests/${asha.id}/notes`, headers: bearer(staffY.token), payload: { tags: ['vip'], note: 'mine' } });
+    const write = await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/guests/${asha.id}/notes`,
+      headers: bearer(staffY.token),
+      payload: { tags: ['vip'], note: 'mine' },
+    });
     expect(write.statusCode).toBe(404);
     expect((await get('/api/admin/guests?q=asha', staffY)).json()).toEqual({ guests: [], truncated: false });
     expect((await get('/api/admin/guests.csv', staffY)).body.trim().split('\r\n')).toHaveLength(1);
@@ -108,7 +122,8 @@ describe('the guest card', () => {
 describe('the guest list', () => {
   it('finds a guest by name, phone or email, and filters by tag, last visit and visits', async () => {
     const ids = async (query: string) => ((await get(`/api/admin/guests?${query}`, staffX)).json().guests as { guestId: string }[]).map((g) => g.guestId);
-    for (const query of ['q=rao', 'q=98123', 'q=asha.rao%40example', 'tag=vip', 'lastVisitWithin=30', 'minVisits=1']) expect(await ids(query), query).toEqual([asha.id]);
+    for (const query of ['q=rao', 'q=98123', 'q=asha.rao%40example', 'tag=vip', 'lastVisitWithin=30', 'minVisits=1'])
+      expect(await ids(query), query).toEqual([asha.id]);
     for (const query of ['q=nobody', 'tag=regular', 'minVisits=2']) expect(await ids(query), query).toEqual([]);
     expect((await get('/api/admin/guests?minVisits=many', staffX)).statusCode).toBe(400);
   });
@@ -130,7 +145,16 @@ describe("tonight's brief", () => {
     expect(brief.statusCode, brief.body).toBe(200);
     expect(brief.json().restaurantName).toBe(x.name);
     expect(brief.json().arrivals).toEqual([
-      expect.objectContaining({ reservationId: tonight, time: '20:00', partySize: 3, name: 'Asha Rao', table: null, tags: ['vip', 'allergy'], allergy: true, visits: 1 }),
+      expect.objectContaining({
+        reservationId: tonight,
+        time: '20:00',
+        partySize: 3,
+        name: 'Asha Rao',
+        table: null,
+        tags: ['vip', 'allergy'],
+        allergy: true,
+        visits: 1,
+      }),
     ]);
   });
 });

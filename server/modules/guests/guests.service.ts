@@ -107,7 +107,14 @@ export function createGuestsService({ db, clock }: AppDeps, restaurants: Restaur
     async saveGuestNotes(principal: Principal, guestId: string, body: GuestNotesBody): Promise<GuestCard> {
       requireStaff(principal);
       if (!(await summaryOf(principal.restaurantId, guestId))) throw notFound(GUEST_NOT_FOUND);
-      await upsertGuestNotes(db, { restaurantId: principal.restaurantId, userId: guestId, tags: body.tags, note: body.note, staffId: principal.staffId, now: clock.now() });
+      await upsertGuestNotes(db, {
+        restaurantId: principal.restaurantId,
+        userId: guestId,
+        tags: body.tags,
+        note: body.note,
+        staffId: principal.staffId,
+        now: clock.now(),
+      });
       return cardOf(principal.restaurantId, guestId);
     },
 

@@ -60,12 +60,12 @@ export function DeleteAccount() {
         }}
       >
         <p>
-          <strong>We erase:</strong> your profile (name, username, email, phone), what you told restaurants when booking, the notes restaurants keep
-          about you, the messages we sent you, and your Tablefair dating profile and photos.
+          <strong>We erase:</strong> your profile (name, username, email, phone), what you told restaurants when booking, the notes restaurants keep about you,
+          the messages we sent you, and your Tablefair dating profile and photos.
         </p>
         <p>
-          <strong>The law makes us keep:</strong> the payment ledger (amounts and dates of deposits and refunds), for as long as tax and payment
-          rules require. It no longer says who you were.
+          <strong>The law makes us keep:</strong> the payment ledger (amounts and dates of deposits and refunds), for as long as tax and payment rules require.
+          It no longer says who you were.
         </p>
         <p>Upcoming bookings are cancelled as if you cancelled them, with the restaurant’s deposit rules. This cannot be undone.</p>
         {error ? (

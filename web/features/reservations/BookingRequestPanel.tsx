@@ -1,6 +1,15 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { BookingRequest, DinerReservation } from '#common/contract/reservations.ts';
-import { describeRequest, occasionLabels, occasions, requestPickLabels, requestPicks, SPECIAL_REQUEST_MAX, type Occasion, type RequestPick } from '#common/domain/guests.ts';
+import {
+  describeRequest,
+  occasionLabels,
+  occasions,
+  requestPickLabels,
+  requestPicks,
+  SPECIAL_REQUEST_MAX,
+  type Occasion,
+  type RequestPick,
+} from '#common/domain/guests.ts';
 import { errorMessage } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
 import { SelectField, TextAreaField } from '#web/components/ui/Field.tsx';

@@ -134,7 +134,8 @@ export function ReservationCard({
             ) : null}
           </div>
         ) : null}
-        {showRequest && (reservation.request || (booked && reservation.requestEditableUntil && now.getTime() < Date.parse(reservation.requestEditableUntil))) ? (
+        {showRequest &&
+        (reservation.request || (booked && reservation.requestEditableUntil && now.getTime() < Date.parse(reservation.requestEditableUntil))) ? (
           <BookingRequestPanel reservation={reservation} withToken compact />
         ) : null}
       </div>
