@@ -81,7 +81,14 @@ export function createServices(deps: AppDeps) {
   const dropsAdmin = createDropsAdminService(deps, dropOffers, slots);
   const waitlist = createWaitlistService(deps, restaurants, reservations, notifications, strikes);
   // "Delete my account" (decision 266): reaches every module that holds something of the diner.
-  const accountDeletion = createAccountDeletion(deps, { reservations, guests, notifications, datingErasure: createDatingErasure(storage) });
+  const accountDeletion = createAccountDeletion(deps, {
+    reservations,
+    guests,
+    notifications,
+    datingErasure: createDatingErasure(storage),
+    waitlist,
+    drops,
+  });
   return {
     accountDeletion,
     reminders,

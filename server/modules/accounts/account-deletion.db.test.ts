@@ -91,6 +91,15 @@ beforeAll(async () => {
   expect(note.statusCode, note.body).toBe(200);
   // Tonight's booking, still ahead.
   upcoming = await book('21:00', { occasion: 'date', picks: [], note: 'QWZX-REQUEST tonight' });
+  // And a place in a waitlist's line.
+  const slug = (await queryRows<{ slug: string }>(db, sql`SELECT slug FROM restaurants WHERE id = ${restaurant.id}`))[0].slug;
+  const waiting = await t.app.inject({
+    method: 'POST',
+    url: '/api/waitlist',
+    headers: bearer(diner.token),
+    payload: { restaurantSlug: slug, date: '2026-11-24', partySize: 2, windowStart: '19:00', windowEnd: '20:00' },
+  });
+  expect(waiting.statusCode, waiting.body).toBe(201);
   expect(await personalDataLeft()).toEqual(
     expect.arrayContaining(['users.name', 'users.email', 'reservations.special_request', 'guest_notes.note', 'dating_users.name']),
   );
@@ -105,6 +114,8 @@ describe('deleting an account', () => {
 
     const [booking] = await queryRows<{ status: string }>(t.database.db, sql`SELECT status FROM reservations WHERE id = ${upcoming}`);
     expect(booking.status).toBe('CANCELLED');
+    const lines = await queryRows<{ status: string }>(t.database.db, sql`SELECT status FROM waitlist_entries WHERE user_id = ${diner.id}`);
+    expect(lines.map((line) => line.status)).toEqual(['removed']);
     expect(await personalDataLeft()).toEqual([]);
 
     expect((await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(diner.token) })).statusCode).toBe(401);

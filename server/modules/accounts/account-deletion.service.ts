@@ -3,6 +3,8 @@ import { DINER_CANCEL_NOTICE_MINUTES } from '#common/domain/reservation-status.t
 import { formatDateShort, formatTime12h, MINUTE_MS } from '#common/domain/time.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { conflict, sessionExpired } from '#server/errors.ts';
+import type { DropsService } from '#server/modules/drops/drops.service.ts';
+import type { WaitlistService } from '#server/modules/waitlist/waitlist.service.ts';
 import type { DatingErasure } from '#server/modules/dating/dating-erasure.ts';
 import type { GuestsService } from '#server/modules/guests/guests.service.ts';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
@@ -23,9 +25,16 @@ const UPCOMING = new Set(['HELD', 'PENDING', 'CONFIRMED']);
  */
 export function createAccountDeletion(
   { db, clock, log }: AppDeps,
-  services: { reservations: ReservationsService; guests: GuestsService; notifications: NotificationsService; datingErasure: DatingErasure },
+  services: {
+    reservations: ReservationsService;
+    guests: GuestsService;
+    notifications: NotificationsService;
+    datingErasure: DatingErasure;
+    waitlist: WaitlistService;
+    drops: DropsService;
+  },
 ) {
-  const { reservations, guests, notifications, datingErasure } = services;
+  const { reservations, guests, notifications, datingErasure, waitlist, drops } = services;
   return {
     async deleteMyAccount(principal: Principal): Promise<{ cancelledBookings: number }> {
       requireDiner(principal);
@@ -47,6 +56,8 @@ export function createAccountDeletion(
       const photoKeys = await db.transaction(async (tx) => {
         const contacts = await findContactsOfUser(tx, principal.userId);
         if (!contacts) throw sessionExpired();
+        await waitlist.leaveAllLines(tx, principal.userId, now);
+        await drops.withdrawAllEntries(tx, principal.userId);
         await reservations.eraseRequestsOf(tx, principal.userId);
         await guests.eraseNotesAbout(tx, principal.userId);
         const recipients = [contacts.email, contacts.phone, contacts.verified_phone].filter((value): value is string => Boolean(value));
