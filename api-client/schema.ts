@@ -96,7 +96,8 @@ export interface paths {
     get: operations['getSignedInDiner'];
     put?: never;
     post?: never;
-    delete?: never;
+    /** Delete the signed-in diner’s account: upcoming bookings are cancelled (deposit rules as for any cancel); the profile, requests, restaurants’ notes, messages and the dating profile and photos are erased; the payment ledger is kept */
+    delete: operations['deleteMyAccount'];
     options?: never;
     head?: never;
     patch?: never;
@@ -784,6 +785,108 @@ export interface paths {
     /** Find bookings by guest name, phone (4 digits or more) or booking code, any date: upcoming first, at most 50 */
     get: operations['searchBookings'];
     put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/guests': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The guest list: search by name, phone or email; filter by tag, last visit and visits; most recent visit first, at most 200 */
+    get: operations['listGuests'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/guests.csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The guest list with the same search and filters, as a CSV safe to open in a spreadsheet */
+    get: operations['exportGuestsCsv'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/guests/brief': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Tonight's brief: a date's arrivals by time (today in Kolkata by default), with party, table, tags, requests and allergies */
+    get: operations['getTonightsBrief'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/guest-cards/{reservationId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The guest card of one of this restaurant's bookings: visits, no-shows and late cancels here, requests, tags and note */
+    get: operations['getGuestCard'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/guests/{guestId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One guest of this restaurant, as on the guest card */
+    get: operations['getGuest'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/guests/{guestId}/notes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** The restaurant's own tags (VIP, regular, allergy, celebrating) and note (at most 500 characters) about a guest; no other restaurant sees them */
+    put: operations['saveGuestNotes'];
     post?: never;
     delete?: never;
     options?: never;
@@ -2135,6 +2238,100 @@ export interface operations {
             email: string | null;
             phone: string | null;
             preferredHood: string | null;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  deleteMyAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            cancelledBookings: number;
           };
         };
       };
@@ -6972,6 +7169,705 @@ export interface operations {
               code: string;
             }[];
             truncated: boolean;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  listGuests: {
+    parameters: {
+      query?: {
+        q?: string;
+        tag?: 'vip' | 'regular' | 'allergy' | 'celebrating';
+        lastVisitWithin?: '30' | '90' | '365';
+        minVisits?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            guests: {
+              visits: number;
+              lastVisit: string | null;
+              noShows: number;
+              lateCancels: number;
+              guestId: string;
+              name: string;
+              email: string | null;
+              phone: string | null;
+              tags: ('vip' | 'regular' | 'allergy' | 'celebrating')[];
+              note: string;
+              allergy: boolean;
+            }[];
+            truncated: boolean;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  exportGuestsCsv: {
+    parameters: {
+      query?: {
+        q?: string;
+        tag?: 'vip' | 'regular' | 'allergy' | 'celebrating';
+        lastVisitWithin?: '30' | '90' | '365';
+        minVisits?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/csv */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': string;
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  getTonightsBrief: {
+    parameters: {
+      query?: {
+        date?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            date: string;
+            restaurantName: string;
+            arrivals: {
+              reservationId: string;
+              time: string;
+              partySize: number;
+              /** @enum {string} */
+              status: 'HELD' | 'PENDING' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'NO_SHOW';
+              guestId: string;
+              name: string;
+              table: string | null;
+              tags: ('vip' | 'regular' | 'allergy' | 'celebrating')[];
+              note: string;
+              request: {
+                /** @enum {string|null} */
+                occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+                picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+                note: string;
+              } | null;
+              allergy: boolean;
+              visits: number;
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  getGuestCard: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        reservationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            visits: number;
+            lastVisit: string | null;
+            noShows: number;
+            lateCancels: number;
+            guestId: string;
+            name: string;
+            email: string | null;
+            phone: string | null;
+            tags: ('vip' | 'regular' | 'allergy' | 'celebrating')[];
+            note: string;
+            allergy: boolean;
+            requests: {
+              reservationId: string;
+              slot: {
+                date: string;
+                time: string;
+              };
+              /** @enum {string} */
+              status: 'HELD' | 'PENDING' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'NO_SHOW';
+              request: {
+                /** @enum {string|null} */
+                occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+                picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+                note: string;
+              };
+            }[];
+            notesUpdatedAt: string | null;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  getGuest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        guestId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            visits: number;
+            lastVisit: string | null;
+            noShows: number;
+            lateCancels: number;
+            guestId: string;
+            name: string;
+            email: string | null;
+            phone: string | null;
+            tags: ('vip' | 'regular' | 'allergy' | 'celebrating')[];
+            note: string;
+            allergy: boolean;
+            requests: {
+              reservationId: string;
+              slot: {
+                date: string;
+                time: string;
+              };
+              /** @enum {string} */
+              status: 'HELD' | 'PENDING' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'NO_SHOW';
+              request: {
+                /** @enum {string|null} */
+                occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+                picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+                note: string;
+              };
+            }[];
+            notesUpdatedAt: string | null;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  saveGuestNotes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        guestId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          tags: ('vip' | 'regular' | 'allergy' | 'celebrating')[];
+          note: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            visits: number;
+            lastVisit: string | null;
+            noShows: number;
+            lateCancels: number;
+            guestId: string;
+            name: string;
+            email: string | null;
+            phone: string | null;
+            tags: ('vip' | 'regular' | 'allergy' | 'celebrating')[];
+            note: string;
+            allergy: boolean;
+            requests: {
+              reservationId: string;
+              slot: {
+                date: string;
+                time: string;
+              };
+              /** @enum {string} */
+              status: 'HELD' | 'PENDING' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'NO_SHOW';
+              request: {
+                /** @enum {string|null} */
+                occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+                picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+                note: string;
+              };
+            }[];
+            notesUpdatedAt: string | null;
           };
         };
       };

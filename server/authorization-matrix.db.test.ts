@@ -127,7 +127,7 @@ export const authorizationTable: Row[] = [
   { method: 'GET', path: '/api/admin/guests?q=a&tag=vip&lastVisitWithin=90&minVisits=0', expect: staffOnly(200) },
   { method: 'GET', path: '/api/admin/guests.csv', expect: staffOnly(200) },
   { method: 'GET', path: '/api/admin/guests/brief?date=2026-11-23', expect: staffOnly(200) },
-  { method: 'GET', path: '/api/admin/guests/card/{reservationA}', expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 200, staffY: 404 } },
+  { method: 'GET', path: '/api/admin/guest-cards/{reservationA}', expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 200, staffY: 404 } },
   { method: 'GET', path: '/api/admin/guests/{dinerA}', expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 200, staffY: 404 } },
   {
     method: 'PUT',

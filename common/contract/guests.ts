@@ -29,7 +29,7 @@ export const guestSummary = guestHistory.extend({
 });
 export type GuestSummary = z.infer<typeof guestSummary>;
 
-/** GET /api/admin/guests/card/{reservationId}: the guest card of a booking. */
+/** GET /api/admin/guest-cards/{reservationId}: the guest card of a booking. */
 export const guestCard = guestSummary.extend({
   /** What the diner told this restaurant, booking by booking (latest first, at most 10). */
   requests: z.array(z.object({ reservationId: z.string(), slot: slotRef, status: reservationStatus, request: bookingRequestView })),

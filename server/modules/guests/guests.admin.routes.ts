@@ -57,7 +57,7 @@ export const guestsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
-    '/api/admin/guests/card/:reservationId',
+    '/api/admin/guest-cards/:reservationId',
     {
       schema: {
         operationId: 'getGuestCard',

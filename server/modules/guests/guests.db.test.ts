@@ -63,7 +63,7 @@ afterAll(() => t.close());
 
 describe('the guest card', () => {
   it("counts visits, no-shows and late cancels at this restaurant, with the diner's requests", async () => {
-    const card = await get(`/api/admin/guests/card/${tonight}`, staffX);
+    const card = await get(`/api/admin/guest-cards/${tonight}`, staffX);
     expect(card.statusCode, card.body).toBe(200);
     expect(card.json()).toMatchObject({
       guestId: asha.id,
@@ -99,7 +99,7 @@ describe('the guest card', () => {
       ).statusCode,
     ).toBe(400);
 
-    for (const url of [`/api/admin/guests/card/${tonight}`, `/api/admin/guests/${asha.id}`]) {
+    for (const url of [`/api/admin/guest-cards/${tonight}`, `/api/admin/guests/${asha.id}`]) {
       const refused = await get(url, staffY);
       expect(refused.statusCode).toBe(404);
       expect(refused.json()).toEqual({ error: 'Guest not found' });

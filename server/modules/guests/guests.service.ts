@@ -89,7 +89,7 @@ export function createGuestsService({ db, clock }: AppDeps, restaurants: Restaur
   }
 
   return {
-    /** GET /api/admin/guests/card/{reservationId}: the guest card of one of this restaurant's bookings. */
+    /** GET /api/admin/guest-cards/{reservationId}: the guest card of one of this restaurant's bookings. */
     async getGuestCard(principal: Principal, reservationId: string): Promise<GuestCard> {
       requireStaff(principal);
       const userId = await findGuestOfBooking(db, principal.restaurantId, reservationId, clock.now());

@@ -15,7 +15,7 @@ export const guestKeys = {
 export type GuestRef = { reservationId: string } | { guestId: string };
 
 function cardPath(ref: GuestRef): string {
-  return 'reservationId' in ref ? `/api/admin/guests/card/${encodeURIComponent(ref.reservationId)}` : `/api/admin/guests/${encodeURIComponent(ref.guestId)}`;
+  return 'reservationId' in ref ? `/api/admin/guest-cards/${encodeURIComponent(ref.reservationId)}` : `/api/admin/guests/${encodeURIComponent(ref.guestId)}`;
 }
 
 function cardKey(ref: GuestRef) {
