@@ -96,7 +96,8 @@ export interface paths {
     get: operations['getSignedInDiner'];
     put?: never;
     post?: never;
-    delete?: never;
+    /** Delete the signed-in diner’s account: upcoming bookings are cancelled (deposit rules as for any cancel); the profile, requests, restaurants’ notes, messages and the dating profile and photos are erased; the payment ledger is kept */
+    delete: operations['deleteMyAccount'];
     options?: never;
     head?: never;
     patch?: never;
@@ -689,6 +690,24 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/reservations/{id}/request': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Tell the restaurant an occasion, quick picks and a request (at most 200 characters), until the booking’s cut-off (409 after). The id alone will do for a hold; later, the owner’s token */
+    put: operations['setBookingRequest'];
+    post?: never;
+    /** Remove what the diner told the restaurant for this booking (any time). The id alone will do for a hold; later, the owner’s token */
+    delete: operations['removeBookingRequest'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/admin/bookings': {
     parameters: {
       query?: never;
@@ -767,6 +786,108 @@ export interface paths {
     /** Find bookings by guest name, phone (4 digits or more) or booking code, any date: upcoming first, at most 50 */
     get: operations['searchBookings'];
     put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/guests': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The guest list: search by name, phone or email; filter by tag, last visit and visits; most recent visit first, at most 200 */
+    get: operations['listGuests'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/guests.csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The guest list with the same search and filters, as a CSV safe to open in a spreadsheet */
+    get: operations['exportGuestsCsv'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/guests/brief': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Tonight's brief: a date's arrivals by time (today in Kolkata by default), with party, table, tags, requests and allergies */
+    get: operations['getTonightsBrief'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/guest-cards/{reservationId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The guest card of one of this restaurant's bookings: visits, no-shows and late cancels here, requests, tags and note */
+    get: operations['getGuestCard'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/guests/{guestId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One guest of this restaurant, as on the guest card */
+    get: operations['getGuest'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/guests/{guestId}/notes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** The restaurant's own tags (VIP, regular, allergy, celebrating) and note (at most 500 characters) about a guest; no other restaurant sees them */
+    put: operations['saveGuestNotes'];
     post?: never;
     delete?: never;
     options?: never;
@@ -2170,6 +2291,100 @@ export interface operations {
             email: string | null;
             phone: string | null;
             preferredHood: string | null;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  deleteMyAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            cancelledBookings: number;
           };
         };
       };
@@ -4561,6 +4776,13 @@ export interface operations {
               startsAt: string;
               createdAt: string;
               expired?: boolean;
+              request?: {
+                /** @enum {string|null} */
+                occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+                picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+                note: string;
+              } | null;
+              requestEditableUntil?: string;
             };
             calendarPath: string;
           };
@@ -4688,6 +4910,13 @@ export interface operations {
               startsAt: string;
               createdAt: string;
               expired?: boolean;
+              request?: {
+                /** @enum {string|null} */
+                occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+                picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+                note: string;
+              } | null;
+              requestEditableUntil?: string;
             };
             calendarPath: string;
           };
@@ -5672,6 +5901,13 @@ export interface operations {
             startsAt: string;
             createdAt: string;
             expired?: boolean;
+            request?: {
+              /** @enum {string|null} */
+              occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+              picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+              note: string;
+            } | null;
+            requestEditableUntil?: string;
           }[];
         };
       };
@@ -5771,6 +6007,12 @@ export interface operations {
           date: string;
           time: string;
           partySize: number;
+          request?: {
+            /** @enum {string|null} */
+            occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+            picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+            note: string;
+          };
         };
       };
     };
@@ -5801,6 +6043,13 @@ export interface operations {
             startsAt: string;
             createdAt: string;
             expired?: boolean;
+            request?: {
+              /** @enum {string|null} */
+              occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+              picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+              note: string;
+            } | null;
+            requestEditableUntil?: string;
           };
         };
       };
@@ -6011,6 +6260,13 @@ export interface operations {
             startsAt: string;
             createdAt: string;
             expired?: boolean;
+            request?: {
+              /** @enum {string|null} */
+              occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+              picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+              note: string;
+            } | null;
+            requestEditableUntil?: string;
             deposit:
               | {
                   /** @enum {string} */
@@ -6145,6 +6401,13 @@ export interface operations {
             startsAt: string;
             createdAt: string;
             expired?: boolean;
+            request?: {
+              /** @enum {string|null} */
+              occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+              picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+              note: string;
+            } | null;
+            requestEditableUntil?: string;
             payment: {
               intentId: string;
               amountPaise: number;
@@ -6269,6 +6532,264 @@ export interface operations {
             startsAt: string;
             createdAt: string;
             expired?: boolean;
+            request?: {
+              /** @enum {string|null} */
+              occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+              picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+              note: string;
+            } | null;
+            requestEditableUntil?: string;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  setBookingRequest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string|null} */
+          occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+          picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+          note: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            /** @enum {string} */
+            status: 'HELD' | 'PENDING' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'NO_SHOW';
+            partySize: number;
+            restaurant: {
+              id: string;
+              slug: string;
+              name: string;
+              emoji: string;
+              neighborhood: string;
+            };
+            slot: {
+              date: string;
+              time: string;
+            };
+            holdExpiresAt: string | null;
+            startsAt: string;
+            createdAt: string;
+            expired?: boolean;
+            request?: {
+              /** @enum {string|null} */
+              occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+              picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+              note: string;
+            } | null;
+            requestEditableUntil?: string;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  removeBookingRequest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            /** @enum {string} */
+            status: 'HELD' | 'PENDING' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'NO_SHOW';
+            partySize: number;
+            restaurant: {
+              id: string;
+              slug: string;
+              name: string;
+              emoji: string;
+              neighborhood: string;
+            };
+            slot: {
+              date: string;
+              time: string;
+            };
+            holdExpiresAt: string | null;
+            startsAt: string;
+            createdAt: string;
+            expired?: boolean;
+            request?: {
+              /** @enum {string|null} */
+              occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+              picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+              note: string;
+            } | null;
+            requestEditableUntil?: string;
           };
         };
       };
@@ -6810,6 +7331,705 @@ export interface operations {
               code: string;
             }[];
             truncated: boolean;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  listGuests: {
+    parameters: {
+      query?: {
+        q?: string;
+        tag?: 'vip' | 'regular' | 'allergy' | 'celebrating';
+        lastVisitWithin?: '30' | '90' | '365';
+        minVisits?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            guests: {
+              visits: number;
+              lastVisit: string | null;
+              noShows: number;
+              lateCancels: number;
+              guestId: string;
+              name: string;
+              email: string | null;
+              phone: string | null;
+              tags: ('vip' | 'regular' | 'allergy' | 'celebrating')[];
+              note: string;
+              allergy: boolean;
+            }[];
+            truncated: boolean;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  exportGuestsCsv: {
+    parameters: {
+      query?: {
+        q?: string;
+        tag?: 'vip' | 'regular' | 'allergy' | 'celebrating';
+        lastVisitWithin?: '30' | '90' | '365';
+        minVisits?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/csv */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': string;
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  getTonightsBrief: {
+    parameters: {
+      query?: {
+        date?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            date: string;
+            restaurantName: string;
+            arrivals: {
+              reservationId: string;
+              time: string;
+              partySize: number;
+              /** @enum {string} */
+              status: 'HELD' | 'PENDING' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'NO_SHOW';
+              guestId: string;
+              name: string;
+              table: string | null;
+              tags: ('vip' | 'regular' | 'allergy' | 'celebrating')[];
+              note: string;
+              request: {
+                /** @enum {string|null} */
+                occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+                picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+                note: string;
+              } | null;
+              allergy: boolean;
+              visits: number;
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  getGuestCard: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        reservationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            visits: number;
+            lastVisit: string | null;
+            noShows: number;
+            lateCancels: number;
+            guestId: string;
+            name: string;
+            email: string | null;
+            phone: string | null;
+            tags: ('vip' | 'regular' | 'allergy' | 'celebrating')[];
+            note: string;
+            allergy: boolean;
+            requests: {
+              reservationId: string;
+              slot: {
+                date: string;
+                time: string;
+              };
+              /** @enum {string} */
+              status: 'HELD' | 'PENDING' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'NO_SHOW';
+              request: {
+                /** @enum {string|null} */
+                occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+                picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+                note: string;
+              };
+            }[];
+            notesUpdatedAt: string | null;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  getGuest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        guestId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            visits: number;
+            lastVisit: string | null;
+            noShows: number;
+            lateCancels: number;
+            guestId: string;
+            name: string;
+            email: string | null;
+            phone: string | null;
+            tags: ('vip' | 'regular' | 'allergy' | 'celebrating')[];
+            note: string;
+            allergy: boolean;
+            requests: {
+              reservationId: string;
+              slot: {
+                date: string;
+                time: string;
+              };
+              /** @enum {string} */
+              status: 'HELD' | 'PENDING' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'NO_SHOW';
+              request: {
+                /** @enum {string|null} */
+                occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+                picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+                note: string;
+              };
+            }[];
+            notesUpdatedAt: string | null;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  saveGuestNotes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        guestId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          tags: ('vip' | 'regular' | 'allergy' | 'celebrating')[];
+          note: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            visits: number;
+            lastVisit: string | null;
+            noShows: number;
+            lateCancels: number;
+            guestId: string;
+            name: string;
+            email: string | null;
+            phone: string | null;
+            tags: ('vip' | 'regular' | 'allergy' | 'celebrating')[];
+            note: string;
+            allergy: boolean;
+            requests: {
+              reservationId: string;
+              slot: {
+                date: string;
+                time: string;
+              };
+              /** @enum {string} */
+              status: 'HELD' | 'PENDING' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'NO_SHOW';
+              request: {
+                /** @enum {string|null} */
+                occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+                picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+                note: string;
+              };
+            }[];
+            notesUpdatedAt: string | null;
           };
         };
       };

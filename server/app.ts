@@ -36,6 +36,7 @@ import { remindersRoutes } from './modules/reminders/reminders.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { reservationsAdminRoutes } from './modules/reservations/reservations.admin.routes.ts';
 import { reservationsRoutes } from './modules/reservations/reservations.routes.ts';
+import { guestsAdminRoutes } from './modules/guests/guests.admin.routes.ts';
 import { bookingSearchAdminRoutes } from './modules/reservations/booking-search.admin.routes.ts';
 import { depositsRoutes } from './modules/reservations/deposits.routes.ts';
 import { restaurantsAdminRoutes } from './modules/restaurants/restaurants.admin.routes.ts';
@@ -121,6 +122,7 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   await app.register(reservationsRoutes);
   await app.register(reservationsAdminRoutes);
   await app.register(bookingSearchAdminRoutes);
+  await app.register(guestsAdminRoutes);
   await app.register(depositsRoutes);
   await app.register(datingRoutes);
   await app.register(datingAdminRoutes);

@@ -23,7 +23,7 @@ const expected = (row: Row, caller: Caller): number => row.expect[caller] ?? 401
 
 interface Row {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Placeholders: {slugX} {restaurantX} {reservationA} {confirmedA} {slotX} {dropX} {waitlistA} {paymentA} {provider} {missingId} (an id nothing has) {foreignLink} (a link signed with another key) {photoWidth} (a stored photo width); {photoId} is sent as written (no photo has that id) */
+  /** Placeholders: {slugX} {restaurantX} {reservationA} {confirmedA} {slotX} {dinerA} (diner A's account) {dropX} {waitlistA} {paymentA} {provider} {missingId} (an id nothing has) {foreignLink} (a link signed with another key) {photoWidth} (a stored photo width); {photoId} is sent as written (no photo has that id) */
   path: string;
   /** A server-sent event stream: called over real HTTP and closed once the status is known. */
   stream?: boolean;
@@ -77,6 +77,8 @@ export const authorizationTable: Row[] = [
   { method: 'GET', path: '/api/discover/available-today', expect: all(200) },
   { method: 'GET', path: '/api/auth/me', expect: dinerOnly(200) },
   { method: 'POST', path: '/api/auth/logout', expect: all(204) },
+  // "Delete my account" (decision 266): the signed-in diner's own only.
+  { method: 'DELETE', path: '/api/auth/me', expect: dinerOnly(200) },
   { method: 'GET', path: '/api/reservations', expect: dinerOnly(200) },
   { method: 'GET', path: '/api/reservations/status', expect: dinerOnly(200) },
   {
@@ -112,6 +114,26 @@ export const authorizationTable: Row[] = [
     path: '/api/reservations/{confirmedA}/cancel',
     body: () => ({}),
     expect: { anonymous: 401, dinerA: 200, dinerB: 403, staffX: 401, staffY: 401 },
+  },
+  // What a diner tells the restaurant (decision 260): the id alone while a hold, the owner's token after.
+  {
+    method: 'PUT',
+    path: '/api/reservations/{reservationA}/request',
+    body: () => ({ occasion: 'birthday', picks: ['jain'], note: 'A window seat' }),
+    expect: { anonymous: 200, dinerA: 200, dinerB: 403, staffX: 401, staffY: 401 },
+  },
+  { method: 'DELETE', path: '/api/reservations/{confirmedA}/request', expect: { anonymous: 401, dinerA: 200, dinerB: 403, staffX: 401, staffY: 401 } },
+  // Knowing your guests (decisions 261-265): a restaurant's own guests only; another's guest or booking is not found.
+  { method: 'GET', path: '/api/admin/guests?q=a&tag=vip&lastVisitWithin=90&minVisits=0', expect: staffOnly(200) },
+  { method: 'GET', path: '/api/admin/guests.csv', expect: staffOnly(200) },
+  { method: 'GET', path: '/api/admin/guests/brief?date=2026-11-23', expect: staffOnly(200) },
+  { method: 'GET', path: '/api/admin/guest-cards/{reservationA}', expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 200, staffY: 404 } },
+  { method: 'GET', path: '/api/admin/guests/{dinerA}', expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 200, staffY: 404 } },
+  {
+    method: 'PUT',
+    path: '/api/admin/guests/{dinerA}/notes',
+    body: () => ({ tags: ['vip'], note: 'Window seat' }),
+    expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 200, staffY: 404 },
   },
   // The portal: every call is the staff's own restaurant; another restaurant's things are not found.
   { method: 'GET', path: '/api/admin/restaurant', expect: staffOnly(200) },
@@ -306,6 +328,8 @@ interface Fixture {
   restaurantX: string;
   restaurantY: string;
   slotX: string;
+  /** Diner A's account id (a guest of restaurant X once it holds there). */
+  dinerA: string;
   tokens: Record<Exclude<Caller, 'anonymous'>, string>;
   /** Every account the fixture made, for the check that shared calls left their sessions alone. */
   accountIds: string[];
@@ -324,7 +348,8 @@ const ALL_PARTS: Part[] = ['reservationA', 'dropX', 'waitlistA', 'paymentA', 'co
 /** The parts a row's path names ({paymentA} is diner A's hold's payment, so it needs the hold). */
 function partsNamedBy(row: Row): Part[] {
   const named = ALL_PARTS.filter((part) => row.path.includes(`{${part}}`));
-  return named.includes('paymentA') ? [...named, 'reservationA'] : named;
+  // {paymentA} is diner A's hold's payment, and diner A is restaurant X's guest ({dinerA}) through that hold.
+  return named.includes('paymentA') || row.path.includes('{dinerA}') ? [...named, 'reservationA'] : named;
 }
 
 let t: TestApp;
@@ -374,6 +399,7 @@ async function buildFixture(parts: Part[]): Promise<Fixture> {
     restaurantX: x.id,
     restaurantY: y.id,
     slotX: slotX.id,
+    dinerA: dinerA.id,
     accountIds: [dinerA.id, dinerB.id, staffX.id, staffY.id, moderator.id],
     tokens: { dinerA: dinerA.token, dinerB: dinerB.token, staffX: staffX.token, staffY: staffY.token, moderator: moderator.token },
   };

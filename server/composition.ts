@@ -1,5 +1,6 @@
 import type { PaymentPurpose } from '#common/contract/payments.ts';
 import type { AppDeps } from './deps.ts';
+import { createAccountDeletion } from './modules/accounts/account-deletion.service.ts';
 import { createAccountsService } from './modules/accounts/accounts.service.ts';
 import { createEmailVerification } from './modules/accounts/email-verification.service.ts';
 import { createPasswordResetService } from './modules/accounts/password-reset.service.ts';
@@ -7,11 +8,13 @@ import { createStaffPasswords } from './modules/accounts/staff-passwords.service
 import { createPhoneVerificationService } from './modules/accounts/phone-verification.service.ts';
 import { createSessionsService } from './modules/accounts/sessions.service.ts';
 import { createAvailabilityService } from './modules/availability/availability.service.ts';
+import { createDatingErasure } from './modules/dating/dating-erasure.ts';
 import { createDatePlans } from './modules/dating/date-plans.service.ts';
 import { createDatingModeration } from './modules/dating/dating-moderation.service.ts';
 import { createDatingRecovery } from './modules/dating/dating-recovery.service.ts';
 import { createDatingPartners } from './modules/dating/dating-partners.service.ts';
 import { createDatingService } from './modules/dating/dating.service.ts';
+import { createGuestsService } from './modules/guests/guests.service.ts';
 import { createDropOffers } from './modules/drops/drop-offers.ts';
 import { createDropsAdminService } from './modules/drops/drops.admin.service.ts';
 import { createDropsService } from './modules/drops/drops.service.ts';
@@ -61,6 +64,8 @@ export function createServices(deps: AppDeps) {
   const reminders = createRemindersService(deps, notifications, reservations, deposits);
   const reservationsAdmin = createReservationsAdminService(deps, reservations, strikes, reminders);
   const bookingSearch = createBookingSearch(deps);
+  // Knowing your guests (decisions 261-265): the staff's card, list and brief.
+  const guests = createGuestsService(deps, restaurants);
   const dating = createDatingService(deps, sessions, storage, notifications);
   const datingPartners = createDatingPartners(deps);
   // The moderation list of reported members (decision 185): a moderator's SUSPEND revokes the member's sessions.
@@ -75,7 +80,17 @@ export function createServices(deps: AppDeps) {
   const drops = createDropsService(deps, dropOffers, phoneVerification, strikes);
   const dropsAdmin = createDropsAdminService(deps, dropOffers, slots);
   const waitlist = createWaitlistService(deps, restaurants, reservations, notifications, strikes);
+  // "Delete my account" (decision 266): reaches every module that holds something of the diner.
+  const accountDeletion = createAccountDeletion(deps, {
+    reservations,
+    guests,
+    notifications,
+    datingErasure: createDatingErasure(storage),
+    waitlist,
+    drops,
+  });
   return {
+    accountDeletion,
     reminders,
     sessions,
     accounts,
@@ -88,6 +103,7 @@ export function createServices(deps: AppDeps) {
     reservations,
     reservationsAdmin,
     bookingSearch,
+    guests,
     strikes,
     dating,
     datingPartners,

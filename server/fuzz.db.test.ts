@@ -24,7 +24,9 @@ const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? 60);
 /** Streams never end on their own; they are exercised by their own tests (the authorisation matrix, events.db.test.ts). */
 const isStream = (path: string) => /\/events$/.test(path);
 const routeName = (route: { method: string; path: string }) => `${route.method} ${route.path}`;
-const signsOut = (route: { path: string }) => route.path.endsWith('/logout');
+/** Signing out, and deleting the account (decision 266), end the sign-in a request carries. */
+const signsOut = (route: { method?: string; path: string }) =>
+  route.path.endsWith('/logout') || (route.method?.toUpperCase() === 'DELETE' && route.path === '/api/auth/me');
 
 type Credential = 'none' | 'diner' | 'staff' | 'garbage';
 /** What the fuzzing saw: per route, each answer's status with the credential its request sent. */

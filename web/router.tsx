@@ -50,6 +50,7 @@ export const routes: RouteObject[] = [
       // The sandbox gateway's page: a stand-in for the bank's, so it has none of the site's chrome.
       { path: '/pay/sandbox/:id', errorElement: <RouteError />, ...screen(() => import('./routes/pay-sandbox.tsx')) },
       { path: '/map', errorElement: <RouteError />, ...screen(() => import('./routes/map.tsx')) },
+      { path: '/admin/:restaurantId/brief', errorElement: <RouteError />, ...screen(() => import('./routes/admin-brief.tsx')) },
       { path: '/admin/:restaurantId', errorElement: <RouteError />, ...screen(() => import('./routes/admin.tsx')) },
       // Tablefair's own moderators (decision 185): the moderation list of reported dating members.
       { path: '/moderation/login', errorElement: <RouteError />, ...screen(() => import('./routes/moderation-login.tsx')) },

@@ -122,3 +122,7 @@ export const phoneVerificationStatus = z.object({
   pending: phoneCodeSent.extend({ attemptsLeft: z.number() }).nullable(),
 });
 export type PhoneVerificationStatus = z.infer<typeof phoneVerificationStatus>;
+
+/** DELETE /api/auth/me: the account is deleted (decision 266); how many upcoming bookings were cancelled with it. */
+export const accountDeletionResponse = z.object({ cancelledBookings: z.number().int() });
+export type AccountDeletionResponse = z.infer<typeof accountDeletionResponse>;

@@ -3,14 +3,42 @@ import { clockTime, isoDate, slotRef, uuid } from './common.ts';
 import { depositRequirement } from './deposits.ts';
 import { partySize, restaurantRef } from './restaurants.ts';
 import { reservationStatuses } from '../domain/reservation-status.ts';
+import { occasions, requestPicks, SPECIAL_REQUEST_MAX } from '../domain/guests.ts';
 
 export const reservationStatus = z.enum(reservationStatuses);
+
+/**
+ * What a diner tells the restaurant for one booking (decision 260): an occasion, quick picks and a
+ * short request. Editable until the booking's cut-off; the diner may remove it at any time.
+ */
+export const bookingRequest = z.object({
+  occasion: z.enum(occasions, { message: `occasion: Choose one of ${occasions.join(', ')}` }).nullable(),
+  picks: z
+    .array(z.enum(requestPicks, { message: `picks: Choose from ${requestPicks.join(', ')}` }))
+    .max(requestPicks.length)
+    .transform((picks) => [...new Set(picks)]),
+  // One line (decision 203): a line break becomes a space, so the words cannot add lines to an email.
+  note: z
+    .string()
+    .trim()
+    .max(SPECIAL_REQUEST_MAX, { message: `note: At most ${SPECIAL_REQUEST_MAX} characters` })
+    .transform((note) => note.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').trim()),
+});
+/** The request as answers carry it. */
+export const bookingRequestView = z.object({
+  occasion: z.enum(occasions).nullable(),
+  picks: z.array(z.enum(requestPicks)),
+  note: z.string(),
+});
+export type BookingRequest = z.infer<typeof bookingRequestView>;
 
 export const createReservationBody = z.object({
   restaurantSlug: z.string({ message: 'restaurantSlug is required' }).min(1, { message: 'restaurantSlug is required' }).max(120),
   date: isoDate,
   time: clockTime,
   partySize,
+  /** Optional: what the diner tells the restaurant (decision 260). */
+  request: bookingRequest.optional(),
 });
 export type CreateReservationBody = z.infer<typeof createReservationBody>;
 
@@ -26,6 +54,10 @@ export const dinerReservation = z.object({
   createdAt: z.string(),
   /** Set on a hold that ran out before it was confirmed (shown as "Expired"). */
   expired: z.boolean().optional(),
+  /** What the diner told the restaurant, or null (decision 260). */
+  request: bookingRequestView.nullable().optional(),
+  /** Until when the request may be changed: the booking's cut-off (decision 260). */
+  requestEditableUntil: z.string().optional(),
 });
 export type DinerReservation = z.infer<typeof dinerReservation>;
 

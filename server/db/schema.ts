@@ -25,6 +25,8 @@ export const users = pgTable('users', {
   phoneVerifiedAt: timestamp('phone_verified_at', { withTimezone: true }),
   /** Migration 0021: when the diner opened the link sent to `email` (a reset may then use it; decision 230). */
   emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+  /** Migration 0025: when the diner deleted the account (the row stays, emptied; decision 266). */
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
 });
 
 export const restaurants = pgTable('restaurants', {
@@ -128,7 +130,31 @@ export const reservations = pgTable('reservations', {
   startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Migration 0025: what the diner told the restaurant (decision 260). */
+  occasion: text('occasion'),
+  requestPicks: text('request_picks')
+    .array()
+    .notNull()
+    .default(sql`'{}'`),
+  specialRequest: text('special_request'),
 });
+
+/** Migration 0025: a restaurant's own tags and note about a guest (decision 261). */
+export const guestNotes = pgTable(
+  'guest_notes',
+  {
+    restaurantId: uuid('restaurant_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
+    note: text('note').notNull().default(''),
+    updatedBy: uuid('updated_by'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.restaurantId, table.userId] })],
+);
 
 export const reservationEvents = pgTable('reservation_events', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),

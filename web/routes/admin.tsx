@@ -10,6 +10,7 @@ import { DatePartnerPanel } from '#web/features/portal/DatePartnerPanel.tsx';
 import { DepositsPanel } from '#web/features/portal/DepositsPanel.tsx';
 import { DropsPanel } from '#web/features/portal/DropsPanel.tsx';
 import { useLiveUpdates } from '#web/features/portal/live.ts';
+import { GuestsPanel } from '#web/features/guests/GuestsPanel.tsx';
 import { ProfilePanel } from '#web/features/portal/ProfilePanel.tsx';
 import '#web/components/layout/backoffice.css';
 import '#web/features/portal/portal.css';
@@ -89,6 +90,9 @@ function SignedInAdmin() {
       <main id="main" className="admin-main">
         <div id="admin-panel-dashboard" role="tabpanel" aria-labelledby="admin-tab-dashboard" hidden={tab !== 'dashboard'}>
           {tab === 'dashboard' ? <Dashboard /> : null}
+        </div>
+        <div id="admin-panel-guests" role="tabpanel" aria-labelledby="admin-tab-guests" hidden={tab !== 'guests'}>
+          {tab === 'guests' ? <GuestsPanel restaurantId={restaurant.data.id} /> : null}
         </div>
         <div id="admin-panel-drops" role="tabpanel" aria-labelledby="admin-tab-drops" hidden={tab !== 'drops'}>
           {tab === 'drops' ? <DropsPanel /> : null}

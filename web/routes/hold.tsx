@@ -12,6 +12,7 @@ import { Alert, EmptyState, LoadingScreen, Skeleton } from '#web/components/ui/F
 import { useDismissToast, useToast } from '#web/components/ui/Toast.tsx';
 import { writeBookingParams } from '#common/domain/booking-choice.ts';
 import { reservationKeys, useCancelReservation, useConfirmHold, useReservation } from '#web/features/reservations/api.ts';
+import { BookingRequestPanel } from '#web/features/reservations/BookingRequestPanel.tsx';
 import { HoldCountdown } from '#web/features/reservations/HoldCountdown.tsx';
 import { ReservationSummary } from '#web/features/reservations/ReservationSummary.tsx';
 import { CANCEL_HOLD_QUESTION, CONFIRM_FALLBACKS, statusLabel } from '#web/features/reservations/rules.ts';
@@ -177,6 +178,7 @@ function HoldLive({
         )}
         <HoldCountdown secondsLeft={secondsLeft} totalSeconds={totalSeconds} settled={settled} />
         <ReservationSummary reservation={reservation} />
+        {!isExpired && <BookingRequestPanel reservation={reservation} withToken={false} />}
         <HoldPayment deposit={deposit} />
         <div className="hold__actions">
           <Button block className="hold__confirm" onClick={onConfirm} disabled={isExpired || busy || paymentAnswer === 'approved'}>

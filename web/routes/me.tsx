@@ -6,6 +6,7 @@ import { Button } from '#web/components/ui/Button.tsx';
 import { FactList, type Fact } from '#web/components/ui/FactList.tsx';
 import { Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
+import { DeleteAccount } from '#web/features/accounts/DeleteAccount.tsx';
 import { loginPath } from '#web/features/accounts/return-path.ts';
 import { useCurrentDiner, useIsSigningOut, useSignOut, useSignOutCount } from '#web/features/accounts/session.ts';
 import { useMyReservations } from '#web/features/reservations/api.ts';
@@ -97,6 +98,7 @@ export default function ProfileScreen() {
 
       <MyReservations />
       <MyDeposits />
+      <DeleteAccount />
     </div>
   );
 }
@@ -134,7 +136,7 @@ function MyReservations() {
   } else {
     const upcoming = reservations.data.filter((reservation) => isUpcoming(reservation, now));
     const past = reservations.data.filter((reservation) => !isUpcoming(reservation, now));
-    const list = (items: DinerReservation[]) => <ReservationList reservations={items} now={now} cancel={cancel} />;
+    const list = (items: DinerReservation[]) => <ReservationList reservations={items} now={now} cancel={cancel} showRequests />;
     body = (
       <>
         <h3 className="my-profile__group">Upcoming</h3>

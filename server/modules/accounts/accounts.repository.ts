@@ -58,3 +58,31 @@ export async function insertModeratorIfMissing(db: Db, moderator: { username: st
   );
   return rows.length === 1;
 }
+
+/** The diner's contact details, for the erasure of what was sent to them. */
+export async function findContactsOfUser(
+  db: Db,
+  id: string,
+): Promise<{ email: string | null; phone: string | null; verified_phone: string | null } | undefined> {
+  const [row] = await queryRows<{ email: string | null; phone: string | null; verified_phone: string | null }>(
+    db,
+    sql`SELECT email, phone, verified_phone FROM users WHERE id = ${id} AND deleted_at IS NULL FOR UPDATE`,
+  );
+  return row;
+}
+
+/**
+ * A deleted account (decision 266): the row stays, because bookings and the payment ledger point
+ * at it, with nothing personal left: a random username no one types, no password, no name, no
+ * contact details. Its sessions, phone codes and password resets go.
+ */
+export async function emptyUser(db: Db, id: string, placeholderUsername: string, now: Date): Promise<void> {
+  await db.execute(
+    sql`UPDATE users SET username = ${placeholderUsername}, password_hash = '!', name = '', email = NULL, phone = NULL, preferred_hood = NULL,
+          verified_phone = NULL, phone_verified_at = NULL, email_verified_at = NULL, deleted_at = ${now.toISOString()}
+        WHERE id = ${id}`,
+  );
+  await db.execute(sql`DELETE FROM sessions WHERE kind = 'diner' AND subject_id = ${id}`);
+  await db.execute(sql`DELETE FROM phone_verifications WHERE user_id = ${id}`);
+  await db.execute(sql`DELETE FROM password_resets WHERE account_kind = 'diner' AND subject_id = ${id}`);
+}

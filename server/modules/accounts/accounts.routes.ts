@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { dinerProfile, loginBody, loginResponse, signupBody, staffLoginResponse } from '#common/contract/accounts.ts';
+import { accountDeletionResponse, dinerProfile, loginBody, loginResponse, signupBody, staffLoginResponse } from '#common/contract/accounts.ts';
 import { standardErrors } from '#common/contract/common.ts';
 import { bearerToken } from '#server/plugins/sessions.ts';
 import { bearerAccess, optionalBearerAccess, publicAccess } from '#common/contract/openapi-security.ts';
 
 export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { accounts } = app.services;
+  const { accounts, accountDeletion } = app.services;
 
   app.post(
     '/api/auth/signup',
@@ -104,6 +104,21 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => accounts.getCurrentDiner(await request.principal()),
+  );
+
+  app.delete(
+    '/api/auth/me',
+    {
+      schema: {
+        operationId: 'deleteMyAccount',
+        security: bearerAccess,
+        tags: ['accounts'],
+        summary:
+          'Delete the signed-in diner’s account: upcoming bookings are cancelled (deposit rules as for any cancel); the profile, requests, restaurants’ notes, messages and the dating profile and photos are erased; the payment ledger is kept',
+        response: { 200: accountDeletionResponse, ...standardErrors },
+      },
+    },
+    async (request) => accountDeletion.deleteMyAccount(await request.principal()),
   );
 
   app.post(

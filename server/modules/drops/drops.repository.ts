@@ -300,3 +300,8 @@ export async function listUndrawnReleasedDrops(db: Db, now: Date): Promise<strin
   );
   return rows.map((row) => row.id);
 }
+
+/** Withdraws a deleted diner's entries still waiting in a drop's line (decision 266). */
+export async function withdrawWaitingEntriesOf(db: Db, userId: string): Promise<void> {
+  await db.execute(sql`UPDATE drop_entries SET status = 'withdrawn' WHERE user_id = ${userId} AND status = 'waiting'`);
+}

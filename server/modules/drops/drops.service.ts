@@ -1,6 +1,6 @@
 import type { DropDetail, DropDrawAudit, DropList, DropSummary, EnterDropBody, MyDropEntry } from '#common/contract/drops.ts';
 import { DRAW_ALGORITHM } from '#common/domain/draw.ts';
-import { asDate } from '#server/db/client.ts';
+import { asDate, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { badInput, conflict, forbidden, isUniqueViolation, notFound, sessionExpired } from '#server/errors.ts';
 import { rejectInvalidCredential, requireDiner, type Principal } from '#server/modules/accounts/principal.ts';
@@ -21,6 +21,7 @@ import {
   lockDrop,
   withdrawEntry,
   type DropRow,
+  withdrawWaitingEntriesOf,
 } from './drops.repository.ts';
 
 export const DROP_NOT_FOUND = 'Drop not found';
@@ -81,6 +82,11 @@ export function createDropsService(deps: AppDeps, offers: DropOffers, phoneVerif
   }
 
   return {
+    /** A deleted diner's entries still in line are withdrawn, in the deletion's transaction (decision 266). */
+    async withdrawAllEntries(tx: Db, userId: string): Promise<void> {
+      await withdrawWaitingEntriesOf(tx, userId);
+    },
+
     /** GET /api/drops: every drop citywide, grouped open / upcoming / past. */
     async listDrops(principal: Principal): Promise<DropList> {
       rejectInvalidCredential(principal);

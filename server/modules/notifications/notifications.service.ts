@@ -17,7 +17,15 @@ import {
 import { deliveryRoute, type MessageKind } from '#common/domain/delivery-policy.ts';
 import { createExotelSmsDriver } from './exotel-driver.ts';
 import { createOutboxDelivery } from './outbox-delivery.ts';
-import { findUserAddresses, findUserEmail, insertOutboxMessage, listRecentMessages, readOutboxStats, type OutboxRow } from './outbox.repository.ts';
+import {
+  deleteMessagesOf,
+  findUserAddresses,
+  findUserEmail,
+  insertOutboxMessage,
+  listRecentMessages,
+  readOutboxStats,
+  type OutboxRow,
+} from './outbox.repository.ts';
 import { createWhatsAppCloudDriver } from './whatsapp-cloud-driver.ts';
 import { countSmsInWindow, deleteOldSmsCounts } from './sms-caps.repository.ts';
 
@@ -66,6 +74,11 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
 
   const service = {
     /** Writes an email to the outbox in `tx` for a diner who gave an address; null when they gave none. */
+    /** Removes every message to or about a diner whose account is deleted, sent or not, in `tx` (decision 266). */
+    async eraseMessagesOf(tx: Db, userId: string, recipients: readonly string[]): Promise<void> {
+      await deleteMessagesOf(tx, userId, recipients);
+    },
+
     async queueEmailToUser(tx: Db, userId: string, message: { subject: string; body: string }): Promise<string | null> {
       const to = await findUserEmail(tx, userId);
       if (!to) return null;

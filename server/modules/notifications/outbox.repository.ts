@@ -171,3 +171,8 @@ export async function readOutboxStats(db: Db, now: Date): Promise<{ unsent: numb
   );
   return { unsent: row?.unsent ?? 0, oldestUnsentSeconds: Math.max(0, row?.oldest_seconds ?? 0), failing: row?.failing ?? 0 };
 }
+
+/** Every message to or about a diner, removed (the account was deleted, decision 266). */
+export async function deleteMessagesOf(db: Db, userId: string, recipients: readonly string[]): Promise<void> {
+  await db.execute(sql`DELETE FROM outbox_messages WHERE user_id = ${userId} OR recipient = ANY(${toPgArray([...recipients])}::text[])`);
+}

@@ -14,6 +14,8 @@ export interface ReminderFacts {
   time: string;
   partySize: number;
   offsetMinutes: number;
+  /** What the diner told the restaurant, in one line (decision 260), or null. */
+  request?: string | null;
 }
 
 /** The reminder's signed links (decision 152). */
@@ -76,6 +78,11 @@ export function reminderEmail(facts: ReminderFacts, links: ReminderLinks): { sub
 }
 
 /** What a calendar update email says, for a reservation the restaurant accepted or that was cancelled. */
+/** A diner's words as one plain-text line: no control characters, so they cannot add lines or headers to the email. */
+function plainLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
+}
+
 export function calendarUpdateEmail(
   change: 'accepted' | 'cancelled',
   facts: Omit<ReminderFacts, 'offsetMinutes'>,
@@ -85,7 +92,10 @@ export function calendarUpdateEmail(
   return change === 'accepted'
     ? {
         subject: `Accepted: your table at ${facts.restaurantName}, ${facts.date} at ${facts.time}`,
-        body: `${facts.restaurantName} has accepted your reservation: ${when}.\n\nAdd it to your calendar: ${calendarUrl}`,
+        body:
+          `${facts.restaurantName} has accepted your reservation: ${when}.\n\n` +
+          (facts.request ? `You told the restaurant: ${plainLine(facts.request)}\n\n` : '') +
+          `Add it to your calendar: ${calendarUrl}`,
       }
     : {
         subject: `Cancelled: your table at ${facts.restaurantName}, ${facts.date} at ${facts.time}`,

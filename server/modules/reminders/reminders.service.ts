@@ -1,4 +1,5 @@
 import type { CalendarLink, ReminderLinkView, ReminderReply, ReminderSetting } from '#common/contract/reminders.ts';
+import { describeRequest } from '#common/domain/guests.ts';
 import type { DinerReservation } from '#common/contract/reservations.ts';
 import { formatDateShort, formatTime12h } from '#common/domain/time.ts';
 import { asDate, type Db } from '#server/db/client.ts';
@@ -85,6 +86,7 @@ function factsOfReservation(reservation: DinerReservation): Omit<ReminderFacts, 
     date: formatDateShort(reservation.slot.date),
     time: formatTime12h(reservation.slot.time),
     partySize: reservation.partySize,
+    request: reservation.request ? describeRequest(reservation.request) : null,
   };
 }
 

@@ -20,7 +20,7 @@ export function assertMayActOnAsDiner(principal: Principal, row: ReservationRow)
  * then refused by the state machine), anything later needs the owner's token (decision 097). Runs
  * on the locked row, so the status cannot change between this check and the move.
  */
-export function assertMayMoveAsDiner(principal: Principal, row: ReservationRow, verb: 'confirm' | 'cancel', now: Date): void {
+export function assertMayMoveAsDiner(principal: Principal, row: ReservationRow, verb: 'confirm' | 'cancel' | 'change', now: Date): void {
   assertMayActOnAsDiner(principal, row);
   if (principal.kind === 'anonymous' && row.status !== 'HELD') {
     const status = effectiveStatus(row.status, row.hold_expires_at, now);

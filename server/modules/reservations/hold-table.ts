@@ -1,4 +1,5 @@
 import type { CreateReservationBody, DinerReservation } from '#common/contract/reservations.ts';
+import { isEmptyRequest } from '#common/domain/guests.ts';
 import { isPastBookingCutoff, kolkataInstant } from '#common/domain/time.ts';
 import { asDate, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
@@ -109,6 +110,7 @@ export function createHoldTable(deps: AppDeps, availability: AvailabilityService
           holdExpiresAt,
           startsAt: asDate(slot.starts_at),
           now,
+          request: input.request && !isEmptyRequest(input.request) ? input.request : null,
         });
         await insertReservationEvent(tx, { reservationId: id, from: null, to: 'HELD', actor: 'diner', actorId: principal.userId, now });
         return (await findReservation(tx, id))!;
@@ -118,6 +120,6 @@ export function createHoldTable(deps: AppDeps, availability: AvailabilityService
         throw error;
       });
     announceReservation(deps, row, 'HELD');
-    return toDinerReservation(row, clock.now());
+    return toDinerReservation(row, clock.now(), config.bookingCutoffMinutes);
   };
 }

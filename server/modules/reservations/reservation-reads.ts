@@ -18,13 +18,13 @@ export interface LinkedReservation {
 }
 
 /** Reservations as their diner reads them: the list, the counts, one by its id, and one reached by a signed link. */
-export function createReservationReads({ db, clock }: Pick<AppDeps, 'db' | 'clock'>, currentRequirement: CurrentRequirement) {
+export function createReservationReads({ db, clock, config }: Pick<AppDeps, 'db' | 'clock' | 'config'>, currentRequirement: CurrentRequirement) {
   return {
     /** The signed-in diner's reservations. */
     async listMyReservations(principal: Principal): Promise<DinerReservation[]> {
       requireDiner(principal);
       const now = clock.now();
-      return (await listReservationsOfUser(db, principal.userId, now)).map((row) => toDinerReservation(row, now));
+      return (await listReservationsOfUser(db, principal.userId, now)).map((row) => toDinerReservation(row, now, config.bookingCutoffMinutes));
     },
 
     /** pending = HELD + PENDING, ongoing = CONFIRMED + SEATED, completed = COMPLETED. */
@@ -42,7 +42,7 @@ export function createReservationReads({ db, clock }: Pick<AppDeps, 'db' | 'cloc
       assertMayActOnAsDiner(principal, row);
       const now = clock.now();
       // The policy as it is now; once paid, the booking keeps the terms it was asked (decision 132).
-      return { ...toDinerReservation(row, now), deposit: toDepositRequirementView(await currentRequirement(principal, row, now)) };
+      return { ...toDinerReservation(row, now, config.bookingCutoffMinutes), deposit: toDepositRequirementView(await currentRequirement(principal, row, now)) };
     },
 
     /** The hold the diner asks to confirm (the id alone will do, as for Confirm itself); the deposits code decides what it costs. */

@@ -42,3 +42,25 @@ export function coversTakenJoin(now: Date): SQL {
       AND ${holdsCovers(now, 'r')}
   ) taken ON true`;
 }
+
+/** A reservation that was a booking: not a hold that lapsed (swept or not yet). Staff's lists and the guest card count only these. */
+export function wasBooking(now: Date, alias = 'r'): SQL {
+  return sql`(NOT ${isLapsedHold(now, alias)} AND NOT (${column(alias, 'status')} = 'CANCELLED' AND coalesce(${column(alias, 'cancel_reason')}, '') = 'HOLD_EXPIRED'))`;
+}
+
+/** The guest came: seated, or seated and done (decision 262). */
+export function isVisit(alias = 'r'): SQL {
+  return sql`(${column(alias, 'status')} IN ('SEATED', 'COMPLETED'))`;
+}
+
+/**
+ * A late cancel (decision 262): a booking (not a hold) the diner cancelled less than
+ * `minutes` before its start, read from its history.
+ */
+export function isLateDinerCancel(minutes: number, alias = 'r'): SQL {
+  return sql`(${column(alias, 'status')} = 'CANCELLED' AND EXISTS (
+    SELECT 1 FROM reservation_events late_e
+    WHERE late_e.reservation_id = ${column(alias, 'id')} AND late_e.to_status = 'CANCELLED'
+      AND late_e.actor_kind = 'diner' AND late_e.from_status <> 'HELD'
+      AND late_e.created_at > ${column(alias, 'starts_at')} - make_interval(mins => ${minutes}::int)))`;
+}

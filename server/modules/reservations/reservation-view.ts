@@ -1,6 +1,7 @@
-import type { DinerReservation } from '#common/contract/reservations.ts';
+import type { BookingRequest, DinerReservation } from '#common/contract/reservations.ts';
+import { isEmptyRequest } from '#common/domain/guests.ts';
 import { effectiveStatus } from '#common/domain/reservation-status.ts';
-import { formatTime12h, toKolkata } from '#common/domain/time.ts';
+import { bookingClosesAt, formatTime12h, toKolkata } from '#common/domain/time.ts';
 import { asDate } from '#server/db/client.ts';
 import { toRestaurantRef } from '#server/modules/restaurants/restaurant-sql.ts';
 import type { ReservationRow } from './reservations.repository.ts';
@@ -27,7 +28,17 @@ export const upcomingLimitMessage = (limit: number) => `You already have ${limit
 export const holdStartsLimitMessage = (limit: number, retryAt: Date) =>
   `You have started ${limit} holds at this restaurant in the last hour. Please try again after ${formatTime12h(toKolkata(retryAt).time)}.`;
 
-export function toDinerReservation(row: ReservationRow, now: Date): DinerReservation {
+/** What the diner told the restaurant, as the answers carry it, or null when nothing (decision 260). */
+export function toBookingRequest(row: Pick<ReservationRow, 'occasion' | 'request_picks' | 'special_request'>): BookingRequest | null {
+  const request = { occasion: row.occasion, picks: row.request_picks ?? [], note: row.special_request ?? '' };
+  return isEmptyRequest(request) ? null : request;
+}
+
+/**
+ * A reservation as its diner sees it. With `cutoffMinutes`, the answer also says until when the
+ * request may be changed (the booking's cut-off).
+ */
+export function toDinerReservation(row: ReservationRow, now: Date, cutoffMinutes?: number): DinerReservation {
   const status = effectiveStatus(row.status, row.hold_expires_at, now);
   return {
     id: row.id,
@@ -40,5 +51,7 @@ export function toDinerReservation(row: ReservationRow, now: Date): DinerReserva
     ...(status === 'CANCELLED' && (row.cancel_reason === 'HOLD_EXPIRED' || row.status === 'HELD') ? { expired: true } : {}),
     startsAt: asDate(row.starts_at).toISOString(),
     createdAt: asDate(row.created_at).toISOString(),
+    request: toBookingRequest(row),
+    ...(cutoffMinutes === undefined ? {} : { requestEditableUntil: bookingClosesAt(asDate(row.starts_at), cutoffMinutes).toISOString() }),
   };
 }

@@ -76,6 +76,9 @@ describe('holding a table', () => {
       holdExpiresAt: new Date(t.clock.now().getTime() + 10 * MINUTE_MS).toISOString(),
       startsAt: kolkataInstant(DATE, slot.time).toISOString(),
       createdAt: t.clock.now().toISOString(),
+      // Nothing told the restaurant; it may be told until the booking's cut-off (decision 260).
+      request: null,
+      requestEditableUntil: new Date(kolkataInstant(DATE, slot.time).getTime() - t.config.bookingCutoffMinutes * MINUTE_MS).toISOString(),
     });
     expect(await eventsOf(body.id)).toEqual([{ from_status: null, to_status: 'HELD', actor_kind: 'diner', actor_id: owner.id, reason: null }]);
   });

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import type { ReservationActor, ReservationStatus } from '#common/domain/reservation-status.ts';
+import type { BookingRequestData, Occasion, RequestPick } from '#common/domain/guests.ts';
 import { restaurantRefColumns, type RestaurantRefRow } from '#server/modules/restaurants/restaurant-sql.ts';
 import { slotIsPublic } from '#server/modules/slots/slot-sql.ts';
 import { waitingEntryFits } from '#server/modules/waitlist/waitlist-sql.ts';
@@ -19,11 +20,16 @@ export interface ReservationRow extends RestaurantRefRow {
   created_at: Date;
   slot_date: string;
   slot_time: string;
+  /** What the diner told the restaurant (decision 260). */
+  occasion: Occasion | null;
+  request_picks: RequestPick[];
+  special_request: string | null;
   /** Why a cancelled reservation was cancelled ('HOLD_EXPIRED' for a hold that ran out), else null. */
   cancel_reason?: string | null;
 }
 
 const reservationColumns = sql`r.id, r.user_id, r.slot_id, r.party_size, r.status, r.hold_expires_at, r.starts_at, r.created_at, r.cancel_reason,
+  r.occasion, r.request_picks, r.special_request,
   ${restaurantRefColumns}, to_char(s.slot_date, 'YYYY-MM-DD') AS slot_date, s.slot_time`;
 
 const reservationJoins = sql`FROM reservations r
@@ -161,17 +167,44 @@ export async function countCoversTaken(db: Db, slotId: string, now: Date): Promi
 
 export async function insertReservation(
   db: Db,
-  reservation: { userId: string; restaurantId: string; slotId: string; partySize: number; holdExpiresAt: Date; startsAt: Date; now: Date },
+  reservation: {
+    userId: string;
+    restaurantId: string;
+    slotId: string;
+    partySize: number;
+    holdExpiresAt: Date;
+    startsAt: Date;
+    now: Date;
+    request?: BookingRequestData | null;
+  },
 ): Promise<string> {
+  const request = reservation.request ?? null;
   const [row] = await queryRows<{ id: string }>(
     db,
-    sql`INSERT INTO reservations (user_id, restaurant_id, slot_id, party_size, status, hold_expires_at, starts_at, created_at, updated_at)
+    sql`INSERT INTO reservations (user_id, restaurant_id, slot_id, party_size, status, hold_expires_at, starts_at, created_at, updated_at,
+                                  occasion, request_picks, special_request)
         VALUES (${reservation.userId}, ${reservation.restaurantId}, ${reservation.slotId}, ${reservation.partySize}, 'HELD',
                 ${reservation.holdExpiresAt.toISOString()}, ${reservation.startsAt.toISOString()},
-                ${reservation.now.toISOString()}, ${reservation.now.toISOString()})
+                ${reservation.now.toISOString()}, ${reservation.now.toISOString()},
+                ${request?.occasion ?? null}, ${toPgArray([...(request?.picks ?? [])])}::text[], ${request?.note || null})
         RETURNING id`,
   );
   return row.id;
+}
+
+/** Every request a diner told any restaurant, removed (the account was deleted, decision 266). */
+export async function clearRequestsOfUser(db: Db, userId: string): Promise<void> {
+  await db.execute(sql`UPDATE reservations SET occasion = NULL, request_picks = '{}', special_request = NULL WHERE user_id = ${userId}`);
+}
+
+/** Writes (or with null, removes) what the diner told the restaurant for one booking (decision 260). */
+export async function updateBookingRequest(db: Db, id: string, request: BookingRequestData | null, now: Date): Promise<void> {
+  await db.execute(
+    sql`UPDATE reservations
+        SET occasion = ${request?.occasion ?? null}, request_picks = ${toPgArray([...(request?.picks ?? [])])}::text[],
+            special_request = ${request?.note || null}, updated_at = ${now.toISOString()}
+        WHERE id = ${id}`,
+  );
 }
 
 export async function insertReservationEvent(

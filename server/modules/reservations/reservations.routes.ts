@@ -9,6 +9,7 @@ import {
   reservationDetail,
   reservationList,
   reservationSummary,
+  bookingRequest,
 } from '#common/contract/reservations.ts';
 import { bearerAccess, optionalBearerAccess } from '#common/contract/openapi-security.ts';
 
@@ -108,5 +109,37 @@ export const reservationsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => reservations.cancelReservation(await request.principal(), request.params.id),
+  );
+
+  app.put(
+    '/api/reservations/:id/request',
+    {
+      schema: {
+        operationId: 'setBookingRequest',
+        security: optionalBearerAccess,
+        tags: ['reservations'],
+        summary:
+          'Tell the restaurant an occasion, quick picks and a request (at most 200 characters), until the booking’s cut-off (409 after). The id alone will do for a hold; later, the owner’s token',
+        params: reservationIdParams,
+        body: bookingRequest,
+        response: { 200: dinerReservation, ...standardErrors },
+      },
+    },
+    async (request) => reservations.setBookingRequest(await request.principal(), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/api/reservations/:id/request',
+    {
+      schema: {
+        operationId: 'removeBookingRequest',
+        security: optionalBearerAccess,
+        tags: ['reservations'],
+        summary: 'Remove what the diner told the restaurant for this booking (any time). The id alone will do for a hold; later, the owner’s token',
+        params: reservationIdParams,
+        response: { 200: dinerReservation, ...standardErrors },
+      },
+    },
+    async (request) => reservations.removeBookingRequest(await request.principal(), request.params.id),
   );
 };

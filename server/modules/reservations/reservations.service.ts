@@ -1,6 +1,6 @@
 import type { DinerReservation } from '#common/contract/reservations.ts';
 import type { ReservationStatus } from '#common/domain/reservation-status.ts';
-import { asDate } from '#server/db/client.ts';
+import { asDate, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { conflict, notFound } from '#server/errors.ts';
 import { requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
@@ -9,11 +9,12 @@ import type { RestaurantsService } from '#server/modules/restaurants/restaurants
 import type { StrikesService } from '#server/modules/strikes/strikes.service.ts';
 import { createDepositRequirement } from './deposit-requirement.ts';
 import { assertMayMoveAsDiner } from './diner-access.ts';
+import { createBookingRequests } from './booking-requests.ts';
 import { createHoldTable } from './hold-table.ts';
 import { announceReservation, createMoveReservation, type AlsoInTransaction } from './move-reservation.ts';
 import { createOfferedHolds } from './offered-holds.ts';
 import { createReservationReads } from './reservation-reads.ts';
-import { expireDueHolds, type ReservationRow } from './reservations.repository.ts';
+import { clearRequestsOfUser, expireDueHolds, type ReservationRow } from './reservations.repository.ts';
 import { BOOKING_NOT_FOUND, LINK_FOR_ANOTHER_TIME } from './reservation-view.ts';
 
 /** A reminder link's grant, checked by the reminders service: this reservation, at this start. */
@@ -38,6 +39,7 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
     createReservation: createHoldTable(deps, availability, strikes),
     ...createOfferedHolds(deps),
     ...createReservationReads(deps, createDepositRequirement(deps, restaurants)),
+    ...createBookingRequests(deps),
 
     /** Tells listeners (live dashboards) about a hold createHoldForOffer or createHoldForPlatform placed, once its transaction committed. */
     announceOfferedHold(row: ReservationRow): void {
@@ -105,6 +107,11 @@ export function createReservationsService(deps: AppDeps, restaurants: Restaurant
         },
         alsoInTransaction,
       });
+    },
+
+    /** Removes what a deleted diner told every restaurant, in the deletion's transaction (decision 266). */
+    async eraseRequestsOf(tx: Db, userId: string): Promise<void> {
+      await clearRequestsOfUser(tx, userId);
     },
 
     /** Writes CANCELLED (HOLD_EXPIRED) on holds past their expiry; run by the sweeper. */

@@ -164,3 +164,8 @@ export async function listSlotsWithWaitingMatches(db: Db, now: Date, today: stri
   );
   return rows.map((row) => row.id);
 }
+
+/** Takes a deleted diner out of every line they wait in (decision 266). */
+export async function removeWaitingEntriesOf(db: Db, userId: string, now: Date): Promise<void> {
+  await db.execute(sql`UPDATE waitlist_entries SET status = 'removed', updated_at = ${now.toISOString()} WHERE user_id = ${userId} AND status = 'waiting'`);
+}

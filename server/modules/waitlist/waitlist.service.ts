@@ -5,7 +5,7 @@ import { WAITLIST_MAX_WAITING } from '#common/contract/waitlist.ts';
 import { AVAILABILITY_HORIZON_DAYS } from '#common/domain/restaurants.ts';
 import { isLiveHold } from '#common/domain/reservation-status.ts';
 import { addDays, formatDateShort, formatTime12h, isPastBookingCutoff, kolkataInstant, todayInKolkata, toKolkata } from '#common/domain/time.ts';
-import { asDate } from '#server/db/client.ts';
+import { asDate, type Db } from '#server/db/client.ts';
 import { createCoalescingRunner } from '#server/coalescing-runner.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { badInput, conflict, isUniqueViolation, notFound } from '#server/errors.ts';
@@ -27,6 +27,7 @@ import {
   markEntryOffered,
   setEntryRemoved,
   type WaitlistRow,
+  removeWaitingEntriesOf,
 } from './waitlist.repository.ts';
 
 export const WAITLIST_ENTRY_NOT_FOUND = 'Waitlist entry not found';
@@ -152,6 +153,11 @@ export function createWaitlistService(
 
   return {
     offerFreedCovers,
+
+    /** A deleted diner leaves every line, in the deletion's transaction: no table is offered to an account that is gone (decision 266). */
+    async leaveAllLines(tx: Db, userId: string, now: Date): Promise<void> {
+      await removeWaitingEntriesOf(tx, userId, now);
+    },
 
     /**
      * Listener of freed covers (wired in server/composition.ts): a cancellation, an expired hold (an

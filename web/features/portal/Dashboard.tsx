@@ -18,6 +18,7 @@ import { BookingSearchPanel } from './BookingSearchPanel.tsx';
 import { RemindersPanel } from './RemindersPanel.tsx';
 import { DatesPanel } from './DatesPanel.tsx';
 import { useNow } from '#web/components/ui/use-now.ts';
+import { GuestCard } from '#web/features/guests/GuestCard.tsx';
 
 function formatUpdated(at: number): string {
   if (!at) return '';
@@ -101,6 +102,8 @@ function BookingRow({
   const settled = isSettled(booking.status);
   const deposit = useBookingDeposit(booking.id, booking.slot.date);
   const rowRef = useRef<HTMLLIElement>(null);
+  const [showGuest, setShowGuest] = useState(false);
+  const guestCardId = `guest-card-${booking.id}`;
   useEffect(() => {
     if (!takeFocus) return;
     // After the frame, so a closing dialog has handed the focus back first.
@@ -177,6 +180,20 @@ function BookingRow({
             Waive fee
           </Button>
         ) : null}
+        <Button
+          size="sm"
+          variant="ghost"
+          className="booking-row__guest-toggle"
+          aria-expanded={showGuest}
+          aria-controls={guestCardId}
+          aria-label={`${showGuest ? 'Hide guest card' : 'Guest card'}: ${booking.user.name}, ${formatTime12h(booking.slot.time)}`}
+          onClick={() => setShowGuest((open) => !open)}
+        >
+          {showGuest ? 'Hide guest card' : 'Guest card'}
+        </Button>
+      </div>
+      <div id={guestCardId} className="booking-row__card" hidden={!showGuest}>
+        {showGuest ? <GuestCard reservationId={booking.id} headingLevel="h4" /> : null}
       </div>
     </li>
   );

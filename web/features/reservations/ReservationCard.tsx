@@ -5,6 +5,7 @@ import type { DinerReservation } from '#common/contract/reservations.ts';
 import { formatDateShort, formatTime12h, toKolkata } from '#common/domain/time.ts';
 import { Button, ButtonLink } from '#web/components/ui/Button.tsx';
 import { Skeleton } from '#web/components/ui/Feedback.tsx';
+import { BookingRequestPanel } from './BookingRequestPanel.tsx';
 import { AddToCalendarButton } from './AddToCalendarButton.tsx';
 import { dinerActions, holdPath, partyLabel, statusLabel } from './rules.ts';
 import './reservations.css';
@@ -28,9 +29,12 @@ export function ReservationList({
   reservations,
   now,
   cancel,
+  showRequests = false,
 }: {
   reservations: DinerReservation[];
   now: Date;
+  /** /me: each card shows what the diner told the restaurant, to change or remove (decision 260). */
+  showRequests?: boolean;
   cancel: { ask: (reservation: DinerReservation) => void; pendingId: string | null; focusId?: string | null; onFocused?: () => void };
 }) {
   return (
@@ -44,6 +48,7 @@ export function ReservationList({
           busy={cancel.pendingId === reservation.id}
           takeFocus={cancel.focusId === reservation.id}
           onFocused={cancel.onFocused}
+          showRequest={showRequests}
         />
       ))}
     </ul>
@@ -58,9 +63,11 @@ export function ReservationCard({
   busy = false,
   takeFocus = false,
   onFocused,
+  showRequest = false,
 }: {
   reservation: DinerReservation;
   now: Date;
+  showRequest?: boolean;
   onCancel?: (reservation: DinerReservation) => void;
   busy?: boolean;
   /** Just cancelled from this card: once the list shows it cancelled, the focus goes to its name. */
@@ -126,6 +133,10 @@ export function ReservationCard({
               </Button>
             ) : null}
           </div>
+        ) : null}
+        {showRequest &&
+        (reservation.request || (booked && reservation.requestEditableUntil && now.getTime() < Date.parse(reservation.requestEditableUntil))) ? (
+          <BookingRequestPanel reservation={reservation} withToken compact />
         ) : null}
       </div>
     </li>

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ConfirmReservationResponse, CreateReservationBody, DinerReservation, ReservationDetail } from '#common/contract/reservations.ts';
+import type { BookingRequest, ConfirmReservationResponse, CreateReservationBody, DinerReservation, ReservationDetail } from '#common/contract/reservations.ts';
 import { ApiError, apiRequest } from '#web/api/client.ts';
 import { setCustomerToken } from '#web/features/accounts/session.ts';
 import { restaurantKeys } from '#web/features/restaurants/keys.ts';
@@ -84,4 +84,23 @@ export function useCancelReservation(withToken: boolean) {
     // Whatever happened, show the list as the server has it now.
     onError: () => afterChange(),
   });
+}
+
+/**
+ * PUT /api/reservations/{id}/request (and DELETE to remove it): what the diner tells the
+ * restaurant (decision 260). No token on the hold screen, the bearer from /me.
+ */
+export function useBookingRequest(withToken: boolean) {
+  const afterChange = useAfterChange();
+  const auth = withToken ? ('customer' as const) : undefined;
+  const save = useMutation({
+    mutationFn: ({ id, request }: { id: string; request: BookingRequest }) =>
+      apiRequest<DinerReservation>(`/api/reservations/${encodeURIComponent(id)}/request`, { method: 'PUT', body: request, auth }),
+    onSuccess: (reservation) => afterChange(reservation),
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => apiRequest<DinerReservation>(`/api/reservations/${encodeURIComponent(id)}/request`, { method: 'DELETE', auth }),
+    onSuccess: (reservation) => afterChange(reservation),
+  });
+  return { save, remove };
 }
