@@ -422,3 +422,59 @@ describe('safety and after the date', () => {
     expect(second).toMatchObject({ status: 'PROPOSED', isSecondDate: true, date: '2026-11-30', time: '19:00', restaurant: { id: far.id } });
   });
 });
+
+describe('3. A report or block against a date partner leaves the plan open', () => {
+  async function strikesOf(member: { cookie: Record<string, string> }) {
+    return (await plansOf(member)).strikes;
+  }
+
+  it('a report closes a booked plan with nobody at fault: both deposits released, no strike, no payout, the table back on sale', async () => {
+    const { plan, asha, ravi, ashaIntent, raviIntent } = await bookedPair();
+    // Within 24 hours of the start: a cancel now would be a flake.
+    const reported = await call('POST', `/dating/suggestions/${ravi.id}/report`, asha.cookie, { reason: 'HARASSMENT', note: '' });
+    expect(reported.statusCode, reported.body).toBe(204);
+    await sandbox.settle();
+
+    expect((await reservationOf(plan.id))!.status).toBe('CANCELLED');
+    for (const id of [ashaIntent, raviIntent]) expect(await intent(id)).toMatchObject({ status: 'RELEASED', capturedPaise: 0 });
+    const cancel = await call('POST', `/dating/plans/${plan.id}/cancel`, asha.cookie);
+    expect(cancel.statusCode).toBe(409);
+    await sandbox.settle();
+    expect((await plansOf(asha)).plans[0]).toMatchObject({ status: 'CANCELLED', flaked: null, payoutToMe: null });
+    expect((await plansOf(ravi)).plans[0]).toMatchObject({ status: 'CANCELLED', flaked: null, payoutToMe: null });
+    expect(await strikesOf(asha)).toBe(0);
+    expect(await strikesOf(ravi)).toBe(0);
+    const [payouts] = await queryRows<{ count: number }>(
+      t.database.db,
+      sql`SELECT count(*)::int AS count FROM payouts WHERE source_intent_id IN (${ashaIntent}, ${raviIntent})`,
+    );
+    expect(payouts!.count).toBe(0);
+  });
+
+  it('a block closes a proposed plan, the paid deposit is released, and the blocked member can no longer accept or pay', async () => {
+    const pair = await matchedPair();
+    const [plan] = (await plansOf(pair.asha)).plans;
+    const raviIntent = await acceptAndPay(pair.ravi, plan!.id);
+    const blocked = await call('POST', `/dating/suggestions/${pair.ravi.id}/block`, pair.asha.cookie);
+    expect(blocked.statusCode, blocked.body).toBe(204);
+    await sandbox.settle();
+
+    expect((await reservationOf(plan!.id))!.status).toBe('CANCELLED');
+    expect(await intent(raviIntent)).toMatchObject({ status: 'RELEASED' });
+    for (const member of [pair.asha, pair.ravi]) {
+      const accept = await call('POST', `/dating/plans/${plan!.id}/accept`, member.cookie);
+      expect(accept.statusCode).toBe(409);
+      expect(await strikesOf(member)).toBe(0);
+    }
+    expect((await plansOf(pair.ravi)).plans.map((p) => p.status)).toEqual(['DECLINED']);
+  });
+
+  it('the sweep closes a plan between a blocked pair that a block left open (a listener that never ran)', async () => {
+    const pair = await matchedPair();
+    const [plan] = (await plansOf(pair.asha)).plans;
+    await t.database.db.execute(sql`INSERT INTO dating_blocks (blocker_id, blocked_id) VALUES (${pair.ravi.id}, ${pair.asha.id})`);
+    await sweep();
+    expect((await reservationOf(plan!.id))!.status).toBe('CANCELLED');
+    expect((await plansOf(pair.asha)).plans.map((p) => p.status)).toEqual(['DECLINED']);
+  });
+});

@@ -22,7 +22,7 @@ import {
 import { HOLD_EXPIRED, RESERVATION_NOT_FOUND, toDinerReservation } from './reservation-view.ts';
 
 /** Why a date plan gives its table back (decision 184). */
-export type DateCancelReason = 'DATE_DECLINED' | 'DATE_REPLACED' | 'DATE_CANCELLED' | 'DATE_MEMBER_SUSPENDED';
+export type DateCancelReason = 'DATE_DECLINED' | 'DATE_REPLACED' | 'DATE_CANCELLED' | 'DATE_MEMBER_SUSPENDED' | 'DATE_MEMBER_BLOCKED';
 
 /** What a cancel records as its reason, on the reservation and in its history. */
 export type CancelReason = 'DINER_CANCELLED' | 'DINER_RELEASED' | 'RESTAURANT_CANCELLED' | DateCancelReason;
