@@ -6,7 +6,8 @@ import { queryRows } from '#server/db/client.ts';
 import { unbalancedPostings } from '#server/modules/payments/payments.test-support.ts';
 import type { SandboxGateway } from '#server/modules/payments/sandbox-gateway.ts';
 import { bearer, createTestApp, requestHold, TEST_NOW, TEST_TOMORROW, type TestApp } from '#server/test/app.ts';
-import { buildDiner, buildRestaurant, buildStaff, eveningSlots, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
+import { waitFor } from '#server/modules/drops/drops.test-support.ts';
+import { buildDiner, buildRestaurant, buildSlot, buildStaff, eveningSlots, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 
 /**
  * The money-and-dates attack (docs/security.md, "The ten holes of the money-and-dates attack"):
@@ -19,11 +20,14 @@ let t: TestApp;
 let sandbox: SandboxGateway;
 let restaurant: BuiltRestaurant;
 let staff: BuiltAccount;
+/** A restaurant that asks no deposit. */
+let plain: BuiltRestaurant;
 
 beforeAll(async () => {
   t = await createTestApp({ env: { PUBLIC_URL: 'https://tablefair.example', PAYMENTS_WEBHOOK_SECRET: 'test-webhook-secret-0123456789' } });
   sandbox = t.app.services.payments.sandbox!;
   restaurant = await buildRestaurant(t.database.db, { name: 'Resale Bhavan' });
+  plain = await buildRestaurant(t.database.db, { name: 'Plain Dosa Corner' });
   staff = await buildStaff(t.database.db, restaurant.id);
   const policy = {
     defaultCharge: { kind: 'deposit', perCoverPaise: PER_COVER },
@@ -189,6 +193,100 @@ describe('1. A late-cancel fee waived by the diner’s own second hold on the sa
     expect(await intentOf(late.intentId), 'the resale is not seated yet').toMatchObject({ status: 'CAPTURED', refunded_paise: 0 });
     await staffMove(resale.id, 'SEATED');
     expect(await intentOf(late.intentId)).toMatchObject({ status: 'REFUNDED', refunded_paise: 2 * PER_COVER });
+    expect(await unbalancedPostings(t.database.db)).toBe(0);
+  });
+});
+
+/** `count` no-show strikes for `diner`, recorded an hour apart this morning (bookings at another restaurant). */
+async function recordNoShows(diner: BuiltAccount, count: number) {
+  const elsewhere = await buildRestaurant(t.database.db);
+  for (let n = 0; n < count; n++) {
+    const slot = await buildSlot(t.database.db, elsewhere.id, { date: '2026-11-23', time: `0${n + 1}:00` });
+    await t.database.db.execute(sql`
+      WITH booking AS (
+        INSERT INTO reservations (user_id, restaurant_id, slot_id, party_size, status, starts_at, created_at)
+        SELECT ${diner.id}, ${elsewhere.id}, id, 2, 'NO_SHOW', starts_at, starts_at FROM slots WHERE id = ${slot.id}
+        RETURNING id, starts_at
+      )
+      INSERT INTO no_show_strikes (user_id, reservation_id, restaurant_id, created_at) SELECT ${diner.id}, id, ${elsewhere.id}, starts_at FROM booking`);
+  }
+}
+
+const STRIKE_BLOCK = /^You have 3 no-shows in the last 365 days, so new bookings and drop entries are paused until /;
+
+describe('5. A diner blocked by three no-shows confirms an offer', () => {
+  it('refuses the Confirm of a waitlist offer made before the third strike (403, the block named)', async () => {
+    const { time } = await nextSlot(plain.id, 2);
+    const holder = await buildDiner(t.database.db);
+    const booked = await requestHold(t.app, holder.token, { restaurantSlug: plain.slug, date: TEST_TOMORROW, time, partySize: 2 });
+    const bookingId = booked.json<{ id: string }>().id;
+    expect((await call('POST', `/api/reservations/${bookingId}/confirm`, holder.token, {})).statusCode).toBe(200);
+    const waiter = await buildDiner(t.database.db);
+    const joined = await call('POST', '/api/waitlist', waiter.token, {
+      restaurantSlug: plain.slug,
+      date: TEST_TOMORROW,
+      partySize: 2,
+      windowStart: time,
+      windowEnd: time,
+    });
+    expect(joined.statusCode, joined.body).toBe(201);
+    expect((await call('POST', `/api/reservations/${bookingId}/cancel`, holder.token, {})).statusCode).toBe(200);
+    // The offer arrives by event; the sweep's pass makes sure of it without waiting on the clock.
+    await t.app.services.waitlist.runDueWork();
+    let offerId = '';
+    await waitFor(
+      async () => {
+        const mine = (await call('GET', '/api/waitlist', waiter.token)).json<{ offers: { offer: { reservationId: string } | null }[] }>();
+        offerId = mine.offers[0]?.offer?.reservationId ?? '';
+        return offerId !== '';
+      },
+      10_000,
+      'the offer',
+    );
+    await recordNoShows(waiter, 3);
+    const confirm = await call('POST', `/api/reservations/${offerId}/confirm`, waiter.token, {});
+    expect(confirm.statusCode, confirm.body).toBe(403);
+    expect(confirm.json().error).toMatch(STRIKE_BLOCK);
+    expect(await statusOf(offerId)).toBe('HELD');
+  });
+
+  it('refuses the plain Confirm of a hold placed before the third strike', async () => {
+    const { time } = await nextSlot(plain.id, 4);
+    const diner = await buildDiner(t.database.db);
+    const held = await requestHold(t.app, diner.token, { restaurantSlug: plain.slug, date: TEST_TOMORROW, time, partySize: 2 });
+    const id = held.json<{ id: string }>().id;
+    await recordNoShows(diner, 3);
+    const confirm = await call('POST', `/api/reservations/${id}/confirm`, diner.token, {});
+    expect(confirm.statusCode, confirm.body).toBe(403);
+    expect(await statusOf(id)).toBe('HELD');
+  });
+
+  it('starts no payment for a blocked diner, and releases a payment approved after the third strike without booking', async () => {
+    const { time } = await nextSlot(restaurant.id, 8);
+    const blocked = await buildDiner(t.database.db);
+    const first = await requestHold(t.app, blocked.token, { restaurantSlug: restaurant.slug, date: TEST_TOMORROW, time, partySize: 2 });
+    const firstId = first.json<{ id: string }>().id;
+    const paying = await buildDiner(t.database.db);
+    const second = await requestHold(t.app, paying.token, { restaurantSlug: restaurant.slug, date: TEST_TOMORROW, time, partySize: 2 });
+    const secondId = second.json<{ id: string }>().id;
+    const started = await call('POST', `/api/reservations/${secondId}/confirm`, paying.token, {});
+    const intentId = started.json().payment.intentId as string;
+
+    await recordNoShows(blocked, 3);
+    const refused = await call('POST', `/api/reservations/${firstId}/confirm`, blocked.token, {});
+    expect(refused.statusCode, refused.body).toBe(403);
+    const [payments] = await queryRows<{ count: number }>(
+      t.database.db,
+      sql`SELECT count(*)::int AS count FROM payment_intents WHERE reservation_id = ${firstId}`,
+    );
+    expect(payments!.count).toBe(0);
+
+    // Struck between Pay and the approval: the authorisation is released, the hold never books.
+    await recordNoShows(paying, 3);
+    expect((await call('POST', `/api/payments/sandbox/${intentId}/decision`, undefined, { decision: 'approve' })).statusCode).toBe(200);
+    await sandbox.settle();
+    expect(await statusOf(secondId)).toBe('HELD');
+    expect(await intentOf(intentId)).toMatchObject({ status: 'RELEASED' });
     expect(await unbalancedPostings(t.database.db)).toBe(0);
   });
 });
