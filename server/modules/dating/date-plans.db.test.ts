@@ -13,7 +13,7 @@ import { queryRows } from '#server/db/client.ts';
 import type { SandboxGateway } from '#server/modules/payments/sandbox-gateway.ts';
 import { DATING_SESSION_COOKIE } from '#server/plugins/sessions.ts';
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
-import { buildDatingMember, buildModerator, buildRestaurant, buildSlot, buildStaff, type BuiltAccount } from '#server/test/factories.ts';
+import { buildDatingMember, buildDiner, buildModerator, buildRestaurant, buildSlot, buildStaff, type BuiltAccount } from '#server/test/factories.ts';
 import { DATE_ACCOUNT_ID } from './date-plans.service.ts';
 
 /**
@@ -476,5 +476,37 @@ describe('3. A report or block against a date partner leaves the plan open', () 
     await sweep();
     expect((await reservationOf(plan!.id))!.status).toBe('CANCELLED');
     expect((await plansOf(pair.asha)).plans.map((p) => p.status)).toEqual(['DECLINED']);
+  });
+});
+
+describe('6. The platform’s hold for a proposed date cancelled by its bare id', () => {
+  it('does not let anyone but the plan move or read the platform’s date hold by its id, with or without a diner token', async () => {
+    const pair = await matchedPair();
+    const [plan] = (await plansOf(pair.asha)).plans;
+    const held = await reservationOf(plan!.id);
+    const diner = await buildDiner(t.database.db);
+    for (const headers of [{}, bearer(diner.token)]) {
+      for (const action of ['cancel', 'confirm']) {
+        const moved = await call('POST', `/api/reservations/${held!.id}/${action}`, headers);
+        expect(moved.statusCode, `${action} ${moved.body}`).toBe(404);
+      }
+      expect((await call('GET', `/api/reservations/${held!.id}`, headers)).statusCode).toBe(404);
+    }
+    expect((await reservationOf(plan!.id))!.status).toBe('HELD');
+    expect((await plansOf(pair.asha)).plans[0]!.status).toBe('PROPOSED');
+  });
+
+  it('closes a proposed plan whose hold goes any other way, releasing the deposit already paid', async () => {
+    const pair = await matchedPair();
+    const [plan] = (await plansOf(pair.asha)).plans;
+    const ashaIntent = await acceptAndPay(pair.asha, plan!.id);
+    const held = await reservationOf(plan!.id);
+    // Any code path that cancels the hold without its plan (as the bare-id cancel once did).
+    await t.app.services.reservations.moveReservation({ id: held!.id, to: 'CANCELLED', cause: { kind: 'diner', userId: null }, authorise: () => {} });
+    await sandbox.settle();
+    expect(await intent(ashaIntent)).toMatchObject({ status: 'RELEASED' });
+    expect((await plansOf(pair.ravi)).plans[0]!.status).toBe('DECLINED');
+    expect((await call('POST', `/dating/plans/${plan!.id}/accept`, pair.ravi.cookie)).statusCode).toBe(409);
+    expect((await plansOf(pair.ravi)).strikes).toBe(0);
   });
 });
