@@ -510,3 +510,27 @@ describe('6. The platform’s hold for a proposed date cancelled by its bare id'
     expect((await plansOf(pair.ravi)).strikes).toBe(0);
   });
 });
+
+describe('10. A declined plan’s share link still answers', () => {
+  it('ends a share link when its plan is declined, and when a booked plan is cancelled', async () => {
+    const pair = await matchedPair();
+    const [plan] = (await plansOf(pair.asha)).plans;
+    const token = (await call('POST', `/dating/plans/${plan!.id}/share`, pair.asha.cookie)).json<DatePlanShareLink>().path.replace('/dating/share/', '');
+    expect((await call('GET', `/api/date-share/${token}`, {})).statusCode).toBe(200);
+    expect((await call('POST', `/dating/plans/${plan!.id}/decline`, pair.ravi.cookie)).statusCode).toBe(200);
+    const ended = await call('GET', `/api/date-share/${token}`, {});
+    expect(ended.statusCode).toBe(404);
+    expect(ended.json<{ error: string }>().error).toBe('This date plan has ended, so this link no longer works.');
+
+    await t.database.db.execute(sql`DELETE FROM dating_plans`);
+    await t.database.db.execute(sql`DELETE FROM dating_users`);
+    const booked = await bookedPair();
+    const bookedToken = (await call('POST', `/dating/plans/${booked.plan.id}/share`, booked.ravi.cookie))
+      .json<DatePlanShareLink>()
+      .path.replace('/dating/share/', '');
+    // A booked plan closed (here by a block, nobody at fault): its link ends too.
+    expect((await call('GET', `/api/date-share/${bookedToken}`, {})).statusCode).toBe(200);
+    await t.app.services.datePlans.onPairBlocked(booked.asha.id, booked.ravi.id);
+    expect((await call('GET', `/api/date-share/${bookedToken}`, {})).statusCode).toBe(404);
+  });
+});
