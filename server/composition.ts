@@ -227,6 +227,7 @@ export function connectModules(services: AppServices, deps: AppDeps): ModuleWiri
   wiring.listener('payments.onStatusChange', 'datePlans.onPaymentChange', payments.onStatusChange(datePlans.onPaymentChange, DATE_MONEY));
   wiring.listener('strikes.onDisputeUpheld', 'deposits.onDisputeUpheld', strikes.onDisputeUpheld(deposits.onDisputeUpheld));
   wiring.listener('datingModeration.onMemberSuspended', 'datePlans.onMemberSuspended', datingModeration.onMemberSuspended(datePlans.onMemberSuspended));
+  wiring.listener('dating.onPairBlocked', 'datePlans.onPairBlocked', dating.onPairBlocked(datePlans.onPairBlocked));
   wiring.listener("events 'slot.freed'", 'waitlist.onSlotFreed', events.subscribe('slot.freed', waitlist.onSlotFreed));
   wiring.listener("events 'slot.freed'", 'dropOffers.onSlotFreed', events.subscribe('slot.freed', dropOffers.onSlotFreed));
   wiring.listener('accounts.onDinerSignup', 'emailVerification.queueConfirmation', accounts.onDinerSignup(emailVerification.queueConfirmation));

@@ -117,6 +117,7 @@ export type DatePlanShareLink = z.infer<typeof datePlanShareLink>;
 export const DATE_SHARE_MESSAGES = {
   invalid: 'This is not a Tablefair date link. Ask for the link again.',
   expired: 'This link has expired: it worked until the end of the date.',
+  ended: 'This date plan has ended, so this link no longer works.',
 } as const;
 
 export const dateShareParams = z.object({

@@ -2,6 +2,9 @@
  * Date plans (decision 184): the life of a plan, written once as data. The
  * server enforces it; the web app derives what a member or staff can press from it.
  */
+/** The platform account that holds every date's table (migration 0015, decision 184): no diner can act on its holds (decision 207). */
+export const DATE_ACCOUNT_ID = '00000000-0000-4000-8000-00000000da7e';
+
 export const datePlanStatuses = ['PROPOSED', 'BOOKED', 'SEATED', 'FLAKED', 'NO_SHOW', 'DECLINED', 'EXPIRED', 'REPLACED', 'CANCELLED'] as const;
 export type DatePlanStatus = (typeof datePlanStatuses)[number];
 

@@ -28,7 +28,7 @@ export type DepositCondition = 'always' | 'authorised' | 'notAuthorised' | 'with
 
 /**
  * Money events that are not a status change (`from` and `to` are then the same terminal status):
- * the covers of a late cancel sold again before the start, a waiver pressed by staff, a strike's
+ * the covers of a late cancel resold to another diner who is seated (decision 204), a waiver pressed by staff, a strike's
  * dispute upheld by staff.
  */
 export const depositEvents = ['tableResold', 'staffWaiver', 'disputeUpheld'] as const;
@@ -81,7 +81,7 @@ export const depositMoves: readonly DepositMoveRule[] = [
     event: 'tableResold',
     condition: 'lateCancel',
     move: 'waive',
-    why: 'covers of a late cancel sold again before the start cost the diner nothing',
+    why: 'covers of a late cancel resold and seated cost the diner nothing',
   },
   {
     from: 'CANCELLED',

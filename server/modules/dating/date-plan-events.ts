@@ -11,23 +11,36 @@ import {
   findPlanIdOfIntent,
   listBookedPastGrace,
   listLapsedProposals,
+  listOpenPlansBetween,
+  listOpenPlansOfBlockedPairs,
   listOpenPlansOfMember,
   listPaidProposals,
   listPlanMembers,
   listPlansWithUndoneMoves,
   markPaid,
+  type PlanRow,
 } from './date-plans.repository.ts';
 
 const SWEEP_BATCH = 100;
 
 /**
  * What payments, moderation and time do to a plan (decision 184): a member's deposit authorised
- * (the second books the table), a member suspended (their plans close with nobody at fault), and
+ * (the second books the table), a member suspended or a pair blocked (their plans close with nobody
+ * at fault), and
  * the sweep (deadlines, arrivals, deposit moves left undone). The listeners are wired in
  * server/composition.ts.
  */
 export function createDatePlanEvents({ db, clock, log }: Pick<AppDeps, 'db' | 'clock' | 'log'>, restaurants: RestaurantsService, table: DatePlanTable) {
   const { movePlanAndTable, applyPlanEvent, settleMoves, bookIfBothPaid } = table;
+
+  /** Closes an open plan with nobody at fault: its hold or booked table goes back, both deposits released. */
+  async function closeWithNobodyAtFault(plan: PlanRow, cancelReason: 'DATE_MEMBER_SUSPENDED' | 'DATE_MEMBER_BLOCKED'): Promise<void> {
+    await movePlanAndTable(plan, { to: 'CANCELLED', by: 'member', cancelReason }, async (_tx, locked, members) => {
+      if (locked.status === 'PROPOSED') return { event: 'declined', settlement: releaseAll(members) };
+      if (locked.status === 'BOOKED') return { event: 'cancelledInTime', settlement: releaseAll(members) };
+      throw notNow(locked.status, 'closed');
+    }).catch((error: unknown) => log.warn({ err: error, planId: plan.id }, 'date plan not closed; the sweep retries'));
+  }
 
   return {
     /** Listener of payments' status changes of dating deposits; 'reject' releases an authorisation for a plan that is closed. */
@@ -59,13 +72,16 @@ export function createDatePlanEvents({ db, clock, log }: Pick<AppDeps, 'db' | 'c
      * settles by arrivals, as any other).
      */
     async onMemberSuspended(memberId: string): Promise<void> {
-      for (const plan of await listOpenPlansOfMember(db, memberId)) {
-        await movePlanAndTable(plan, { to: 'CANCELLED', by: 'member', cancelReason: 'DATE_MEMBER_SUSPENDED' }, async (_tx, locked, members) => {
-          if (locked.status === 'PROPOSED') return { event: 'declined', settlement: releaseAll(members) };
-          if (locked.status === 'BOOKED') return { event: 'cancelledInTime', settlement: releaseAll(members) };
-          throw notNow(locked.status, 'closed');
-        }).catch((error: unknown) => log.warn({ err: error, planId: plan.id }, 'date plan of a suspended member not closed'));
-      }
+      for (const plan of await listOpenPlansOfMember(db, memberId)) await closeWithNobodyAtFault(plan, 'DATE_MEMBER_SUSPENDED');
+    },
+
+    /**
+     * Listener of a member's block or report of another (decision 205): every open plan between the
+     * two closes with nobody at fault, as for a suspension: no strike, no payout, both deposits
+     * released, the table back on sale and to its waitlist first.
+     */
+    async onPairBlocked(blockerId: string, blockedId: string): Promise<void> {
+      for (const plan of await listOpenPlansBetween(db, blockerId, blockedId)) await closeWithNobodyAtFault(plan, 'DATE_MEMBER_BLOCKED');
     },
 
     /**
@@ -108,6 +124,10 @@ export function createDatePlanEvents({ db, clock, log }: Pick<AppDeps, 'db' | 'c
           });
           return { event: settlement.status === 'NO_SHOW' ? 'bothFlaked' : settlement.status === 'SEATED' ? 'bothArrived' : 'oneFlaked', settlement };
         }).catch((error: unknown) => log.warn({ err: error, planId }, 'date past its grace not settled; the next sweep retries'));
+        done += 1;
+      }
+      for (const plan of await listOpenPlansOfBlockedPairs(db, now, SWEEP_BATCH)) {
+        await closeWithNobodyAtFault(plan, 'DATE_MEMBER_BLOCKED');
         done += 1;
       }
       for (const planId of await listPlansWithUndoneMoves(db, SWEEP_BATCH)) {

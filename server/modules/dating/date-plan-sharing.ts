@@ -1,5 +1,5 @@
 import { DATE_SHARE_MESSAGES, type DatePlanShareLink, type SharedDatePlan } from '#common/contract/dating-plans.ts';
-import { shareLinkExpiry } from '#common/domain/dating-plan.ts';
+import { shareLinkExpiry, type DatePlanStatus } from '#common/domain/dating-plan.ts';
 import { toKolkata } from '#common/domain/time.ts';
 import { asDate } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
@@ -10,6 +10,9 @@ import { createSigningKey, readRecordLink, signRecordLink } from '#server/signin
 import { notNow } from './date-plan-table.ts';
 import { iso, type DatePlanViews } from './date-plan-views.ts';
 import { findPlanWithRestaurant, listPlanMembers } from './date-plans.repository.ts';
+
+/** Plans that closed before their date: their share links end with them (decision 208). */
+const ENDED_BEFORE_THE_DATE: ReadonlySet<DatePlanStatus> = new Set(['DECLINED', 'EXPIRED', 'REPLACED', 'CANCELLED']);
 
 /** A date shared with a trusted contact (decision 184): a signed link that works until the end of the date; the link is the access. */
 export function createDatePlanSharing(deps: AppDeps, views: DatePlanViews) {
@@ -33,6 +36,8 @@ export function createDatePlanSharing(deps: AppDeps, views: DatePlanViews) {
       if (link.instant.getTime() <= clock.now().getTime()) throw notFound(DATE_SHARE_MESSAGES.expired);
       const plan = await findPlanWithRestaurant(db, link.id);
       if (!plan) throw notFound(DATE_SHARE_MESSAGES.expired);
+      // A link ends with its plan: declined, lapsed, replaced or cancelled (decision 208).
+      if (ENDED_BEFORE_THE_DATE.has(plan.status)) throw notFound(DATE_SHARE_MESSAGES.ended);
       const members = await listPlanMembers(db, [plan.id]);
       const { date, time } = toKolkata(asDate(plan.starts_at));
       return {

@@ -1,5 +1,6 @@
 import { keptShare } from '#common/domain/deposit-policy.ts';
 import {
+  DATE_ACCOUNT_ID,
   datePlanMove,
   settleDatePlan,
   type DateDepositMove,
@@ -30,8 +31,7 @@ import {
   type PlanRow,
 } from './date-plans.repository.ts';
 
-/** The platform account that holds every date's table (migration 0015, decision 184). */
-export const DATE_ACCOUNT_ID = '00000000-0000-4000-8000-00000000da7e';
+export { DATE_ACCOUNT_ID } from '#common/domain/dating-plan.ts';
 
 /** A refusal that names the plan's status, like the reservations' refusals do. */
 export function notNow(status: DatePlanStatus, what: string): Error {
@@ -145,8 +145,16 @@ export function createDatePlanTable(
         if (!['SEATED', 'NO_SHOW', 'CANCELLED'].includes(move.to)) return;
         const plan = await findPlanOfReservation(tx, move.id, { forUpdate: true });
         // Moves the plan made itself have already settled it (its own work runs before the steps).
-        if (!plan || plan.status !== 'BOOKED') return;
+        if (!plan || (plan.status !== 'BOOKED' && plan.status !== 'PROPOSED')) return;
         const now = clock.now();
+        if (plan.status === 'PROPOSED') {
+          // A proposed plan's hold went another way than through its plan: the plan closes with
+          // nobody at fault and any deposit paid is released (decision 207).
+          if (move.to !== 'CANCELLED') return;
+          await applyPlanEvent(tx, plan, 'declined', releaseAll(await listPlanMembers(tx, [plan.id])), now);
+          // Taken before the caller is answered; left undone for the sweep if payments cannot take it yet.
+          return () => settleMoves(plan.id).catch(() => undefined);
+        }
         const members = await listPlanMembers(tx, [plan.id]);
         const pair = [plan.member_a, plan.member_b] as const;
         if (move.to === 'SEATED') {

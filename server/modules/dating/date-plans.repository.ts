@@ -332,3 +332,24 @@ export async function listOpenPlansOfMember(db: Db, memberId: string): Promise<P
     sql`SELECT ${PLAN_COLUMNS} FROM dating_plans p WHERE (p.member_a = ${memberId} OR p.member_b = ${memberId}) AND p.status IN ('PROPOSED', 'BOOKED')`,
   );
 }
+
+/** Open plans between two members, either way round. */
+export async function listOpenPlansBetween(db: Db, one: string, other: string): Promise<PlanRow[]> {
+  return queryRows<PlanRow>(
+    db,
+    sql`SELECT ${PLAN_COLUMNS} FROM dating_plans p
+        WHERE ((p.member_a = ${one} AND p.member_b = ${other}) OR (p.member_a = ${other} AND p.member_b = ${one})) AND p.status IN ('PROPOSED', 'BOOKED')`,
+  );
+}
+
+/** Open plans whose two members have blocked each other (either way; a report blocks too): the sweep closes them (decision 205). */
+export async function listOpenPlansOfBlockedPairs(db: Db, now: Date, limit: number): Promise<PlanRow[]> {
+  return queryRows<PlanRow>(
+    db,
+    sql`SELECT ${PLAN_COLUMNS} FROM dating_plans p
+        WHERE p.status IN ('PROPOSED', 'BOOKED') AND p.starts_at > ${now.toISOString()}
+          AND EXISTS (SELECT 1 FROM dating_blocks b
+                      WHERE (b.blocker_id = p.member_a AND b.blocked_id = p.member_b) OR (b.blocker_id = p.member_b AND b.blocked_id = p.member_a))
+        ORDER BY p.id LIMIT ${limit}`,
+  );
+}

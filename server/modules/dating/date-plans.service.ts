@@ -40,6 +40,8 @@ export function createDatePlans(deps: AppDeps, reservations: ReservationsService
     onPaymentChange: events.onPaymentChange,
     /** Listener of moderators' suspensions (server/composition.ts). */
     onMemberSuspended: events.onMemberSuspended,
+    /** Listener of members' blocks and reports (server/composition.ts). */
+    onPairBlocked: events.onPairBlocked,
     /** Move step of every reservation move: a date's table (server/composition.ts). */
     tableMoveStep: table.tableMoveStep,
     sweep: events.sweep,

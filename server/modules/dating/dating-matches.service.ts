@@ -30,6 +30,14 @@ function photoUrl(objectKey: string): string {
 export function createDatingMatches(deps: AppDeps) {
   const { db, clock, config } = deps;
   const today = () => todayInKolkata(clock.now());
+  /** Told once a block (or a report, which blocks) has committed: date plans close the pair's open plans (decision 205). */
+  const blockedListeners = new Set<(blockerId: string, blockedId: string) => Promise<void>>();
+
+  async function tellBlocked(blockerId: string, blockedId: string): Promise<void> {
+    for (const listener of blockedListeners) {
+      await listener(blockerId, blockedId).catch((error: unknown) => deps.log.warn({ err: error, blockerId }, 'block listener failed'));
+    }
+  }
 
   /** Tops up `memberId`'s suggestions of today, one statement under the day's lock. */
   async function topUp(memberId: string, day: string): Promise<void> {
@@ -88,6 +96,7 @@ export function createDatingMatches(deps: AppDeps) {
       requireDating(principal);
       if (!(await isVisibleTo(db, principal.datingUserId, memberId))) throw notFound(MEMBER_NOT_FOUND);
       await insertBlock(db, principal.datingUserId, memberId);
+      await tellBlocked(principal.datingUserId, memberId);
     },
 
     /**
@@ -98,6 +107,13 @@ export function createDatingMatches(deps: AppDeps) {
       requireDating(principal);
       if (!(await isVisibleTo(db, principal.datingUserId, memberId))) throw notFound(MEMBER_NOT_FOUND);
       await db.transaction((tx) => insertReport(tx, { reporterId: principal.datingUserId, reportedId: memberId, ...report }));
+      await tellBlocked(principal.datingUserId, memberId);
+    },
+
+    /** Hears each block and report once it has committed; returns the unsubscribe function. */
+    onPairBlocked(listener: (blockerId: string, blockedId: string) => Promise<void>): () => void {
+      blockedListeners.add(listener);
+      return () => blockedListeners.delete(listener);
     },
 
     /** Whether a photo's owner may be shown to this member (suggested to them and not blocked). */

@@ -5,7 +5,16 @@ import type { Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { notFound } from '#server/errors.ts';
 import type { DecidedMoneyMove, PaymentsService } from '#server/modules/payments/payments.service.ts';
-import { findDeposit, markMoveDone, recordMove, requirementOfDeposit, type ReservationDepositRow } from './deposits.repository.ts';
+import {
+  countSeatedCoversOf,
+  findDeposit,
+  listResoldCandidates,
+  markMoveDone,
+  readSlotResale,
+  recordMove,
+  requirementOfDeposit,
+  type ReservationDepositRow,
+} from './deposits.repository.ts';
 import type { MoveStep } from './move-reservation.ts';
 import { findReservation } from './reservations.repository.ts';
 import { RESERVATION_NOT_FOUND } from './reservation-view.ts';
@@ -67,18 +76,55 @@ export function createDepositMoney({ db, clock }: Pick<AppDeps, 'db' | 'clock'>,
   }
 
   /**
+   * A booking on the slot was seated: late cancels whose covers it (with the others seated) sold
+   * again are waived, oldest first (decisions 131, 204). A late cancel's covers count as resold only
+   * as far as the slot's seated covers of OTHER diners, plus every late cancel's covers, exceed the
+   * slot's capacity: the slot could not have seated them had the diner kept the table. A booking
+   * that is cancelled before it is seated resold nothing.
+   */
+  async function waiveResoldLateCancels(slotId: string): Promise<void> {
+    const slot = await readSlotResale(db, slotId);
+    if (!slot) return;
+    let waived = slot.waived;
+    for (const candidate of await listResoldCandidates(db, slotId)) {
+      const seatedByOthers = slot.seated - (await countSeatedCoversOf(db, slotId, candidate.user_id));
+      const resold = seatedByOthers + slot.freed - slot.capacity - waived;
+      if (candidate.party_size > resold) continue;
+      if (await recordMoneyEvent(candidate.reservation_id, 'tableResold', 'system')) waived += candidate.party_size;
+    }
+  }
+
+  /** A money event that is not a status change, decided under the reservation's row lock; true when a money move was written. */
+  async function recordMoneyEvent(reservationId: string, event: DepositEvent, actor: ReservationActor): Promise<boolean> {
+    const decided = await db.transaction(async (tx) => {
+      const locked = await findReservation(tx, reservationId, { forUpdate: true });
+      if (!locked) throw notFound(RESERVATION_NOT_FOUND);
+      const deposit = await findDeposit(tx, reservationId, { forUpdate: true });
+      if (!deposit) return false;
+      return recordMoneyMove(tx, deposit, { from: locked.status, to: locked.status, actor, event }, clock.now());
+    });
+    if (decided) await settleMoneyMove(reservationId);
+    return decided;
+  }
+
+  /**
    * The money move step of every reservation move (registered in server/composition.ts): reads the
    * deposit once, locked, before the state machine decides (a paid booking may be cancelled up to
-   * its start), records the move's money move after it, and has payments take it after commit.
+   * its start), records the move's money move after it, and has payments take it after commit. A
+   * booking seated (with or without a deposit of its own) then waives the late cancels it resold.
    */
   const moneyMoveStep: MoveStep = async (tx, reservation) => {
     const deposit = await findDeposit(tx, reservation.id, { forUpdate: true });
-    if (!deposit) return;
     return {
-      carriesDeposit: deposit.authorised_at !== null,
+      carriesDeposit: deposit ? deposit.authorised_at !== null : false,
       async afterMove(stepTx, move) {
-        const decided = await recordMoneyMove(stepTx, deposit, { from: move.from, to: move.to, actor: move.actor }, move.now);
-        if (decided) return () => settleMoneyMove(deposit.reservation_id);
+        const decided = deposit ? await recordMoneyMove(stepTx, deposit, { from: move.from, to: move.to, actor: move.actor }, move.now) : false;
+        const seated = move.to === 'SEATED';
+        if (!decided && !seated) return;
+        return async () => {
+          if (decided && deposit) await settleMoneyMove(deposit.reservation_id);
+          if (seated) await waiveResoldLateCancels(reservation.slotId);
+        };
       },
     };
   };
@@ -88,21 +134,11 @@ export function createDepositMoney({ db, clock }: Pick<AppDeps, 'db' | 'clock'>,
     settleMoneyMove,
 
     /**
-     * A money event that is not a status change (decision 131): covers of a late cancel sold again,
-     * a staff waiver, an upheld dispute. Decided by `depositMoves` on the reservation's current
-     * status under its row lock; true when a money move was written (and handed to payments).
+     * A money event that is not a status change (decision 131): a staff waiver, an upheld dispute.
+     * Decided by `depositMoves` on the reservation's current status under its row lock; true when a
+     * money move was written (and handed to payments).
      */
-    async recordMoneyEvent(reservationId: string, event: DepositEvent, actor: ReservationActor): Promise<boolean> {
-      const decided = await db.transaction(async (tx) => {
-        const locked = await findReservation(tx, reservationId, { forUpdate: true });
-        if (!locked) throw notFound(RESERVATION_NOT_FOUND);
-        const deposit = await findDeposit(tx, reservationId, { forUpdate: true });
-        if (!deposit) return false;
-        return recordMoneyMove(tx, deposit, { from: locked.status, to: locked.status, actor, event }, clock.now());
-      });
-      if (decided) await settleMoneyMove(reservationId);
-      return decided;
-    },
+    recordMoneyEvent,
 
     /**
      * What "Release my table" would keep of the deposit if pressed now, in paise (0 when nothing

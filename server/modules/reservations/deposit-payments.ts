@@ -4,9 +4,7 @@ import { asDate } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
 import type { PaymentStatusChange, PaymentsService } from '#server/modules/payments/payments.service.ts';
-import type { DepositMoney } from './deposit-money.ts';
-import { findDepositByIntent, listResoldCandidates, markAuthorised, type ReservationDepositRow } from './deposits.repository.ts';
-import { findReservation } from './reservations.repository.ts';
+import { findDepositByIntent, markAuthorised, type ReservationDepositRow } from './deposits.repository.ts';
 import type { ReservationsService } from './reservations.service.ts';
 
 /**
@@ -19,7 +17,6 @@ export function createDepositPayments(
   reservations: ReservationsService,
   payments: PaymentsService,
   notifications: NotificationsService,
-  money: DepositMoney,
 ) {
   /** The deposit email for these figures (money-sentences.ts): what happened, and the agreed terms only while the money is blocked. */
   async function email(deposit: ReservationDepositRow, figures: DepositFigures): Promise<void> {
@@ -31,18 +28,6 @@ export function createDepositPayments(
     await notifications.queueEmailToUser(db, deposit.user_id, { subject: words.subject, body }).catch((error: unknown) => {
       log.warn({ err: error, reservationId: deposit.reservation_id }, 'deposit email not queued');
     });
-  }
-
-  /** A late cancel's covers taken by a new booking on the slot before the start: its fee is waived (decision 131). */
-  async function waiveResoldLateCancels(reservationId: string): Promise<void> {
-    const booked = await findReservation(db, reservationId);
-    if (!booked) return;
-    let covers = booked.party_size;
-    for (const candidate of await listResoldCandidates(db, booked.slot_id, clock.now())) {
-      if (candidate.reservation_id === reservationId || candidate.party_size > covers) continue;
-      covers -= candidate.party_size;
-      await money.recordMoneyEvent(candidate.reservation_id, 'tableResold', 'system');
-    }
   }
 
   /**
@@ -64,7 +49,6 @@ export function createDepositPayments(
     }
     const intent = await payments.readIntent(deposit.intent_id);
     await email(deposit, depositFigures({ ...intent, amountPaise: deposit.amount_paise }));
-    await waiveResoldLateCancels(deposit.reservation_id);
   }
 
   return {

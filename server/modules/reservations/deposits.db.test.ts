@@ -186,7 +186,7 @@ describe('money follows the reservation', () => {
     expect(await intentOf(intentId)).toMatchObject({ status: 'CAPTURED', captured_paise: 2 * PER_COVER, capture_purpose: 'credit_at_table' });
   });
 
-  it('a late cancel keeps its fee until its covers are sold again before the start, then refunds it', async () => {
+  it('a late cancel keeps its fee until another diner is seated on its covers, then refunds it (decision 204)', async () => {
     const time = await freshSlot(paid.id, 2);
     const { id, intentId, diner } = await paidBooking(time);
     expect((await staffMove(id, 'CONFIRMED')).statusCode).toBe(200);
@@ -198,10 +198,14 @@ describe('money follows the reservation', () => {
     await sandbox.settle();
     expect(await intentOf(intentId)).toMatchObject({ status: 'CAPTURED', captured_paise: 2 * PER_COVER });
 
-    // Someone else books the same two covers (the slot has only two) and pays.
+    // Someone else books the same two covers (the slot has only two) and pays: not yet a resale.
     const next = await paidBooking(time);
     expect(await reservationStatus(next.id)).toBe('PENDING');
-    await sandbox.settle();
+    expect((await staffMove(next.id, 'CONFIRMED')).statusCode).toBe(200);
+    expect(await intentOf(intentId)).toMatchObject({ status: 'CAPTURED', refunded_paise: 0 });
+    // Seated: the covers are sold for good.
+    t.clock.set(new Date(startsAt));
+    expect((await staffMove(next.id, 'SEATED')).statusCode).toBe(200);
     expect(await intentOf(intentId)).toMatchObject({ status: 'REFUNDED', refunded_paise: 2 * PER_COVER });
     expect(await mailSubjects(diner.id)).toContain('₹1,000 refunded');
   });

@@ -116,16 +116,51 @@ export async function listUnbookedDeposits(db: Db, since: Date, limit: number): 
 }
 
 /**
- * Late cancels on a slot whose fee is captured and not waived, oldest cancel first: the covers a
- * new booking on that slot takes before the start were sold again (decision 131).
+ * Late cancels on a slot whose fee is captured and not waived, oldest cancel first: the candidates
+ * for a resale's waiver (decisions 131, 204).
  */
-export async function listResoldCandidates(db: Db, slotId: string, now: Date): Promise<ReservationDepositRow[]> {
+export async function listResoldCandidates(db: Db, slotId: string): Promise<ReservationDepositRow[]> {
   return queryRows<ReservationDepositRow>(
     db,
     sql`SELECT ${depositColumns} ${depositJoins}
-        WHERE r.slot_id = ${slotId} AND r.status = 'CANCELLED' AND d.late_cancel AND d.move = 'capture_keep' AND r.starts_at > ${now.toISOString()}
-        ORDER BY d.updated_at`,
+        WHERE r.slot_id = ${slotId} AND r.status = 'CANCELLED' AND d.late_cancel AND d.move = 'capture_keep'
+        ORDER BY d.updated_at, d.reservation_id`,
   );
+}
+
+/** What a slot sold for good and what its late cancels freed, in covers (decision 204). */
+export interface SlotResale {
+  capacity: number;
+  /** Covers of bookings seated or completed, by every diner. */
+  seated: number;
+  /** Covers of late cancels whose fee was kept (waived since or not). */
+  freed: number;
+  /** Of those, the covers already waived. */
+  waived: number;
+}
+
+export async function readSlotResale(db: Db, slotId: string): Promise<SlotResale | undefined> {
+  const [row] = await queryRows<SlotResale>(
+    db,
+    sql`SELECT s.capacity,
+          (SELECT coalesce(sum(r.party_size), 0)::int FROM reservations r WHERE r.slot_id = s.id AND r.status IN ('SEATED', 'COMPLETED')) AS seated,
+          (SELECT coalesce(sum(r.party_size), 0)::int ${depositJoins}
+             WHERE r.slot_id = s.id AND r.status = 'CANCELLED' AND d.late_cancel AND d.move IN ('capture_keep', 'waive')) AS freed,
+          (SELECT coalesce(sum(r.party_size), 0)::int ${depositJoins}
+             WHERE r.slot_id = s.id AND r.status = 'CANCELLED' AND d.late_cancel AND d.move = 'waive') AS waived
+        FROM slots s WHERE s.id = ${slotId}`,
+  );
+  return row;
+}
+
+/** Covers one diner has seated or completed on a slot. */
+export async function countSeatedCoversOf(db: Db, slotId: string, userId: string): Promise<number> {
+  const [row] = await queryRows<{ covers: number }>(
+    db,
+    sql`SELECT coalesce(sum(party_size), 0)::int AS covers FROM reservations
+        WHERE slot_id = ${slotId} AND user_id = ${userId} AND status IN ('SEATED', 'COMPLETED')`,
+  );
+  return row?.covers ?? 0;
 }
 
 /** A diner's deposits, newest first, with what /me shows of the booking. */

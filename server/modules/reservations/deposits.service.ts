@@ -36,7 +36,7 @@ export function createDepositsService(
 ) {
   const { db, clock, log } = deps;
   const money = createDepositMoney(deps, payments);
-  const { onPaymentChange } = createDepositPayments(deps, reservations, payments, notifications, money);
+  const { onPaymentChange } = createDepositPayments(deps, reservations, payments, notifications);
 
   return {
     confirmHold: createConfirmHold(deps, reservations, payments, createDepositRequirement(deps, restaurants)),

@@ -1,15 +1,22 @@
+import { DATE_ACCOUNT_ID } from '#common/domain/dating-plan.ts';
 import { effectiveStatus } from '#common/domain/reservation-status.ts';
-import { forbidden, unauthenticated } from '#server/errors.ts';
+import { forbidden, notFound, unauthenticated } from '#server/errors.ts';
 import { rejectInvalidCredential, type Principal } from '#server/modules/accounts/principal.ts';
 import type { ReservationRow } from './reservations.repository.ts';
+import { RESERVATION_NOT_FOUND } from './reservation-view.ts';
 
 /** Who may act on a reservation as its diner (decision 097). */
 
-/** The hold screen works with the id alone; a diner's token, when sent, must be the owner's. */
+/**
+ * The hold screen works with the id alone; a diner's token, when sent, must be the owner's. The
+ * platform's date holds are no diner's: their plan alone moves them, so they are not found here
+ * (decision 207).
+ */
 export function assertMayActOnAsDiner(principal: Principal, row: ReservationRow): void {
   rejectInvalidCredential(principal);
   // Staff, dating and moderator credentials are not diner credentials (decisions 004, 185), even where none is needed.
   if (principal.kind !== 'anonymous' && principal.kind !== 'diner') throw unauthenticated('This needs a diner sign-in');
+  if (row.user_id === DATE_ACCOUNT_ID) throw notFound(RESERVATION_NOT_FOUND);
   if (principal.kind === 'diner' && principal.userId !== row.user_id) {
     throw forbidden('That reservation belongs to another account');
   }

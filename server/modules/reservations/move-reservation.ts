@@ -11,6 +11,7 @@ import {
 import { asDate, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { conflict, notFound } from '#server/errors.ts';
+import type { StrikesService } from '#server/modules/strikes/strikes.service.ts';
 import {
   countCoversTaken,
   findReservation,
@@ -22,7 +23,7 @@ import {
 import { HOLD_EXPIRED, RESERVATION_NOT_FOUND, toDinerReservation } from './reservation-view.ts';
 
 /** Why a date plan gives its table back (decision 184). */
-export type DateCancelReason = 'DATE_DECLINED' | 'DATE_REPLACED' | 'DATE_CANCELLED' | 'DATE_MEMBER_SUSPENDED';
+export type DateCancelReason = 'DATE_DECLINED' | 'DATE_REPLACED' | 'DATE_CANCELLED' | 'DATE_MEMBER_SUSPENDED' | 'DATE_MEMBER_BLOCKED';
 
 /** What a cancel records as its reason, on the reservation and in its history. */
 export type CancelReason = 'DINER_CANCELLED' | 'DINER_RELEASED' | 'RESTAURANT_CANCELLED' | DateCancelReason;
@@ -163,7 +164,7 @@ export function announceReservation({ events, metrics }: Pick<AppDeps, 'events' 
  * move, writes it with its history, runs the caller's and the steps' work in the same
  * transaction, and after commit tells the dashboards and runs what the steps left for then.
  */
-export function createMoveReservation(deps: AppDeps) {
+export function createMoveReservation(deps: AppDeps, strikes: Pick<StrikesService, 'assertMayBook'>) {
   const { db, clock } = deps;
   const steps: MoveStep[] = [];
 
@@ -174,6 +175,9 @@ export function createMoveReservation(deps: AppDeps) {
     // (decision 030); the time is read after the lock.
     const isConfirmingHold = row.status === 'HELD' && to === 'PENDING';
     const slot = isConfirmingHold ? await lockSlotById(tx, row.slot_id) : undefined;
+    // A diner's Confirm of any hold (their own, a waitlist offer, a drop win), or the authorisation
+    // that completes it, is refused at the strike limit as the hold itself is (decision 206).
+    if (isConfirmingHold && (cause.kind === 'diner' || cause.kind === 'depositAuthorised')) await strikes.assertMayBook(tx, row.user_id);
     const now = clock.now();
     const from = effectiveStatus(row.status, row.hold_expires_at, now);
     const { actor, actorId } = actorOf(cause);

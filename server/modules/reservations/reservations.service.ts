@@ -32,14 +32,26 @@ export interface ReminderLinkGrant {
  */
 export function createReservationsService(deps: AppDeps, restaurants: RestaurantsService, availability: AvailabilityService, strikes: StrikesService) {
   const { db, clock, events, log } = deps;
-  const { moveReservation, addMoveStep } = createMoveReservation(deps);
+  const { moveReservation, addMoveStep } = createMoveReservation(deps, strikes);
+  const reads = createReservationReads(deps, createDepositRequirement(deps, restaurants));
 
   return {
     /** Places a HELD reservation: the covers are taken at once, atomically, or not at all. */
     createReservation: createHoldTable(deps, availability, strikes),
     ...createOfferedHolds(deps),
-    ...createReservationReads(deps, createDepositRequirement(deps, restaurants)),
+    ...reads,
     ...createBookingRequests(deps),
+
+    /**
+     * The hold a Confirm is pressed on, refused at the strike limit before any payment starts
+     * (decision 206): a waitlist offer or drop win made before the third strike is confirmed by
+     * nobody blocked.
+     */
+    async readHoldForConfirm(principal: Principal, id: string): Promise<ReservationRow> {
+      const row = await reads.readHoldForConfirm(principal, id);
+      if (row.status === 'HELD') await strikes.assertMayBook(db, row.user_id);
+      return row;
+    },
 
     /** Tells listeners (live dashboards) about a hold createHoldForOffer or createHoldForPlatform placed, once its transaction committed. */
     announceOfferedHold(row: ReservationRow): void {

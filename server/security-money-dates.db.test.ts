@@ -1,0 +1,292 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import type { ReminderLinkView } from '#common/contract/reminders.ts';
+import { HOUR_MS, MINUTE_MS } from '#common/domain/time.ts';
+import { queryRows } from '#server/db/client.ts';
+import { unbalancedPostings } from '#server/modules/payments/payments.test-support.ts';
+import type { SandboxGateway } from '#server/modules/payments/sandbox-gateway.ts';
+import { bearer, createTestApp, requestHold, TEST_NOW, TEST_TOMORROW, type TestApp } from '#server/test/app.ts';
+import { waitFor } from '#server/modules/drops/drops.test-support.ts';
+import { buildDiner, buildRestaurant, buildSlot, buildStaff, eveningSlots, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
+
+/**
+ * The money-and-dates attack (docs/security.md, "The ten holes of the money-and-dates attack"):
+ * each `describe` names its row by number and title and replays the attack over HTTP, on the
+ * real database and the sandbox gateway's signed webhooks. "Now" starts at 10:00 in Kolkata on
+ * the 23rd; the slots are tomorrow evening.
+ */
+const PER_COVER = 20_000;
+let t: TestApp;
+let sandbox: SandboxGateway;
+let restaurant: BuiltRestaurant;
+let staff: BuiltAccount;
+/** A restaurant that asks no deposit. */
+let plain: BuiltRestaurant;
+
+beforeAll(async () => {
+  t = await createTestApp({ env: { PUBLIC_URL: 'https://tablefair.example', PAYMENTS_WEBHOOK_SECRET: 'test-webhook-secret-0123456789' } });
+  sandbox = t.app.services.payments.sandbox!;
+  restaurant = await buildRestaurant(t.database.db, { name: 'Resale Bhavan' });
+  plain = await buildRestaurant(t.database.db, { name: 'Plain Dosa Corner' });
+  staff = await buildStaff(t.database.db, restaurant.id);
+  const policy = {
+    defaultCharge: { kind: 'deposit', perCoverPaise: PER_COVER },
+    rules: [],
+    freeCancelMinutes: 120,
+    lateCancelKeepPercent: 100,
+    noShowKeepPercent: 100,
+  };
+  const saved = await call('PUT', '/api/admin/deposit-policy', staff.token, policy);
+  expect(saved.statusCode, saved.body).toBe(200);
+});
+afterAll(() => t.close());
+beforeEach(() => {
+  t.clock.set(TEST_NOW);
+  sandbox.resetFaults();
+});
+
+function call(method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, token?: string, payload?: object) {
+  return t.app.inject({ method, url, headers: token ? bearer(token) : {}, payload });
+}
+
+const nextSlot = eveningSlots(() => t.database.db, TEST_TOMORROW);
+
+/** Held, Pay pressed and approved on the sandbox page: the booking is PENDING. */
+async function paidBooking(time: string, diner: BuiltAccount, partySize = 2) {
+  const held = await requestHold(t.app, diner.token, { restaurantSlug: restaurant.slug, date: TEST_TOMORROW, time, partySize });
+  expect(held.statusCode, held.body).toBe(201);
+  const id = held.json<{ id: string }>().id;
+  const confirm = await call('POST', `/api/reservations/${id}/confirm`, diner.token, {});
+  expect(confirm.statusCode, confirm.body).toBe(200);
+  const intentId = confirm.json().payment.intentId as string;
+  const approved = await call('POST', `/api/payments/sandbox/${intentId}/decision`, undefined, { decision: 'approve' });
+  expect(approved.statusCode, approved.body).toBe(200);
+  await sandbox.settle();
+  expect(await statusOf(id)).toBe('PENDING');
+  return { id, intentId };
+}
+
+async function staffMove(id: string, status: string) {
+  const answer = await call('PATCH', `/api/admin/bookings/${id}`, staff.token, { status });
+  expect(answer.statusCode, answer.body).toBe(200);
+  await sandbox.settle();
+}
+
+async function dinerCancel(id: string, diner: BuiltAccount) {
+  const cancelled = await call('POST', `/api/reservations/${id}/cancel`, diner.token, {});
+  expect(cancelled.statusCode, cancelled.body).toBe(200);
+  await sandbox.settle();
+}
+
+const statusOf = async (id: string) => (await queryRows<{ status: string }>(t.database.db, sql`SELECT status FROM reservations WHERE id = ${id}`))[0].status;
+const intentOf = async (intentId: string) =>
+  (
+    await queryRows<{ status: string; captured_paise: number; refunded_paise: number }>(
+      t.database.db,
+      sql`SELECT status, captured_paise, refunded_paise FROM payment_intents WHERE id = ${intentId}`,
+    )
+  )[0];
+
+/** The 2-hour reminder to `userId`, sent by the sweep at that moment: its "Release my table" token. */
+async function releaseLinkAt(startsAt: Date, userId: string): Promise<string> {
+  t.clock.set(new Date(startsAt.getTime() - 2 * HOUR_MS));
+  await t.app.services.reminders.sendDue();
+  const [email] = await queryRows<{ body: string }>(
+    t.database.db,
+    sql`SELECT body FROM outbox_messages WHERE user_id = ${userId} AND channel = 'email' AND body LIKE 'Reminder from Tablefair%' ORDER BY created_at DESC LIMIT 1`,
+  );
+  const match = /Release my table: (\S+)/.exec(email?.body ?? '');
+  expect(match, 'the Release my table link').not.toBeNull();
+  return match![1].slice(match![1].lastIndexOf('/') + 1);
+}
+
+/** A booking of `partySize` the restaurant accepted and then the diner cancelled late (an hour ahead): its fee kept. */
+async function lateCancelled(time: string, startsAt: Date, diner: BuiltAccount, how: 'cancel' | 'release', partySize = 2) {
+  const booking = await paidBooking(time, diner, partySize);
+  await staffMove(booking.id, 'CONFIRMED');
+  const releaseToken = how === 'release' ? await releaseLinkAt(startsAt, diner.id) : null;
+  t.clock.set(new Date(startsAt.getTime() - HOUR_MS));
+  if (releaseToken) {
+    const page = (await call('GET', `/api/reminder-links/${releaseToken}`)).json<ReminderLinkView>();
+    expect(page.releaseFeePaise).toBe(partySize * PER_COVER);
+    const released = await call('POST', `/api/reminder-links/${releaseToken}`, undefined, {});
+    expect(released.statusCode, released.body).toBe(200);
+    await sandbox.settle();
+  } else {
+    await dinerCancel(booking.id, diner);
+  }
+  expect(await statusOf(booking.id)).toBe('CANCELLED');
+  expect(await intentOf(booking.intentId)).toMatchObject({ status: 'CAPTURED', captured_paise: partySize * PER_COVER, refunded_paise: 0 });
+  return booking;
+}
+
+describe('1. A late-cancel fee waived by the diner’s own second hold on the same slot', () => {
+  for (const how of ['cancel', 'release'] as const) {
+    it(`keeps the fee when the same diner holds the slot again, pays and cancels at once (late cancel by ${how === 'cancel' ? 'Cancel' : '"Release my table"'})`, async () => {
+      const { time, startsAt } = await nextSlot(restaurant.id, 8);
+      const diner = await buildDiner(t.database.db);
+      const first = await lateCancelled(time, startsAt, diner, how);
+
+      // The attack: the same account holds the same slot again, pays, and cancels while PENDING.
+      t.clock.advance(MINUTE_MS);
+      const second = await paidBooking(time, diner);
+      await dinerCancel(second.id, diner);
+
+      expect(await intentOf(second.intentId)).toMatchObject({ status: 'RELEASED' });
+      expect(await intentOf(first.intentId), 'the first fee is still kept').toMatchObject({ status: 'CAPTURED', refunded_paise: 0 });
+      expect(await unbalancedPostings(t.database.db)).toBe(0);
+    });
+  }
+
+  it('keeps the fee while another diner’s booking of the freed covers is only booked, and when it is cancelled', async () => {
+    const { time, startsAt } = await nextSlot(restaurant.id, 4);
+    const filler = await buildDiner(t.database.db);
+    await paidBooking(time, filler, 2);
+    const first = await lateCancelled(time, startsAt, await buildDiner(t.database.db), 'cancel');
+
+    const other = await buildDiner(t.database.db);
+    const resale = await paidBooking(time, other, 2);
+    await staffMove(resale.id, 'CONFIRMED');
+    expect(await intentOf(first.intentId), 'a booking is not yet a resale').toMatchObject({ status: 'CAPTURED', refunded_paise: 0 });
+    await dinerCancel(resale.id, other);
+    expect(await intentOf(first.intentId)).toMatchObject({ status: 'CAPTURED', refunded_paise: 0 });
+    expect(await unbalancedPostings(t.database.db)).toBe(0);
+  });
+
+  it('keeps the fee when another diner is seated on covers the slot had free anyway', async () => {
+    const { time, startsAt } = await nextSlot(restaurant.id, 8);
+    const first = await lateCancelled(time, startsAt, await buildDiner(t.database.db), 'cancel');
+    const resale = await paidBooking(time, await buildDiner(t.database.db), 2);
+    await staffMove(resale.id, 'CONFIRMED');
+    t.clock.set(startsAt);
+    await staffMove(resale.id, 'SEATED');
+    expect(await intentOf(first.intentId), 'the covers were not needed').toMatchObject({ status: 'CAPTURED', refunded_paise: 0 });
+  });
+
+  it('refunds the fee once another diner is seated on the covers the late cancel freed (a full slot)', async () => {
+    const { time, startsAt } = await nextSlot(restaurant.id, 4);
+    const canceller = await buildDiner(t.database.db);
+    const filler = await buildDiner(t.database.db);
+    const seatedFiller = await paidBooking(time, filler, 2);
+    const first = await lateCancelled(time, startsAt, canceller, 'release');
+
+    // The canceller's own new booking fills the freed covers: still not a resale.
+    const own = await paidBooking(time, canceller, 2);
+    await staffMove(own.id, 'CONFIRMED');
+    t.clock.set(startsAt);
+    await staffMove(own.id, 'SEATED');
+    await staffMove(seatedFiller.id, 'CONFIRMED');
+    await staffMove(seatedFiller.id, 'SEATED');
+    expect(await intentOf(first.intentId)).toMatchObject({ status: 'CAPTURED', refunded_paise: 0 });
+
+    // On a second slot, another diner takes the freed covers and is seated: a real resale.
+    const next = await nextSlot(restaurant.id, 4);
+    t.clock.set(TEST_NOW);
+    const stays = await paidBooking(next.time, await buildDiner(t.database.db), 2);
+    const late = await lateCancelled(next.time, next.startsAt, await buildDiner(t.database.db), 'cancel');
+    const buyer = await buildDiner(t.database.db);
+    const resale = await paidBooking(next.time, buyer, 2);
+    await staffMove(resale.id, 'CONFIRMED');
+    await staffMove(stays.id, 'CONFIRMED');
+    t.clock.set(next.startsAt);
+    await staffMove(stays.id, 'SEATED');
+    expect(await intentOf(late.intentId), 'the resale is not seated yet').toMatchObject({ status: 'CAPTURED', refunded_paise: 0 });
+    await staffMove(resale.id, 'SEATED');
+    expect(await intentOf(late.intentId)).toMatchObject({ status: 'REFUNDED', refunded_paise: 2 * PER_COVER });
+    expect(await unbalancedPostings(t.database.db)).toBe(0);
+  });
+});
+
+/** `count` no-show strikes for `diner`, recorded an hour apart this morning (bookings at another restaurant). */
+async function recordNoShows(diner: BuiltAccount, count: number) {
+  const elsewhere = await buildRestaurant(t.database.db);
+  for (let n = 0; n < count; n++) {
+    const slot = await buildSlot(t.database.db, elsewhere.id, { date: '2026-11-23', time: `0${n + 1}:00` });
+    await t.database.db.execute(sql`
+      WITH booking AS (
+        INSERT INTO reservations (user_id, restaurant_id, slot_id, party_size, status, starts_at, created_at)
+        SELECT ${diner.id}, ${elsewhere.id}, id, 2, 'NO_SHOW', starts_at, starts_at FROM slots WHERE id = ${slot.id}
+        RETURNING id, starts_at
+      )
+      INSERT INTO no_show_strikes (user_id, reservation_id, restaurant_id, created_at) SELECT ${diner.id}, id, ${elsewhere.id}, starts_at FROM booking`);
+  }
+}
+
+const STRIKE_BLOCK = /^You have 3 no-shows in the last 365 days, so new bookings and drop entries are paused until /;
+
+describe('5. A diner blocked by three no-shows confirms an offer', () => {
+  it('refuses the Confirm of a waitlist offer made before the third strike (403, the block named)', async () => {
+    const { time } = await nextSlot(plain.id, 2);
+    const holder = await buildDiner(t.database.db);
+    const booked = await requestHold(t.app, holder.token, { restaurantSlug: plain.slug, date: TEST_TOMORROW, time, partySize: 2 });
+    const bookingId = booked.json<{ id: string }>().id;
+    expect((await call('POST', `/api/reservations/${bookingId}/confirm`, holder.token, {})).statusCode).toBe(200);
+    const waiter = await buildDiner(t.database.db);
+    const joined = await call('POST', '/api/waitlist', waiter.token, {
+      restaurantSlug: plain.slug,
+      date: TEST_TOMORROW,
+      partySize: 2,
+      windowStart: time,
+      windowEnd: time,
+    });
+    expect(joined.statusCode, joined.body).toBe(201);
+    expect((await call('POST', `/api/reservations/${bookingId}/cancel`, holder.token, {})).statusCode).toBe(200);
+    // The offer arrives by event; the sweep's pass makes sure of it without waiting on the clock.
+    await t.app.services.waitlist.runDueWork();
+    let offerId = '';
+    await waitFor(
+      async () => {
+        const mine = (await call('GET', '/api/waitlist', waiter.token)).json<{ offers: { offer: { reservationId: string } | null }[] }>();
+        offerId = mine.offers[0]?.offer?.reservationId ?? '';
+        return offerId !== '';
+      },
+      10_000,
+      'the offer',
+    );
+    await recordNoShows(waiter, 3);
+    const confirm = await call('POST', `/api/reservations/${offerId}/confirm`, waiter.token, {});
+    expect(confirm.statusCode, confirm.body).toBe(403);
+    expect(confirm.json().error).toMatch(STRIKE_BLOCK);
+    expect(await statusOf(offerId)).toBe('HELD');
+  });
+
+  it('refuses the plain Confirm of a hold placed before the third strike', async () => {
+    const { time } = await nextSlot(plain.id, 4);
+    const diner = await buildDiner(t.database.db);
+    const held = await requestHold(t.app, diner.token, { restaurantSlug: plain.slug, date: TEST_TOMORROW, time, partySize: 2 });
+    const id = held.json<{ id: string }>().id;
+    await recordNoShows(diner, 3);
+    const confirm = await call('POST', `/api/reservations/${id}/confirm`, diner.token, {});
+    expect(confirm.statusCode, confirm.body).toBe(403);
+    expect(await statusOf(id)).toBe('HELD');
+  });
+
+  it('starts no payment for a blocked diner, and releases a payment approved after the third strike without booking', async () => {
+    const { time } = await nextSlot(restaurant.id, 8);
+    const blocked = await buildDiner(t.database.db);
+    const first = await requestHold(t.app, blocked.token, { restaurantSlug: restaurant.slug, date: TEST_TOMORROW, time, partySize: 2 });
+    const firstId = first.json<{ id: string }>().id;
+    const paying = await buildDiner(t.database.db);
+    const second = await requestHold(t.app, paying.token, { restaurantSlug: restaurant.slug, date: TEST_TOMORROW, time, partySize: 2 });
+    const secondId = second.json<{ id: string }>().id;
+    const started = await call('POST', `/api/reservations/${secondId}/confirm`, paying.token, {});
+    const intentId = started.json().payment.intentId as string;
+
+    await recordNoShows(blocked, 3);
+    const refused = await call('POST', `/api/reservations/${firstId}/confirm`, blocked.token, {});
+    expect(refused.statusCode, refused.body).toBe(403);
+    const [payments] = await queryRows<{ count: number }>(
+      t.database.db,
+      sql`SELECT count(*)::int AS count FROM payment_intents WHERE reservation_id = ${firstId}`,
+    );
+    expect(payments!.count).toBe(0);
+
+    // Struck between Pay and the approval: the authorisation is released, the hold never books.
+    await recordNoShows(paying, 3);
+    expect((await call('POST', `/api/payments/sandbox/${intentId}/decision`, undefined, { decision: 'approve' })).statusCode).toBe(200);
+    await sandbox.settle();
+    expect(await statusOf(secondId)).toBe('HELD');
+    expect(await intentOf(intentId)).toMatchObject({ status: 'RELEASED' });
+    expect(await unbalancedPostings(t.database.db)).toBe(0);
+  });
+});
