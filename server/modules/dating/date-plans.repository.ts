@@ -5,7 +5,7 @@ import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import { coversTakenJoin } from '#server/modules/reservations/reservation-sql.ts';
 import { restaurantRefColumns, type RestaurantRefRow } from '#server/modules/restaurants/restaurant-sql.ts';
 import { slotIsPublic } from '#server/modules/slots/slot-sql.ts';
-import { budgetGapSql, kmBetweenSql } from './dating-matches.repository.ts';
+import { budgetGapSql, kmBetweenSql, wishesMatchSql } from './dating-matches.repository.ts';
 
 /** Date plans' SQL (decision 184): proposals, the plan and its two members, settlement, sweeps. */
 
@@ -42,6 +42,8 @@ export async function findPlanCandidates(
           FROM dating_users a, dating_users b WHERE a.id = ${request.memberA} AND b.id = ${request.memberB}
             -- A pair where either has blocked the other is never planned for, whatever asked.
             AND NOT EXISTS (SELECT 1 FROM dating_blocks x WHERE (x.blocker_id = a.id AND x.blocked_id = b.id) OR (x.blocker_id = b.id AND x.blocked_id = a.id))
+            -- Nor a pair where either no longer wants to meet the other (decision 250).
+            AND ${wishesMatchSql(sql`a`, sql`b`)}
         )
         SELECT s.id AS slot_id, s.restaurant_id, s.starts_at
         FROM pair

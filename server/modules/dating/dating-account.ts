@@ -1,3 +1,4 @@
+import type { Gender, WantsToMeet } from '#common/domain/dating-gender.ts';
 import { DATING_ACCOUNT_SUSPENDED, type DatingLoginInput, type DatingProfile } from '#common/contract/dating.ts';
 import {
   ageOn,
@@ -69,6 +70,11 @@ function toProfile(user: DatingUserRow, photos: DatingPhotoRow[], today: string)
     neighbourhoods: user.neighbourhoods,
     freeEvenings: user.freeEvenings as FreeEvening[],
     intent: user.intent as DatingIntent,
+    gender: user.gender as Gender | null,
+    genderSelfDescribed: user.genderSelfDescribed,
+    showGender: user.showGender,
+    wantsToMeet: user.wantsToMeet as WantsToMeet,
+    tonightIsFine: user.tonightIsFine,
   };
 }
 

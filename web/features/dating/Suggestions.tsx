@@ -6,6 +6,7 @@ import { datingApi, datingErrorMessage, datingUrl } from './api.ts';
 import { datingKeys } from './keys.ts';
 import { MemberSafety, useMemberSafety } from './MemberSafety.tsx';
 import { PLANS_SECTION_ID } from './plan-view.ts';
+import { WhyYouTwo } from './WhyYouTwo.tsx';
 
 /** Today's curated suggestions (decision 140): a few a day, each answered "Yes" or "Not for me". */
 export function Suggestions({ hasPreferences }: { hasPreferences: boolean }) {
@@ -90,7 +91,10 @@ function SuggestionCard({ suggestion }: { suggestion: DatingSuggestion }) {
       <h3 className="d-suggest__name">
         {suggestion.firstName}, {suggestion.age}
       </h3>
-      {suggestion.profession ? <p className="d-muted">{suggestion.profession}</p> : null}
+      {suggestion.gender || suggestion.profession ? (
+        <p className="d-muted">{[suggestion.gender, suggestion.profession].filter(Boolean).join(' · ')}</p>
+      ) : null}
+      <WhyYouTwo shared={suggestion.shared} />
       {answers.length ? (
         <dl className="d-answers">
           {answers.map(([question, text]) => (
