@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { datePlanStatuses } from '../domain/dating-plan.ts';
 import { isIsoDate } from '../domain/time.ts';
 import { restaurantRef } from './restaurants.ts';
+import { datingShared } from './dating.ts';
+import { dateBudgets } from '../domain/dating-profile.ts';
 
 /**
  * Date plans (decision 184): what a member sees of a plan, what they can do
@@ -42,7 +44,30 @@ export const datePlan = z.object({
   /** Both must have paid by then. */
   deadline: z.string(),
   depositPaise: z.number(),
-  partner: z.object({ memberId: z.string(), firstName: z.string(), accepted: z.boolean(), paid: z.boolean(), arrived: z.boolean() }),
+  partner: z.object({
+    memberId: z.string(),
+    firstName: z.string(),
+    accepted: z.boolean(),
+    paid: z.boolean(),
+    arrived: z.boolean(),
+    /** Their first photo (null once either has blocked the other). */
+    photoUrl: z.string().nullable(),
+    /** Either has blocked the other: nothing more to block or report (decision 251). */
+    blocked: z.boolean(),
+  }),
+  /** The table's place as the plan card shows it (decision 254). */
+  venue: z.object({
+    /** The restaurant's first photo, else its hero image; null when it has neither. */
+    photoUrl: z.string().nullable(),
+    /** What a date for two costs there, in the members' budget bands (from its date-partner profile). */
+    budget: z.enum(dateBudgets).nullable(),
+    address: z.string().nullable(),
+    mapUrl: z.string().nullable(),
+  }),
+  /** "Why you two" (decision 254). */
+  shared: datingShared,
+  /** What cancelling a booked date late costs, and from when it is late (decision 252), before anyone pays. */
+  lateCancel: z.object({ from: z.string(), costPaise: z.number() }),
   me: z.object({
     answer: z.enum(['ACCEPTED', 'DECLINED']).nullable(),
     paid: z.boolean(),

@@ -412,10 +412,18 @@ export const datingReportReason = z.enum(['FAKE_PROFILE', 'INAPPROPRIATE', 'HARA
 });
 export type DatingReportReason = z.infer<typeof datingReportReason>;
 
+/** The longest note a report carries for the moderators. */
+export const REPORT_NOTE_MAX = 500;
+
 /** POST /dating/suggestions/{memberId}/report: a reason, and an optional note for the moderators. */
 export const datingReportBody = z.object({
   reason: datingReportReason,
-  note: z.string().trim().max(500, { message: 'note: at most 500 characters' }).optional().default(''),
+  note: z
+    .string()
+    .trim()
+    .max(REPORT_NOTE_MAX, { message: `note: at most ${REPORT_NOTE_MAX} characters` })
+    .optional()
+    .default(''),
 });
 export type DatingReportBody = z.input<typeof datingReportBody>;
 

@@ -84,6 +84,11 @@ export function planDeadline(now: Date, startsAt: Date): Date {
   return new Date(Math.min(now.getTime() + PLAN_ANSWER_HOURS * HOUR_MS, startsAt.getTime() - PLAN_CLOSES_BEFORE_START_HOURS * HOUR_MS));
 }
 
+/** From when cancelling a booked date is late: 24 hours before its start. */
+export function lateCancelFrom(startsAt: Date): Date {
+  return new Date(startsAt.getTime() - DATE_LATE_CANCEL_HOURS * HOUR_MS);
+}
+
 /** Whether a member cancelling a booked date at `now` flakes (within 24 hours of the start). */
 export function isLateDateCancel(startsAt: Date, now: Date): boolean {
   return startsAt.getTime() - now.getTime() < DATE_LATE_CANCEL_HOURS * HOUR_MS;

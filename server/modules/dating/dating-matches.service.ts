@@ -32,7 +32,7 @@ export function sharedOf(row: { shared_cuisines: string[]; shared_date_types: st
 }
 
 /** Photos are served here (then /{uuid}.{ext}); the same path as the member's own. */
-function photoUrl(objectKey: string): string {
+export function datingPhotoUrl(objectKey: string): string {
   return `/dating/photos/${objectKey.slice('dating/'.length)}`;
 }
 
@@ -80,7 +80,7 @@ export function createDatingMatches(deps: AppDeps) {
           whyPartnerWouldLikeMe: row.why_partner_would_like_me,
           interests: row.interests,
           languages: row.languages,
-          photos: (row.photo_keys ?? []).map((key, index) => ({ url: photoUrl(key), sortOrder: index })),
+          photos: (row.photo_keys ?? []).map((key, index) => ({ url: datingPhotoUrl(key), sortOrder: index })),
           day: row.day,
           myAnswer: row.my_answer,
           isMatch: row.my_answer === 'YES' && row.their_answer === 'YES',

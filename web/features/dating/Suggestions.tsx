@@ -1,5 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DatingSuggestion } from '#common/contract/dating.ts';
+import { useState } from 'react';
+import type { DatingSuggestion, DatingSuggestionsResponse } from '#common/contract/dating.ts';
+import { ConfirmDialog } from '#web/components/ui/ConfirmDialog.tsx';
 import { Alert, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { datingApi, datingErrorMessage, datingUrl } from './api.ts';
@@ -55,9 +57,17 @@ function SuggestionCard({ suggestion }: { suggestion: DatingSuggestion }) {
   const queryClient = useQueryClient();
   const toast = useToast();
   const refresh = () => queryClient.invalidateQueries({ queryKey: datingKeys.suggestions });
+  const [isConfirmingPass, setConfirmingPass] = useState(false);
   const answer = useMutation({
     mutationFn: (value: 'YES' | 'NO') => datingApi.answer(suggestion.memberId, { answer: value }),
-    onSuccess: ({ isMatch }) => {
+    onSuccess: ({ isMatch }, value) => {
+      setConfirmingPass(false);
+      // The card shows the answer at once; the list reads again behind it.
+      queryClient.setQueryData<DatingSuggestionsResponse>(datingKeys.suggestions, (data) =>
+        data
+          ? { ...data, suggestions: data.suggestions.map((s) => (s.memberId === suggestion.memberId ? { ...s, myAnswer: value, isMatch } : s)) }
+          : data,
+      );
       if (isMatch) toast(`It's a match: you and ${suggestion.firstName} both said yes`, 'success');
       // A mutual yes becomes a date plan: "Your dates" reads again too.
       return Promise.all([refresh(), isMatch ? queryClient.invalidateQueries({ queryKey: datingKeys.plans }) : null]);
@@ -120,11 +130,23 @@ function SuggestionCard({ suggestion }: { suggestion: DatingSuggestion }) {
           <button type="button" className="btn d-btn--primary" disabled={isBusy} onClick={() => answer.mutate('YES')}>
             Yes
           </button>
-          <button type="button" className="btn d-btn--ghost" disabled={isBusy} onClick={() => answer.mutate('NO')}>
+          <button type="button" className="btn d-btn--ghost" disabled={isBusy} onClick={() => setConfirmingPass(true)}>
             Not for me
           </button>
         </div>
       )}
+      <ConfirmDialog
+        open={isConfirmingPass}
+        title={`Pass on ${suggestion.firstName}?`}
+        confirmLabel="Not for me"
+        cancelLabel="Go back"
+        tone="primary"
+        busy={answer.isPending}
+        onCancel={() => setConfirmingPass(false)}
+        onConfirm={() => answer.mutate('NO')}
+      >
+        <p>A pass is final: you won't be suggested to each other again. {suggestion.firstName} is not told.</p>
+      </ConfirmDialog>
       <MemberSafety safety={safety} disabled={answer.isPending} />
     </li>
   );
