@@ -155,6 +155,7 @@ export const authorizationTable: Row[] = [
   // Tablefair dates at the staff's own restaurant (decision 184); a plan of another restaurant does not exist.
   { method: 'GET', path: '/api/admin/dates?date=2026-11-23', expect: staffOnly(200) },
   { method: 'POST', path: '/api/admin/dates/{missingId}/arrivals', body: () => ({ memberId: '00000000-0000-4000-8000-000000000001' }), expect: staffOnly(404) },
+  { method: 'DELETE', path: '/api/admin/dates/{missingId}/arrivals/00000000-0000-4000-8000-000000000001', expect: staffOnly(404) },
   { method: 'GET', path: '/api/admin/slots?date=2026-11-23', expect: staffOnly(200) },
   {
     method: 'POST',

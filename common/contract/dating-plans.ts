@@ -117,7 +117,17 @@ export const adminDate = z.object({
   status: z.enum(datePlanStatuses),
   startsAt: z.string(),
   time: z.string(),
-  members: z.array(z.object({ memberId: z.string(), firstName: z.string(), arrived: z.boolean() })),
+  /** From when staff can mark arrivals (30 minutes before the start, decision 253). */
+  arrivalsOpenAt: z.string(),
+  members: z.array(
+    z.object({
+      memberId: z.string(),
+      firstName: z.string(),
+      arrived: z.boolean(),
+      /** Until when this arrival can be undone (null: not arrived, or no longer undoable). */
+      undoUntil: z.string().nullable(),
+    }),
+  ),
 });
 export type AdminDate = z.infer<typeof adminDate>;
 
@@ -127,6 +137,12 @@ export type AdminDatesResponse = z.infer<typeof adminDatesResponse>;
 /** POST /api/admin/dates/{planId}/arrivals: one member is at the table. */
 export const dateArrivalBody = z.object({ memberId: z.uuid({ message: 'memberId: not a member of this date' }) });
 export type DateArrivalBody = z.infer<typeof dateArrivalBody>;
+
+/** DELETE /api/admin/dates/{planId}/arrivals/{memberId}: an arrival marked by mistake, undone. */
+export const dateArrivalParams = z.object({
+  planId: z.uuid({ message: 'Date plan not found' }),
+  memberId: z.uuid({ message: 'memberId: not a member of this date' }),
+});
 
 /** PUT /dating/plans/{planId}/after-date: the two questions after a date, answered once. */
 export const afterDateBody = z.object({

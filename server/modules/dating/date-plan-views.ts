@@ -1,6 +1,6 @@
 import type { AdminDatesResponse, DateDepositState, DatePlan } from '#common/contract/dating-plans.ts';
 import type { PaymentIntent } from '#common/contract/payments.ts';
-import { isLateDateCancel, lateCancelFrom } from '#common/domain/dating-plan.ts';
+import { arrivalsOpenAt, canUndoArrivalAt, DATE_ARRIVAL_UNDO_MINUTES, isLateDateCancel, lateCancelFrom } from '#common/domain/dating-plan.ts';
 import type { DateBudget } from '#common/domain/dating-profile.ts';
 import { directionsUrlFor, photoUrl as restaurantPhotoUrl } from '#common/domain/restaurant-profile.ts';
 import { toKolkata } from '#common/domain/time.ts';
@@ -132,6 +132,7 @@ export function createDatePlanViews({ db, clock }: Pick<AppDeps, 'db' | 'clock'>
 
     /** The booked dates at a restaurant on a Kolkata day, as its staff see them. */
     async datesOfDay(restaurantId: string, date: string): Promise<AdminDatesResponse> {
+      const now = clock.now();
       const rows = await listDatesOfDay(db, restaurantId, date);
       const members = await listPlanMembers(
         db,
@@ -145,9 +146,19 @@ export function createDatePlanViews({ db, clock }: Pick<AppDeps, 'db' | 'clock'>
           status: row.status,
           startsAt: iso(row.starts_at),
           time: row.slot_time,
+          arrivalsOpenAt: arrivalsOpenAt(asDate(row.starts_at)).toISOString(),
           members: members
             .filter((member) => member.plan_id === row.id)
-            .map((member) => ({ memberId: member.member_id, firstName: member.first_name, arrived: member.arrived_at !== null })),
+            .map((member) => ({
+              memberId: member.member_id,
+              firstName: member.first_name,
+              arrived: member.arrived_at !== null,
+              // Undoable while the table is not seated yet (the other has not arrived), for 10 minutes.
+              undoUntil:
+                member.arrived_at !== null && row.status === 'BOOKED' && canUndoArrivalAt(asDate(member.arrived_at), now)
+                  ? new Date(asDate(member.arrived_at).getTime() + DATE_ARRIVAL_UNDO_MINUTES * 60_000).toISOString()
+                  : null,
+            })),
         })),
       };
     },
