@@ -64,7 +64,7 @@ async function cookieOf(memberId: string): Promise<Record<string, string>> {
   return { cookie: `${DATING_SESSION_COOKIE}=${token}` };
 }
 
-function call(method: 'GET' | 'POST' | 'PUT', url: string, headers: Record<string, string>, payload?: object) {
+function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, headers: Record<string, string>, payload?: object) {
   return t.app.inject({ method, url, headers, ...(method === 'GET' ? {} : { payload: payload ?? {} }) });
 }
 
