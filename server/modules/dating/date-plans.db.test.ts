@@ -184,7 +184,7 @@ describe('the proposal', () => {
     // The card says before paying what a late cancel costs and from when, and shows the place and why the two.
     expect(plan!.lateCancel).toEqual({ from: kolkataInstant(DAY, '19:00').toISOString(), costPaise: 30_000 });
     expect(plan!.venue).toMatchObject({ budget: 'INR_1000_2500' });
-    expect(plan!.shared).toEqual({ cuisines: ['SOUTH_INDIAN'], dateTypes: ['DINNER'], neighbourhoods: ['Indiranagar'], evenings: ['MON_EARLY', 'TUE_EARLY'] });
+    expect(plan!.shared).toEqual({ cuisines: ['SOUTH_INDIAN'], dateTypes: [], neighbourhoods: ['Indiranagar'], evenings: ['MON_EARLY', 'TUE_EARLY'] });
     // Free only tonight, and one of them not fine with tonight: no plan at all.
     const tonightOnly = await matchedPair({ freeEvenings: ['MON_EARLY'], tonightIsFine: false });
     expect((await plansOf(tonightOnly.asha)).plans).toEqual([]);
