@@ -10,13 +10,18 @@ export function eveningLabel(code: string): string {
   return `${DAY_NAMES[day] ?? day} ${eveningWindows.find((candidate) => candidate.value === window)?.label ?? ''}`.trim();
 }
 
+/** At most four, then how many more: a week of shared evenings stays one short line. */
+function fewOf(values: string[], shown = 4): string[] {
+  return values.length <= shown ? values : [...values.slice(0, shown), `${values.length - shown} more`];
+}
+
 /** "Why you two" (decision 254): what two members share, one line per kind, nothing when they share nothing. */
 export function WhyYouTwo({ shared, headingLevel = 4 }: { shared: DatingShared; headingLevel?: 3 | 4 }) {
   const lines = [
     ['Cuisines', shared.cuisines.map((value) => labelOf(cuisineChoices, value))],
     ['Dates', shared.dateTypes.map((value) => labelOf(firstDateChoices, value))],
     ['Neighbourhoods', shared.neighbourhoods],
-    ['Evenings', shared.evenings.map(eveningLabel)],
+    ['Evenings', fewOf(shared.evenings.map(eveningLabel))],
   ].filter(([, values]) => values.length > 0) as [string, string[]][];
   if (lines.length === 0) return null;
   const Heading = `h${headingLevel}` as const;
