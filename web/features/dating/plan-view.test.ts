@@ -4,6 +4,7 @@ import { datePlanStatuses } from '#common/domain/dating-plan.ts';
 import {
   cancelConsequence,
   depositWords,
+  lateCancelWords,
   partnerProgress,
   PARTNER_POLL_MS,
   PAYMENT_POLL_MS,
@@ -154,5 +155,13 @@ describe('withReturnTo', () => {
   it('adds the way back to the payment page’s address', () => {
     expect(withReturnTo('/pay/sandbox/i1', '/dating/app')).toBe('/pay/sandbox/i1?returnTo=%2Fdating%2Fapp');
     expect(withReturnTo('https://pay.example/x?id=1', '/dating/app')).toBe('https://pay.example/x?id=1&returnTo=%2Fdating%2Fapp');
+  });
+});
+
+describe('lateCancelWords (decision 252)', () => {
+  it('says in one sentence, before paying, what a late cancel costs and from when', () => {
+    expect(lateCancelWords(plan())).toBe(
+      'Cancelling from Fri, 27 Nov at 7:30 PM (24 hours before the date) pays your ₹300 deposit to Ravi and records a strike; before that, both deposits come back in full.',
+    );
   });
 });
