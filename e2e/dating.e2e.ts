@@ -63,6 +63,8 @@ async function expectPhotosRendered(page: Page, count: number) {
 /** Signs up from inside the page (same cookies as the browser), for screens that need a session. */
 async function signUpInPage(page: Page, phone: string): Promise<void> {
   await signUpDatingMemberInPage(page, {
+    gender: 'WOMAN',
+    wantsToMeet: 'EVERYONE',
     phone,
     password: 'password123',
     name: 'Ira Menon',

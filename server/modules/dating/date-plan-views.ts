@@ -131,9 +131,9 @@ export function createDatePlanViews({ db, clock }: Pick<AppDeps, 'db' | 'clock'>
     },
 
     /** The booked dates at a restaurant on a Kolkata day, as its staff see them. */
-    async datesOfDay(restaurantId: string, date: string): Promise<AdminDatesResponse> {
+    async datesOfDay(restaurantId: string, date: string, onlyPlanId?: string): Promise<AdminDatesResponse> {
       const now = clock.now();
-      const rows = await listDatesOfDay(db, restaurantId, date);
+      const rows = await listDatesOfDay(db, restaurantId, date, onlyPlanId);
       const members = await listPlanMembers(
         db,
         rows.map((row) => row.id),

@@ -324,12 +324,13 @@ export interface DayDateRow {
 }
 
 /** The dates at a restaurant on a Kolkata day that were booked (proposals the restaurant never sees). */
-export async function listDatesOfDay(db: Db, restaurantId: string, day: string): Promise<DayDateRow[]> {
+export async function listDatesOfDay(db: Db, restaurantId: string, day: string, onlyPlanId?: string): Promise<DayDateRow[]> {
   return queryRows<DayDateRow>(
     db,
     sql`SELECT p.id, p.reservation_id, p.status, p.starts_at, s.slot_time
         FROM dating_plans p JOIN reservations r ON r.id = p.reservation_id JOIN slots s ON s.id = r.slot_id
-        WHERE p.restaurant_id = ${restaurantId} AND s.slot_date = ${day} AND p.status IN ('BOOKED', 'SEATED', 'FLAKED', 'NO_SHOW', 'CANCELLED')
+        WHERE p.restaurant_id = ${restaurantId} AND p.status IN ('BOOKED', 'SEATED', 'FLAKED', 'NO_SHOW', 'CANCELLED')
+          AND ${onlyPlanId ? sql`p.id = ${onlyPlanId}` : sql`s.slot_date = ${day}`}
         ORDER BY p.starts_at, p.id`,
   );
 }

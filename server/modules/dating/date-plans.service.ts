@@ -103,9 +103,10 @@ export function createDatePlans(deps: AppDeps, reservations: ReservationsService
     },
   };
 
+  /** The date as the staff's list shows it, found by its plan (whatever day its table is on). */
   async function dateOfPlan(plan: { id: string; restaurant_id: string; starts_at: Date | string }): Promise<AdminDate> {
     const day = toKolkata(asDate(plan.starts_at)).date;
-    return (await views.datesOfDay(plan.restaurant_id, day)).dates.find((date) => date.planId === plan.id)!;
+    return (await views.datesOfDay(plan.restaurant_id, day, plan.id)).dates[0]!;
   }
 }
 
