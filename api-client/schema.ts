@@ -1234,6 +1234,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/admin/dates/{planId}/arrivals/{memberId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** An arrival marked by mistake, undone within 10 minutes while the other member has not arrived */
+    delete: operations['undoDateArrival'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/moderation/reports': {
     parameters: {
       query?: never;
@@ -1243,6 +1260,23 @@ export interface paths {
     };
     /** Dating members reported by others, most open reports first, with each report’s reason (at most 100 members) */
     get: operations['listReportedMembers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/moderation/photos/{photoId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A reported member’s photo, to moderators only */
+    get: operations['getReportedMemberPhoto'];
     put?: never;
     post?: never;
     delete?: never;
@@ -6996,6 +7030,13 @@ export interface operations {
             | 'LIVE_MUSIC'
             | 'ICECREAM_WALK'
           )[];
+          /** @enum {string} */
+          gender: 'WOMAN' | 'MAN' | 'NON_BINARY' | 'SELF_DESCRIBED';
+          genderSelfDescribed?: string | null;
+          /** @default true */
+          showGender?: boolean;
+          /** @enum {string} */
+          wantsToMeet: 'WOMEN' | 'MEN' | 'EVERYONE';
         };
       };
     };
@@ -7202,6 +7243,13 @@ export interface operations {
             )[];
             /** @enum {string} */
             intent: 'LIFE_PARTNER' | 'LONG_TERM' | 'OPEN_TO_SEE';
+            /** @enum {string|null} */
+            gender: 'WOMAN' | 'MAN' | 'NON_BINARY' | 'SELF_DESCRIBED' | null;
+            genderSelfDescribed: string | null;
+            showGender: boolean;
+            /** @enum {string} */
+            wantsToMeet: 'WOMEN' | 'MEN' | 'EVERYONE';
+            tonightIsFine: boolean;
           };
         };
       };
@@ -7491,6 +7539,13 @@ export interface operations {
             )[];
             /** @enum {string} */
             intent: 'LIFE_PARTNER' | 'LONG_TERM' | 'OPEN_TO_SEE';
+            /** @enum {string|null} */
+            gender: 'WOMAN' | 'MAN' | 'NON_BINARY' | 'SELF_DESCRIBED' | null;
+            genderSelfDescribed: string | null;
+            showGender: boolean;
+            /** @enum {string} */
+            wantsToMeet: 'WOMEN' | 'MEN' | 'EVERYONE';
+            tonightIsFine: boolean;
           };
         };
       };
@@ -7662,6 +7717,13 @@ export interface operations {
             )[];
             /** @enum {string} */
             intent: 'LIFE_PARTNER' | 'LONG_TERM' | 'OPEN_TO_SEE';
+            /** @enum {string|null} */
+            gender: 'WOMAN' | 'MAN' | 'NON_BINARY' | 'SELF_DESCRIBED' | null;
+            genderSelfDescribed: string | null;
+            showGender: boolean;
+            /** @enum {string} */
+            wantsToMeet: 'WOMEN' | 'MEN' | 'EVERYONE';
+            tonightIsFine: boolean;
           };
         };
       };
@@ -8023,6 +8085,13 @@ export interface operations {
           intent: 'LIFE_PARTNER' | 'LONG_TERM' | 'OPEN_TO_SEE';
           interests?: string[];
           languages?: string[];
+          /** @enum {string} */
+          gender?: 'WOMAN' | 'MAN' | 'NON_BINARY' | 'SELF_DESCRIBED';
+          genderSelfDescribed?: string | null;
+          showGender?: boolean;
+          /** @enum {string} */
+          wantsToMeet?: 'WOMEN' | 'MEN' | 'EVERYONE';
+          tonightIsFine?: boolean;
         };
       };
     };
@@ -8100,6 +8169,13 @@ export interface operations {
             )[];
             /** @enum {string} */
             intent: 'LIFE_PARTNER' | 'LONG_TERM' | 'OPEN_TO_SEE';
+            /** @enum {string|null} */
+            gender: 'WOMAN' | 'MAN' | 'NON_BINARY' | 'SELF_DESCRIBED' | null;
+            genderSelfDescribed: string | null;
+            showGender: boolean;
+            /** @enum {string} */
+            wantsToMeet: 'WOMEN' | 'MEN' | 'EVERYONE';
+            tonightIsFine: boolean;
           };
         };
       };
@@ -8214,6 +8290,42 @@ export interface operations {
               /** @enum {string|null} */
               myAnswer: 'YES' | 'NO' | null;
               isMatch: boolean;
+              gender: string | null;
+              shared: {
+                cuisines: (
+                  'NORTH_INDIAN' | 'SOUTH_INDIAN' | 'ITALIAN' | 'JAPANESE' | 'THAI' | 'MEXICAN' | 'MIDDLE_EASTERN' | 'VEGETARIAN_ONLY' | 'VEGAN' | 'JAIN'
+                )[];
+                dateTypes: (
+                  | 'COFFEE'
+                  | 'QUICK_COCKTAIL'
+                  | 'BREAKFAST'
+                  | 'LUNCH'
+                  | 'DINNER'
+                  | 'GO_KARTING'
+                  | 'PAINT_DATE'
+                  | 'BOWLING'
+                  | 'MUSEUM_WALK'
+                  | 'LIVE_MUSIC'
+                  | 'ICECREAM_WALK'
+                )[];
+                neighbourhoods: string[];
+                evenings: (
+                  | 'MON_EARLY'
+                  | 'MON_LATE'
+                  | 'TUE_EARLY'
+                  | 'TUE_LATE'
+                  | 'WED_EARLY'
+                  | 'WED_LATE'
+                  | 'THU_EARLY'
+                  | 'THU_LATE'
+                  | 'FRI_EARLY'
+                  | 'FRI_LATE'
+                  | 'SAT_EARLY'
+                  | 'SAT_LATE'
+                  | 'SUN_EARLY'
+                  | 'SUN_LATE'
+                )[];
+              };
             }[];
           };
         };
@@ -8672,6 +8784,54 @@ export interface operations {
                 accepted: boolean;
                 paid: boolean;
                 arrived: boolean;
+                photoUrl: string | null;
+                blocked: boolean;
+              };
+              venue: {
+                photoUrl: string | null;
+                /** @enum {string|null} */
+                budget: 'INR_500_1000' | 'INR_1000_2500' | 'INR_2500_5000' | 'INR_5000_PLUS' | null;
+                address: string | null;
+                mapUrl: string | null;
+              };
+              shared: {
+                cuisines: (
+                  'NORTH_INDIAN' | 'SOUTH_INDIAN' | 'ITALIAN' | 'JAPANESE' | 'THAI' | 'MEXICAN' | 'MIDDLE_EASTERN' | 'VEGETARIAN_ONLY' | 'VEGAN' | 'JAIN'
+                )[];
+                dateTypes: (
+                  | 'COFFEE'
+                  | 'QUICK_COCKTAIL'
+                  | 'BREAKFAST'
+                  | 'LUNCH'
+                  | 'DINNER'
+                  | 'GO_KARTING'
+                  | 'PAINT_DATE'
+                  | 'BOWLING'
+                  | 'MUSEUM_WALK'
+                  | 'LIVE_MUSIC'
+                  | 'ICECREAM_WALK'
+                )[];
+                neighbourhoods: string[];
+                evenings: (
+                  | 'MON_EARLY'
+                  | 'MON_LATE'
+                  | 'TUE_EARLY'
+                  | 'TUE_LATE'
+                  | 'WED_EARLY'
+                  | 'WED_LATE'
+                  | 'THU_EARLY'
+                  | 'THU_LATE'
+                  | 'FRI_EARLY'
+                  | 'FRI_LATE'
+                  | 'SAT_EARLY'
+                  | 'SAT_LATE'
+                  | 'SUN_EARLY'
+                  | 'SUN_LATE'
+                )[];
+              };
+              lateCancel: {
+                from: string;
+                costPaise: number;
               };
               me: {
                 /** @enum {string|null} */
@@ -8820,6 +8980,54 @@ export interface operations {
                 accepted: boolean;
                 paid: boolean;
                 arrived: boolean;
+                photoUrl: string | null;
+                blocked: boolean;
+              };
+              venue: {
+                photoUrl: string | null;
+                /** @enum {string|null} */
+                budget: 'INR_500_1000' | 'INR_1000_2500' | 'INR_2500_5000' | 'INR_5000_PLUS' | null;
+                address: string | null;
+                mapUrl: string | null;
+              };
+              shared: {
+                cuisines: (
+                  'NORTH_INDIAN' | 'SOUTH_INDIAN' | 'ITALIAN' | 'JAPANESE' | 'THAI' | 'MEXICAN' | 'MIDDLE_EASTERN' | 'VEGETARIAN_ONLY' | 'VEGAN' | 'JAIN'
+                )[];
+                dateTypes: (
+                  | 'COFFEE'
+                  | 'QUICK_COCKTAIL'
+                  | 'BREAKFAST'
+                  | 'LUNCH'
+                  | 'DINNER'
+                  | 'GO_KARTING'
+                  | 'PAINT_DATE'
+                  | 'BOWLING'
+                  | 'MUSEUM_WALK'
+                  | 'LIVE_MUSIC'
+                  | 'ICECREAM_WALK'
+                )[];
+                neighbourhoods: string[];
+                evenings: (
+                  | 'MON_EARLY'
+                  | 'MON_LATE'
+                  | 'TUE_EARLY'
+                  | 'TUE_LATE'
+                  | 'WED_EARLY'
+                  | 'WED_LATE'
+                  | 'THU_EARLY'
+                  | 'THU_LATE'
+                  | 'FRI_EARLY'
+                  | 'FRI_LATE'
+                  | 'SAT_EARLY'
+                  | 'SAT_LATE'
+                  | 'SUN_EARLY'
+                  | 'SUN_LATE'
+                )[];
+              };
+              lateCancel: {
+                from: string;
+                costPaise: number;
               };
               me: {
                 /** @enum {string|null} */
@@ -8983,6 +9191,54 @@ export interface operations {
               accepted: boolean;
               paid: boolean;
               arrived: boolean;
+              photoUrl: string | null;
+              blocked: boolean;
+            };
+            venue: {
+              photoUrl: string | null;
+              /** @enum {string|null} */
+              budget: 'INR_500_1000' | 'INR_1000_2500' | 'INR_2500_5000' | 'INR_5000_PLUS' | null;
+              address: string | null;
+              mapUrl: string | null;
+            };
+            shared: {
+              cuisines: (
+                'NORTH_INDIAN' | 'SOUTH_INDIAN' | 'ITALIAN' | 'JAPANESE' | 'THAI' | 'MEXICAN' | 'MIDDLE_EASTERN' | 'VEGETARIAN_ONLY' | 'VEGAN' | 'JAIN'
+              )[];
+              dateTypes: (
+                | 'COFFEE'
+                | 'QUICK_COCKTAIL'
+                | 'BREAKFAST'
+                | 'LUNCH'
+                | 'DINNER'
+                | 'GO_KARTING'
+                | 'PAINT_DATE'
+                | 'BOWLING'
+                | 'MUSEUM_WALK'
+                | 'LIVE_MUSIC'
+                | 'ICECREAM_WALK'
+              )[];
+              neighbourhoods: string[];
+              evenings: (
+                | 'MON_EARLY'
+                | 'MON_LATE'
+                | 'TUE_EARLY'
+                | 'TUE_LATE'
+                | 'WED_EARLY'
+                | 'WED_LATE'
+                | 'THU_EARLY'
+                | 'THU_LATE'
+                | 'FRI_EARLY'
+                | 'FRI_LATE'
+                | 'SAT_EARLY'
+                | 'SAT_LATE'
+                | 'SUN_EARLY'
+                | 'SUN_LATE'
+              )[];
+            };
+            lateCancel: {
+              from: string;
+              costPaise: number;
             };
             me: {
               /** @enum {string|null} */
@@ -9140,6 +9396,54 @@ export interface operations {
               accepted: boolean;
               paid: boolean;
               arrived: boolean;
+              photoUrl: string | null;
+              blocked: boolean;
+            };
+            venue: {
+              photoUrl: string | null;
+              /** @enum {string|null} */
+              budget: 'INR_500_1000' | 'INR_1000_2500' | 'INR_2500_5000' | 'INR_5000_PLUS' | null;
+              address: string | null;
+              mapUrl: string | null;
+            };
+            shared: {
+              cuisines: (
+                'NORTH_INDIAN' | 'SOUTH_INDIAN' | 'ITALIAN' | 'JAPANESE' | 'THAI' | 'MEXICAN' | 'MIDDLE_EASTERN' | 'VEGETARIAN_ONLY' | 'VEGAN' | 'JAIN'
+              )[];
+              dateTypes: (
+                | 'COFFEE'
+                | 'QUICK_COCKTAIL'
+                | 'BREAKFAST'
+                | 'LUNCH'
+                | 'DINNER'
+                | 'GO_KARTING'
+                | 'PAINT_DATE'
+                | 'BOWLING'
+                | 'MUSEUM_WALK'
+                | 'LIVE_MUSIC'
+                | 'ICECREAM_WALK'
+              )[];
+              neighbourhoods: string[];
+              evenings: (
+                | 'MON_EARLY'
+                | 'MON_LATE'
+                | 'TUE_EARLY'
+                | 'TUE_LATE'
+                | 'WED_EARLY'
+                | 'WED_LATE'
+                | 'THU_EARLY'
+                | 'THU_LATE'
+                | 'FRI_EARLY'
+                | 'FRI_LATE'
+                | 'SAT_EARLY'
+                | 'SAT_LATE'
+                | 'SUN_EARLY'
+                | 'SUN_LATE'
+              )[];
+            };
+            lateCancel: {
+              from: string;
+              costPaise: number;
             };
             me: {
               /** @enum {string|null} */
@@ -9297,6 +9601,54 @@ export interface operations {
               accepted: boolean;
               paid: boolean;
               arrived: boolean;
+              photoUrl: string | null;
+              blocked: boolean;
+            };
+            venue: {
+              photoUrl: string | null;
+              /** @enum {string|null} */
+              budget: 'INR_500_1000' | 'INR_1000_2500' | 'INR_2500_5000' | 'INR_5000_PLUS' | null;
+              address: string | null;
+              mapUrl: string | null;
+            };
+            shared: {
+              cuisines: (
+                'NORTH_INDIAN' | 'SOUTH_INDIAN' | 'ITALIAN' | 'JAPANESE' | 'THAI' | 'MEXICAN' | 'MIDDLE_EASTERN' | 'VEGETARIAN_ONLY' | 'VEGAN' | 'JAIN'
+              )[];
+              dateTypes: (
+                | 'COFFEE'
+                | 'QUICK_COCKTAIL'
+                | 'BREAKFAST'
+                | 'LUNCH'
+                | 'DINNER'
+                | 'GO_KARTING'
+                | 'PAINT_DATE'
+                | 'BOWLING'
+                | 'MUSEUM_WALK'
+                | 'LIVE_MUSIC'
+                | 'ICECREAM_WALK'
+              )[];
+              neighbourhoods: string[];
+              evenings: (
+                | 'MON_EARLY'
+                | 'MON_LATE'
+                | 'TUE_EARLY'
+                | 'TUE_LATE'
+                | 'WED_EARLY'
+                | 'WED_LATE'
+                | 'THU_EARLY'
+                | 'THU_LATE'
+                | 'FRI_EARLY'
+                | 'FRI_LATE'
+                | 'SAT_EARLY'
+                | 'SAT_LATE'
+                | 'SUN_EARLY'
+                | 'SUN_LATE'
+              )[];
+            };
+            lateCancel: {
+              from: string;
+              costPaise: number;
             };
             me: {
               /** @enum {string|null} */
@@ -9457,6 +9809,54 @@ export interface operations {
               accepted: boolean;
               paid: boolean;
               arrived: boolean;
+              photoUrl: string | null;
+              blocked: boolean;
+            };
+            venue: {
+              photoUrl: string | null;
+              /** @enum {string|null} */
+              budget: 'INR_500_1000' | 'INR_1000_2500' | 'INR_2500_5000' | 'INR_5000_PLUS' | null;
+              address: string | null;
+              mapUrl: string | null;
+            };
+            shared: {
+              cuisines: (
+                'NORTH_INDIAN' | 'SOUTH_INDIAN' | 'ITALIAN' | 'JAPANESE' | 'THAI' | 'MEXICAN' | 'MIDDLE_EASTERN' | 'VEGETARIAN_ONLY' | 'VEGAN' | 'JAIN'
+              )[];
+              dateTypes: (
+                | 'COFFEE'
+                | 'QUICK_COCKTAIL'
+                | 'BREAKFAST'
+                | 'LUNCH'
+                | 'DINNER'
+                | 'GO_KARTING'
+                | 'PAINT_DATE'
+                | 'BOWLING'
+                | 'MUSEUM_WALK'
+                | 'LIVE_MUSIC'
+                | 'ICECREAM_WALK'
+              )[];
+              neighbourhoods: string[];
+              evenings: (
+                | 'MON_EARLY'
+                | 'MON_LATE'
+                | 'TUE_EARLY'
+                | 'TUE_LATE'
+                | 'WED_EARLY'
+                | 'WED_LATE'
+                | 'THU_EARLY'
+                | 'THU_LATE'
+                | 'FRI_EARLY'
+                | 'FRI_LATE'
+                | 'SAT_EARLY'
+                | 'SAT_LATE'
+                | 'SUN_EARLY'
+                | 'SUN_LATE'
+              )[];
+            };
+            lateCancel: {
+              from: string;
+              costPaise: number;
             };
             me: {
               /** @enum {string|null} */
@@ -10250,10 +10650,12 @@ export interface operations {
               status: 'PROPOSED' | 'BOOKED' | 'SEATED' | 'FLAKED' | 'NO_SHOW' | 'DECLINED' | 'EXPIRED' | 'REPLACED' | 'CANCELLED';
               startsAt: string;
               time: string;
+              arrivalsOpenAt: string;
               members: {
                 memberId: string;
                 firstName: string;
                 arrived: boolean;
+                undoUntil: string | null;
               }[];
             }[];
           };
@@ -10364,10 +10766,121 @@ export interface operations {
             status: 'PROPOSED' | 'BOOKED' | 'SEATED' | 'FLAKED' | 'NO_SHOW' | 'DECLINED' | 'EXPIRED' | 'REPLACED' | 'CANCELLED';
             startsAt: string;
             time: string;
+            arrivalsOpenAt: string;
             members: {
               memberId: string;
               firstName: string;
               arrived: boolean;
+              undoUntil: string | null;
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  undoDateArrival: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        planId: string;
+        memberId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            planId: string;
+            reservationId: string;
+            /** @enum {string} */
+            status: 'PROPOSED' | 'BOOKED' | 'SEATED' | 'FLAKED' | 'NO_SHOW' | 'DECLINED' | 'EXPIRED' | 'REPLACED' | 'CANCELLED';
+            startsAt: string;
+            time: string;
+            arrivalsOpenAt: string;
+            members: {
+              memberId: string;
+              firstName: string;
+              arrived: boolean;
+              undoUntil: string | null;
             }[];
           };
         };
@@ -10474,6 +10987,18 @@ export interface operations {
               openReports: number;
               isHidden: boolean;
               suspendedAt: string | null;
+              profile: {
+                profession: string | null;
+                gender: string | null;
+                dreams: string;
+                fiveYearGoal: string;
+                whatIWantInPartner: string;
+                whyPartnerWouldLikeMe: string;
+                interests: string[];
+              };
+              photos: {
+                url: string;
+              }[];
               reports: {
                 id: string;
                 /** @enum {string} */
@@ -10490,6 +11015,100 @@ export interface operations {
             }[];
             hasMore: boolean;
           };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  getReportedMemberPhoto: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        photoId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
         };
       };
       /** @description Default Response */
