@@ -26,7 +26,14 @@ export function GenderFields({
 }) {
   return (
     <>
-      <RadioChips name="gender" label="You are" choices={genderChoices} value={value.gender} onChange={(next) => onChange('gender', next)} error={errors.gender} />
+      <RadioChips
+        name="gender"
+        label="You are"
+        choices={genderChoices}
+        value={value.gender}
+        onChange={(next) => onChange('gender', next)}
+        error={errors.gender}
+      />
       {value.gender === 'SELF_DESCRIBED' ? (
         <TextField
           label="In your own words"

@@ -81,9 +81,9 @@ export function MemberSafety({ safety, disabled = false }: { safety: MemberSafet
         onCancel={() => setConfirmingBlock(false)}
         onConfirm={() => safety.block.mutate(undefined, { onSettled: () => setConfirmingBlock(false) })}
       >
-        <p>
-          You won't see each other again: no more suggestions, and we won't plan a date for you two. {safety.firstName} is not told.
-        </p>
+        {isConfirmingBlock ? (
+          <p>You won't see each other again: no more suggestions, and we won't plan a date for you two. {safety.firstName} is not told.</p>
+        ) : null}
       </ConfirmDialog>
       {isReporting ? (
         <form

@@ -369,9 +369,11 @@ function OpenPlanCard({ plan, isCancelling, onCancel }: { plan: DatePlan; isCanc
         onCancel={() => setConfirmingDecline(false)}
         onConfirm={() => decline.mutate()}
       >
-        <p>
-          The table at {plan.restaurant.name} goes back, {name} is told, and we do not plan another date for you two. {depositWords(plan)}
-        </p>
+        {isConfirmingDecline ? (
+          <p>
+            The table at {plan.restaurant.name} goes back, {name} is told, and we do not plan another date for you two. {depositWords(plan)}
+          </p>
+        ) : null}
       </ConfirmDialog>
     </li>
   );

@@ -60,7 +60,14 @@ export function Preferences({ profile }: { profile: DatingProfile }) {
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const body = { ...form, ...who, gender: who.gender || undefined, wantsToMeet: who.wantsToMeet || undefined, wantAgeMin: Number(form.wantAgeMin), wantAgeMax: Number(form.wantAgeMax) };
+    const body = {
+      ...form,
+      ...who,
+      gender: who.gender || undefined,
+      wantsToMeet: who.wantsToMeet || undefined,
+      wantAgeMin: Number(form.wantAgeMin),
+      wantAgeMax: Number(form.wantAgeMax),
+    };
     const parsed = datingPreferencesBody.safeParse(body);
     if (!parsed.success) {
       setErrors(fieldErrors(parsed.error));
@@ -113,7 +120,12 @@ export function Preferences({ profile }: { profile: DatingProfile }) {
           error={errors.freeEvenings}
         />
         <label className="d-check">
-          <input type="checkbox" name="tonightIsFine" checked={who.tonightIsFine} onChange={(event) => setWho({ ...who, tonightIsFine: event.target.checked })} />
+          <input
+            type="checkbox"
+            name="tonightIsFine"
+            checked={who.tonightIsFine}
+            onChange={(event) => setWho({ ...who, tonightIsFine: event.target.checked })}
+          />
           <span>Tonight is fine: a date can be planned less than 24 hours ahead when we both say so</span>
         </label>
         <RadioChips

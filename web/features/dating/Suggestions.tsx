@@ -64,9 +64,7 @@ function SuggestionCard({ suggestion }: { suggestion: DatingSuggestion }) {
       setConfirmingPass(false);
       // The card shows the answer at once; the list reads again behind it.
       queryClient.setQueryData<DatingSuggestionsResponse>(datingKeys.suggestions, (data) =>
-        data
-          ? { ...data, suggestions: data.suggestions.map((s) => (s.memberId === suggestion.memberId ? { ...s, myAnswer: value, isMatch } : s)) }
-          : data,
+        data ? { ...data, suggestions: data.suggestions.map((s) => (s.memberId === suggestion.memberId ? { ...s, myAnswer: value, isMatch } : s)) } : data,
       );
       if (isMatch) toast(`It's a match: you and ${suggestion.firstName} both said yes`, 'success');
       // A mutual yes becomes a date plan: "Your dates" reads again too.
@@ -101,9 +99,7 @@ function SuggestionCard({ suggestion }: { suggestion: DatingSuggestion }) {
       <h3 className="d-suggest__name">
         {suggestion.firstName}, {suggestion.age}
       </h3>
-      {suggestion.gender || suggestion.profession ? (
-        <p className="d-muted">{[suggestion.gender, suggestion.profession].filter(Boolean).join(' · ')}</p>
-      ) : null}
+      {suggestion.gender || suggestion.profession ? <p className="d-muted">{[suggestion.gender, suggestion.profession].filter(Boolean).join(' · ')}</p> : null}
       <WhyYouTwo shared={suggestion.shared} />
       {answers.length ? (
         <dl className="d-answers">
@@ -145,7 +141,7 @@ function SuggestionCard({ suggestion }: { suggestion: DatingSuggestion }) {
         onCancel={() => setConfirmingPass(false)}
         onConfirm={() => answer.mutate('NO')}
       >
-        <p>A pass is final: you won't be suggested to each other again. {suggestion.firstName} is not told.</p>
+        {isConfirmingPass ? <p>A pass is final: you won't be suggested to each other again. {suggestion.firstName} is not told.</p> : null}
       </ConfirmDialog>
       <MemberSafety safety={safety} disabled={answer.isPending} />
     </li>

@@ -58,7 +58,9 @@ describe('signup form validation (the server schema, with photos counted from th
   });
 
   it('asks a member who describes themselves for their own words, and keeps them only then (decision 250)', () => {
-    expect(validateSignupForm({ ...filledForm(), gender: 'SELF_DESCRIBED' }, '2026-11-22')).toEqual({ genderSelfDescribed: 'Describe yourself in a few words' });
+    expect(validateSignupForm({ ...filledForm(), gender: 'SELF_DESCRIBED' }, '2026-11-22')).toEqual({
+      genderSelfDescribed: 'Describe yourself in a few words',
+    });
     const parsed = datingSignupBody.parse(toSignupBody({ ...filledForm(), gender: 'WOMAN', genderSelfDescribed: 'ignored' }, ['k1', 'k2', 'k3']));
     expect(parsed).toMatchObject({ gender: 'WOMAN', genderSelfDescribed: null, showGender: true, wantsToMeet: 'EVERYONE' });
   });
