@@ -151,66 +151,67 @@ export const datingPhotoRef = z.object({
 });
 export type DatingPhotoRef = z.infer<typeof datingPhotoRef>;
 
-export const datingSignupBody = z.object({
-  phone: datingPhone,
-  password: datingPassword,
-  name: z
-    .string({ message: DATING_MESSAGES.name })
-    .trim()
-    .min(1, { message: DATING_MESSAGES.name })
-    .max(100, { message: 'Name: at most 100 characters' })
-    .refine(...oneLineName('name')),
-  dob: z
-    .string({ message: DATING_MESSAGES.dob })
-    .trim()
-    .min(1, { message: DATING_MESSAGES.dob })
-    .refine(isIsoDate, { message: 'Enter a valid date of birth' })
-    .refine((value) => value >= '1900-01-01', { message: 'Enter a valid date of birth' }),
-  profession: optionalText(100, 'Profession: at most 100 characters'),
-  dreams: freeText,
-  fiveYearGoal: freeText,
-  whatIWantInPartner: freeText,
-  whyPartnerWouldLikeMe: freeText,
-  physicalActivity: z
-    .enum(physicalActivities, { message: 'Choose how active you are' })
-    .optional()
-    .transform((value) => value ?? DEFAULT_PHYSICAL_ACTIVITY),
-  // The spec lists budgets by their labels; a label is accepted and read as its code.
-  dateBudget: z.preprocess(
-    (value) => (typeof value === 'string' && BUDGET_BY_LABEL.has(value) ? BUDGET_BY_LABEL.get(value) : value),
-    z.enum(dateBudgets, { message: DATING_MESSAGES.dateBudget }),
-  ),
-  instagramHandle: z.preprocess(
-    (value) => blankToUndefined(typeof value === 'string' ? value.trim().replace(/^@/, '') : value),
-    z
-      .string({ message: 'Enter an Instagram handle like @name' })
-      .regex(/^[A-Za-z0-9._]{1,30}$/, { message: 'Enter an Instagram handle like @name' })
-      .optional(),
-  ),
-  diet: optionalChoice(diets, 'Choose a diet from the list'),
-  drinking: optionalChoice(drinkingHabits, 'Choose how often you drink from the list'),
-  smoking: optionalChoice(smokingHabits, 'Choose whether you smoke from the list'),
-  photos: z
-    .array(datingPhotoRef, { message: DATING_MESSAGES.photos })
-    .length(DATING_PHOTO_COUNT, { message: DATING_MESSAGES.photos })
-    .refine((photos) => new Set(photos.map((photo) => photo.sortOrder)).size === DATING_PHOTO_COUNT, {
-      message: 'Photos need sortOrder 0, 1 and 2',
-    })
-    .refine((photos) => new Set(photos.map((photo) => photo.objectKey)).size === photos.length, {
-      message: DATING_MESSAGES.photos,
-    }),
-  cuisines: z
-    .array(z.enum(cuisines, { message: 'Choose cuisines from the list' }), { message: DATING_MESSAGES.cuisines })
-    .min(1, { message: DATING_MESSAGES.cuisines })
-    .transform(unique),
-  interests: tagList('Interests'),
-  languages: tagList('Languages'),
-  firstDateTypes: z
-    .array(z.enum(firstDateTypes, { message: 'Choose first dates from the list' }), { message: DATING_MESSAGES.firstDateTypes })
-    .min(1, { message: DATING_MESSAGES.firstDateTypes })
-    .transform(unique),
-  ...datingGenderFields,
-})
+export const datingSignupBody = z
+  .object({
+    phone: datingPhone,
+    password: datingPassword,
+    name: z
+      .string({ message: DATING_MESSAGES.name })
+      .trim()
+      .min(1, { message: DATING_MESSAGES.name })
+      .max(100, { message: 'Name: at most 100 characters' })
+      .refine(...oneLineName('name')),
+    dob: z
+      .string({ message: DATING_MESSAGES.dob })
+      .trim()
+      .min(1, { message: DATING_MESSAGES.dob })
+      .refine(isIsoDate, { message: 'Enter a valid date of birth' })
+      .refine((value) => value >= '1900-01-01', { message: 'Enter a valid date of birth' }),
+    profession: optionalText(100, 'Profession: at most 100 characters'),
+    dreams: freeText,
+    fiveYearGoal: freeText,
+    whatIWantInPartner: freeText,
+    whyPartnerWouldLikeMe: freeText,
+    physicalActivity: z
+      .enum(physicalActivities, { message: 'Choose how active you are' })
+      .optional()
+      .transform((value) => value ?? DEFAULT_PHYSICAL_ACTIVITY),
+    // The spec lists budgets by their labels; a label is accepted and read as its code.
+    dateBudget: z.preprocess(
+      (value) => (typeof value === 'string' && BUDGET_BY_LABEL.has(value) ? BUDGET_BY_LABEL.get(value) : value),
+      z.enum(dateBudgets, { message: DATING_MESSAGES.dateBudget }),
+    ),
+    instagramHandle: z.preprocess(
+      (value) => blankToUndefined(typeof value === 'string' ? value.trim().replace(/^@/, '') : value),
+      z
+        .string({ message: 'Enter an Instagram handle like @name' })
+        .regex(/^[A-Za-z0-9._]{1,30}$/, { message: 'Enter an Instagram handle like @name' })
+        .optional(),
+    ),
+    diet: optionalChoice(diets, 'Choose a diet from the list'),
+    drinking: optionalChoice(drinkingHabits, 'Choose how often you drink from the list'),
+    smoking: optionalChoice(smokingHabits, 'Choose whether you smoke from the list'),
+    photos: z
+      .array(datingPhotoRef, { message: DATING_MESSAGES.photos })
+      .length(DATING_PHOTO_COUNT, { message: DATING_MESSAGES.photos })
+      .refine((photos) => new Set(photos.map((photo) => photo.sortOrder)).size === DATING_PHOTO_COUNT, {
+        message: 'Photos need sortOrder 0, 1 and 2',
+      })
+      .refine((photos) => new Set(photos.map((photo) => photo.objectKey)).size === photos.length, {
+        message: DATING_MESSAGES.photos,
+      }),
+    cuisines: z
+      .array(z.enum(cuisines, { message: 'Choose cuisines from the list' }), { message: DATING_MESSAGES.cuisines })
+      .min(1, { message: DATING_MESSAGES.cuisines })
+      .transform(unique),
+    interests: tagList('Interests'),
+    languages: tagList('Languages'),
+    firstDateTypes: z
+      .array(z.enum(firstDateTypes, { message: 'Choose first dates from the list' }), { message: DATING_MESSAGES.firstDateTypes })
+      .min(1, { message: DATING_MESSAGES.firstDateTypes })
+      .transform(unique),
+    ...datingGenderFields,
+  })
   .refine(...selfDescribedRefinement)
   .transform(keepSelfDescribedOnlyForIt);
 export type DatingSignupBody = z.input<typeof datingSignupBody>;

@@ -24,7 +24,9 @@ export interface PlanCardRow {
 
 /** The values `me` and `o` (dating_users in scope) share, in `me`'s order. */
 function shared(column: string) {
-  return sql.raw(`coalesce(ARRAY(SELECT value FROM unnest(me.${column}) WITH ORDINALITY AS t (value, place) WHERE value = ANY(o.${column}) ORDER BY place), '{}')`);
+  return sql.raw(
+    `coalesce(ARRAY(SELECT value FROM unnest(me.${column}) WITH ORDINALITY AS t (value, place) WHERE value = ANY(o.${column}) ORDER BY place), '{}')`,
+  );
 }
 
 export async function listPlanCards(db: Db, planIds: readonly string[], memberId: string): Promise<PlanCardRow[]> {

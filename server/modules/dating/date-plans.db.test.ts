@@ -78,7 +78,14 @@ async function matchedPair(profile: Parameters<typeof buildDatingMember>[1] = {}
     tonightIsFine: true,
     ...profile,
   });
-  const ravi = await buildDatingMember(t.database.db, { name: 'Ravi Kumar', dob: '1992-02-02', freeEvenings: ['MON_EARLY'], tonightIsFine: true, ...profile, ...ravisOwn });
+  const ravi = await buildDatingMember(t.database.db, {
+    name: 'Ravi Kumar',
+    dob: '1992-02-02',
+    freeEvenings: ['MON_EARLY'],
+    tonightIsFine: true,
+    ...profile,
+    ...ravisOwn,
+  });
   const [a, b] = asha < ravi ? [asha, ravi] : [ravi, asha];
   await t.database.db.execute(
     sql`INSERT INTO dating_suggestions (day, member_a, member_b, score, answer_a, answer_b) VALUES (${DAY}, ${a}, ${b}, 20, 'YES', 'YES')`,

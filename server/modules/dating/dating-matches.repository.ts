@@ -261,7 +261,9 @@ export interface SuggestionRow {
 
 /** The values two text arrays (member m and other o in scope) share, in m's order. */
 function sharedValues(column: string): SQL {
-  return sql.raw(`coalesce(ARRAY(SELECT value FROM unnest(me.${column}) WITH ORDINALITY AS t (value, place) WHERE value = ANY(o.${column}) ORDER BY place), '{}')`);
+  return sql.raw(
+    `coalesce(ARRAY(SELECT value FROM unnest(me.${column}) WITH ORDINALITY AS t (value, place) WHERE value = ANY(o.${column}) ORDER BY place), '{}')`,
+  );
 }
 
 /** Today's suggestions of a member and every earlier mutual yes, without anyone blocked either way. */

@@ -22,7 +22,12 @@ export const MEMBER_NOT_FOUND = 'Member not found';
 export const PASS_IS_FINAL = 'You passed on this member, and a pass is final.';
 
 /** "Why you two" (decision 254) from a row's shared lists. */
-export function sharedOf(row: { shared_cuisines: string[]; shared_date_types: string[]; shared_neighbourhoods: string[]; shared_evenings: string[] }): DatingShared {
+export function sharedOf(row: {
+  shared_cuisines: string[];
+  shared_date_types: string[];
+  shared_neighbourhoods: string[];
+  shared_evenings: string[];
+}): DatingShared {
   return {
     cuisines: row.shared_cuisines as DatingShared['cuisines'],
     dateTypes: row.shared_date_types as DatingShared['dateTypes'],

@@ -173,8 +173,8 @@ export function DatesPanel() {
       >
         {confirming ? (
           <p>
-            Only once {confirming.member.firstName} is at the table. When both have arrived, the table is seated and each deposit becomes credit on
-            their bill. You can undo this for 10 minutes.
+            Only once {confirming.member.firstName} is at the table. When both have arrived, the table is seated and each deposit becomes credit on their bill.
+            You can undo this for 10 minutes.
           </p>
         ) : null}
       </ConfirmDialog>
