@@ -544,10 +544,11 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    delete?: never;
+    /** Delete a time nobody has booked (409 with the reason when it has bookings or is a drop's) */
+    delete: operations['deleteSlot'];
     options?: never;
     head?: never;
-    /** Set a slot available or full */
+    /** Set a slot available or full, and/or change its capacity (409 when bookings would be lost) */
     patch: operations['updateSlot'];
     trace?: never;
   };
@@ -1319,6 +1320,41 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/notifications/receipts/exotel/{token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Exotel's SMS StatusCallback: a text's delivery status (sent, delivered, failed); 403 without the secret token in the path */
+    post: operations['receiveExotelReceipt'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/notifications/webhooks/whatsapp': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The WhatsApp webhook's verify handshake: hub.challenge back when hub.verify_token is ours, 403 otherwise */
+    get: operations['verifyWhatsAppWebhook'];
+    put?: never;
+    /** WhatsApp Cloud API's webhook: message statuses (sent, delivered, read, failed); 403 when X-Hub-Signature-256 is not the app secret's */
+    post: operations['receiveWhatsAppWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/dev/mailbox': {
     parameters: {
       query?: never;
@@ -1518,6 +1554,23 @@ export interface paths {
     };
     /** The staff's restaurant's ledger lines posted in a month (Kolkata), as a CSV download with formula-safe cells */
     get: operations['downloadLedgerCsv'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/statement.csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The staff's restaurant's deposit statement for bookings in a month (Kolkata): date, guest, booking, deposit, held, kept, released, credited and refunded in rupees, paid at in IST */
+    get: operations['downloadDepositStatementCsv'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4541,6 +4594,7 @@ export interface operations {
               holdExpiresAt: string | null;
               startsAt: string;
               createdAt: string;
+              expired?: boolean;
             };
             calendarPath: string;
           };
@@ -4667,6 +4721,7 @@ export interface operations {
               holdExpiresAt: string | null;
               startsAt: string;
               createdAt: string;
+              expired?: boolean;
             };
             calendarPath: string;
           };
@@ -5084,6 +5139,100 @@ export interface operations {
       };
     };
   };
+  deleteSlot: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': null;
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
   updateSlot: {
     parameters: {
       query?: never;
@@ -5097,7 +5246,8 @@ export interface operations {
       content: {
         'application/json': {
           /** @enum {string} */
-          status: 'available' | 'full';
+          status?: 'available' | 'full';
+          capacity?: number;
         };
       };
     };
@@ -5437,6 +5587,11 @@ export interface operations {
                 date: string;
                 time: string;
                 freeCovers: number;
+                deposit?: {
+                  /** @enum {string} */
+                  kind: 'deposit' | 'prepayment';
+                  perCoverPaise: number;
+                };
               }[];
             }[];
           };
@@ -5550,6 +5705,7 @@ export interface operations {
             holdExpiresAt: string | null;
             startsAt: string;
             createdAt: string;
+            expired?: boolean;
           }[];
         };
       };
@@ -5678,6 +5834,7 @@ export interface operations {
             holdExpiresAt: string | null;
             startsAt: string;
             createdAt: string;
+            expired?: boolean;
           };
         };
       };
@@ -5887,6 +6044,7 @@ export interface operations {
             holdExpiresAt: string | null;
             startsAt: string;
             createdAt: string;
+            expired?: boolean;
             deposit:
               | {
                   /** @enum {string} */
@@ -6020,6 +6178,7 @@ export interface operations {
             holdExpiresAt: string | null;
             startsAt: string;
             createdAt: string;
+            expired?: boolean;
             payment: {
               intentId: string;
               amountPaise: number;
@@ -6143,6 +6302,7 @@ export interface operations {
             holdExpiresAt: string | null;
             startsAt: string;
             createdAt: string;
+            expired?: boolean;
           };
         };
       };
@@ -6792,9 +6952,22 @@ export interface operations {
               };
               amountPaise: number;
               /** @enum {string} */
-              state: 'awaiting_payment' | 'not_paid' | 'held' | 'credit_at_table' | 'kept' | 'released' | 'refunded';
+              state: 'awaiting_payment' | 'not_paid' | 'held' | 'releasing' | 'keeping' | 'credit_at_table' | 'kept' | 'released' | 'refunded';
               receipt: string;
               updatedAt: string;
+              paymentId: string;
+              method: string;
+              paidAt: string | null;
+              blockedPaise: number;
+              terms: {
+                /** @enum {string} */
+                kind: 'deposit' | 'prepayment';
+                amountPaise: number;
+                perCoverPaise: number;
+                freeCancelUntil: string;
+                lateCancelKeepPaise: number;
+                noShowKeepPaise: number;
+              };
             }[];
           };
         };
@@ -6896,7 +7069,9 @@ export interface operations {
               reservationId: string;
               amountPaise: number;
               /** @enum {string} */
-              state: 'awaiting_payment' | 'not_paid' | 'held' | 'credit_at_table' | 'kept' | 'released' | 'refunded';
+              state: 'awaiting_payment' | 'not_paid' | 'held' | 'releasing' | 'keeping' | 'credit_at_table' | 'kept' | 'released' | 'refunded';
+              forDate?: boolean;
+              creditPaise?: number;
             }[];
             totals: {
               heldPaise: number;
@@ -11392,6 +11567,137 @@ export interface operations {
       };
     };
   };
+  receiveExotelReceipt: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          SmsSid?: string;
+          Status?: string;
+          DetailedStatus?: string;
+          DetailedStatusCode?: string;
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  verifyWhatsAppWebhook: {
+    parameters: {
+      query?: {
+        'hub.mode'?: string;
+        'hub.verify_token'?: string;
+        'hub.challenge'?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/plain: the challenge */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': string;
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  receiveWhatsAppWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            ok: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
   readDevMailbox: {
     parameters: {
       query?: {
@@ -13409,6 +13715,100 @@ export interface operations {
     };
   };
   downloadLedgerCsv: {
+    parameters: {
+      query: {
+        month: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/csv */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': string;
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  downloadDepositStatementCsv: {
     parameters: {
       query: {
         month: string;

@@ -169,6 +169,7 @@ export const authorizationTable: Row[] = [
     body: () => ({ status: 'full' }),
     expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 200, staffY: 404 },
   },
+  { method: 'DELETE', path: '/api/admin/slots/{missingId}', expect: staffOnly(404) },
   { method: 'GET', path: '/api/admin/bookings', expect: staffOnly(200) },
   // Diner A's booking is still HELD, which staff cannot move: refused by the state machine, or not found.
   {
@@ -186,6 +187,7 @@ export const authorizationTable: Row[] = [
   },
   { method: 'GET', path: '/api/admin/deposits?date=2026-11-23', expect: staffOnly(200) },
   { method: 'GET', path: '/api/admin/ledger.csv?month=2026-11', expect: staffOnly(200) },
+  { method: 'GET', path: '/api/admin/statement.csv?month=2026-11', expect: staffOnly(200) },
   { method: 'GET', path: '/api/admin/events', stream: true, expect: staffOnly(200) },
   // A JSON body is not an upload: staff learn the media type is wrong, others that they are not staff.
   { method: 'POST', path: '/api/upload', body: () => ({ restaurantId: 'x' }), expect: staffOnly(415) },
@@ -278,6 +280,10 @@ export const authorizationTable: Row[] = [
   { method: 'GET', path: '/api/payments/intents', expect: { anonymous: 401, dinerA: 200, dinerB: 200, staffX: 200, staffY: 200 } },
   { method: 'GET', path: '/api/payments/intents/{paymentA}', expect: { anonymous: 401, dinerA: 200, dinerB: 404, staffX: 200, staffY: 404 } },
   { method: 'POST', path: '/api/payments/webhooks/{provider}', body: () => ({ event: 'payment.authorized' }), expect: all(400) },
+  // Message receipts answer to the provider's secret (decisions 210, 211), never to a token: this server has none configured.
+  { method: 'POST', path: '/api/notifications/receipts/exotel/{missingId}', body: () => ({ SmsSid: 'exo1', Status: 'delivered' }), expect: all(403) },
+  { method: 'GET', path: '/api/notifications/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=guess&hub.challenge=1', expect: all(403) },
+  { method: 'POST', path: '/api/notifications/webhooks/whatsapp', body: () => ({ object: 'whatsapp_business_account', entry: [] }), expect: all(403) },
   // The sandbox gateway's page stands in for the bank's: it works with the payment's id alone.
   { method: 'GET', path: '/api/payments/sandbox/{paymentA}', expect: all(200) },
   { method: 'POST', path: '/api/payments/sandbox/{paymentA}/decision', body: () => ({ decision: 'decline' }), expect: all(200) },
