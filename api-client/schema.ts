@@ -1356,6 +1356,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/admin/dates/{planId}/arrivals/{memberId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** An arrival marked by mistake, undone within 10 minutes while the other member has not arrived */
+    delete: operations['undoDateArrival'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/moderation/reports': {
     parameters: {
       query?: never;
@@ -1365,6 +1382,23 @@ export interface paths {
     };
     /** Dating members reported by others, most open reports first, with each report’s reason (at most 100 members) */
     get: operations['listReportedMembers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/moderation/photos/{photoId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A reported member’s photo, to moderators only */
+    get: operations['getReportedMemberPhoto'];
     put?: never;
     post?: never;
     delete?: never;
@@ -8391,6 +8425,13 @@ export interface operations {
             | 'LIVE_MUSIC'
             | 'ICECREAM_WALK'
           )[];
+          /** @enum {string} */
+          gender: 'WOMAN' | 'MAN' | 'NON_BINARY' | 'SELF_DESCRIBED';
+          genderSelfDescribed?: string | null;
+          /** @default true */
+          showGender?: boolean;
+          /** @enum {string} */
+          wantsToMeet: 'WOMEN' | 'MEN' | 'EVERYONE';
         };
       };
     };
@@ -8597,6 +8638,13 @@ export interface operations {
             )[];
             /** @enum {string} */
             intent: 'LIFE_PARTNER' | 'LONG_TERM' | 'OPEN_TO_SEE';
+            /** @enum {string|null} */
+            gender: 'WOMAN' | 'MAN' | 'NON_BINARY' | 'SELF_DESCRIBED' | null;
+            genderSelfDescribed: string | null;
+            showGender: boolean;
+            /** @enum {string} */
+            wantsToMeet: 'WOMEN' | 'MEN' | 'EVERYONE';
+            tonightIsFine: boolean;
           };
         };
       };
@@ -8886,6 +8934,13 @@ export interface operations {
             )[];
             /** @enum {string} */
             intent: 'LIFE_PARTNER' | 'LONG_TERM' | 'OPEN_TO_SEE';
+            /** @enum {string|null} */
+            gender: 'WOMAN' | 'MAN' | 'NON_BINARY' | 'SELF_DESCRIBED' | null;
+            genderSelfDescribed: string | null;
+            showGender: boolean;
+            /** @enum {string} */
+            wantsToMeet: 'WOMEN' | 'MEN' | 'EVERYONE';
+            tonightIsFine: boolean;
           };
         };
       };
@@ -9057,6 +9112,13 @@ export interface operations {
             )[];
             /** @enum {string} */
             intent: 'LIFE_PARTNER' | 'LONG_TERM' | 'OPEN_TO_SEE';
+            /** @enum {string|null} */
+            gender: 'WOMAN' | 'MAN' | 'NON_BINARY' | 'SELF_DESCRIBED' | null;
+            genderSelfDescribed: string | null;
+            showGender: boolean;
+            /** @enum {string} */
+            wantsToMeet: 'WOMEN' | 'MEN' | 'EVERYONE';
+            tonightIsFine: boolean;
           };
         };
       };
@@ -9418,6 +9480,13 @@ export interface operations {
           intent: 'LIFE_PARTNER' | 'LONG_TERM' | 'OPEN_TO_SEE';
           interests?: string[];
           languages?: string[];
+          /** @enum {string} */
+          gender?: 'WOMAN' | 'MAN' | 'NON_BINARY' | 'SELF_DESCRIBED';
+          genderSelfDescribed?: string | null;
+          showGender?: boolean;
+          /** @enum {string} */
+          wantsToMeet?: 'WOMEN' | 'MEN' | 'EVERYONE';
+          tonightIsFine?: boolean;
         };
       };
     };
@@ -9495,6 +9564,13 @@ export interface operations {
             )[];
             /** @enum {string} */
             intent: 'LIFE_PARTNER' | 'LONG_TERM' | 'OPEN_TO_SEE';
+            /** @enum {string|null} */
+            gender: 'WOMAN' | 'MAN' | 'NON_BINARY' | 'SELF_DESCRIBED' | null;
+            genderSelfDescribed: string | null;
+            showGender: boolean;
+            /** @enum {string} */
+            wantsToMeet: 'WOMEN' | 'MEN' | 'EVERYONE';
+            tonightIsFine: boolean;
           };
         };
       };
@@ -9609,6 +9685,42 @@ export interface operations {
               /** @enum {string|null} */
               myAnswer: 'YES' | 'NO' | null;
               isMatch: boolean;
+              gender: string | null;
+              shared: {
+                cuisines: (
+                  'NORTH_INDIAN' | 'SOUTH_INDIAN' | 'ITALIAN' | 'JAPANESE' | 'THAI' | 'MEXICAN' | 'MIDDLE_EASTERN' | 'VEGETARIAN_ONLY' | 'VEGAN' | 'JAIN'
+                )[];
+                dateTypes: (
+                  | 'COFFEE'
+                  | 'QUICK_COCKTAIL'
+                  | 'BREAKFAST'
+                  | 'LUNCH'
+                  | 'DINNER'
+                  | 'GO_KARTING'
+                  | 'PAINT_DATE'
+                  | 'BOWLING'
+                  | 'MUSEUM_WALK'
+                  | 'LIVE_MUSIC'
+                  | 'ICECREAM_WALK'
+                )[];
+                neighbourhoods: string[];
+                evenings: (
+                  | 'MON_EARLY'
+                  | 'MON_LATE'
+                  | 'TUE_EARLY'
+                  | 'TUE_LATE'
+                  | 'WED_EARLY'
+                  | 'WED_LATE'
+                  | 'THU_EARLY'
+                  | 'THU_LATE'
+                  | 'FRI_EARLY'
+                  | 'FRI_LATE'
+                  | 'SAT_EARLY'
+                  | 'SAT_LATE'
+                  | 'SUN_EARLY'
+                  | 'SUN_LATE'
+                )[];
+              };
             }[];
           };
         };
@@ -10067,6 +10179,54 @@ export interface operations {
                 accepted: boolean;
                 paid: boolean;
                 arrived: boolean;
+                photoUrl: string | null;
+                blocked: boolean;
+              };
+              venue: {
+                photoUrl: string | null;
+                /** @enum {string|null} */
+                budget: 'INR_500_1000' | 'INR_1000_2500' | 'INR_2500_5000' | 'INR_5000_PLUS' | null;
+                address: string | null;
+                mapUrl: string | null;
+              };
+              shared: {
+                cuisines: (
+                  'NORTH_INDIAN' | 'SOUTH_INDIAN' | 'ITALIAN' | 'JAPANESE' | 'THAI' | 'MEXICAN' | 'MIDDLE_EASTERN' | 'VEGETARIAN_ONLY' | 'VEGAN' | 'JAIN'
+                )[];
+                dateTypes: (
+                  | 'COFFEE'
+                  | 'QUICK_COCKTAIL'
+                  | 'BREAKFAST'
+                  | 'LUNCH'
+                  | 'DINNER'
+                  | 'GO_KARTING'
+                  | 'PAINT_DATE'
+                  | 'BOWLING'
+                  | 'MUSEUM_WALK'
+                  | 'LIVE_MUSIC'
+                  | 'ICECREAM_WALK'
+                )[];
+                neighbourhoods: string[];
+                evenings: (
+                  | 'MON_EARLY'
+                  | 'MON_LATE'
+                  | 'TUE_EARLY'
+                  | 'TUE_LATE'
+                  | 'WED_EARLY'
+                  | 'WED_LATE'
+                  | 'THU_EARLY'
+                  | 'THU_LATE'
+                  | 'FRI_EARLY'
+                  | 'FRI_LATE'
+                  | 'SAT_EARLY'
+                  | 'SAT_LATE'
+                  | 'SUN_EARLY'
+                  | 'SUN_LATE'
+                )[];
+              };
+              lateCancel: {
+                from: string;
+                costPaise: number;
               };
               me: {
                 /** @enum {string|null} */
@@ -10215,6 +10375,54 @@ export interface operations {
                 accepted: boolean;
                 paid: boolean;
                 arrived: boolean;
+                photoUrl: string | null;
+                blocked: boolean;
+              };
+              venue: {
+                photoUrl: string | null;
+                /** @enum {string|null} */
+                budget: 'INR_500_1000' | 'INR_1000_2500' | 'INR_2500_5000' | 'INR_5000_PLUS' | null;
+                address: string | null;
+                mapUrl: string | null;
+              };
+              shared: {
+                cuisines: (
+                  'NORTH_INDIAN' | 'SOUTH_INDIAN' | 'ITALIAN' | 'JAPANESE' | 'THAI' | 'MEXICAN' | 'MIDDLE_EASTERN' | 'VEGETARIAN_ONLY' | 'VEGAN' | 'JAIN'
+                )[];
+                dateTypes: (
+                  | 'COFFEE'
+                  | 'QUICK_COCKTAIL'
+                  | 'BREAKFAST'
+                  | 'LUNCH'
+                  | 'DINNER'
+                  | 'GO_KARTING'
+                  | 'PAINT_DATE'
+                  | 'BOWLING'
+                  | 'MUSEUM_WALK'
+                  | 'LIVE_MUSIC'
+                  | 'ICECREAM_WALK'
+                )[];
+                neighbourhoods: string[];
+                evenings: (
+                  | 'MON_EARLY'
+                  | 'MON_LATE'
+                  | 'TUE_EARLY'
+                  | 'TUE_LATE'
+                  | 'WED_EARLY'
+                  | 'WED_LATE'
+                  | 'THU_EARLY'
+                  | 'THU_LATE'
+                  | 'FRI_EARLY'
+                  | 'FRI_LATE'
+                  | 'SAT_EARLY'
+                  | 'SAT_LATE'
+                  | 'SUN_EARLY'
+                  | 'SUN_LATE'
+                )[];
+              };
+              lateCancel: {
+                from: string;
+                costPaise: number;
               };
               me: {
                 /** @enum {string|null} */
@@ -10378,6 +10586,54 @@ export interface operations {
               accepted: boolean;
               paid: boolean;
               arrived: boolean;
+              photoUrl: string | null;
+              blocked: boolean;
+            };
+            venue: {
+              photoUrl: string | null;
+              /** @enum {string|null} */
+              budget: 'INR_500_1000' | 'INR_1000_2500' | 'INR_2500_5000' | 'INR_5000_PLUS' | null;
+              address: string | null;
+              mapUrl: string | null;
+            };
+            shared: {
+              cuisines: (
+                'NORTH_INDIAN' | 'SOUTH_INDIAN' | 'ITALIAN' | 'JAPANESE' | 'THAI' | 'MEXICAN' | 'MIDDLE_EASTERN' | 'VEGETARIAN_ONLY' | 'VEGAN' | 'JAIN'
+              )[];
+              dateTypes: (
+                | 'COFFEE'
+                | 'QUICK_COCKTAIL'
+                | 'BREAKFAST'
+                | 'LUNCH'
+                | 'DINNER'
+                | 'GO_KARTING'
+                | 'PAINT_DATE'
+                | 'BOWLING'
+                | 'MUSEUM_WALK'
+                | 'LIVE_MUSIC'
+                | 'ICECREAM_WALK'
+              )[];
+              neighbourhoods: string[];
+              evenings: (
+                | 'MON_EARLY'
+                | 'MON_LATE'
+                | 'TUE_EARLY'
+                | 'TUE_LATE'
+                | 'WED_EARLY'
+                | 'WED_LATE'
+                | 'THU_EARLY'
+                | 'THU_LATE'
+                | 'FRI_EARLY'
+                | 'FRI_LATE'
+                | 'SAT_EARLY'
+                | 'SAT_LATE'
+                | 'SUN_EARLY'
+                | 'SUN_LATE'
+              )[];
+            };
+            lateCancel: {
+              from: string;
+              costPaise: number;
             };
             me: {
               /** @enum {string|null} */
@@ -10535,6 +10791,54 @@ export interface operations {
               accepted: boolean;
               paid: boolean;
               arrived: boolean;
+              photoUrl: string | null;
+              blocked: boolean;
+            };
+            venue: {
+              photoUrl: string | null;
+              /** @enum {string|null} */
+              budget: 'INR_500_1000' | 'INR_1000_2500' | 'INR_2500_5000' | 'INR_5000_PLUS' | null;
+              address: string | null;
+              mapUrl: string | null;
+            };
+            shared: {
+              cuisines: (
+                'NORTH_INDIAN' | 'SOUTH_INDIAN' | 'ITALIAN' | 'JAPANESE' | 'THAI' | 'MEXICAN' | 'MIDDLE_EASTERN' | 'VEGETARIAN_ONLY' | 'VEGAN' | 'JAIN'
+              )[];
+              dateTypes: (
+                | 'COFFEE'
+                | 'QUICK_COCKTAIL'
+                | 'BREAKFAST'
+                | 'LUNCH'
+                | 'DINNER'
+                | 'GO_KARTING'
+                | 'PAINT_DATE'
+                | 'BOWLING'
+                | 'MUSEUM_WALK'
+                | 'LIVE_MUSIC'
+                | 'ICECREAM_WALK'
+              )[];
+              neighbourhoods: string[];
+              evenings: (
+                | 'MON_EARLY'
+                | 'MON_LATE'
+                | 'TUE_EARLY'
+                | 'TUE_LATE'
+                | 'WED_EARLY'
+                | 'WED_LATE'
+                | 'THU_EARLY'
+                | 'THU_LATE'
+                | 'FRI_EARLY'
+                | 'FRI_LATE'
+                | 'SAT_EARLY'
+                | 'SAT_LATE'
+                | 'SUN_EARLY'
+                | 'SUN_LATE'
+              )[];
+            };
+            lateCancel: {
+              from: string;
+              costPaise: number;
             };
             me: {
               /** @enum {string|null} */
@@ -10692,6 +10996,54 @@ export interface operations {
               accepted: boolean;
               paid: boolean;
               arrived: boolean;
+              photoUrl: string | null;
+              blocked: boolean;
+            };
+            venue: {
+              photoUrl: string | null;
+              /** @enum {string|null} */
+              budget: 'INR_500_1000' | 'INR_1000_2500' | 'INR_2500_5000' | 'INR_5000_PLUS' | null;
+              address: string | null;
+              mapUrl: string | null;
+            };
+            shared: {
+              cuisines: (
+                'NORTH_INDIAN' | 'SOUTH_INDIAN' | 'ITALIAN' | 'JAPANESE' | 'THAI' | 'MEXICAN' | 'MIDDLE_EASTERN' | 'VEGETARIAN_ONLY' | 'VEGAN' | 'JAIN'
+              )[];
+              dateTypes: (
+                | 'COFFEE'
+                | 'QUICK_COCKTAIL'
+                | 'BREAKFAST'
+                | 'LUNCH'
+                | 'DINNER'
+                | 'GO_KARTING'
+                | 'PAINT_DATE'
+                | 'BOWLING'
+                | 'MUSEUM_WALK'
+                | 'LIVE_MUSIC'
+                | 'ICECREAM_WALK'
+              )[];
+              neighbourhoods: string[];
+              evenings: (
+                | 'MON_EARLY'
+                | 'MON_LATE'
+                | 'TUE_EARLY'
+                | 'TUE_LATE'
+                | 'WED_EARLY'
+                | 'WED_LATE'
+                | 'THU_EARLY'
+                | 'THU_LATE'
+                | 'FRI_EARLY'
+                | 'FRI_LATE'
+                | 'SAT_EARLY'
+                | 'SAT_LATE'
+                | 'SUN_EARLY'
+                | 'SUN_LATE'
+              )[];
+            };
+            lateCancel: {
+              from: string;
+              costPaise: number;
             };
             me: {
               /** @enum {string|null} */
@@ -10852,6 +11204,54 @@ export interface operations {
               accepted: boolean;
               paid: boolean;
               arrived: boolean;
+              photoUrl: string | null;
+              blocked: boolean;
+            };
+            venue: {
+              photoUrl: string | null;
+              /** @enum {string|null} */
+              budget: 'INR_500_1000' | 'INR_1000_2500' | 'INR_2500_5000' | 'INR_5000_PLUS' | null;
+              address: string | null;
+              mapUrl: string | null;
+            };
+            shared: {
+              cuisines: (
+                'NORTH_INDIAN' | 'SOUTH_INDIAN' | 'ITALIAN' | 'JAPANESE' | 'THAI' | 'MEXICAN' | 'MIDDLE_EASTERN' | 'VEGETARIAN_ONLY' | 'VEGAN' | 'JAIN'
+              )[];
+              dateTypes: (
+                | 'COFFEE'
+                | 'QUICK_COCKTAIL'
+                | 'BREAKFAST'
+                | 'LUNCH'
+                | 'DINNER'
+                | 'GO_KARTING'
+                | 'PAINT_DATE'
+                | 'BOWLING'
+                | 'MUSEUM_WALK'
+                | 'LIVE_MUSIC'
+                | 'ICECREAM_WALK'
+              )[];
+              neighbourhoods: string[];
+              evenings: (
+                | 'MON_EARLY'
+                | 'MON_LATE'
+                | 'TUE_EARLY'
+                | 'TUE_LATE'
+                | 'WED_EARLY'
+                | 'WED_LATE'
+                | 'THU_EARLY'
+                | 'THU_LATE'
+                | 'FRI_EARLY'
+                | 'FRI_LATE'
+                | 'SAT_EARLY'
+                | 'SAT_LATE'
+                | 'SUN_EARLY'
+                | 'SUN_LATE'
+              )[];
+            };
+            lateCancel: {
+              from: string;
+              costPaise: number;
             };
             me: {
               /** @enum {string|null} */
@@ -11645,10 +12045,12 @@ export interface operations {
               status: 'PROPOSED' | 'BOOKED' | 'SEATED' | 'FLAKED' | 'NO_SHOW' | 'DECLINED' | 'EXPIRED' | 'REPLACED' | 'CANCELLED';
               startsAt: string;
               time: string;
+              arrivalsOpenAt: string;
               members: {
                 memberId: string;
                 firstName: string;
                 arrived: boolean;
+                undoUntil: string | null;
               }[];
             }[];
           };
@@ -11759,10 +12161,121 @@ export interface operations {
             status: 'PROPOSED' | 'BOOKED' | 'SEATED' | 'FLAKED' | 'NO_SHOW' | 'DECLINED' | 'EXPIRED' | 'REPLACED' | 'CANCELLED';
             startsAt: string;
             time: string;
+            arrivalsOpenAt: string;
             members: {
               memberId: string;
               firstName: string;
               arrived: boolean;
+              undoUntil: string | null;
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  undoDateArrival: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        planId: string;
+        memberId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            planId: string;
+            reservationId: string;
+            /** @enum {string} */
+            status: 'PROPOSED' | 'BOOKED' | 'SEATED' | 'FLAKED' | 'NO_SHOW' | 'DECLINED' | 'EXPIRED' | 'REPLACED' | 'CANCELLED';
+            startsAt: string;
+            time: string;
+            arrivalsOpenAt: string;
+            members: {
+              memberId: string;
+              firstName: string;
+              arrived: boolean;
+              undoUntil: string | null;
             }[];
           };
         };
@@ -11869,6 +12382,18 @@ export interface operations {
               openReports: number;
               isHidden: boolean;
               suspendedAt: string | null;
+              profile: {
+                profession: string | null;
+                gender: string | null;
+                dreams: string;
+                fiveYearGoal: string;
+                whatIWantInPartner: string;
+                whyPartnerWouldLikeMe: string;
+                interests: string[];
+              };
+              photos: {
+                url: string;
+              }[];
               reports: {
                 id: string;
                 /** @enum {string} */
@@ -11885,6 +12410,100 @@ export interface operations {
             }[];
             hasMore: boolean;
           };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  getReportedMemberPhoto: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        photoId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
         };
       };
       /** @description Default Response */

@@ -30,14 +30,18 @@ async function populate(handle: DatabaseHandle, count: number): Promise<void> {
   const pick = (all: readonly string[], share: number) => `ARRAY(SELECT v FROM unnest(${pgArray(all)}) AS v WHERE random() < ${share} + 0 * i)`;
   await handle.db.execute(sql.raw('SELECT setseed(0.42)'));
   await handle.db.execute(
-    sql.raw(`INSERT INTO dating_users (phone, password_hash, name, dob, date_budget, cuisines, first_date_types, want_age_min, want_age_max, neighbourhoods, free_evenings, intent)
+    sql.raw(`INSERT INTO dating_users (phone, password_hash, name, dob, date_budget, cuisines, first_date_types, want_age_min, want_age_max, neighbourhoods, free_evenings, intent,
+                                       gender, wants_to_meet)
       SELECT '+9190' || lpad(i::text, 9, '0'), 'x', 'Member ' || i, born, budget,
              CASE WHEN cardinality(c) > 0 THEN c ELSE ARRAY['SOUTH_INDIAN'] END,
              CASE WHEN cardinality(t) > 0 THEN t ELSE ARRAY['COFFEE'] END,
              greatest(18, age - 5), least(99, age + 5),
              CASE WHEN random() < 0.4 THEN ARRAY[h1, h2] ELSE ARRAY[h1] END,
              CASE WHEN cardinality(e) > 0 THEN e ELSE ARRAY['SAT_LATE'] END,
-             (ARRAY['LIFE_PARTNER', 'LONG_TERM', 'OPEN_TO_SEE'])[1 + floor(random() * 3)::int]
+             (ARRAY['LIFE_PARTNER', 'LONG_TERM', 'OPEN_TO_SEE'])[1 + floor(random() * 3)::int],
+             -- Who they are and who they want to meet (decision 250): mostly women and men, some non-binary.
+             (ARRAY['WOMAN', 'WOMAN', 'WOMAN', 'MAN', 'MAN', 'MAN', 'NON_BINARY'])[1 + floor(random() * 7)::int],
+             (ARRAY['MEN', 'MEN', 'WOMEN', 'WOMEN', 'EVERYONE'])[1 + floor(random() * 5)::int]
       FROM (
         SELECT i, age, (date '${DAY}' - (age * 365 + floor(random() * 360)::int)) AS born,
                (ARRAY['INR_500_1000', 'INR_1000_2500', 'INR_2500_5000', 'INR_5000_PLUS'])[1 + floor(random() * 4)::int] AS budget,

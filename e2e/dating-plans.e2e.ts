@@ -108,6 +108,14 @@ async function planRow(planId: string) {
   return row;
 }
 
+/** Moves a booked date's start (the plan and its reservation; the slot keeps its day) to `at`. */
+async function moveDateStart(planId: string, at: Date) {
+  await server.database.db.execute(
+    sql`UPDATE reservations SET starts_at = ${at.toISOString()} WHERE id = (SELECT reservation_id FROM dating_plans WHERE id = ${planId})`,
+  );
+  await server.database.db.execute(sql`UPDATE dating_plans SET starts_at = ${at.toISOString()} WHERE id = ${planId}`);
+}
+
 /** Each member's deposit on the plan: the intent's status and what its capture was for, by first name. */
 async function depositsOf(planId: string): Promise<Record<string, string>> {
   const rows = await queryRows<{ first_name: string; status: string; capture_purpose: string | null }>(
@@ -173,13 +181,13 @@ describe('date plans', () => {
       party_size: 2,
       restaurant: RESTAURANT,
     });
-    // The plan's start: at least 4 hours from now and within 7 days.
+    // The plan's start: at least 24 hours from now (neither said "tonight is fine", decision 252) and within 7 days.
     const [{ starts_at: startsAt }] = (await queryRows<{ starts_at: Date | string }>(
       server.database.db,
       sql`SELECT starts_at FROM dating_plans WHERE id = ${planId}`,
     )) as [{ starts_at: Date | string }];
     const leadHours = (new Date(startsAt).getTime() - Date.now()) / 3_600_000;
-    expect(leadHours).toBeGreaterThanOrEqual(3.9);
+    expect(leadHours).toBeGreaterThanOrEqual(23.9);
     expect(leadHours).toBeLessThan(7 * 24);
     expect(await hasSidewaysScroll(asha.page)).toBe(false);
     await expectAccessible(asha.page, 'a proposed date plan on /dating/app (375 px)');
@@ -248,11 +256,29 @@ describe('date plans', () => {
     await expectAccessible(portal, 'the portal dashboard with a Tablefair date (1280 px)');
     await saveScreenshot(portal, 'dating-plan-portal-1280');
 
-    await row.getByRole('button', { name: /^Mark Asha arrived/ }).click();
-    await row.getByRole('button', { name: /^Asha has arrived/ }).waitFor();
+    // Hours ahead of the date, arrivals are not offered (decision 253); the date is then moved to start in 20 minutes.
+    expect(await row.getByRole('button', { name: /^Mark .* arrived/ }).count()).toBe(0);
+    await row
+      .getByText(/^From \d+:\d+ [AP]M$/)
+      .first()
+      .waitFor();
+    await moveDateStart(planId, new Date(Date.now() + 20 * 60_000));
+    await portal.reload();
+    await panel.waitFor();
+    if (planDate !== todayInKolkata()) await panel.getByLabel('Dates on', { exact: true }).fill(planDate);
+    await row.getByRole('button', { name: 'Mark Asha arrived' }).click();
+    const confirm = portal.getByRole('dialog', { name: 'Mark Asha arrived?' });
+    await confirm.getByRole('button', { name: 'Mark Asha arrived' }).click();
+    await row.getByText('✓ Arrived').waitFor();
     expect(await row.getAttribute('data-status')).toBe('BOOKED');
     expect((await planRow(planId))!.reservation_status).toBe('CONFIRMED');
-    await row.getByRole('button', { name: /^Mark Ravi arrived/ }).click();
+    // Marked by mistake: undone within 10 minutes, then marked again.
+    await row.getByRole('button', { name: /^Undo Asha's arrival/ }).click();
+    await row.getByRole('button', { name: 'Mark Asha arrived' }).click();
+    await confirm.getByRole('button', { name: 'Mark Asha arrived' }).click();
+    await row.getByText('✓ Arrived').waitFor();
+    await row.getByRole('button', { name: 'Mark Ravi arrived' }).click();
+    await portal.getByRole('dialog', { name: 'Mark Ravi arrived?' }).getByRole('button', { name: 'Mark Ravi arrived' }).click();
     await panel.locator(`[data-testid="dates-row"][data-plan-id="${planId}"][data-status="SEATED"]`).waitFor();
     await row.getByText('Both arrived').waitFor();
     expect(await planRow(planId)).toMatchObject({ status: 'SEATED', reservation_status: 'SEATED' });
@@ -332,6 +358,11 @@ describe('date plans', () => {
     await expect.poll(async () => (await planRow(planId))?.reservation_status, { timeout: 15_000 }).toBe('CONFIRMED');
     expect((await planRow(planId))!.status).toBe('BOOKED');
 
+    // Before the arrivals open (30 minutes ahead), the server refuses; the date is moved to start in 10 minutes.
+    const early = await api<{ error: string }>(`/api/admin/dates/${planId}/arrivals`, { method: 'POST', token: staff, body: { memberId: memberIds.Meera } });
+    expect(early.status).toBe(409);
+    expect(early.body.error).toMatch(/^Arrivals for this date can be marked from \d+:\d+ [AP]M, 30 minutes before it starts\.$/);
+    await moveDateStart(planId, new Date(Date.now() + 10 * 60_000));
     // Only Meera arrives; then the date is moved to have started 20 minutes ago.
     const arrived = await api<{ members: { firstName: string; arrived: boolean }[] }>(`/api/admin/dates/${planId}/arrivals`, {
       method: 'POST',
@@ -340,11 +371,7 @@ describe('date plans', () => {
     });
     expect(arrived.status, JSON.stringify(arrived.body)).toBe(200);
     expect(Object.fromEntries(arrived.body.members.map((member) => [member.firstName, member.arrived]))).toEqual({ Meera: true, Kiran: false });
-    const startedAt = new Date(Date.now() - 20 * 60_000).toISOString();
-    await server.database.db.execute(
-      sql`UPDATE reservations SET starts_at = ${startedAt} WHERE id = (SELECT reservation_id FROM dating_plans WHERE id = ${planId})`,
-    );
-    await server.database.db.execute(sql`UPDATE dating_plans SET starts_at = ${startedAt} WHERE id = ${planId}`);
+    await moveDateStart(planId, new Date(Date.now() - 20 * 60_000));
 
     // The sweeper settles it: the table is seated (Meera came), Kiran's deposit is paid out to Meera.
     await expect.poll(async () => (await planRow(planId))?.status, { timeout: 20_000 }).toBe('FLAKED');

@@ -63,6 +63,8 @@ async function expectPhotosRendered(page: Page, count: number) {
 /** Signs up from inside the page (same cookies as the browser), for screens that need a session. */
 async function signUpInPage(page: Page, phone: string): Promise<void> {
   await signUpDatingMemberInPage(page, {
+    gender: 'WOMAN',
+    wantsToMeet: 'EVERYONE',
     phone,
     password: 'password123',
     name: 'Ira Menon',
@@ -157,6 +159,10 @@ describe('dating section', () => {
     await page.getByText('₹1,000–2,500').click();
     for (const cuisine of ['South Indian', 'Japanese']) await page.getByRole('button', { name: cuisine, exact: true }).click();
     expect(await page.getByRole('radio', { name: 'Sometimes' }).isChecked()).toBe(true);
+    // Who you are and who you want to meet (decision 250): in your own words, shown on the profile or not.
+    await page.getByRole('radio', { name: 'I describe myself', exact: true }).check();
+    await page.getByLabel('In your own words').fill('Genderfluid');
+    await page.getByRole('radio', { name: 'Everyone', exact: true }).check();
 
     await page.getByLabel('What you want to see in a partner').fill('Kindness, curiosity and a good appetite');
     await page.getByLabel("Why they'd love dating you").fill('I know every dosa place in Jayanagar');

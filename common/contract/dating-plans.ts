@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { datePlanStatuses } from '../domain/dating-plan.ts';
 import { isIsoDate } from '../domain/time.ts';
 import { restaurantRef } from './restaurants.ts';
+import { datingShared } from './dating.ts';
+import { dateBudgets } from '../domain/dating-profile.ts';
 
 /**
  * Date plans (decision 184): what a member sees of a plan, what they can do
@@ -42,7 +44,30 @@ export const datePlan = z.object({
   /** Both must have paid by then. */
   deadline: z.string(),
   depositPaise: z.number(),
-  partner: z.object({ memberId: z.string(), firstName: z.string(), accepted: z.boolean(), paid: z.boolean(), arrived: z.boolean() }),
+  partner: z.object({
+    memberId: z.string(),
+    firstName: z.string(),
+    accepted: z.boolean(),
+    paid: z.boolean(),
+    arrived: z.boolean(),
+    /** Their first photo (null once either has blocked the other). */
+    photoUrl: z.string().nullable(),
+    /** Either has blocked the other: nothing more to block or report (decision 251). */
+    blocked: z.boolean(),
+  }),
+  /** The table's place as the plan card shows it (decision 254). */
+  venue: z.object({
+    /** The restaurant's first photo, else its hero image; null when it has neither. */
+    photoUrl: z.string().nullable(),
+    /** What a date for two costs there, in the members' budget bands (from its date-partner profile). */
+    budget: z.enum(dateBudgets).nullable(),
+    address: z.string().nullable(),
+    mapUrl: z.string().nullable(),
+  }),
+  /** "Why you two" (decision 254). */
+  shared: datingShared,
+  /** What cancelling a booked date late costs, and from when it is late (decision 252), before anyone pays. */
+  lateCancel: z.object({ from: z.string(), costPaise: z.number() }),
   me: z.object({
     answer: z.enum(['ACCEPTED', 'DECLINED']).nullable(),
     paid: z.boolean(),
@@ -92,7 +117,17 @@ export const adminDate = z.object({
   status: z.enum(datePlanStatuses),
   startsAt: z.string(),
   time: z.string(),
-  members: z.array(z.object({ memberId: z.string(), firstName: z.string(), arrived: z.boolean() })),
+  /** From when staff can mark arrivals (30 minutes before the start, decision 253). */
+  arrivalsOpenAt: z.string(),
+  members: z.array(
+    z.object({
+      memberId: z.string(),
+      firstName: z.string(),
+      arrived: z.boolean(),
+      /** Until when this arrival can be undone (null: not arrived, or no longer undoable). */
+      undoUntil: z.string().nullable(),
+    }),
+  ),
 });
 export type AdminDate = z.infer<typeof adminDate>;
 
@@ -102,6 +137,12 @@ export type AdminDatesResponse = z.infer<typeof adminDatesResponse>;
 /** POST /api/admin/dates/{planId}/arrivals: one member is at the table. */
 export const dateArrivalBody = z.object({ memberId: z.uuid({ message: 'memberId: not a member of this date' }) });
 export type DateArrivalBody = z.infer<typeof dateArrivalBody>;
+
+/** DELETE /api/admin/dates/{planId}/arrivals/{memberId}: an arrival marked by mistake, undone. */
+export const dateArrivalParams = z.object({
+  planId: z.uuid({ message: 'Date plan not found' }),
+  memberId: z.uuid({ message: 'memberId: not a member of this date' }),
+});
 
 /** PUT /dating/plans/{planId}/after-date: the two questions after a date, answered once. */
 export const afterDateBody = z.object({

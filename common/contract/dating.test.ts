@@ -26,6 +26,8 @@ const validSignup = (): DatingSignupBody => ({
   whyPartnerWouldLikeMe: 'I cook',
   physicalActivity: 'REGULAR',
   dateBudget: 'INR_1000_2500',
+  gender: 'WOMAN',
+  wantsToMeet: 'MEN',
   instagramHandle: '@asha.k',
   diet: 'VEG',
   drinking: 'SOCIALLY',

@@ -18,6 +18,7 @@ import {
   tableDateTypes,
 } from '../domain/dating-profile.ts';
 import { DEFAULT_WANT_AGE_MAX, DEFAULT_WANT_AGE_MIN, datingIntents, freeEvenings } from '../domain/dating-match.ts';
+import { GENDER_SELF_MAX, genders, wantsToMeetValues } from '../domain/dating-gender.ts';
 
 /**
  * The dating section's shapes and rules, used by the server (Fastify validation, OpenAPI)
@@ -39,7 +40,41 @@ export const DATING_MESSAGES = {
   uploadFailed: 'Upload failed',
   loginFailed: 'Login failed',
   signupFailed: 'Failed to create account',
+  gender: 'Choose how you describe yourself',
+  genderSelfDescribed: 'Describe yourself in a few words',
+  wantsToMeet: 'Choose who you want to meet',
 } as const;
+
+/**
+ * Who a member is and who they want to meet (decision 250): a gender from the list, the member's
+ * own words when self-described (kept only then), whether it shows on the profile, and the wish.
+ */
+export const datingGenderFields = {
+  gender: z.enum(genders, { message: DATING_MESSAGES.gender }),
+  genderSelfDescribed: z
+    .string()
+    .trim()
+    .max(GENDER_SELF_MAX, { message: `Describe yourself in at most ${GENDER_SELF_MAX} characters` })
+    .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), { message: 'Describe yourself on one line' })
+    .optional()
+    .nullable()
+    .transform((value) => value || null),
+  showGender: z.boolean({ message: 'showGender: use true or false' }).optional().default(true),
+  wantsToMeet: z.enum(wantsToMeetValues, { message: DATING_MESSAGES.wantsToMeet }),
+};
+
+/** A self-described gender needs the member's own words; any other gender keeps none. */
+function selfDescribedHolds(body: { gender?: string; genderSelfDescribed?: string | null }): boolean {
+  return body.gender !== 'SELF_DESCRIBED' || Boolean(body.genderSelfDescribed);
+}
+const selfDescribedRefinement: [typeof selfDescribedHolds, { message: string; path: string[] }] = [
+  selfDescribedHolds,
+  { message: DATING_MESSAGES.genderSelfDescribed, path: ['genderSelfDescribed'] },
+];
+const keepSelfDescribedOnlyForIt = <T extends { gender: string; genderSelfDescribed: string | null }>(body: T): T => ({
+  ...body,
+  genderSelfDescribed: body.gender === 'SELF_DESCRIBED' ? body.genderSelfDescribed : null,
+});
 
 /** Phone: trimmed on entry; spaces and dashes typed for readability are ignored; then +? and 10-15 digits. */
 export const datingPhone = z
@@ -116,65 +151,69 @@ export const datingPhotoRef = z.object({
 });
 export type DatingPhotoRef = z.infer<typeof datingPhotoRef>;
 
-export const datingSignupBody = z.object({
-  phone: datingPhone,
-  password: datingPassword,
-  name: z
-    .string({ message: DATING_MESSAGES.name })
-    .trim()
-    .min(1, { message: DATING_MESSAGES.name })
-    .max(100, { message: 'Name: at most 100 characters' })
-    .refine(...oneLineName('name')),
-  dob: z
-    .string({ message: DATING_MESSAGES.dob })
-    .trim()
-    .min(1, { message: DATING_MESSAGES.dob })
-    .refine(isIsoDate, { message: 'Enter a valid date of birth' })
-    .refine((value) => value >= '1900-01-01', { message: 'Enter a valid date of birth' }),
-  profession: optionalText(100, 'Profession: at most 100 characters'),
-  dreams: freeText,
-  fiveYearGoal: freeText,
-  whatIWantInPartner: freeText,
-  whyPartnerWouldLikeMe: freeText,
-  physicalActivity: z
-    .enum(physicalActivities, { message: 'Choose how active you are' })
-    .optional()
-    .transform((value) => value ?? DEFAULT_PHYSICAL_ACTIVITY),
-  // The spec lists budgets by their labels; a label is accepted and read as its code.
-  dateBudget: z.preprocess(
-    (value) => (typeof value === 'string' && BUDGET_BY_LABEL.has(value) ? BUDGET_BY_LABEL.get(value) : value),
-    z.enum(dateBudgets, { message: DATING_MESSAGES.dateBudget }),
-  ),
-  instagramHandle: z.preprocess(
-    (value) => blankToUndefined(typeof value === 'string' ? value.trim().replace(/^@/, '') : value),
-    z
-      .string({ message: 'Enter an Instagram handle like @name' })
-      .regex(/^[A-Za-z0-9._]{1,30}$/, { message: 'Enter an Instagram handle like @name' })
-      .optional(),
-  ),
-  diet: optionalChoice(diets, 'Choose a diet from the list'),
-  drinking: optionalChoice(drinkingHabits, 'Choose how often you drink from the list'),
-  smoking: optionalChoice(smokingHabits, 'Choose whether you smoke from the list'),
-  photos: z
-    .array(datingPhotoRef, { message: DATING_MESSAGES.photos })
-    .length(DATING_PHOTO_COUNT, { message: DATING_MESSAGES.photos })
-    .refine((photos) => new Set(photos.map((photo) => photo.sortOrder)).size === DATING_PHOTO_COUNT, {
-      message: 'Photos need sortOrder 0, 1 and 2',
-    })
-    .refine((photos) => new Set(photos.map((photo) => photo.objectKey)).size === photos.length, {
-      message: DATING_MESSAGES.photos,
-    }),
-  cuisines: z
-    .array(z.enum(cuisines, { message: 'Choose cuisines from the list' }), { message: DATING_MESSAGES.cuisines })
-    .min(1, { message: DATING_MESSAGES.cuisines })
-    .transform(unique),
-  interests: tagList('Interests'),
-  languages: tagList('Languages'),
-  firstDateTypes: z
-    .array(z.enum(firstDateTypes, { message: 'Choose first dates from the list' }), { message: DATING_MESSAGES.firstDateTypes })
-    .min(1, { message: DATING_MESSAGES.firstDateTypes })
-    .transform(unique),
-});
+export const datingSignupBody = z
+  .object({
+    phone: datingPhone,
+    password: datingPassword,
+    name: z
+      .string({ message: DATING_MESSAGES.name })
+      .trim()
+      .min(1, { message: DATING_MESSAGES.name })
+      .max(100, { message: 'Name: at most 100 characters' })
+      .refine(...oneLineName('name')),
+    dob: z
+      .string({ message: DATING_MESSAGES.dob })
+      .trim()
+      .min(1, { message: DATING_MESSAGES.dob })
+      .refine(isIsoDate, { message: 'Enter a valid date of birth' })
+      .refine((value) => value >= '1900-01-01', { message: 'Enter a valid date of birth' }),
+    profession: optionalText(100, 'Profession: at most 100 characters'),
+    dreams: freeText,
+    fiveYearGoal: freeText,
+    whatIWantInPartner: freeText,
+    whyPartnerWouldLikeMe: freeText,
+    physicalActivity: z
+      .enum(physicalActivities, { message: 'Choose how active you are' })
+      .optional()
+      .transform((value) => value ?? DEFAULT_PHYSICAL_ACTIVITY),
+    // The spec lists budgets by their labels; a label is accepted and read as its code.
+    dateBudget: z.preprocess(
+      (value) => (typeof value === 'string' && BUDGET_BY_LABEL.has(value) ? BUDGET_BY_LABEL.get(value) : value),
+      z.enum(dateBudgets, { message: DATING_MESSAGES.dateBudget }),
+    ),
+    instagramHandle: z.preprocess(
+      (value) => blankToUndefined(typeof value === 'string' ? value.trim().replace(/^@/, '') : value),
+      z
+        .string({ message: 'Enter an Instagram handle like @name' })
+        .regex(/^[A-Za-z0-9._]{1,30}$/, { message: 'Enter an Instagram handle like @name' })
+        .optional(),
+    ),
+    diet: optionalChoice(diets, 'Choose a diet from the list'),
+    drinking: optionalChoice(drinkingHabits, 'Choose how often you drink from the list'),
+    smoking: optionalChoice(smokingHabits, 'Choose whether you smoke from the list'),
+    photos: z
+      .array(datingPhotoRef, { message: DATING_MESSAGES.photos })
+      .length(DATING_PHOTO_COUNT, { message: DATING_MESSAGES.photos })
+      .refine((photos) => new Set(photos.map((photo) => photo.sortOrder)).size === DATING_PHOTO_COUNT, {
+        message: 'Photos need sortOrder 0, 1 and 2',
+      })
+      .refine((photos) => new Set(photos.map((photo) => photo.objectKey)).size === photos.length, {
+        message: DATING_MESSAGES.photos,
+      }),
+    cuisines: z
+      .array(z.enum(cuisines, { message: 'Choose cuisines from the list' }), { message: DATING_MESSAGES.cuisines })
+      .min(1, { message: DATING_MESSAGES.cuisines })
+      .transform(unique),
+    interests: tagList('Interests'),
+    languages: tagList('Languages'),
+    firstDateTypes: z
+      .array(z.enum(firstDateTypes, { message: 'Choose first dates from the list' }), { message: DATING_MESSAGES.firstDateTypes })
+      .min(1, { message: DATING_MESSAGES.firstDateTypes })
+      .transform(unique),
+    ...datingGenderFields,
+  })
+  .refine(...selfDescribedRefinement)
+  .transform(keepSelfDescribedOnlyForIt);
 export type DatingSignupBody = z.input<typeof datingSignupBody>;
 export type DatingSignupInput = z.output<typeof datingSignupBody>;
 
@@ -260,6 +299,13 @@ export const datingProfile = z.object({
   neighbourhoods: z.array(z.string()),
   freeEvenings: z.array(z.enum(freeEvenings)),
   intent: z.enum(datingIntents),
+  /** Null for a member who joined before it was asked (met only by those who want to meet everyone). */
+  gender: z.enum(genders).nullable(),
+  genderSelfDescribed: z.string().nullable(),
+  showGender: z.boolean(),
+  wantsToMeet: z.enum(wantsToMeetValues),
+  /** A date the same evening (less than 24 hours ahead) is fine with this member (decision 252). */
+  tonightIsFine: z.boolean(),
 });
 export type DatingProfile = z.infer<typeof datingProfile>;
 
@@ -296,7 +342,14 @@ export const datingPreferencesBody = z
     intent: z.enum(datingIntents, { message: 'Choose what you are looking for' }),
     interests: tagList('Interests'),
     languages: tagList('Languages'),
+    // Who you are and who you want to meet (decision 250); each left out keeps what is saved.
+    gender: datingGenderFields.gender.optional(),
+    genderSelfDescribed: datingGenderFields.genderSelfDescribed,
+    showGender: z.boolean({ message: 'showGender: use true or false' }).optional(),
+    wantsToMeet: datingGenderFields.wantsToMeet.optional(),
+    tonightIsFine: z.boolean({ message: 'tonightIsFine: use true or false' }).optional(),
   })
+  .refine(...selfDescribedRefinement)
   .refine((body) => body.wantAgeMin <= body.wantAgeMax, { message: 'wantAgeMax: the oldest age must not be below the youngest', path: ['wantAgeMax'] });
 export type DatingPreferencesBody = z.input<typeof datingPreferencesBody>;
 export type DatingPreferencesInput = z.output<typeof datingPreferencesBody>;
@@ -313,6 +366,15 @@ const profileFieldsSeenByOthers = {
   languages: true,
 } as const;
 
+/** "Why you two" (decision 254): what two members have in common, each list in the viewer's order. */
+export const datingShared = z.object({
+  cuisines: z.array(z.enum(cuisines)),
+  dateTypes: z.array(z.enum(firstDateTypes)),
+  neighbourhoods: z.array(z.string()),
+  evenings: z.array(z.enum(freeEvenings)),
+});
+export type DatingShared = z.infer<typeof datingShared>;
+
 /** One suggested member, as the other sees them: first name only, no phone, no birth date. */
 export const datingSuggestion = datingProfile.pick(profileFieldsSeenByOthers).extend({
   memberId: z.string(),
@@ -322,6 +384,10 @@ export const datingSuggestion = datingProfile.pick(profileFieldsSeenByOthers).ex
   myAnswer: z.enum(['YES', 'NO']).nullable(),
   /** Both said yes. */
   isMatch: z.boolean(),
+  /** How they describe themselves, when they show it on their profile (decision 250). */
+  gender: z.string().nullable(),
+  /** "Why you two" (decision 254). */
+  shared: datingShared,
 });
 export type DatingSuggestion = z.infer<typeof datingSuggestion>;
 
@@ -347,10 +413,18 @@ export const datingReportReason = z.enum(['FAKE_PROFILE', 'INAPPROPRIATE', 'HARA
 });
 export type DatingReportReason = z.infer<typeof datingReportReason>;
 
+/** The longest note a report carries for the moderators. */
+export const REPORT_NOTE_MAX = 500;
+
 /** POST /dating/suggestions/{memberId}/report: a reason, and an optional note for the moderators. */
 export const datingReportBody = z.object({
   reason: datingReportReason,
-  note: z.string().trim().max(500, { message: 'note: at most 500 characters' }).optional().default(''),
+  note: z
+    .string()
+    .trim()
+    .max(REPORT_NOTE_MAX, { message: `note: at most ${REPORT_NOTE_MAX} characters` })
+    .optional()
+    .default(''),
 });
 export type DatingReportBody = z.input<typeof datingReportBody>;
 

@@ -44,6 +44,19 @@ export const moderationMember = z.object({
   isHidden: z.boolean(),
   /** When a moderator suspended the member (ISO-8601), or null. */
   suspendedAt: z.string().nullable(),
+  /** What the member wrote on their profile, for the moderator to judge the reports by (decision 255). */
+  profile: z.object({
+    profession: z.string().nullable(),
+    /** Their gender in words, shown to moderators even when hidden from members. */
+    gender: z.string().nullable(),
+    dreams: z.string(),
+    fiveYearGoal: z.string(),
+    whatIWantInPartner: z.string(),
+    whyPartnerWouldLikeMe: z.string(),
+    interests: z.array(z.string()),
+  }),
+  /** Their photos, served to moderators only (bearer) at these paths. */
+  photos: z.array(z.object({ url: z.string() })),
   reports: z.array(moderationReport),
 });
 export type ModerationMember = z.infer<typeof moderationMember>;

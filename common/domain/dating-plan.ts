@@ -60,6 +60,11 @@ export const PLAN_ANSWER_HOURS = 24;
 export const PLAN_CLOSES_BEFORE_START_HOURS = 2;
 /** A plan is proposed only for a start at least this far away, so both have time to answer. */
 export const PLAN_MIN_LEAD_HOURS = 4;
+/**
+ * A plan is never proposed less than this far ahead unless both members chose "tonight is fine"
+ * (decision 252); with both, PLAN_MIN_LEAD_HOURS is the floor.
+ */
+export const PLAN_MIN_LEAD_HOURS_WITHOUT_CONSENT = 24;
 /** Plans are looked for this many days ahead. */
 export const PLAN_HORIZON_DAYS = 7;
 /** A member who has not arrived this long after the start has flaked. */
@@ -87,9 +92,34 @@ export function planDeadline(now: Date, startsAt: Date): Date {
   return new Date(Math.min(now.getTime() + PLAN_ANSWER_HOURS * HOUR_MS, startsAt.getTime() - PLAN_CLOSES_BEFORE_START_HOURS * HOUR_MS));
 }
 
+/** From when cancelling a booked date is late: 24 hours before its start. */
+export function lateCancelFrom(startsAt: Date): Date {
+  return new Date(startsAt.getTime() - DATE_LATE_CANCEL_HOURS * HOUR_MS);
+}
+
 /** Whether a member cancelling a booked date at `now` flakes (within 24 hours of the start). */
 export function isLateDateCancel(startsAt: Date, now: Date): boolean {
   return startsAt.getTime() - now.getTime() < DATE_LATE_CANCEL_HOURS * HOUR_MS;
+}
+
+/** Staff can mark a member arrived from this long before the start (decision 253). */
+export const DATE_ARRIVAL_OPENS_MINUTES = 30;
+/** Staff can undo an arrival this long after marking it, while the other has not arrived yet (decision 253). */
+export const DATE_ARRIVAL_UNDO_MINUTES = 10;
+
+/** From when staff can mark arrivals. */
+export function arrivalsOpenAt(startsAt: Date): Date {
+  return new Date(startsAt.getTime() - DATE_ARRIVAL_OPENS_MINUTES * 60_000);
+}
+
+/** Whether staff can mark an arrival at `now`. */
+export function canMarkArrivalAt(startsAt: Date, now: Date): boolean {
+  return now.getTime() >= arrivalsOpenAt(startsAt).getTime();
+}
+
+/** Whether an arrival marked at `arrivedAt` can still be undone at `now`. */
+export function canUndoArrivalAt(arrivedAt: Date, now: Date): boolean {
+  return now.getTime() - arrivedAt.getTime() < DATE_ARRIVAL_UNDO_MINUTES * 60_000;
 }
 
 /** Whether the arrival grace is over at `now`: whoever has not arrived has flaked. */

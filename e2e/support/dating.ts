@@ -60,7 +60,7 @@ export function uniqueDatingPhone(): string {
  * Signs up a journey's member (a fresh phone, the same answers as every journey's member: an
  * architect with a ₹1,000–2,500 budget who likes South Indian and Japanese food and coffee dates).
  */
-export function signUpJourneyMemberInPage(page: Page, person: { name: string; dob: string }): Promise<void> {
+export function signUpJourneyMemberInPage(page: Page, person: { name: string; dob: string; gender?: string; wantsToMeet?: string }): Promise<void> {
   return signUpDatingMemberInPage(page, {
     phone: uniqueDatingPhone(),
     password: 'password123',
@@ -70,6 +70,8 @@ export function signUpJourneyMemberInPage(page: Page, person: { name: string; do
     whatIWantInPartner: 'Someone who reads the menu like a novel',
     whyPartnerWouldLikeMe: 'I always know the best filter coffee nearby',
     dateBudget: 'INR_1000_2500',
+    gender: person.gender ?? 'WOMAN',
+    wantsToMeet: person.wantsToMeet ?? 'EVERYONE',
     cuisines: ['SOUTH_INDIAN', 'JAPANESE'],
     interests: ['Jazz'],
     languages: ['Kannada'],

@@ -218,6 +218,13 @@ export const datingUsers = pgTable('dating_users', {
   // Set by a moderator (migration 0016): never suggested or shown again, cannot sign in.
   suspendedAt: timestamp('suspended_at', { withTimezone: true }),
   suspensionNote: text('suspension_note'),
+  // Migration 0024 (decision 250): who the member is and who they want to meet; a gender hidden
+  // from the profile still decides the matching. A same-evening date needs both members' consent.
+  gender: text('gender'),
+  genderSelfDescribed: text('gender_self_described'),
+  wantsToMeet: text('wants_to_meet').notNull().default('EVERYONE'),
+  showGender: boolean('show_gender').notNull().default(true),
+  tonightIsFine: boolean('tonight_is_fine').notNull().default(false),
 });
 
 /** A dating account's three photos (object keys in storage), sort orders 0-2. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { MatchProfile } from '#common/domain/dating-match.ts';
+import type { Gender, WantsToMeet } from '#common/domain/dating-gender.ts';
 import { kolkataInstant } from '#common/domain/time.ts';
 import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import { hashPassword } from '#server/modules/accounts/password.ts';
@@ -158,6 +159,12 @@ export interface DatingMemberProfile extends MatchProfile {
   dob: string;
   wantAgeMin: number;
   wantAgeMax: number;
+  /** Who they are and who they want to meet (decision 250); null: joined before it was asked. */
+  gender: Gender | null;
+  wantsToMeet: WantsToMeet;
+  showGender: boolean;
+  /** A date less than 24 hours ahead is fine (decision 252). */
+  tonightIsFine: boolean;
 }
 
 /** A dating member's profile: Asha, 32, in Indiranagar, free Friday late and Saturday early, unless overridden. */
@@ -173,6 +180,10 @@ export function datingMemberProfile(overrides: Partial<DatingMemberProfile> = {}
     firstDateTypes: ['COFFEE'],
     dateBudget: 'INR_1000_2500',
     intent: 'LONG_TERM',
+    gender: 'WOMAN',
+    wantsToMeet: 'EVERYONE',
+    showGender: true,
+    tonightIsFine: false,
     ...overrides,
   };
 }
@@ -184,10 +195,12 @@ export async function buildDatingMember(db: Db, overrides: Partial<DatingMemberP
   datingPhoneCounter += 1;
   const [row] = await queryRows<{ id: string }>(
     db,
-    sql`INSERT INTO dating_users (phone, password_hash, name, dob, date_budget, cuisines, first_date_types, want_age_min, want_age_max, neighbourhoods, free_evenings, intent)
+    sql`INSERT INTO dating_users (phone, password_hash, name, dob, date_budget, cuisines, first_date_types, want_age_min, want_age_max, neighbourhoods, free_evenings, intent,
+                                  gender, wants_to_meet, show_gender, tonight_is_fine)
         VALUES (${`+9177${String(process.pid % 1000).padStart(3, '0')}${String(datingPhoneCounter).padStart(5, '0')}`}, 'x', ${m.name}, ${m.dob}, ${m.dateBudget},
                 ${toPgArray(m.cuisines)}::text[], ${toPgArray(m.firstDateTypes)}::text[], ${m.wantAgeMin}, ${m.wantAgeMax},
-                ${toPgArray(m.neighbourhoods)}::text[], ${toPgArray(m.freeEvenings)}::text[], ${m.intent})
+                ${toPgArray(m.neighbourhoods)}::text[], ${toPgArray(m.freeEvenings)}::text[], ${m.intent},
+                ${m.gender}, ${m.wantsToMeet}, ${m.showGender}, ${m.tonightIsFine})
         RETURNING id`,
   );
   return row.id;

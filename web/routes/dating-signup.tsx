@@ -17,6 +17,7 @@ import { RadioChips, ToggleChips } from '#web/features/dating/Chips.tsx';
 import { DatingAuthLink, DatingPage } from '#web/features/dating/DatingLayout.tsx';
 import { Counter, Section } from '#web/features/dating/FormSection.tsx';
 import { DatingPhoneField } from '#web/features/dating/PhoneField.tsx';
+import { GenderFields } from '#web/features/dating/GenderFields.tsx';
 import { PhotoPicker } from '#web/features/dating/PhotoPicker.tsx';
 import { SignupCodeStep } from '#web/features/dating/SignupCodeStep.tsx';
 import { SignupIntro } from '#web/features/dating/SignupIntro.tsx';
@@ -94,6 +95,14 @@ export default function DatingSignup() {
               placeholder="@yourhandle"
               autoCapitalize="none"
               {...text('instagramHandle')}
+            />
+          </Section>
+
+          <Section id="sec-meet" title="You, and who you want to meet">
+            <GenderFields
+              value={form}
+              onChange={(field, value) => set(field, value as never, true)}
+              errors={{ gender: shown('gender'), genderSelfDescribed: shown('genderSelfDescribed'), wantsToMeet: shown('wantsToMeet') }}
             />
           </Section>
 

@@ -1,4 +1,4 @@
-import { PLAN_HORIZON_DAYS, PLAN_MIN_LEAD_HOURS, planDeadline } from '#common/domain/dating-plan.ts';
+import { PLAN_HORIZON_DAYS, PLAN_MIN_LEAD_HOURS, PLAN_MIN_LEAD_HOURS_WITHOUT_CONSENT, planDeadline } from '#common/domain/dating-plan.ts';
 import { asDate, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import type { ReservationsService } from '#server/modules/reservations/reservations.service.ts';
@@ -19,7 +19,8 @@ export type ProposalAfter = { plan: PlanRow; why: 'askedAgain' | 'secondDate' };
 
 /**
  * A pair's plan proposed (decision 184): one SQL statement picks the earliest partner tables both
- * members are free for, in budget, nearest their homes; the first that still takes two becomes
+ * members are free for, in budget, nearest their homes, at least 24 hours ahead unless both said
+ * "tonight is fine" (decision 252); the first that still takes two becomes
  * the platform's hold for the pair, lasting until the plan's deadline.
  */
 export function createDatePlanProposals({ db, clock, config }: Pick<AppDeps, 'db' | 'clock' | 'config'>, reservations: ReservationsService) {
@@ -34,7 +35,8 @@ export function createDatePlanProposals({ db, clock, config }: Pick<AppDeps, 'db
       memberA,
       memberB,
       now,
-      earliest: new Date(now.getTime() + PLAN_MIN_LEAD_HOURS * HOUR_MS),
+      earliest: new Date(now.getTime() + PLAN_MIN_LEAD_HOURS_WITHOUT_CONSENT * HOUR_MS),
+      earliestIfBothSayTonight: new Date(now.getTime() + PLAN_MIN_LEAD_HOURS * HOUR_MS),
       latest: new Date(now.getTime() + PLAN_HORIZON_DAYS * 24 * HOUR_MS),
       excludeRestaurantIds: earlier.map((plan) => plan.restaurant_id),
       limit: CANDIDATES_TRIED,

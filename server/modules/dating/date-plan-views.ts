@@ -1,6 +1,8 @@
 import type { AdminDatesResponse, DateDepositState, DatePlan } from '#common/contract/dating-plans.ts';
 import type { PaymentIntent } from '#common/contract/payments.ts';
-import { isLateDateCancel } from '#common/domain/dating-plan.ts';
+import { arrivalsOpenAt, canUndoArrivalAt, DATE_ARRIVAL_UNDO_MINUTES, isLateDateCancel, lateCancelFrom } from '#common/domain/dating-plan.ts';
+import type { DateBudget } from '#common/domain/dating-profile.ts';
+import { directionsUrlFor, photoUrl as restaurantPhotoUrl } from '#common/domain/restaurant-profile.ts';
 import { toKolkata } from '#common/domain/time.ts';
 import { asDate } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
@@ -17,6 +19,8 @@ import {
   type PlanMemberRow,
   type PlanRow,
 } from './date-plans.repository.ts';
+import { listPlanCards } from './date-plan-cards.repository.ts';
+import { datingPhotoUrl, sharedOf } from './dating-matches.service.ts';
 
 export const PLAN_NOT_FOUND = 'Date plan not found';
 
@@ -58,6 +62,8 @@ export function createDatePlanViews({ db, clock }: Pick<AppDeps, 'db' | 'clock'>
     const flakedMe = me.flaked;
     const flakedPartner = partner.flaked;
     const pair = await listPlansOfPair(db, plan.member_a, plan.member_b);
+    const [card] = await listPlanCards(db, [plan.id], memberId);
+    const startsAt = asDate(plan.starts_at);
     return {
       id: plan.id,
       status: plan.status,
@@ -73,7 +79,22 @@ export function createDatePlanViews({ db, clock }: Pick<AppDeps, 'db' | 'clock'>
         accepted: partner.answer === 'ACCEPTED',
         paid: partner.paid_at !== null,
         arrived: partner.arrived_at !== null,
+        photoUrl: card.partner_photo_key && !card.blocked ? datingPhotoUrl(card.partner_photo_key) : null,
+        blocked: card.blocked,
       },
+      venue: {
+        photoUrl: card.venue_photo_id ? restaurantPhotoUrl(card.venue_photo_id, 960) : card.hero_image_url,
+        budget: card.budget as DateBudget | null,
+        address: card.address,
+        mapUrl: directionsUrlFor({
+          directionsUrl: card.directions_url,
+          address: card.address,
+          name: plan.restaurant_name,
+          position: card.lat !== null && card.lng !== null ? { lat: Number(card.lat), lng: Number(card.lng) } : null,
+        }),
+      },
+      shared: sharedOf(card),
+      lateCancel: { from: lateCancelFrom(startsAt).toISOString(), costPaise: plan.deposit_paise },
       me: {
         answer: me.answer,
         paid: me.paid_at !== null,
@@ -110,8 +131,9 @@ export function createDatePlanViews({ db, clock }: Pick<AppDeps, 'db' | 'clock'>
     },
 
     /** The booked dates at a restaurant on a Kolkata day, as its staff see them. */
-    async datesOfDay(restaurantId: string, date: string): Promise<AdminDatesResponse> {
-      const rows = await listDatesOfDay(db, restaurantId, date);
+    async datesOfDay(restaurantId: string, date: string, onlyPlanId?: string): Promise<AdminDatesResponse> {
+      const now = clock.now();
+      const rows = await listDatesOfDay(db, restaurantId, date, onlyPlanId);
       const members = await listPlanMembers(
         db,
         rows.map((row) => row.id),
@@ -124,9 +146,19 @@ export function createDatePlanViews({ db, clock }: Pick<AppDeps, 'db' | 'clock'>
           status: row.status,
           startsAt: iso(row.starts_at),
           time: row.slot_time,
+          arrivalsOpenAt: arrivalsOpenAt(asDate(row.starts_at)).toISOString(),
           members: members
             .filter((member) => member.plan_id === row.id)
-            .map((member) => ({ memberId: member.member_id, firstName: member.first_name, arrived: member.arrived_at !== null })),
+            .map((member) => ({
+              memberId: member.member_id,
+              firstName: member.first_name,
+              arrived: member.arrived_at !== null,
+              // Undoable while the table is not seated yet (the other has not arrived), for 10 minutes.
+              undoUntil:
+                member.arrived_at !== null && row.status === 'BOOKED' && canUndoArrivalAt(asDate(member.arrived_at), now)
+                  ? new Date(asDate(member.arrived_at).getTime() + DATE_ARRIVAL_UNDO_MINUTES * 60_000).toISOString()
+                  : null,
+            })),
         })),
       };
     },

@@ -64,14 +64,28 @@ async function cookieOf(memberId: string): Promise<Record<string, string>> {
   return { cookie: `${DATING_SESSION_COOKIE}=${token}` };
 }
 
-function call(method: 'GET' | 'POST' | 'PUT', url: string, headers: Record<string, string>, payload?: object) {
+function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, headers: Record<string, string>, payload?: object) {
   return t.app.inject({ method, url, headers, ...(method === 'GET' ? {} : { payload: payload ?? {} }) });
 }
 
 /** Two members free on Monday evenings who both said yes. */
-async function matchedPair(profile: Parameters<typeof buildDatingMember>[1] = {}) {
-  const asha = await buildDatingMember(t.database.db, { name: 'Asha Rao', freeEvenings: ['MON_EARLY', 'TUE_EARLY'], firstDateTypes: ['DINNER'], ...profile });
-  const ravi = await buildDatingMember(t.database.db, { name: 'Ravi Kumar', dob: '1992-02-02', freeEvenings: ['MON_EARLY'], ...profile });
+/** A matched pair; both said "tonight is fine" unless told otherwise, so a plan can be the same evening (decision 252). */
+async function matchedPair(profile: Parameters<typeof buildDatingMember>[1] = {}, ravisOwn: Parameters<typeof buildDatingMember>[1] = {}) {
+  const asha = await buildDatingMember(t.database.db, {
+    name: 'Asha Rao',
+    freeEvenings: ['MON_EARLY', 'TUE_EARLY'],
+    firstDateTypes: ['DINNER'],
+    tonightIsFine: true,
+    ...profile,
+  });
+  const ravi = await buildDatingMember(t.database.db, {
+    name: 'Ravi Kumar',
+    dob: '1992-02-02',
+    freeEvenings: ['MON_EARLY'],
+    tonightIsFine: true,
+    ...profile,
+    ...ravisOwn,
+  });
   const [a, b] = asha < ravi ? [asha, ravi] : [ravi, asha];
   await t.database.db.execute(
     sql`INSERT INTO dating_suggestions (day, member_a, member_b, score, answer_a, answer_b) VALUES (${DAY}, ${a}, ${b}, 20, 'YES', 'YES')`,
@@ -231,6 +245,7 @@ describe('paying to accept', () => {
         status: 'BOOKED',
         startsAt: kolkataInstant(DAY, '19:00').toISOString(),
         time: '19:00',
+        arrivalsOpenAt: kolkataInstant(DAY, '18:30').toISOString(),
         members: expect.arrayContaining([
           expect.objectContaining({ firstName: 'Asha', arrived: false }),
           expect.objectContaining({ firstName: 'Ravi', arrived: false }),

@@ -5,7 +5,7 @@ import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import { coversTakenJoin } from '#server/modules/reservations/reservation-sql.ts';
 import { restaurantRefColumns, type RestaurantRefRow } from '#server/modules/restaurants/restaurant-sql.ts';
 import { slotIsPublic } from '#server/modules/slots/slot-sql.ts';
-import { budgetGapSql, kmBetweenSql } from './dating-matches.repository.ts';
+import { budgetGapSql, kmBetweenSql, wishesMatchSql } from './dating-matches.repository.ts';
 
 /** Date plans' SQL (decision 184): proposals, the plan and its two members, settlement, sweeps. */
 
@@ -30,7 +30,17 @@ export interface PlanCandidateRow {
  */
 export async function findPlanCandidates(
   db: Db,
-  request: { memberA: string; memberB: string; now: Date; earliest: Date; latest: Date; excludeRestaurantIds: string[]; limit: number },
+  request: {
+    memberA: string;
+    memberB: string;
+    now: Date;
+    /** The earliest start; `earliestIfBothSayTonight` instead when both members chose "tonight is fine" (decision 252). */
+    earliest: Date;
+    earliestIfBothSayTonight: Date;
+    latest: Date;
+    excludeRestaurantIds: string[];
+    limit: number;
+  },
 ): Promise<PlanCandidateRow[]> {
   const { now } = request;
   return queryRows<PlanCandidateRow>(
@@ -38,17 +48,21 @@ export async function findPlanCandidates(
     sql`WITH pair AS (
           SELECT a.free_evenings AS evenings_a, b.free_evenings AS evenings_b, a.cuisines || b.cuisines AS cuisines,
                  a.first_date_types || b.first_date_types AS date_types, a.date_budget AS budget_a, b.date_budget AS budget_b,
-                 a.neighbourhoods[1] AS home_a, b.neighbourhoods[1] AS home_b
+                 a.neighbourhoods[1] AS home_a, b.neighbourhoods[1] AS home_b,
+                 CASE WHEN a.tonight_is_fine AND b.tonight_is_fine THEN ${request.earliestIfBothSayTonight.toISOString()}::timestamptz
+                      ELSE ${request.earliest.toISOString()}::timestamptz END AS earliest
           FROM dating_users a, dating_users b WHERE a.id = ${request.memberA} AND b.id = ${request.memberB}
             -- A pair where either has blocked the other is never planned for, whatever asked.
             AND NOT EXISTS (SELECT 1 FROM dating_blocks x WHERE (x.blocker_id = a.id AND x.blocked_id = b.id) OR (x.blocker_id = b.id AND x.blocked_id = a.id))
+            -- Nor a pair where either no longer wants to meet the other (decision 250).
+            AND ${wishesMatchSql(sql`a`, sql`b`)}
         )
         SELECT s.id AS slot_id, s.restaurant_id, s.starts_at
         FROM pair
         JOIN dating_partners p ON ${budgetGapSql(sql`p.budget`, sql`pair.budget_a`)} <= 1 AND ${budgetGapSql(sql`p.budget`, sql`pair.budget_b`)} <= 1
           AND (p.cuisines && pair.cuisines OR p.date_types && pair.date_types)
           AND p.restaurant_id <> ALL(${toPgArray(request.excludeRestaurantIds)}::uuid[])
-        JOIN slots s ON s.restaurant_id = p.restaurant_id AND s.starts_at >= ${request.earliest.toISOString()} AND s.starts_at < ${request.latest.toISOString()}
+        JOIN slots s ON s.restaurant_id = p.restaurant_id AND s.starts_at >= pair.earliest AND s.starts_at < ${request.latest.toISOString()}
           AND s.status = 'available' AND ${slotIsPublic(now)}
         ${coversTakenJoin(now)}
         CROSS JOIN LATERAL (SELECT upper(to_char(s.slot_date, 'DY')) || '_' || ${SLOT_WINDOW} AS code) AS evening
@@ -200,6 +214,11 @@ export async function markArrived(db: Db, planId: string, memberIds: readonly st
 }
 
 /** Writes what a member's deposit becomes, under its own idempotency key, to be taken by payments after commit. */
+/** An arrival marked by mistake, undone (decision 253). */
+export async function unmarkArrived(db: Db, planId: string, memberId: string): Promise<void> {
+  await db.execute(sql`UPDATE dating_plan_members SET arrived_at = NULL WHERE plan_id = ${planId} AND member_id = ${memberId}`);
+}
+
 export async function recordDepositMove(db: Db, move: { planId: string; memberId: string; move: DateDepositMove; flaked: boolean }): Promise<void> {
   const paise = move.move.move === 'keep' ? move.move.paise : null;
   const to = move.move.move === 'pay_member' ? move.move.toMemberId : null;
@@ -305,12 +324,13 @@ export interface DayDateRow {
 }
 
 /** The dates at a restaurant on a Kolkata day that were booked (proposals the restaurant never sees). */
-export async function listDatesOfDay(db: Db, restaurantId: string, day: string): Promise<DayDateRow[]> {
+export async function listDatesOfDay(db: Db, restaurantId: string, day: string, onlyPlanId?: string): Promise<DayDateRow[]> {
   return queryRows<DayDateRow>(
     db,
     sql`SELECT p.id, p.reservation_id, p.status, p.starts_at, s.slot_time
         FROM dating_plans p JOIN reservations r ON r.id = p.reservation_id JOIN slots s ON s.id = r.slot_id
-        WHERE p.restaurant_id = ${restaurantId} AND s.slot_date = ${day} AND p.status IN ('BOOKED', 'SEATED', 'FLAKED', 'NO_SHOW', 'CANCELLED')
+        WHERE p.restaurant_id = ${restaurantId} AND p.status IN ('BOOKED', 'SEATED', 'FLAKED', 'NO_SHOW', 'CANCELLED')
+          AND ${onlyPlanId ? sql`p.id = ${onlyPlanId}` : sql`s.slot_date = ${day}`}
         ORDER BY p.starts_at, p.id`,
   );
 }

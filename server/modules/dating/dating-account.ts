@@ -1,3 +1,4 @@
+import type { Gender, WantsToMeet } from '#common/domain/dating-gender.ts';
 import { DATING_ACCOUNT_SUSPENDED, type DatingLoginInput, type DatingProfile } from '#common/contract/dating.ts';
 import {
   ageOn,
@@ -15,7 +16,8 @@ import { todayInKolkata } from '#common/domain/time.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { forbidden, notFound, sessionExpired, unauthenticated } from '#server/errors.ts';
 import { verifyAgainstDecoy, verifyPassword } from '#server/modules/accounts/password.ts';
-import { requireDating, type Principal } from '#server/modules/accounts/principal.ts';
+import { requireDating, requireModerator, type Principal } from '#server/modules/accounts/principal.ts';
+import { hasAnyReport } from './dating-moderation.repository.ts';
 import type { SessionsService } from '#server/modules/accounts/sessions.service.ts';
 import type { AcceptedImageType } from '#server/modules/storage/image-type.ts';
 import type { StorageService } from '#server/modules/storage/storage.service.ts';
@@ -69,6 +71,11 @@ function toProfile(user: DatingUserRow, photos: DatingPhotoRow[], today: string)
     neighbourhoods: user.neighbourhoods,
     freeEvenings: user.freeEvenings as FreeEvening[],
     intent: user.intent as DatingIntent,
+    gender: user.gender as Gender | null,
+    genderSelfDescribed: user.genderSelfDescribed,
+    showGender: user.showGender,
+    wantsToMeet: user.wantsToMeet as WantsToMeet,
+    tonightIsFine: user.tonightIsFine,
   };
 }
 
@@ -127,6 +134,21 @@ export function createDatingAccount(deps: AppDeps, sessions: SessionsService, st
      * GET /dating/photos/{id}: a photo, to its owner and to members it was suggested to (not blocked).
      * Someone else's photo answers 404, like a missing one, so ids cannot be probed.
      */
+    /**
+     * GET /api/moderation/photos/{photoId}: a reported member's photo, to a moderator only, while
+     * the member has a report (decision 255).
+     */
+    async readPhotoForModerator(principal: Principal, photoId: string): Promise<{ body: Buffer; contentType: AcceptedImageType }> {
+      requireModerator(principal);
+      if (!PHOTO_ID.test(photoId)) throw notFound('Photo not found');
+      const key = `dating/${photoId}`;
+      const owner = await findPhotoOwner(db, key);
+      if (!owner || !(await hasAnyReport(db, owner))) throw notFound('Photo not found');
+      const image = await storage.readImage(key);
+      if (!image) throw notFound('Photo not found');
+      return image;
+    },
+
     async readPhoto(principal: Principal, photoId: string): Promise<{ body: Buffer; contentType: AcceptedImageType }> {
       requireDating(principal);
       if (!PHOTO_ID.test(photoId)) throw notFound('Photo not found');

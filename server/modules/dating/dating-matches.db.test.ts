@@ -229,6 +229,41 @@ describe('over HTTP', () => {
     expect((await call('POST', `/dating/suggestions/${ravi}/answer`, ashaCookie, { answer: 'NO' })).statusCode).toBe(404);
   });
 
+  it('keeps a pass final both ways: a yes after one’s own pass is refused, and the one passed on no longer sees the passer (decision 251)', async () => {
+    const asha = await insert(member({ name: 'Asha Rao' }));
+    const ravi = await insert(member({ name: 'Ravi Kumar', dob: '1991-03-03' }));
+    const [ashaCookie, raviCookie] = [await signIn(asha), await signIn(ravi)];
+    await call('GET', '/dating/suggestions', ashaCookie);
+    expect((await call('POST', `/dating/suggestions/${asha}/answer`, raviCookie, { answer: 'YES' })).json()).toEqual({ isMatch: false });
+    expect((await call('POST', `/dating/suggestions/${ravi}/answer`, ashaCookie, { answer: 'NO' })).statusCode).toBe(200);
+    const again = await call('POST', `/dating/suggestions/${ravi}/answer`, ashaCookie, { answer: 'YES' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ error: 'You passed on this member, and a pass is final.' });
+    // Ravi's yes stays unanswered for good: Asha is gone from his list, and his answers are 404.
+    expect((await call('GET', '/dating/suggestions', raviCookie)).json().suggestions).toEqual([]);
+    expect((await call('POST', `/dating/suggestions/${asha}/answer`, raviCookie, { answer: 'YES' })).statusCode).toBe(404);
+    const [row] = await queryRows<{ answer_a: string; answer_b: string }>(t.database.db, sql`SELECT answer_a, answer_b FROM dating_suggestions`);
+    expect([row.answer_a, row.answer_b].sort()).toEqual(['NO', 'YES']);
+    // Asha still sees her own pass today.
+    expect((await call('GET', '/dating/suggestions', ashaCookie)).json().suggestions[0]).toMatchObject({ memberId: ravi, myAnswer: 'NO', isMatch: false });
+  });
+
+  it('suggests only who both want to meet, shows a hidden gender to nobody, and says why you two', async () => {
+    const asha = await insert(member({ name: 'Asha Rao', gender: 'WOMAN', wantsToMeet: 'WOMEN', cuisines: ['SOUTH_INDIAN', 'THAI'] }));
+    const ravi = await insert(member({ name: 'Ravi Kumar', gender: 'MAN', wantsToMeet: 'EVERYONE' }));
+    const meera = await insert(member({ name: 'Meera Iyer', gender: 'WOMAN', wantsToMeet: 'WOMEN', showGender: false, cuisines: ['THAI', 'SOUTH_INDIAN'] }));
+    const sam = await insert(member({ name: 'Sam', gender: 'NON_BINARY', wantsToMeet: 'EVERYONE' }));
+    const list = async (id: string) => (await call('GET', '/dating/suggestions', await signIn(id))).json().suggestions as { memberId: string }[];
+    const forAsha = await list(asha);
+    expect(forAsha.map((s) => s.memberId)).toEqual([meera]);
+    expect(forAsha[0]).toMatchObject({
+      gender: null,
+      shared: { cuisines: ['SOUTH_INDIAN', 'THAI'], dateTypes: ['COFFEE'], neighbourhoods: ['Indiranagar'], evenings: ['FRI_LATE', 'SAT_EARLY'] },
+    });
+    expect((await list(ravi)).map((s) => s.memberId)).toEqual([sam]);
+    expect((await list(sam))[0]).toMatchObject({ memberId: ravi, gender: 'Man' });
+  });
+
   it('takes a report with a reason, blocks the reporter from the member, and hides a member with 3 open reports from everyone', async () => {
     const reported = await insert(member({ name: 'Reported' }));
     const reporters = [await insert(member({ name: 'One' })), await insert(member({ name: 'Two' })), await insert(member({ name: 'Three' }))];

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import { MATCH_WEIGHTS, neighbourhoodKm } from '#common/domain/dating-match.ts';
 import { dateBudgets, datingNeighbourhoods } from '#common/domain/dating-profile.ts';
+import { GENDER_MET_BY_WISH } from '#common/domain/dating-gender.ts';
 
 /**
  * SQL for curated matches (decision 140): preferences, the daily suggestions of pairs, answers
@@ -17,6 +18,12 @@ export interface PreferencesRow {
   intent: string;
   interests: string[];
   languages: string[];
+  /** Each of these left out keeps what is saved; the self-described words go with the gender. */
+  gender?: string;
+  genderSelfDescribed: string | null;
+  showGender?: boolean;
+  wantsToMeet?: string;
+  tonightIsFine?: boolean;
 }
 
 export async function updatePreferences(db: Db, memberId: string, preferences: PreferencesRow, at: Date): Promise<void> {
@@ -24,6 +31,12 @@ export async function updatePreferences(db: Db, memberId: string, preferences: P
     sql`UPDATE dating_users SET want_age_min = ${preferences.wantAgeMin}, want_age_max = ${preferences.wantAgeMax},
           neighbourhoods = ${toPgArray(preferences.neighbourhoods)}::text[], free_evenings = ${toPgArray(preferences.freeEvenings)}::text[],
           intent = ${preferences.intent}, interests = ${toPgArray(preferences.interests)}::text[], languages = ${toPgArray(preferences.languages)}::text[],
+          gender = coalesce(${preferences.gender ?? null}, gender),
+          gender_self_described = CASE WHEN coalesce(${preferences.gender ?? null}, gender) = 'SELF_DESCRIBED'
+            THEN coalesce(${preferences.gender ? preferences.genderSelfDescribed : null}, gender_self_described) END,
+          show_gender = coalesce(${preferences.showGender ?? null}, show_gender),
+          wants_to_meet = coalesce(${preferences.wantsToMeet ?? null}, wants_to_meet),
+          tonight_is_fine = coalesce(${preferences.tonightIsFine ?? null}, tonight_is_fine),
           updated_at = ${at.toISOString()}
         WHERE id = ${memberId}`,
   );
@@ -67,6 +80,23 @@ export const SCORE_SQL = (() => {
   )::int`;
 })();
 
+/**
+ * Whether `wisher` wants to meet `other` (dating_users aliases in scope): common/domain/dating-gender.ts's
+ * `wantsToMeet` in SQL (decision 250), written from the same data: "everyone" takes anyone, "women"
+ * and "men" take only that gender.
+ */
+export function wantsToMeetSql(wisher: SQL, other: SQL): SQL {
+  const byWish = Object.entries(GENDER_MET_BY_WISH).map(
+    ([wish, gender]) => sql`WHEN ${sql.raw(`'${wish}'`)} THEN ${other}.gender IS NOT DISTINCT FROM ${sql.raw(`'${gender}'`)}`,
+  );
+  return sql`(CASE ${wisher}.wants_to_meet WHEN 'EVERYONE' THEN true ${sql.join(byWish, sql` `)} ELSE false END)`;
+}
+
+/** Both members' wishes hold (decision 250): each wants to meet the other. */
+export function wishesMatchSql(a: SQL, b: SQL): SQL {
+  return sql`(${wantsToMeetSql(a, b)} AND ${wantsToMeetSql(b, a)})`;
+}
+
 /** Open reports that hide a member from suggestions until a moderator reviews them. */
 export const REPORTS_THAT_HIDE = 3;
 
@@ -96,6 +126,7 @@ function hardFilters(today: string, perDay: number): SQL {
       AND m.dob > (${today}::date - make_interval(years => c.want_age_max + 1)) AND m.dob <= (${today}::date - make_interval(years => c.want_age_min))
       AND c.dob <= (${today}::date - interval '18 years') AND m.dob <= (${today}::date - interval '18 years')
       AND c.free_evenings && m.free_evenings
+      AND ${wishesMatchSql(sql`m`, sql`c`)}
       AND NOT EXISTS (SELECT 1 FROM dating_suggestions seen WHERE seen.member_a = least(m.id, c.id) AND seen.member_b = greatest(m.id, c.id))
       AND NOT EXISTS (SELECT 1 FROM dating_blocks b WHERE (b.blocker_id = m.id AND b.blocked_id = c.id) OR (b.blocker_id = c.id AND b.blocked_id = m.id))
       AND ${isHidden(sql`c`)} IS NOT TRUE`;
@@ -219,6 +250,20 @@ export interface SuggestionRow {
   interests: string[];
   languages: string[];
   photo_keys: string[] | null;
+  /** The other's gender and own words, only when they show it on their profile. */
+  gender: string | null;
+  gender_self_described: string | null;
+  shared_cuisines: string[];
+  shared_date_types: string[];
+  shared_neighbourhoods: string[];
+  shared_evenings: string[];
+}
+
+/** The values two text arrays (member m and other o in scope) share, in m's order. */
+function sharedValues(column: string): SQL {
+  return sql.raw(
+    `coalesce(ARRAY(SELECT value FROM unnest(me.${column}) WITH ORDINALITY AS t (value, place) WHERE value = ANY(o.${column}) ORDER BY place), '{}')`,
+  );
 }
 
 /** Today's suggestions of a member and every earlier mutual yes, without anyone blocked either way. */
@@ -230,10 +275,18 @@ export async function listSuggestions(db: Db, memberId: string, day: string): Pr
                CASE WHEN s.member_a = ${memberId} THEN s.answer_b ELSE s.answer_a END AS their_answer,
                o.name, o.dob::text AS dob, o.profession, o.dreams, o.five_year_goal, o.what_i_want_in_partner, o.why_partner_would_like_me,
                o.interests, o.languages,
-               (SELECT array_agg(p.object_key ORDER BY p.sort_order) FROM dating_photos p WHERE p.dating_user_id = o.id) AS photo_keys
+               (SELECT array_agg(p.object_key ORDER BY p.sort_order) FROM dating_photos p WHERE p.dating_user_id = o.id) AS photo_keys,
+               CASE WHEN o.show_gender THEN o.gender END AS gender, CASE WHEN o.show_gender THEN o.gender_self_described END AS gender_self_described,
+               ${sharedValues('cuisines')} AS shared_cuisines, ${sharedValues('first_date_types')} AS shared_date_types,
+               ${sharedValues('neighbourhoods')} AS shared_neighbourhoods, ${sharedValues('free_evenings')} AS shared_evenings
         FROM dating_suggestions s
         JOIN dating_users o ON o.id = CASE WHEN s.member_a = ${memberId} THEN s.member_b ELSE s.member_a END
+        JOIN dating_users me ON me.id = ${memberId}
         WHERE (s.member_a = ${memberId} OR s.member_b = ${memberId})
+          -- Wishes changed since: a suggestion not yet a match that breaks either side's goes (decision 250).
+          AND (${wishesMatchSql(sql`me`, sql`o`)} OR (s.answer_a = 'YES' AND s.answer_b = 'YES'))
+          -- A pass is final both ways (decision 251): the one passed on never sees the passer again.
+          AND (CASE WHEN s.member_a = ${memberId} THEN s.answer_b ELSE s.answer_a END) IS DISTINCT FROM 'NO'
           AND (s.day = ${day} OR (s.answer_a = 'YES' AND s.answer_b = 'YES'))
           AND NOT EXISTS (SELECT 1 FROM dating_blocks b WHERE (b.blocker_id = ${memberId} AND b.blocked_id = o.id) OR (b.blocker_id = o.id AND b.blocked_id = ${memberId}))
           AND ${isHidden(sql`o`)} IS NOT TRUE
@@ -257,21 +310,37 @@ export async function isVisibleTo(db: Db, memberId: string, other: string): Prom
   return rows.length > 0;
 }
 
-/** Records a member's answer on a pair; answers both answers afterwards, or undefined when the pair was never suggested. */
+/**
+ * Records a member's answer on a pair; answers both answers afterwards, or undefined when the pair
+ * was never suggested. A pass is final (decision 251): after a NO of either member nothing changes,
+ * and `changed` is false.
+ */
 export async function recordAnswer(
   db: Db,
   memberId: string,
   other: string,
   answer: 'YES' | 'NO',
-): Promise<{ mine: 'YES' | 'NO'; theirs: 'YES' | 'NO' | null } | undefined> {
-  const [row] = await queryRows<{ mine: 'YES' | 'NO'; theirs: 'YES' | 'NO' | null }>(
+): Promise<{ mine: 'YES' | 'NO' | null; theirs: 'YES' | 'NO' | null; changed: boolean } | undefined> {
+  const [row] = await queryRows<{ mine: 'YES' | 'NO' | null; theirs: 'YES' | 'NO' | null; changed: boolean }>(
     db,
-    sql`UPDATE dating_suggestions SET
-          answer_a = CASE WHEN member_a = ${memberId} THEN ${answer} ELSE answer_a END,
-          answer_b = CASE WHEN member_b = ${memberId} THEN ${answer} ELSE answer_b END
-        WHERE member_a = least(${memberId}::uuid, ${other}::uuid) AND member_b = greatest(${memberId}::uuid, ${other}::uuid)
-        RETURNING CASE WHEN member_a = ${memberId} THEN answer_a ELSE answer_b END AS mine,
-                  CASE WHEN member_a = ${memberId} THEN answer_b ELSE answer_a END AS theirs`,
+    sql`WITH pair AS (
+          SELECT * FROM dating_suggestions
+          WHERE member_a = least(${memberId}::uuid, ${other}::uuid) AND member_b = greatest(${memberId}::uuid, ${other}::uuid)
+          FOR UPDATE
+        ),
+        updated AS (
+          UPDATE dating_suggestions s SET
+            answer_a = CASE WHEN s.member_a = ${memberId} THEN ${answer} ELSE s.answer_a END,
+            answer_b = CASE WHEN s.member_b = ${memberId} THEN ${answer} ELSE s.answer_b END
+          FROM pair
+          WHERE s.member_a = pair.member_a AND s.member_b = pair.member_b
+            AND pair.answer_a IS DISTINCT FROM 'NO' AND pair.answer_b IS DISTINCT FROM 'NO'
+          RETURNING s.member_a, s.answer_a, s.answer_b
+        )
+        SELECT CASE WHEN p.member_a = ${memberId} THEN coalesce(u.answer_a, p.answer_a) ELSE coalesce(u.answer_b, p.answer_b) END AS mine,
+               CASE WHEN p.member_a = ${memberId} THEN coalesce(u.answer_b, p.answer_b) ELSE coalesce(u.answer_a, p.answer_a) END AS theirs,
+               u.member_a IS NOT NULL AS changed
+        FROM pair p LEFT JOIN updated u ON true`,
   );
   return row;
 }

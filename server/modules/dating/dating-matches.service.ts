@@ -1,8 +1,10 @@
 import type { DatingPreferencesInput, DatingSuggestionsResponse } from '#common/contract/dating.ts';
 import { ageOn } from '#common/domain/dating-profile.ts';
+import { genderLabel, type Gender } from '#common/domain/dating-gender.ts';
+import type { DatingShared } from '#common/contract/dating.ts';
 import { todayInKolkata } from '#common/domain/time.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { notFound } from '#server/errors.ts';
+import { conflict, notFound } from '#server/errors.ts';
 import { requireDating, type Principal } from '#server/modules/accounts/principal.ts';
 import {
   generateSuggestions,
@@ -16,9 +18,26 @@ import {
 } from './dating-matches.repository.ts';
 
 export const MEMBER_NOT_FOUND = 'Member not found';
+/** The answer to a yes after one's own pass (decision 251). */
+export const PASS_IS_FINAL = 'You passed on this member, and a pass is final.';
+
+/** "Why you two" (decision 254) from a row's shared lists. */
+export function sharedOf(row: {
+  shared_cuisines: string[];
+  shared_date_types: string[];
+  shared_neighbourhoods: string[];
+  shared_evenings: string[];
+}): DatingShared {
+  return {
+    cuisines: row.shared_cuisines as DatingShared['cuisines'],
+    dateTypes: row.shared_date_types as DatingShared['dateTypes'],
+    neighbourhoods: row.shared_neighbourhoods,
+    evenings: row.shared_evenings as DatingShared['evenings'],
+  };
+}
 
 /** Photos are served here (then /{uuid}.{ext}); the same path as the member's own. */
-function photoUrl(objectKey: string): string {
+export function datingPhotoUrl(objectKey: string): string {
   return `/dating/photos/${objectKey.slice('dating/'.length)}`;
 }
 
@@ -74,20 +93,27 @@ export function createDatingMatches(deps: AppDeps) {
           whyPartnerWouldLikeMe: row.why_partner_would_like_me,
           interests: row.interests,
           languages: row.languages,
-          photos: (row.photo_keys ?? []).map((key, index) => ({ url: photoUrl(key), sortOrder: index })),
+          photos: (row.photo_keys ?? []).map((key, index) => ({ url: datingPhotoUrl(key), sortOrder: index })),
           day: row.day,
           myAnswer: row.my_answer,
           isMatch: row.my_answer === 'YES' && row.their_answer === 'YES',
+          gender: row.gender ? genderLabel(row.gender as Gender, row.gender_self_described) : null,
+          shared: sharedOf(row),
         })),
       };
     },
 
-    /** POST /dating/suggestions/{memberId}/answer: "Yes" or "Not for me"; a pass is final, a yes can still be withdrawn by a pass. */
+    /**
+     * POST /dating/suggestions/{memberId}/answer: "Yes" or "Not for me". A pass is final both ways
+     * (decision 251): after either member's pass, no answer changes anything (409 to a new yes); a
+     * yes can still be withdrawn by a pass. A member passed on answers 404, as one never suggested.
+     */
     async answerSuggestion(principal: Principal, memberId: string, answer: 'YES' | 'NO'): Promise<{ isMatch: boolean }> {
       requireDating(principal);
       if (!(await isVisibleTo(db, principal.datingUserId, memberId))) throw notFound(MEMBER_NOT_FOUND);
-      const answers = await recordAnswer(db, principal.datingUserId, memberId, answer);
-      if (!answers) throw notFound(MEMBER_NOT_FOUND);
+      const answers = await db.transaction((tx) => recordAnswer(tx, principal.datingUserId, memberId, answer));
+      if (!answers || answers.theirs === 'NO') throw notFound(MEMBER_NOT_FOUND);
+      if (!answers.changed && answer !== answers.mine) throw conflict(PASS_IS_FINAL);
       return { isMatch: answers.mine === 'YES' && answers.theirs === 'YES' };
     },
 

@@ -127,6 +127,39 @@ describe('the moderation list', () => {
     expect((await listReports('REVIEWED')).members).toEqual([]);
   });
 
+  it('shows the moderator the reported member’s profile and photos, the photos to moderators only (decision 255)', async () => {
+    const { ravi, photoId, ashaCookie } = await ravisReportedThreeTimes();
+    await t.database.db.execute(
+      sql`UPDATE dating_users SET profession = 'Pilot', dreams = '<b>fly</b>', gender = 'SELF_DESCRIBED', gender_self_described = 'Genderfluid', show_gender = false WHERE id = ${ravi}`,
+    );
+    const [first] = (await listReports()).members;
+    expect(first).toMatchObject({
+      profile: { profession: 'Pilot', dreams: '<b>fly</b>', gender: 'Genderfluid' },
+      photos: [{ url: `/api/moderation/photos/${photoId}` }],
+    });
+    const photo = await call('GET', first.photos[0].url, asModerator());
+    expect(photo.statusCode).toBe(200);
+    expect(photo.headers['content-type']).toBe('image/png');
+    // Not to a member, nor for someone never reported.
+    expect((await call('GET', first.photos[0].url, ashaCookie)).statusCode).toBe(401);
+    const never = await buildDatingMember(t.database.db, { name: 'Never Reported' });
+    const otherId = `${randomUUID()}.png`;
+    await t.database.db.execute(
+      sql`INSERT INTO dating_photos (dating_user_id, sort_order, object_key, content_type, size_bytes) VALUES (${never}, 0, ${`dating/${otherId}`}, 'image/png', 100)`,
+    );
+    expect((await call('GET', `/api/moderation/photos/${otherId}`, asModerator())).statusCode).toBe(404);
+  });
+
+  it('keeps a report’s note up to 500 characters, and refuses a longer one', async () => {
+    const ravi = await buildDatingMember(t.database.db, { name: 'Ravi Kumar' });
+    const reporter = await buildDatingMember(t.database.db, { name: 'Nila' });
+    await suggest(reporter, ravi);
+    const cookie = await signIn(reporter);
+    expect((await call('POST', `/dating/suggestions/${ravi}/report`, cookie, { reason: 'OTHER', note: 'x'.repeat(501) })).statusCode).toBe(400);
+    expect((await call('POST', `/dating/suggestions/${ravi}/report`, cookie, { reason: 'OTHER', note: 'x'.repeat(500) })).statusCode).toBe(204);
+    expect((await listReports()).members[0].reports[0].note).toHaveLength(500);
+  });
+
   it('DISMISS closes the reports, records who and when, and shows the member to others again', async () => {
     const { ravi, ashaCookie } = await ravisReportedThreeTimes();
     const dismissed = await call('POST', `/api/moderation/members/${ravi}/review`, asModerator(), { decision: 'DISMISS', note: 'Checked: a real profile' });

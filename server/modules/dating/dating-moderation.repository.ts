@@ -18,6 +18,17 @@ export interface ReportedMemberRow {
   openReports: number;
   isHidden: boolean;
   suspendedAt: string | null;
+  profile: {
+    profession: string | null;
+    gender: string | null;
+    genderSelfDescribed: string | null;
+    dreams: string;
+    fiveYearGoal: string;
+    whatIWantInPartner: string;
+    whyPartnerWouldLikeMe: string;
+    interests: string[];
+  };
+  photoKeys: string[];
 }
 
 /**
@@ -32,6 +43,15 @@ export async function listReportedMembers(db: Db, status: 'OPEN' | 'REVIEWED', l
     open_reports: number;
     is_hidden: boolean;
     suspended_at: Instant | null;
+    profession: string | null;
+    gender: string | null;
+    gender_self_described: string | null;
+    dreams: string;
+    five_year_goal: string;
+    what_i_want_in_partner: string;
+    why_partner_would_like_me: string;
+    interests: string[];
+    photo_keys: string[] | null;
   }>(
     db,
     sql`WITH reported AS (
@@ -43,7 +63,9 @@ export async function listReportedMembers(db: Db, status: 'OPEN' | 'REVIEWED', l
           GROUP BY r.reported_id
           HAVING count(*) FILTER (WHERE r.status = ${status}) > 0
         )
-        SELECT u.id AS member_id, u.name, u.dob::text AS dob, reported.open_reports, ${isHidden(sql`u`)} AS is_hidden, u.suspended_at
+        SELECT u.id AS member_id, u.name, u.dob::text AS dob, reported.open_reports, ${isHidden(sql`u`)} AS is_hidden, u.suspended_at,
+               u.profession, u.gender, u.gender_self_described, u.dreams, u.five_year_goal, u.what_i_want_in_partner, u.why_partner_would_like_me,
+               u.interests, (SELECT array_agg(p.object_key ORDER BY p.sort_order) FROM dating_photos p WHERE p.dating_user_id = u.id) AS photo_keys
         FROM reported JOIN dating_users u ON u.id = reported.reported_id
         ORDER BY reported.open_reports DESC, reported.listed DESC, reported.newest DESC, u.id
         LIMIT ${limit}`,
@@ -55,7 +77,24 @@ export async function listReportedMembers(db: Db, status: 'OPEN' | 'REVIEWED', l
     openReports: Number(row.open_reports),
     isHidden: Boolean(row.is_hidden),
     suspendedAt: isoOrNull(row.suspended_at),
+    profile: {
+      profession: row.profession,
+      gender: row.gender,
+      genderSelfDescribed: row.gender_self_described,
+      dreams: row.dreams,
+      fiveYearGoal: row.five_year_goal,
+      whatIWantInPartner: row.what_i_want_in_partner,
+      whyPartnerWouldLikeMe: row.why_partner_would_like_me,
+      interests: row.interests,
+    },
+    photoKeys: row.photo_keys ?? [],
   }));
+}
+
+/** Whether anyone has ever reported the member (a moderator may then see their photos). */
+export async function hasAnyReport(db: Db, memberId: string): Promise<boolean> {
+  const rows = await queryRows(db, sql`SELECT 1 FROM dating_reports WHERE reported_id = ${memberId} LIMIT 1`);
+  return rows.length > 0;
 }
 
 export interface ReportRow {

@@ -8,6 +8,7 @@ import {
   type ModerationReviewResponse,
 } from '#common/contract/moderation.ts';
 import { ageOn } from '#common/domain/dating-profile.ts';
+import { genderLabel, type Gender } from '#common/domain/dating-gender.ts';
 import { todayInKolkata } from '#common/domain/time.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { conflict, notFound } from '#server/errors.ts';
@@ -60,6 +61,11 @@ export function createDatingModeration(deps: AppDeps, sessions: SessionsService)
         openReports: row.openReports,
         isHidden: row.isHidden,
         suspendedAt: row.suspendedAt,
+        profile: {
+          ...row.profile,
+          gender: row.profile.gender ? genderLabel(row.profile.gender as Gender, row.profile.genderSelfDescribed) : null,
+        },
+        photos: row.photoKeys.map((key) => ({ url: `/api/moderation/photos/${key.slice('dating/'.length)}` })),
         reports: reports
           .filter((report) => report.reportedId === row.memberId)
           .map((report) => ({

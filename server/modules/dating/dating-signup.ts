@@ -156,6 +156,11 @@ export function createDatingSignup(
             // Signups started before languages were kept have none.
             languages: profile.languages ?? [],
             firstDateTypes: profile.firstDateTypes,
+            // Signups started before gender was asked have none (met only by those who want to meet everyone).
+            gender: profile.gender ?? null,
+            genderSelfDescribed: profile.genderSelfDescribed ?? null,
+            showGender: profile.showGender ?? true,
+            wantsToMeet: profile.wantsToMeet ?? 'EVERYONE',
           });
           // The claim is the race-safe check: two signups from one browser cannot both take a photo.
           const claimed = await claimDatingUploads(tx, keys, signup.browser_nonce_hash, created.id, now);

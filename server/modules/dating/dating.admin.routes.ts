@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { standardErrors } from '#common/contract/common.ts';
 import { datePartnerProfile, datePartnerSetting } from '#common/contract/dating.ts';
-import { adminDate, adminDatesQuery, adminDatesResponse, dateArrivalBody, datePlanParams } from '#common/contract/dating-plans.ts';
+import { adminDate, adminDatesQuery, adminDatesResponse, dateArrivalBody, dateArrivalParams, datePlanParams } from '#common/contract/dating-plans.ts';
 import { bearerAccess } from '#common/contract/openapi-security.ts';
 
 /** The staff's side of dating: whether their restaurant hosts Tablefair dates (decision 183). */
@@ -89,5 +89,21 @@ export const datingAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { rateLimitGroup: 'booking' },
     },
     async (request) => datePlans.markArrival(await request.principal(), request.params.planId, request.body.memberId),
+  );
+
+  app.delete(
+    '/api/admin/dates/:planId/arrivals/:memberId',
+    {
+      schema: {
+        operationId: 'undoDateArrival',
+        tags,
+        summary: 'An arrival marked by mistake, undone within 10 minutes while the other member has not arrived',
+        security: bearerAccess,
+        params: dateArrivalParams,
+        response: { 200: adminDate, ...standardErrors },
+      },
+      config: { rateLimitGroup: 'booking' },
+    },
+    async (request) => datePlans.undoArrival(await request.principal(), request.params.planId, request.params.memberId),
   );
 };

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { standardErrors } from '#common/contract/common.ts';
 import { datingMemberParams } from '#common/contract/dating.ts';
 import { moderationReportsQuery, moderationReportsResponse, moderationReviewBody, moderationReviewResponse } from '#common/contract/moderation.ts';
@@ -6,7 +7,7 @@ import { bearerAccess } from '#common/contract/openapi-security.ts';
 
 /** Tablefair moderators' side of dating: the moderation list of reported members (decision 185). */
 export const datingModerationRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { datingModeration } = app.services;
+  const { datingModeration, dating } = app.services;
   const tags = ['moderation'];
 
   app.get(
@@ -25,6 +26,29 @@ export const datingModerationRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return datingModeration.listReports(await request.principal(), request.query.status);
+    },
+  );
+
+  app.get(
+    '/api/moderation/photos/:photoId',
+    {
+      schema: {
+        operationId: 'getReportedMemberPhoto',
+        tags,
+        summary: 'A reported member’s photo, to moderators only',
+        security: bearerAccess,
+        params: z.object({ photoId: z.string().max(100) }),
+        response: { 200: z.any(), ...standardErrors },
+      },
+      config: { rateLimitGroup: 'booking' },
+    },
+    async (request, reply) => {
+      const image = await dating.readPhotoForModerator(await request.principal(), request.params.photoId);
+      return reply
+        .header('content-type', image.contentType)
+        .header('cache-control', 'private, no-store')
+        .header('x-content-type-options', 'nosniff')
+        .send(image.body);
     },
   );
 

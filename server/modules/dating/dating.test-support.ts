@@ -90,6 +90,8 @@ export function profile(photos: { objectKey: string }[], overrides: Partial<Dati
     whyPartnerWouldLikeMe: 'I plan great Sundays',
     physicalActivity: 'REGULAR',
     dateBudget: 'INR_1000_2500',
+    gender: 'WOMAN',
+    wantsToMeet: 'EVERYONE',
     instagramHandle: '@meera.reads',
     diet: 'EGG',
     drinking: 'SOCIALLY',

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { Button } from './Button.tsx';
 import './ui.css';
 
@@ -28,6 +28,8 @@ export function ConfirmDialog({
   onCancel: () => void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // Several dialogs may be on one screen (one per card): each names its own title.
+  const titleId = `confirm-dialog-title-${useId().replaceAll(':', '')}`;
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -42,10 +44,10 @@ export function ConfirmDialog({
         event.preventDefault();
         onCancel();
       }}
-      aria-labelledby="confirm-dialog-title"
+      aria-labelledby={titleId}
     >
       <div className="dialog__body">
-        <h2 className="dialog__title" id="confirm-dialog-title">
+        <h2 className="dialog__title" id={titleId}>
           {title}
         </h2>
         {children}

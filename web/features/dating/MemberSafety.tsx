@@ -1,7 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { datingReportReasons, type DatingReportBody } from '#common/contract/dating.ts';
-import { SelectField } from '#web/components/ui/Field.tsx';
+import { REPORT_NOTE_MAX, datingReportReasons, type DatingReportBody } from '#common/contract/dating.ts';
+import { ConfirmDialog } from '#web/components/ui/ConfirmDialog.tsx';
+import { SelectField, TextAreaField } from '#web/components/ui/Field.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { datingApi, datingErrorMessage } from './api.ts';
 
@@ -19,48 +20,77 @@ interface SafetyTarget {
  */
 export function useMemberSafety({ memberId, firstName, onDone }: SafetyTarget) {
   const toast = useToast();
+  const [isBlocked, setBlocked] = useState(false);
   const block = useMutation({
     mutationFn: () => datingApi.block(memberId),
     onSuccess: () => {
+      setBlocked(true);
       toast(`${firstName} is blocked: you won't see each other again`, 'success');
       return onDone();
     },
     onError: (error) => toast(datingErrorMessage(error, 'Could not block. Please try again.'), 'error'),
   });
   const report = useMutation({
-    mutationFn: (reason: DatingReportBody['reason']) => datingApi.report(memberId, { reason }),
+    mutationFn: (body: DatingReportBody) => datingApi.report(memberId, body),
     onSuccess: () => {
+      setBlocked(true);
       toast(`Thank you. ${firstName} is reported to our moderators and you won't see each other again`, 'success');
       return onDone();
     },
     onError: (error) => toast(datingErrorMessage(error, 'Could not send the report. Please try again.'), 'error'),
   });
-  return { block, report, firstName, isPending: block.isPending || report.isPending };
+  return { block, report, firstName, isBlocked, isPending: block.isPending || report.isPending };
 }
 
 export type MemberSafetyState = ReturnType<typeof useMemberSafety>;
 
-/** "Block {name}" and "Report", which opens a reason to choose and send. */
+/**
+ * "Block {name}" and "Report": a block asks once, saying what happens (decision 251); a report
+ * takes a reason and, if the member wants, a few words for the moderators. Once either has landed
+ * the buttons are gone.
+ */
 export function MemberSafety({ safety, disabled = false }: { safety: MemberSafetyState; disabled?: boolean }) {
   const [isReporting, setReporting] = useState(false);
+  const [isConfirmingBlock, setConfirmingBlock] = useState(false);
   const [reason, setReason] = useState('');
+  const [note, setNote] = useState('');
   const isBusy = disabled || safety.isPending;
+  if (safety.isBlocked) {
+    return (
+      <p className="d-suggest__safety d-muted" role="status">
+        You blocked {safety.firstName}: you won't see each other again.
+      </p>
+    );
+  }
   return (
     <>
       <div className="d-suggest__safety">
-        <button type="button" className="btn d-btn--ghost" disabled={isBusy} onClick={() => safety.block.mutate()}>
+        <button type="button" className="btn d-btn--ghost" disabled={isBusy} onClick={() => setConfirmingBlock(true)}>
           Block {safety.firstName}
         </button>
         <button type="button" className="btn d-btn--ghost" disabled={isBusy} aria-expanded={isReporting} onClick={() => setReporting(!isReporting)}>
           Report
         </button>
       </div>
+      <ConfirmDialog
+        open={isConfirmingBlock}
+        title={`Block ${safety.firstName}?`}
+        confirmLabel={`Block ${safety.firstName}`}
+        cancelLabel="Keep it"
+        busy={safety.block.isPending}
+        onCancel={() => setConfirmingBlock(false)}
+        onConfirm={() => safety.block.mutate(undefined, { onSettled: () => setConfirmingBlock(false) })}
+      >
+        {isConfirmingBlock ? (
+          <p>You won't see each other again: no more suggestions, and we won't plan a date for you two. {safety.firstName} is not told.</p>
+        ) : null}
+      </ConfirmDialog>
       {isReporting ? (
         <form
           className="d-suggest__report"
           onSubmit={(event) => {
             event.preventDefault();
-            if (reason) safety.report.mutate(reason as DatingReportBody['reason']);
+            if (reason) safety.report.mutate({ reason: reason as DatingReportBody['reason'], note });
           }}
         >
           <SelectField label={`Why are you reporting ${safety.firstName}?`} value={reason} onChange={(event) => setReason(event.target.value)} required>
@@ -71,6 +101,18 @@ export function MemberSafety({ safety, disabled = false }: { safety: MemberSafet
               </option>
             ))}
           </SelectField>
+          <TextAreaField
+            label={
+              <>
+                What happened? <span className="d-optional">(optional)</span>
+              </>
+            }
+            hint={`Only our moderators read this. ${note.length}/${REPORT_NOTE_MAX}`}
+            rows={3}
+            maxLength={REPORT_NOTE_MAX}
+            value={note}
+            onChange={(event) => setNote(event.target.value)}
+          />
           <button type="submit" className="btn d-btn--primary" disabled={!reason || isBusy}>
             Send report
           </button>

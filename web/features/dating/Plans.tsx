@@ -7,7 +7,9 @@ import { secondsUntil } from '#common/domain/time.ts';
 import { ConfirmDialog } from '#web/components/ui/ConfirmDialog.tsx';
 import { Alert, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
-import { datingApi, datingErrorMessage } from './api.ts';
+import { dateBudgetChoices, labelOf } from '#common/domain/dating-profile.ts';
+import { datingApi, datingErrorMessage, datingUrl } from './api.ts';
+import { WhyYouTwo } from './WhyYouTwo.tsx';
 import { datingKeys } from './keys.ts';
 import { MemberSafety, useMemberSafety } from './MemberSafety.tsx';
 import { AfterDateQuestions, SharePlan } from './PlanExtras.tsx';
@@ -17,6 +19,7 @@ import {
   depositPromise,
   depositWords,
   isOpenPlan,
+  lateCancelWords,
   myProgress,
   partnerProgress,
   payoutWords,
@@ -238,9 +241,17 @@ function OpenPlanCard({ plan, isCancelling, onCancel }: { plan: DatePlan; isCanc
       return refresh();
     },
   });
+  const [isConfirmingDecline, setConfirmingDecline] = useState(false);
   const decline = useMutation({
     mutationFn: () => datingApi.declinePlan(plan.id),
-    onSuccess: (updated) => toast(`You declined the plan with ${name}. ${depositWords(updated)}`, 'info', { key: TOAST_KEY }),
+    onSuccess: (updated) => {
+      setConfirmingDecline(false);
+      // The card shows the declined plan at once; the list reads again behind it.
+      queryClient.setQueryData<DatePlansResponse>(datingKeys.plans, (data) =>
+        data ? { ...data, plans: data.plans.map((candidate) => (candidate.id === updated.id ? updated : candidate)) } : data,
+      );
+      toast(`You declined the plan with ${name}. ${depositWords(updated)}`, 'info', { key: TOAST_KEY });
+    },
     onError: fail('Could not decline the plan. Please try again.'),
     onSettled: refresh,
   });
@@ -275,6 +286,7 @@ function OpenPlanCard({ plan, isCancelling, onCancel }: { plan: DatePlan; isCanc
         {plan.restaurant.name}
       </h3>
       <p className="d-plan__hood">{plan.restaurant.neighborhood}</p>
+      <PlanPlace plan={plan} />
       <dl className="d-plan__facts">
         <div className="d-plan__fact">
           <dt>When</dt>
@@ -296,6 +308,7 @@ function OpenPlanCard({ plan, isCancelling, onCancel }: { plan: DatePlan; isCanc
         ) : null}
       </dl>
 
+      {plan.status === 'PROPOSED' ? <p className="d-plan__note d-plan__late">{lateCancelWords(plan)}</p> : null}
       {plan.status === 'PROPOSED' ? (
         <ul className="d-plan__progress" aria-label="Answers so far">
           <li className={mine ? 'is-done' : undefined}>{mine || 'You have not answered yet.'}</li>
@@ -327,7 +340,7 @@ function OpenPlanCard({ plan, isCancelling, onCancel }: { plan: DatePlan; isCanc
           </button>
         ) : null}
         {actions.decline ? (
-          <button type="button" className="btn d-btn--quiet" disabled={isBusy} onClick={() => decline.mutate()}>
+          <button type="button" className="btn d-btn--quiet" disabled={isBusy} onClick={() => setConfirmingDecline(true)}>
             {decline.isPending ? 'Declining…' : 'Decline'}
           </button>
         ) : null}
@@ -346,8 +359,72 @@ function OpenPlanCard({ plan, isCancelling, onCancel }: { plan: DatePlan; isCanc
         <p className="d-plan__note">Your date is less than 24 hours away: cancelling now pays your deposit to {name} and records a strike.</p>
       ) : null}
       <SharePlan plan={plan} disabled={isBusy} />
-      <MemberSafety safety={safety} disabled={isBusy} />
+      {plan.partner.blocked ? null : <MemberSafety safety={safety} disabled={isBusy} />}
+      <ConfirmDialog
+        open={isConfirmingDecline}
+        title={`Decline the date with ${name}?`}
+        confirmLabel="Decline the plan"
+        cancelLabel="Keep it"
+        busy={decline.isPending}
+        onCancel={() => setConfirmingDecline(false)}
+        onConfirm={() => decline.mutate()}
+      >
+        {isConfirmingDecline ? (
+          <p>
+            The table at {plan.restaurant.name} goes back, {name} is told, and we do not plan another date for you two. {depositWords(plan)}
+          </p>
+        ) : null}
+      </ConfirmDialog>
     </li>
+  );
+}
+
+/** The venue and the partner as the card shows them (decision 254): photos, budget band, address, map, why you two. */
+function PlanPlace({ plan }: { plan: DatePlan }) {
+  const budget = plan.venue.budget ? labelOf(dateBudgetChoices, plan.venue.budget) : null;
+  return (
+    <div className="d-plan__place-box">
+      <div className="d-plan__photos">
+        {plan.venue.photoUrl ? (
+          <img className="d-plan__venue-photo" src={plan.venue.photoUrl} alt={`Inside ${plan.restaurant.name}`} width={480} height={320} loading="lazy" />
+        ) : null}
+        {plan.partner.photoUrl ? (
+          <img
+            className="d-plan__partner-photo"
+            src={datingUrl(plan.partner.photoUrl)}
+            alt={`${plan.partner.firstName}, first photo`}
+            width={120}
+            height={160}
+            loading="lazy"
+          />
+        ) : null}
+      </div>
+      <dl className="d-plan__facts">
+        {budget ? (
+          <div className="d-plan__fact">
+            <dt>Budget</dt>
+            <dd>{budget} for two</dd>
+          </div>
+        ) : null}
+        {plan.venue.address ? (
+          <div className="d-plan__fact">
+            <dt>Address</dt>
+            <dd>
+              {plan.venue.address}
+              {plan.venue.mapUrl ? (
+                <>
+                  {' · '}
+                  <a href={plan.venue.mapUrl} target="_blank" rel="noreferrer">
+                    Map<span className="visually-hidden"> of {plan.restaurant.name} (opens in a new tab)</span>
+                  </a>
+                </>
+              ) : null}
+            </dd>
+          </div>
+        ) : null}
+      </dl>
+      <WhyYouTwo shared={plan.shared} />
+    </div>
   );
 }
 
@@ -375,7 +452,7 @@ function PastPlanRow({ plan }: { plan: DatePlan }) {
         {payout ? <strong className="d-plan-past__payout"> {payout}</strong> : null}
       </p>
       <AfterDateQuestions plan={plan} />
-      <MemberSafety safety={safety} />
+      {plan.partner.blocked ? null : <MemberSafety safety={safety} />}
     </li>
   );
 }

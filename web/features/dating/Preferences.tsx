@@ -16,6 +16,7 @@ import { useToast } from '#web/components/ui/Toast.tsx';
 import { datingApi, datingErrorMessage } from './api.ts';
 import { RadioChips, ToggleChips } from './Chips.tsx';
 import { datingKeys } from './keys.ts';
+import { GenderFields, type GenderAnswers } from './GenderFields.tsx';
 import { TagInput } from './TagInput.tsx';
 
 const DAY_LABELS: Record<string, string> = { MON: 'Mon', TUE: 'Tue', WED: 'Wed', THU: 'Thu', FRI: 'Fri', SAT: 'Sat', SUN: 'Sun' };
@@ -37,6 +38,13 @@ export function Preferences({ profile }: { profile: DatingProfile }) {
     interests: profile.interests,
     languages: profile.languages,
   });
+  const [who, setWho] = useState<GenderAnswers & { tonightIsFine: boolean }>({
+    gender: profile.gender ?? '',
+    genderSelfDescribed: profile.genderSelfDescribed ?? '',
+    showGender: profile.showGender,
+    wantsToMeet: profile.wantsToMeet,
+    tonightIsFine: profile.tonightIsFine,
+  });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const toggle = <T extends string>(list: readonly T[], value: T): T[] => (list.includes(value) ? list.filter((item) => item !== value) : [...list, value]);
 
@@ -52,7 +60,14 @@ export function Preferences({ profile }: { profile: DatingProfile }) {
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const body = { ...form, wantAgeMin: Number(form.wantAgeMin), wantAgeMax: Number(form.wantAgeMax) };
+    const body = {
+      ...form,
+      ...who,
+      gender: who.gender || undefined,
+      wantsToMeet: who.wantsToMeet || undefined,
+      wantAgeMin: Number(form.wantAgeMin),
+      wantAgeMax: Number(form.wantAgeMax),
+    };
     const parsed = datingPreferencesBody.safeParse(body);
     if (!parsed.success) {
       setErrors(fieldErrors(parsed.error));
@@ -86,6 +101,7 @@ export function Preferences({ profile }: { profile: DatingProfile }) {
             error={errors.wantAgeMax}
           />
         </div>
+        <GenderFields value={who} onChange={(field, value) => setWho({ ...who, [field]: value })} errors={errors} />
         <ToggleChips
           name="neighbourhoods"
           label="Neighbourhoods"
@@ -103,6 +119,15 @@ export function Preferences({ profile }: { profile: DatingProfile }) {
           onToggle={(value) => setForm({ ...form, freeEvenings: toggle(form.freeEvenings, value) })}
           error={errors.freeEvenings}
         />
+        <label className="d-check">
+          <input
+            type="checkbox"
+            name="tonightIsFine"
+            checked={who.tonightIsFine}
+            onChange={(event) => setWho({ ...who, tonightIsFine: event.target.checked })}
+          />
+          <span>Tonight is fine: a date can be planned less than 24 hours ahead when we both say so</span>
+        </label>
         <RadioChips
           name="intent"
           label="You're looking for"

@@ -1,11 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DatingSuggestion } from '#common/contract/dating.ts';
+import { useState } from 'react';
+import type { DatingSuggestion, DatingSuggestionsResponse } from '#common/contract/dating.ts';
+import { ConfirmDialog } from '#web/components/ui/ConfirmDialog.tsx';
 import { Alert, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { datingApi, datingErrorMessage, datingUrl } from './api.ts';
 import { datingKeys } from './keys.ts';
 import { MemberSafety, useMemberSafety } from './MemberSafety.tsx';
 import { PLANS_SECTION_ID } from './plan-view.ts';
+import { WhyYouTwo } from './WhyYouTwo.tsx';
 
 /** Today's curated suggestions (decision 140): a few a day, each answered "Yes" or "Not for me". */
 export function Suggestions({ hasPreferences }: { hasPreferences: boolean }) {
@@ -54,9 +57,15 @@ function SuggestionCard({ suggestion }: { suggestion: DatingSuggestion }) {
   const queryClient = useQueryClient();
   const toast = useToast();
   const refresh = () => queryClient.invalidateQueries({ queryKey: datingKeys.suggestions });
+  const [isConfirmingPass, setConfirmingPass] = useState(false);
   const answer = useMutation({
     mutationFn: (value: 'YES' | 'NO') => datingApi.answer(suggestion.memberId, { answer: value }),
-    onSuccess: ({ isMatch }) => {
+    onSuccess: ({ isMatch }, value) => {
+      setConfirmingPass(false);
+      // The card shows the answer at once; the list reads again behind it.
+      queryClient.setQueryData<DatingSuggestionsResponse>(datingKeys.suggestions, (data) =>
+        data ? { ...data, suggestions: data.suggestions.map((s) => (s.memberId === suggestion.memberId ? { ...s, myAnswer: value, isMatch } : s)) } : data,
+      );
       if (isMatch) toast(`It's a match: you and ${suggestion.firstName} both said yes`, 'success');
       // A mutual yes becomes a date plan: "Your dates" reads again too.
       return Promise.all([refresh(), isMatch ? queryClient.invalidateQueries({ queryKey: datingKeys.plans }) : null]);
@@ -90,7 +99,8 @@ function SuggestionCard({ suggestion }: { suggestion: DatingSuggestion }) {
       <h3 className="d-suggest__name">
         {suggestion.firstName}, {suggestion.age}
       </h3>
-      {suggestion.profession ? <p className="d-muted">{suggestion.profession}</p> : null}
+      {suggestion.gender || suggestion.profession ? <p className="d-muted">{[suggestion.gender, suggestion.profession].filter(Boolean).join(' · ')}</p> : null}
+      <WhyYouTwo shared={suggestion.shared} />
       {answers.length ? (
         <dl className="d-answers">
           {answers.map(([question, text]) => (
@@ -116,11 +126,23 @@ function SuggestionCard({ suggestion }: { suggestion: DatingSuggestion }) {
           <button type="button" className="btn d-btn--primary" disabled={isBusy} onClick={() => answer.mutate('YES')}>
             Yes
           </button>
-          <button type="button" className="btn d-btn--ghost" disabled={isBusy} onClick={() => answer.mutate('NO')}>
+          <button type="button" className="btn d-btn--ghost" disabled={isBusy} onClick={() => setConfirmingPass(true)}>
             Not for me
           </button>
         </div>
       )}
+      <ConfirmDialog
+        open={isConfirmingPass}
+        title={`Pass on ${suggestion.firstName}?`}
+        confirmLabel="Not for me"
+        cancelLabel="Go back"
+        tone="primary"
+        busy={answer.isPending}
+        onCancel={() => setConfirmingPass(false)}
+        onConfirm={() => answer.mutate('NO')}
+      >
+        {isConfirmingPass ? <p>A pass is final: you won't be suggested to each other again. {suggestion.firstName} is not told.</p> : null}
+      </ConfirmDialog>
       <MemberSafety safety={safety} disabled={answer.isPending} />
     </li>
   );

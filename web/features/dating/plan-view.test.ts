@@ -4,6 +4,7 @@ import { datePlanStatuses } from '#common/domain/dating-plan.ts';
 import {
   cancelConsequence,
   depositWords,
+  lateCancelWords,
   partnerProgress,
   PARTNER_POLL_MS,
   PAYMENT_POLL_MS,
@@ -32,7 +33,10 @@ function plan(overrides: Partial<Omit<DatePlan, 'me' | 'partner'>> & { me?: Part
     time: '19:30',
     deadline: '2026-11-28T12:00:00.000Z',
     depositPaise: 30_000,
-    partner: { memberId: 'm2', firstName: 'Ravi', accepted: false, paid: false, arrived: false, ...partner },
+    partner: { memberId: 'm2', firstName: 'Ravi', accepted: false, paid: false, arrived: false, photoUrl: null, blocked: false, ...partner },
+    venue: { photoUrl: null, budget: 'INR_1000_2500', address: '12 CMH Road', mapUrl: null },
+    shared: { cuisines: [], dateTypes: [], neighbourhoods: [], evenings: [] },
+    lateCancel: { from: '2026-11-27T14:00:00.000Z', costPaise: 30_000 },
     me: { answer: null, paid: false, arrived: false, deposit: 'none', approvalUrl: null, ...me },
     payoutToMe: null,
     flaked: null,
@@ -151,5 +155,13 @@ describe('withReturnTo', () => {
   it('adds the way back to the payment page’s address', () => {
     expect(withReturnTo('/pay/sandbox/i1', '/dating/app')).toBe('/pay/sandbox/i1?returnTo=%2Fdating%2Fapp');
     expect(withReturnTo('https://pay.example/x?id=1', '/dating/app')).toBe('https://pay.example/x?id=1&returnTo=%2Fdating%2Fapp');
+  });
+});
+
+describe('lateCancelWords (decision 252)', () => {
+  it('says in one sentence, before paying, what a late cancel costs and from when', () => {
+    expect(lateCancelWords(plan())).toBe(
+      'Cancelling from Fri, 27 Nov at 7:30 PM (24 hours before the date) pays your ₹300 deposit to Ravi and records a strike; before that, both deposits come back in full.',
+    );
   });
 });

@@ -156,6 +156,14 @@ export function payoutWords(plan: DatePlan): string | null {
 }
 
 /** What cancelling a booked plan now does, in plain words for the confirm step. */
+/**
+ * What a late cancel costs and when "late" begins, in one sentence, shown before anyone pays
+ * (decision 252).
+ */
+export function lateCancelWords(plan: Pick<DatePlan, 'lateCancel' | 'partner'>): string {
+  return `Cancelling from ${formatInstantKolkata(plan.lateCancel.from, ' at ')} (24 hours before the date) pays your ${formatRupees(plan.lateCancel.costPaise)} deposit to ${plan.partner.firstName} and records a strike; before that, both deposits come back in full.`;
+}
+
 export function cancelConsequence(plan: DatePlan): string {
   const amount = formatRupees(plan.depositPaise);
   const name = plan.partner.firstName;

@@ -29,6 +29,8 @@ function filledForm(): DatingSignupForm {
     cuisines: ['THAI'],
     firstDateTypes: ['COFFEE'],
     languages: ['Kannada'],
+    gender: 'NON_BINARY',
+    wantsToMeet: 'EVERYONE',
   };
 }
 
@@ -50,7 +52,17 @@ describe('signup form validation (the server schema, with photos counted from th
       photos: 'Add exactly 3 photos',
       cuisines: 'Pick at least one cuisine',
       firstDateTypes: 'Pick at least one preferred first date',
+      gender: 'Choose how you describe yourself',
+      wantsToMeet: 'Choose who you want to meet',
     });
+  });
+
+  it('asks a member who describes themselves for their own words, and keeps them only then (decision 250)', () => {
+    expect(validateSignupForm({ ...filledForm(), gender: 'SELF_DESCRIBED' }, '2026-11-22')).toEqual({
+      genderSelfDescribed: 'Describe yourself in a few words',
+    });
+    const parsed = datingSignupBody.parse(toSignupBody({ ...filledForm(), gender: 'WOMAN', genderSelfDescribed: 'ignored' }, ['k1', 'k2', 'k3']));
+    expect(parsed).toMatchObject({ gender: 'WOMAN', genderSelfDescribed: null, showGender: true, wantsToMeet: 'EVERYONE' });
   });
 
   it('passes a complete form', () => {

@@ -9,6 +9,7 @@ import {
   type FirstDateType,
   type PhysicalActivity,
 } from '#common/domain/dating-profile.ts';
+import type { Gender, WantsToMeet } from '#common/domain/dating-gender.ts';
 
 /** What the signup form holds (spec section 3): the payload's fields, the photo files, and languages + time zone. */
 export interface DatingSignupForm {
@@ -33,6 +34,10 @@ export interface DatingSignupForm {
   firstDateTypes: FirstDateType[];
   languages: string[];
   timeZone: string;
+  gender: Gender | '';
+  genderSelfDescribed: string;
+  showGender: boolean;
+  wantsToMeet: WantsToMeet | '';
 }
 
 /** Old names some browsers still report, as the zones are called now (Chromium says Asia/Calcutta). */
@@ -105,6 +110,10 @@ export function emptySignupForm(timeZone = browserTimeZone()): DatingSignupForm 
     firstDateTypes: [],
     languages: [],
     timeZone,
+    gender: '',
+    genderSelfDescribed: '',
+    showGender: true,
+    wantsToMeet: '',
   };
 }
 
@@ -117,6 +126,8 @@ export function toSignupBody(form: DatingSignupForm, objectKeys: string[]): Dati
     diet: (fields.diet || undefined) as DatingSignupBody['diet'],
     drinking: (fields.drinking || undefined) as DatingSignupBody['drinking'],
     smoking: (fields.smoking || undefined) as DatingSignupBody['smoking'],
+    gender: fields.gender as DatingSignupBody['gender'],
+    wantsToMeet: fields.wantsToMeet as DatingSignupBody['wantsToMeet'],
     photos: objectKeys.map((objectKey, sortOrder) => ({ objectKey, sortOrder })),
   };
 }

@@ -47,7 +47,7 @@ export function useDatingSignupForm() {
   });
 
   /** A one-choice answer (chips): a tap picks it and counts as touching it. */
-  const oneChoice = <K extends 'dateBudget' | 'physicalActivity'>(field: K) => ({
+  const oneChoice = <K extends 'dateBudget' | 'physicalActivity' | 'gender' | 'wantsToMeet'>(field: K) => ({
     name: field,
     value: form[field],
     onChange: (value: DatingSignupForm[K]) => set(field, value, true),

@@ -2,12 +2,18 @@ import { datingReportReasons } from '#common/contract/dating.ts';
 import type { ModerationMember, ModerationReport, ModerationReportStatus } from '#common/contract/moderation.ts';
 import { formatInstantKolkata } from '#common/domain/time.ts';
 import { Button } from '#web/components/ui/Button.tsx';
+import { ReportedProfile } from './ReportedProfile.tsx';
 
 const reasonLabels: Record<string, string> = Object.fromEntries(datingReportReasons.map((reason) => [reason.value, reason.label]));
 
 /** "3 open reports", "1 open report". */
 export function reportCount(count: number, adjective = 'open'): string {
   return `${count} ${adjective} report${count === 1 ? '' : 's'}`;
+}
+
+/** "1 open report is marked reviewed", "3 open reports are marked reviewed". */
+export function reportsMarkedReviewed(count: number): string {
+  return `${reportCount(count)} ${count === 1 ? 'is' : 'are'} marked reviewed`;
 }
 
 function Report({ report }: { report: ModerationReport }) {
@@ -29,8 +35,8 @@ function Report({ report }: { report: ModerationReport }) {
 }
 
 /**
- * One reported member: who (first name and age only), whether they are hidden or suspended, each
- * report, and the two decisions. Nothing here acts: the list asks for a confirmation first.
+ * One reported member: who (first name and age only), their photos and profile, whether they are
+ * hidden or suspended, each report, and the two decisions. Nothing here acts: the list asks for a confirmation first.
  */
 export function ReportedMember({
   member,
@@ -70,6 +76,7 @@ export function ReportedMember({
           ) : null}
         </div>
       </div>
+      <ReportedProfile member={member} />
       <ul className="moderation-member__reports" aria-label={`Reports of ${member.firstName}`}>
         {member.reports.map((report) => (
           <Report key={report.id} report={report} />

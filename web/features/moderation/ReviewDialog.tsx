@@ -2,7 +2,7 @@ import type { ModerationMember } from '#common/contract/moderation.ts';
 import { ConfirmDialog } from '#web/components/ui/ConfirmDialog.tsx';
 import { Alert } from '#web/components/ui/Feedback.tsx';
 import { TextAreaField } from '#web/components/ui/Field.tsx';
-import { reportCount } from './ReportedMember.tsx';
+import { reportsMarkedReviewed } from './ReportedMember.tsx';
 
 export interface PendingDecision {
   member: ModerationMember;
@@ -48,9 +48,9 @@ export function ReviewDialog({
           <p className="moderation-dialog__consequence">
             {isSuspend
               ? `${member.firstName} is hidden from everyone for good, signed out, and cannot sign in again.${
-                  member.openReports > 0 ? ` Their ${reportCount(member.openReports)} are marked reviewed.` : ''
+                  member.openReports > 0 ? ` Their ${reportsMarkedReviewed(member.openReports)}.` : ''
                 }`
-              : `${member.firstName}’s ${reportCount(member.openReports)} are marked reviewed, and ${member.firstName} shows in suggestions again.`}
+              : `${member.firstName}’s ${reportsMarkedReviewed(member.openReports)}, and ${member.firstName} shows in suggestions again.`}
           </p>
           {failure ? <Alert tone="error">{failure}</Alert> : null}
           <TextAreaField

@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import type { AdminDate } from '#common/contract/dating-plans.ts';
 import type { DatePlanStatus } from '#common/domain/dating-plan.ts';
-import { formatDateShort, formatTime12h, todayInKolkata } from '#common/domain/time.ts';
+import { formatDateShort, formatTime12h, todayInKolkata, toKolkata } from '#common/domain/time.ts';
 import { errorMessage } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
+import { ConfirmDialog } from '#web/components/ui/ConfirmDialog.tsx';
+import { useNow } from '#web/components/ui/use-now.ts';
 import { Skeleton } from '#web/components/ui/Feedback.tsx';
 import { TextField } from '#web/components/ui/Field.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
@@ -30,8 +32,9 @@ function pairNames(date: AdminDate): string {
 
 /**
  * The dashboard's "Tablefair dates" (decision 184): the dates at this restaurant
- * on a day (today unless another is chosen), each a party of two, and an "Arrived" button per
- * member. Both arrived seats the date and each deposit becomes credit on the bill.
+ * on a day (today unless another is chosen), each a party of two, and a "Mark Asha arrived" button
+ * per member from 30 minutes before the start, with a confirmation; an arrival can be undone for 10
+ * minutes (decision 253). Both arrived seats the date and each deposit becomes credit on the bill.
  */
 export function DatesPanel() {
   const [day, setDay] = useState(() => todayInKolkata());
@@ -41,20 +44,26 @@ export function DatesPanel() {
   const [news, setNews] = useState('');
   const list = dates.data?.dates ?? [];
 
-  function onArrived(date: AdminDate, member: AdminDate['members'][number]) {
+  const now = useNow(15_000);
+  const [confirming, setConfirming] = useState<{ date: AdminDate; member: AdminDate['members'][number] } | null>(null);
+
+  function onArrived(date: AdminDate, member: AdminDate['members'][number], undo = false) {
     if (mark.isPending) return;
     mark.mutate(
-      { planId: date.planId, memberId: member.memberId },
+      { planId: date.planId, memberId: member.memberId, undo },
       {
         onSuccess: (updated) => {
-          const text =
-            updated.status === 'SEATED'
+          setConfirming(null);
+          const text = undo
+            ? `${member.firstName}'s arrival is undone.`
+            : updated.status === 'SEATED'
               ? `${pairNames(updated)} have both arrived: each deposit is credit on their bill.`
               : `${member.firstName} has arrived for the ${formatTime12h(updated.time)} date.`;
           toast(text, 'success', { key: 'date-arrival' });
           setNews(text);
         },
         onError: (error) => {
+          setConfirming(null);
           const text = errorMessage(error, {
             server: `${member.firstName} could not be marked as arrived. Try again.`,
             network: 'Could not reach the server. Check your connection and try again.',
@@ -104,24 +113,41 @@ export function DatesPanel() {
               <ul className="dates-row__members" aria-label={`Arrivals, ${formatTime12h(date.time)}`}>
                 {date.members.map((member) => {
                   const isBusy = mark.isPending && mark.variables?.planId === date.planId && mark.variables.memberId === member.memberId;
-                  const canMark = date.status === 'BOOKED' && !member.arrived;
+                  const isOpen = now >= new Date(date.arrivalsOpenAt);
+                  const canMark = date.status === 'BOOKED' && !member.arrived && isOpen;
+                  const canUndo = member.undoUntil !== null && now < new Date(member.undoUntil);
                   return (
                     <li key={member.memberId} className="dates-row__member">
                       <span className="dates-row__name">{member.firstName}</span>
-                      <Button
-                        size="sm"
-                        variant={member.arrived ? 'secondary' : 'primary'}
-                        className={`dates-row__arrive${member.arrived ? ' dates-row__arrive--done' : ''}`}
-                        // aria-disabled, not disabled: a disabled button would drop the keyboard focus to <body>.
-                        aria-disabled={!canMark || mark.isPending || undefined}
-                        // The name always contains the visible word (axe's label-content-name-mismatch), busy or not.
-                        aria-label={`${member.arrived ? `${member.firstName} has arrived` : `${isBusy ? 'Marking' : 'Mark'} ${member.firstName} arrived`}, ${formatTime12h(date.time)}`}
-                        onClick={() => {
-                          if (canMark) onArrived(date, member);
-                        }}
-                      >
-                        {member.arrived ? '✓ Arrived' : isBusy ? 'Marking…' : 'Arrived'}
-                      </Button>
+                      {member.arrived ? (
+                        <>
+                          <span className="dates-row__arrived">✓ Arrived</span>
+                          {canUndo ? (
+                            <Button
+                              size="sm"
+                              variant="secondary"
+                              aria-disabled={mark.isPending || undefined}
+                              aria-label={`Undo ${member.firstName}'s arrival, ${formatTime12h(date.time)}`}
+                              onClick={() => onArrived(date, member, true)}
+                            >
+                              {isBusy ? 'Undoing…' : 'Undo'}
+                            </Button>
+                          ) : null}
+                        </>
+                      ) : canMark ? (
+                        <Button
+                          size="sm"
+                          variant="primary"
+                          className="dates-row__arrive"
+                          // aria-disabled, not disabled: a disabled button would drop the keyboard focus to <body>.
+                          aria-disabled={mark.isPending || undefined}
+                          onClick={() => setConfirming({ date, member })}
+                        >
+                          {isBusy ? `Marking ${member.firstName}…` : `Mark ${member.firstName} arrived`}
+                        </Button>
+                      ) : date.status === 'BOOKED' ? (
+                        <span className="dates-row__opens">From {formatTime12h(toKolkata(new Date(date.arrivalsOpenAt)).time)}</span>
+                      ) : null}
                     </li>
                   );
                 })}
@@ -133,6 +159,25 @@ export function DatesPanel() {
       <p className="visually-hidden" role="status">
         {news}
       </p>
+      <ConfirmDialog
+        open={confirming !== null}
+        title={confirming ? `Mark ${confirming.member.firstName} arrived?` : ''}
+        confirmLabel={confirming ? `Mark ${confirming.member.firstName} arrived` : 'Mark arrived'}
+        cancelLabel="Not yet"
+        tone="primary"
+        busy={mark.isPending}
+        onCancel={() => setConfirming(null)}
+        onConfirm={() => {
+          if (confirming) onArrived(confirming.date, confirming.member);
+        }}
+      >
+        {confirming ? (
+          <p>
+            Only once {confirming.member.firstName} is at the table. When both have arrived, the table is seated and each deposit becomes credit on their bill.
+            You can undo this for 10 minutes.
+          </p>
+        ) : null}
+      </ConfirmDialog>
     </AdminPanel>
   );
 }

@@ -21,12 +21,20 @@ export function useAdminDates(date: string) {
   });
 }
 
-/** POST /api/admin/dates/{planId}/arrivals: one member is at the table; then the day's dates read again. */
+/**
+ * POST /api/admin/dates/{planId}/arrivals: one member is at the table (or, with `undo`, DELETE:
+ * an arrival marked by mistake is undone, decision 253); then the day's dates read again.
+ */
 export function useMarkDateArrival() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ planId, memberId }: { planId: string; memberId: string }) =>
-      apiRequest<AdminDate>(`/api/admin/dates/${encodeURIComponent(planId)}/arrivals`, { method: 'POST', body: { memberId }, auth: 'restaurant' }),
+    mutationFn: ({ planId, memberId, undo = false }: { planId: string; memberId: string; undo?: boolean }) =>
+      undo
+        ? apiRequest<AdminDate>(`/api/admin/dates/${encodeURIComponent(planId)}/arrivals/${encodeURIComponent(memberId)}`, {
+            method: 'DELETE',
+            auth: 'restaurant',
+          })
+        : apiRequest<AdminDate>(`/api/admin/dates/${encodeURIComponent(planId)}/arrivals`, { method: 'POST', body: { memberId }, auth: 'restaurant' }),
     // The answer is the date as it is now: shown at once, before the list reads again.
     onSuccess: (updated) =>
       queryClient.setQueriesData<AdminDatesResponse>({ queryKey: adminDatesKeys.all }, (day) =>
