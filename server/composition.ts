@@ -7,6 +7,7 @@ import { createStaffPasswords } from './modules/accounts/staff-passwords.service
 import { createPhoneVerificationService } from './modules/accounts/phone-verification.service.ts';
 import { createSessionsService } from './modules/accounts/sessions.service.ts';
 import { createAvailabilityService } from './modules/availability/availability.service.ts';
+import { createFloorService } from './modules/floor/floor.service.ts';
 import { createDatePlans } from './modules/dating/date-plans.service.ts';
 import { createDatingModeration } from './modules/dating/dating-moderation.service.ts';
 import { createDatingRecovery } from './modules/dating/dating-recovery.service.ts';
@@ -50,6 +51,7 @@ export function createServices(deps: AppDeps) {
   const restaurantPhotos = createRestaurantPhotos(deps, storage);
   const restaurants = createRestaurantsService(deps, storage, restaurantPhotos);
   const slots = createSlotsService(deps);
+  const floor = createFloorService(deps);
   const availability = createAvailabilityService(deps, restaurants);
   const pages = createPagesService(availability);
   const strikes = createStrikesService(deps);
@@ -83,6 +85,7 @@ export function createServices(deps: AppDeps) {
     restaurants,
     restaurantPhotos,
     slots,
+    floor,
     availability,
     pages,
     reservations,
