@@ -52,13 +52,13 @@ export function createServices(deps: AppDeps) {
   const restaurants = createRestaurantsService(deps, storage, restaurantPhotos);
   const slots = createSlotsService(deps);
   const floor = createFloorService(deps);
-  const availability = createAvailabilityService(deps, restaurants);
+  const availability = createAvailabilityService(deps, restaurants, floor);
   const pages = createPagesService(availability);
   const strikes = createStrikesService(deps);
   const notifications = createNotificationsService(deps);
   // Payments knows no other module: its owners hear it through the listeners wired below.
   const payments = createPaymentsService(deps);
-  const reservations = createReservationsService(deps, restaurants, availability, strikes);
+  const reservations = createReservationsService(deps, restaurants, availability, strikes, floor);
   const deposits = createDepositsService(deps, reservations, payments, notifications, restaurants);
   const reminders = createRemindersService(deps, notifications, reservations, deposits);
   const reservationsAdmin = createReservationsAdminService(deps, reservations, strikes, reminders);

@@ -1,18 +1,20 @@
 import type { AvailabilityCalendar, AvailabilityEntry, AvailableTodayQuery, AvailableTodayResponse, RestaurantDetail } from '#common/contract/restaurants.ts';
-import { AVAILABILITY_HORIZON_DAYS, probedPartySizes } from '#common/domain/restaurants.ts';
+import { AVAILABILITY_HORIZON_DAYS, MAX_PARTY_SIZE, probedPartySizes } from '#common/domain/restaurants.ts';
 import type { SlotDeposit } from '#common/contract/deposits.ts';
 import { chargeForBooking, type DepositPolicy, type DropDepositRequirement } from '#common/domain/deposit-policy.ts';
-import { addDays } from '#common/domain/time.ts';
+import { addDays, minutesOfDay } from '#common/domain/time.ts';
 import { asDate } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { anonymous, type Principal } from '#server/modules/accounts/principal.ts';
 import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
+import type { FloorService } from '#server/modules/floor/floor.service.ts';
 import { keptUntilChange } from './kept-until-change.ts';
 import { createAvailabilityTexts } from './availability-texts.ts';
 import {
   createAvailabilityCache,
   currentDerived,
   derivedAnswer,
+  floorSeatsAt,
   freeCoversAt,
   isSlotOpenAt,
   toCachedSlot,
@@ -21,8 +23,11 @@ import {
 } from './availability-cache.ts';
 import { listOpenSlotsBetween, listSlotAvailability, listSlotsForCache } from './availability.repository.ts';
 
-/** A held date's slots as JSON text around each slot's `available`, and the free covers that decide it (-1: closed). */
-type DayPieces = { head: string; tail: string; free: number }[];
+/**
+ * A held date's slots as JSON text around each slot's `available`, and the free covers that decide
+ * it (-1: closed); on a restaurant with a floor, `seats[n]` says whether a party of n has a table.
+ */
+type DayPieces = { head: string; tail: string; free: number; seats: boolean[] | null }[];
 
 /**
  * How many characters of finished availability text are kept across all restaurants (about as
@@ -45,6 +50,7 @@ function slotDepositOf(policy: DepositPolicy, startsAt: Date, dropDeposit: DropD
 export function createAvailabilityService(
   { db, clock, config, availabilityChanges, metrics }: AppDeps,
   restaurants: RestaurantsService,
+  floor: FloorService,
   textCharacters = AVAILABILITY_TEXT_CHARACTERS,
 ) {
   const cutoffMinutes = config.bookingCutoffMinutes;
@@ -67,7 +73,8 @@ export function createAvailabilityService(
         else slotsByDate.set(slot.date, [slot]);
       }
       const depositPolicy = await restaurants.getDepositPolicy(anonymous, restaurant.id);
-      return { restaurantId: restaurant.id, restaurant, restaurantJson: JSON.stringify(restaurant), from, to, slotsByDate, depositPolicy };
+      const cachedFloor = await floor.readFloorForAvailability(restaurant.id, from, to, now);
+      return { restaurantId: restaurant.id, restaurant, restaurantJson: JSON.stringify(restaurant), from, to, slotsByDate, depositPolicy, floor: cachedFloor };
     },
   });
 
@@ -77,7 +84,15 @@ export function createAvailabilityService(
     if (!slot) return false;
     const nowMs = now.getTime();
     if (slot.publicFromMs > nowMs) return false;
-    return !isSlotOpenAt(slot, nowMs, cutoffMinutes) || freeCoversAt(slot, nowMs) < partySize;
+    return !isSlotOpenAt(slot, nowMs, cutoffMinutes) || freeCoversAt(slot, nowMs) < partySize || !floorSeatsAt(cached.floor, slot, partySize, nowMs);
+  }
+
+  /**
+   * Whether a party of `partySize` may book the slot at `nowMs`: open, enough covers free, and on a
+   * restaurant with a floor, a table or combination free for the whole turn within pacing (decision 240).
+   */
+  function isOfferedIn(cached: CachedRestaurant, slot: CachedSlot, partySize: number, nowMs: number): boolean {
+    return isSlotOpenAt(slot, nowMs, cutoffMinutes) && freeCoversAt(slot, nowMs) >= partySize && floorSeatsAt(cached.floor, slot, partySize, nowMs);
   }
 
   /**
@@ -94,6 +109,7 @@ export function createAvailabilityService(
           head: `{"id":${JSON.stringify(slot.id)},"time":${JSON.stringify(slot.time)},"available":`,
           tail: deposit ? `,"deposit":${JSON.stringify({ kind: deposit.kind, perCoverPaise: deposit.perCoverPaise })}}` : '}',
           free: isSlotOpenAt(slot, nowMs, cutoffMinutes) ? freeCoversAt(slot, nowMs) : -1,
+          seats: cached.floor ? Array.from({ length: MAX_PARTY_SIZE + 1 }, (_, size) => size > 0 && floorSeatsAt(cached.floor, slot, size, nowMs)) : null,
         };
       });
     });
@@ -104,11 +120,8 @@ export function createAvailabilityService(
     return derivedAnswer(cached, 'calendar', nowMs, cutoffMinutes, (): AvailabilityCalendar => {
       const days = Array.from({ length: AVAILABILITY_HORIZON_DAYS }, (_, index) => {
         const date = addDays(cached.from, index);
-        let maxFree = 0;
-        for (const slot of cached.slotsByDate.get(date) ?? []) {
-          if (isSlotOpenAt(slot, nowMs, cutoffMinutes)) maxFree = Math.max(maxFree, freeCoversAt(slot, nowMs));
-        }
-        return { date, partySizes: probedPartySizes.filter((size) => size <= maxFree) };
+        const slots = cached.slotsByDate.get(date) ?? [];
+        return { date, partySizes: probedPartySizes.filter((size) => slots.some((slot) => isOfferedIn(cached, slot, size, nowMs))) };
       });
       return { from: cached.from, days, firstAvailableDate: days.find((day) => day.partySizes.length > 0)?.date ?? null };
     });
@@ -163,7 +176,8 @@ export function createAvailabilityService(
       let json = '[';
       for (let index = 0; index < pieces.length; index++) {
         const piece = pieces[index];
-        json += `${index === 0 ? '' : ','}${piece.head}${piece.free >= partySize}${piece.tail}`;
+        const isOffered = piece.free >= partySize && (piece.seats === null || piece.seats[partySize] === true);
+        json += `${index === 0 ? '' : ','}${piece.head}${isOffered}${piece.tail}`;
       }
       json += ']';
       texts.keep(cached.restaurantId, span, date, partySize, json);
@@ -199,7 +213,7 @@ export function createAvailabilityService(
         return (cached.slotsByDate.get(date) ?? []).map((slot) => ({
           id: slot.id,
           time: slot.time,
-          available: isSlotOpenAt(slot, nowMs, cutoffMinutes) && freeCoversAt(slot, nowMs) >= partySize,
+          available: isOfferedIn(cached, slot, partySize, nowMs),
           ...slotDepositOf(cached.depositPolicy, new Date(slot.startsAtMs), slot.dropDeposit),
         }));
       }
@@ -207,12 +221,29 @@ export function createAvailabilityService(
       const restaurant = await restaurants.getRestaurant(principal, slugOrId);
       const rows = await listSlotAvailability(db, restaurant.id, date, now, cutoffMinutes);
       const policy = await restaurants.getDepositPolicy(principal, restaurant.id);
+      const cachedFloor = await floor.readFloorForAvailability(restaurant.id, date, date, now);
+      const nowMs = now.getTime();
       return rows.map((row) => ({
         id: row.id,
         time: row.time,
-        available: row.is_open && row.free_covers >= partySize,
+        available:
+          row.is_open && row.free_covers >= partySize && floorSeatsAt(cachedFloor, { date, startsAtMs: asDate(row.starts_at).getTime() }, partySize, nowMs),
         ...slotDepositOf(policy, asDate(row.starts_at), row.drop_deposit_per_cover_paise ? { perCoverPaise: row.drop_deposit_per_cover_paise } : null),
       }));
+    },
+
+    /**
+     * When the chosen time is gone (the hold's 409): up to `count` other times of that date a party
+     * of `partySize` can book now, nearest to the chosen time first (decision 240).
+     */
+    async findNearestFreeTimes(slugOrId: string, date: string, time: string, partySize: number, count = 3): Promise<{ date: string; time: string }[]> {
+      const entries = await this.getAvailability(anonymous, slugOrId, date, partySize);
+      const wanted = minutesOfDay(time);
+      return entries
+        .filter((entry) => entry.available && entry.time !== time)
+        .sort((a, b) => Math.abs(minutesOfDay(a.time) - wanted) - Math.abs(minutesOfDay(b.time) - wanted) || a.time.localeCompare(b.time))
+        .slice(0, count)
+        .map((entry) => ({ date, time: entry.time }));
     },
 
     /** For each of the next 30 days, the probed party sizes (2/4/6/8) that fit some open time. */

@@ -281,6 +281,29 @@ export function createFloorService(deps: AppDeps) {
       return tableIds.every((id) => free.has(id)) && isPacingAllowed(floor.settings.pacing, occupancies, startMs, partySize);
     },
 
+    /**
+     * For availability (public, no principal): the floor and what takes its tables for starts on
+     * Kolkata dates [fromDate - 1, toDate], by the date each starts on, or null without a floor.
+     */
+    async readFloorForAvailability(
+      restaurantId: string,
+      fromDate: string,
+      toDate: string,
+      now: Date,
+    ): Promise<{ floor: Floor; occupanciesByDate: Map<string, TimedOccupancy[]> } | null> {
+      const floor = await loadFloor(db, restaurantId);
+      if (!floor) return null;
+      const occupancies = await listOccupancies(db, restaurantId, kolkataInstant(addDays(fromDate, -1), '00:00'), kolkataInstant(addDays(toDate, 2), '00:00'), now);
+      const occupanciesByDate = new Map<string, TimedOccupancy[]>();
+      for (const occupancy of occupancies) {
+        const date = toKolkata(new Date(occupancy.startMs)).date;
+        const ofDate = occupanciesByDate.get(date);
+        if (ofDate) ofDate.push(occupancy);
+        else occupanciesByDate.set(date, [occupancy]);
+      }
+      return { floor, occupanciesByDate };
+    },
+
     /** Where a party would be seated now, without taking anything (for tests and the host view). */
     async previewSeating(restaurantId: string, startsAt: Date, partySize: number, onlineOnly: boolean): Promise<Seating | null> {
       const floor = await loadFloor(db, restaurantId);
