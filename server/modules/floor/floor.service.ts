@@ -293,7 +293,13 @@ export function createFloorService(deps: AppDeps) {
     ): Promise<{ floor: Floor; occupanciesByDate: Map<string, TimedOccupancy[]> } | null> {
       const floor = await loadFloor(db, restaurantId);
       if (!floor) return null;
-      const occupancies = await listOccupancies(db, restaurantId, kolkataInstant(addDays(fromDate, -1), '00:00'), kolkataInstant(addDays(toDate, 2), '00:00'), now);
+      const occupancies = await listOccupancies(
+        db,
+        restaurantId,
+        kolkataInstant(addDays(fromDate, -1), '00:00'),
+        kolkataInstant(addDays(toDate, 2), '00:00'),
+        now,
+      );
       const occupanciesByDate = new Map<string, TimedOccupancy[]>();
       for (const occupancy of occupancies) {
         const date = toKolkata(new Date(occupancy.startMs)).date;
