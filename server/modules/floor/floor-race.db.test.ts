@@ -32,7 +32,7 @@ beforeAll(async () => {
   );
 }, 120_000);
 afterAll(async () => {
-  await b.close();
+  await b.app.close(); // the database is shared: a's harness closes it
   await a.close();
 });
 
