@@ -149,3 +149,40 @@ describe('the floor', () => {
     expect(bad.json().error).toMatch(/party of 1/);
   });
 });
+
+describe('every hold goes through the floor', () => {
+  it('waitlist and drop offers and a date plan’s table: a party of 20 is refused though the slot has 40 covers, a party of 2 takes a two-top', async () => {
+    const floor = (await call('GET', '/api/admin/floor', staffX.token)).json() as AdminFloor;
+    expect(
+      (await call('PUT', '/api/admin/floor/settings', staffX.token, { ...floor.settings, pacing: { maxCovers: null, maxParties: null } })).statusCode,
+    ).toBe(200);
+    const slot = await buildSlot(t.database.db, x.id, { date: TOMORROW, time: '18:00', capacity: 40 });
+    const { reservations } = t.app.services;
+    const someone = await buildDiner(t.database.db);
+    const offer = (partySize: number) =>
+      t.database.db.transaction((tx) =>
+        reservations.createHoldForOffer(tx, { userId: someone.id, slotId: slot.id, partySize, holdMinutes: 10, reason: 'WAITLIST_OFFER', gate: 'public' }),
+      );
+    expect(await offer(20)).toEqual({ refused: 'no_room' });
+    const platform = (partySize: number) =>
+      t.database.db.transaction((tx) =>
+        reservations.createHoldForPlatform(tx, {
+          userId: someone.id,
+          slotId: slot.id,
+          partySize,
+          holdUntil: new Date(t.clock.now().getTime() + 3_600_000),
+          reason: 'DATE_PLAN',
+        }),
+      );
+    expect(await platform(20)).toBeUndefined();
+    const held = await offer(2);
+    expect('held' in held).toBe(true);
+    const date = await platform(2);
+    expect(date).toBeDefined();
+    const seated = (await day()).assignments.filter((assignment) => assignment.time === '18:00');
+    expect(seated.map((assignment) => [assignment.partySize, assignment.tableNames.join('+')])).toEqual([
+      [2, 'T1'],
+      [2, 'T2'],
+    ]);
+  });
+});

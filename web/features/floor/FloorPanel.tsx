@@ -61,7 +61,12 @@ function TablesEditor({ floor }: { floor: AdminFloor }) {
   const toast = useToast();
   const [tables, setTables] = useState<TableDraft[]>(() => floor.tables.map((table) => ({ ...table, key: table.id })));
   const [combinations, setCombinations] = useState<CombinationDraft[]>(() =>
-    floor.combinations.map((combination) => ({ key: combination.id, tables: combination.tableNames.join(' + '), minCovers: combination.minCovers, maxCovers: combination.maxCovers })),
+    floor.combinations.map((combination) => ({
+      key: combination.id,
+      tables: combination.tableNames.join(' + '),
+      minCovers: combination.minCovers,
+      maxCovers: combination.maxCovers,
+    })),
   );
   const change = (key: string, patch: Partial<TableDraft>) => setTables((all) => all.map((table) => (table.key === key ? { ...table, ...patch } : table)));
   const changeCombination = (key: string, patch: Partial<CombinationDraft>) =>
@@ -71,7 +76,14 @@ function TablesEditor({ floor }: { floor: AdminFloor }) {
   function onSave() {
     save.mutate(
       {
-        tables: tables.map(({ id, name, section, minCovers, maxCovers, onlineBookable }) => ({ ...(id ? { id } : {}), name, section, minCovers, maxCovers, onlineBookable })),
+        tables: tables.map(({ id, name, section, minCovers, maxCovers, onlineBookable }) => ({
+          ...(id ? { id } : {}),
+          name,
+          section,
+          minCovers,
+          maxCovers,
+          onlineBookable,
+        })),
         combinations: combinations.map((combination) => ({
           tableNames: combination.tables
             .split('+')
@@ -119,17 +131,36 @@ function TablesEditor({ floor }: { floor: AdminFloor }) {
                     </label>
                     <label className="floor-cell floor-cell--number">
                       <span>Min</span>
-                      <input type="number" inputMode="numeric" min={1} max={40} value={table.minCovers} onChange={(event) => change(table.key, { minCovers: toNumber(event.target.value) })} />
+                      <input
+                        type="number"
+                        inputMode="numeric"
+                        min={1}
+                        max={40}
+                        value={table.minCovers}
+                        onChange={(event) => change(table.key, { minCovers: toNumber(event.target.value) })}
+                      />
                     </label>
                     <label className="floor-cell floor-cell--number">
                       <span>Max</span>
-                      <input type="number" inputMode="numeric" min={1} max={40} value={table.maxCovers} onChange={(event) => change(table.key, { maxCovers: toNumber(event.target.value) })} />
+                      <input
+                        type="number"
+                        inputMode="numeric"
+                        min={1}
+                        max={40}
+                        value={table.maxCovers}
+                        onChange={(event) => change(table.key, { maxCovers: toNumber(event.target.value) })}
+                      />
                     </label>
                     <label className="floor-cell floor-cell--check">
                       <input type="checkbox" checked={table.onlineBookable} onChange={(event) => change(table.key, { onlineBookable: event.target.checked })} />
                       <span>Online</span>
                     </label>
-                    <Button variant="ghost" size="sm" aria-label={`Remove table ${table.name}`} onClick={() => setTables((all) => all.filter((other) => other.key !== table.key))}>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      aria-label={`Remove table ${table.name}`}
+                      onClick={() => setTables((all) => all.filter((other) => other.key !== table.key))}
+                    >
                       Remove
                     </Button>
                   </li>
@@ -160,13 +191,32 @@ function TablesEditor({ floor }: { floor: AdminFloor }) {
               </label>
               <label className="floor-cell floor-cell--number">
                 <span>Min</span>
-                <input type="number" inputMode="numeric" min={1} max={80} value={combination.minCovers} onChange={(event) => changeCombination(combination.key, { minCovers: toNumber(event.target.value) })} />
+                <input
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  max={80}
+                  value={combination.minCovers}
+                  onChange={(event) => changeCombination(combination.key, { minCovers: toNumber(event.target.value) })}
+                />
               </label>
               <label className="floor-cell floor-cell--number">
                 <span>Max</span>
-                <input type="number" inputMode="numeric" min={1} max={80} value={combination.maxCovers} onChange={(event) => changeCombination(combination.key, { maxCovers: toNumber(event.target.value) })} />
+                <input
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  max={80}
+                  value={combination.maxCovers}
+                  onChange={(event) => changeCombination(combination.key, { maxCovers: toNumber(event.target.value) })}
+                />
               </label>
-              <Button variant="ghost" size="sm" aria-label={`Remove joined tables ${index + 1}`} onClick={() => setCombinations((all) => all.filter((other) => other.key !== combination.key))}>
+              <Button
+                variant="ghost"
+                size="sm"
+                aria-label={`Remove joined tables ${index + 1}`}
+                onClick={() => setCombinations((all) => all.filter((other) => other.key !== combination.key))}
+              >
                 Remove
               </Button>
             </li>
@@ -195,7 +245,9 @@ function SettingsEditor({ settings }: { settings: FloorSettingsBody }) {
         if (index !== day) return dayShifts;
         const others = dayShifts.filter((shift) => shift.name !== name);
         if (patch === null) return others;
-        const existing = dayShifts.find((shift) => shift.name === name) ?? (name === 'lunch' ? { name, start: '12:00', end: '15:00' } : { name, start: '18:00', end: '22:30' });
+        const existing =
+          dayShifts.find((shift) => shift.name === name) ??
+          (name === 'lunch' ? { name, start: '12:00', end: '15:00' } : { name, start: '18:00', end: '22:30' });
         return [...others, { ...existing, ...patch }].sort((a, b) => a.start.localeCompare(b.start));
       });
       return { ...current, shifts };
@@ -226,8 +278,18 @@ function SettingsEditor({ settings }: { settings: FloorSettingsBody }) {
                     </label>
                     {shift ? (
                       <>
-                        <input type="time" aria-label={`${weekday} ${name} from`} value={shift.start} onChange={(event) => setShift(day, name, { start: event.target.value })} />
-                        <input type="time" aria-label={`${weekday} ${name} until`} value={shift.end} onChange={(event) => setShift(day, name, { end: event.target.value })} />
+                        <input
+                          type="time"
+                          aria-label={`${weekday} ${name} from`}
+                          value={shift.start}
+                          onChange={(event) => setShift(day, name, { start: event.target.value })}
+                        />
+                        <input
+                          type="time"
+                          aria-label={`${weekday} ${name} until`}
+                          value={shift.end}
+                          onChange={(event) => setShift(day, name, { end: event.target.value })}
+                        />
                       </>
                     ) : null}
                   </span>
@@ -266,7 +328,9 @@ function SettingsEditor({ settings }: { settings: FloorSettingsBody }) {
                   max={360}
                   step={5}
                   value={band.minutes}
-                  onChange={(event) => setDraft({ ...draft, turns: draft.turns.map((other, at) => (at === index ? { ...other, minutes: toNumber(event.target.value) } : other)) })}
+                  onChange={(event) =>
+                    setDraft({ ...draft, turns: draft.turns.map((other, at) => (at === index ? { ...other, minutes: toNumber(event.target.value) } : other)) })
+                  }
                 />
               </label>
             </li>
@@ -285,7 +349,9 @@ function SettingsEditor({ settings }: { settings: FloorSettingsBody }) {
               min={1}
               placeholder="No limit"
               value={draft.pacing.maxCovers ?? ''}
-              onChange={(event) => setDraft({ ...draft, pacing: { ...draft.pacing, maxCovers: event.target.value === '' ? null : Number(event.target.value) } })}
+              onChange={(event) =>
+                setDraft({ ...draft, pacing: { ...draft.pacing, maxCovers: event.target.value === '' ? null : Number(event.target.value) } })
+              }
             />
           </label>
           <label className="floor-cell floor-cell--number">
@@ -296,7 +362,9 @@ function SettingsEditor({ settings }: { settings: FloorSettingsBody }) {
               min={1}
               placeholder="No limit"
               value={draft.pacing.maxParties ?? ''}
-              onChange={(event) => setDraft({ ...draft, pacing: { ...draft.pacing, maxParties: event.target.value === '' ? null : Number(event.target.value) } })}
+              onChange={(event) =>
+                setDraft({ ...draft, pacing: { ...draft.pacing, maxParties: event.target.value === '' ? null : Number(event.target.value) } })
+              }
             />
           </label>
         </div>
