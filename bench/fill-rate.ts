@@ -18,7 +18,7 @@ const NIGHTS = Number(process.env.BENCH_NIGHTS ?? 1_000);
 const SEED = Number(process.env.BENCH_SEED ?? 20261127);
 const TARGET = Number(process.env.BENCH_TARGET ?? 0.95);
 /** Nodes the exact search may visit per night before it reports the night unproven (its best so far still counts). */
-const NODE_LIMIT = Number(process.env.BENCH_NODE_LIMIT ?? 200_000);
+const NODE_LIMIT = Number(process.env.BENCH_NODE_LIMIT ?? 100_000);
 const MIN = 60_000;
 const EVENING_MS = 18 * 60 * MIN;
 const STARTS = 17;

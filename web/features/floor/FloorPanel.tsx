@@ -68,6 +68,8 @@ function TablesEditor({ floor }: { floor: AdminFloor }) {
       maxCovers: combination.maxCovers,
     })),
   );
+  /** The table just added: its name field takes the focus, wherever its section puts it. */
+  const [added, setAdded] = useState<string | null>(null);
   const change = (key: string, patch: Partial<TableDraft>) => setTables((all) => all.map((table) => (table.key === key ? { ...table, ...patch } : table)));
   const changeCombination = (key: string, patch: Partial<CombinationDraft>) =>
     setCombinations((all) => all.map((combination) => (combination.key === key ? { ...combination, ...patch } : combination)));
@@ -117,7 +119,12 @@ function TablesEditor({ floor }: { floor: AdminFloor }) {
                   <li key={table.key} className="floor-row">
                     <label className="floor-cell floor-cell--name">
                       <span>Name</span>
-                      <input value={table.name} maxLength={40} onChange={(event) => change(table.key, { name: event.target.value })} />
+                      <input
+                        value={table.name}
+                        maxLength={40}
+                        autoFocus={table.key === added}
+                        onChange={(event) => change(table.key, { name: event.target.value })}
+                      />
                     </label>
                     <label className="floor-cell">
                       <span>Section</span>
@@ -172,9 +179,11 @@ function TablesEditor({ floor }: { floor: AdminFloor }) {
         <Button
           variant="secondary"
           size="sm"
-          onClick={() =>
-            setTables((all) => [...all, { key: nextKey(), name: `T${all.length + 1}`, section: 'indoor', minCovers: 1, maxCovers: 2, onlineBookable: true }])
-          }
+          onClick={() => {
+            const key = nextKey();
+            setAdded(key);
+            setTables((all) => [...all, { key, name: `T${all.length + 1}`, section: 'indoor', minCovers: 1, maxCovers: 2, onlineBookable: true }]);
+          }}
         >
           Add a table
         </Button>
