@@ -156,7 +156,8 @@ describe('every hold goes through the floor', () => {
     expect(
       (await call('PUT', '/api/admin/floor/settings', staffX.token, { ...floor.settings, pacing: { maxCovers: null, maxParties: null } })).statusCode,
     ).toBe(200);
-    const slot = await buildSlot(t.database.db, x.id, { date: TOMORROW, time: '18:00', capacity: 40 });
+    // Lunch: no other booking's turn reaches it.
+    const slot = await buildSlot(t.database.db, x.id, { date: TOMORROW, time: '13:00', capacity: 40 });
     const { reservations } = t.app.services;
     const someone = await buildDiner(t.database.db);
     const offer = (partySize: number) =>
@@ -179,7 +180,7 @@ describe('every hold goes through the floor', () => {
     expect('held' in held).toBe(true);
     const date = await platform(2);
     expect(date).toBeDefined();
-    const seated = (await day()).assignments.filter((assignment) => assignment.time === '18:00');
+    const seated = (await day()).assignments.filter((assignment) => assignment.time === '13:00');
     expect(seated.map((assignment) => [assignment.partySize, assignment.tableNames.join('+')])).toEqual([
       [2, 'T1'],
       [2, 'T2'],
