@@ -544,10 +544,11 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    delete?: never;
+    /** Delete a time nobody has booked (409 with the reason when it has bookings or is a drop's) */
+    delete: operations['deleteSlot'];
     options?: never;
     head?: never;
-    /** Set a slot available or full */
+    /** Set a slot available or full, and/or change its capacity (409 when bookings would be lost) */
     patch: operations['updateSlot'];
     trace?: never;
   };
@@ -1570,6 +1571,23 @@ export interface paths {
     };
     /** The staff's restaurant's ledger lines posted in a month (Kolkata), as a CSV download with formula-safe cells */
     get: operations['downloadLedgerCsv'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/statement.csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The staff's restaurant's deposit statement for bookings in a month (Kolkata): date, guest, booking, deposit, held, kept, released, credited and refunded in rupees, paid at in IST */
+    get: operations['downloadDepositStatementCsv'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4593,6 +4611,7 @@ export interface operations {
               holdExpiresAt: string | null;
               startsAt: string;
               createdAt: string;
+              expired?: boolean;
             };
             calendarPath: string;
           };
@@ -4719,6 +4738,7 @@ export interface operations {
               holdExpiresAt: string | null;
               startsAt: string;
               createdAt: string;
+              expired?: boolean;
             };
             calendarPath: string;
           };
@@ -5136,6 +5156,100 @@ export interface operations {
       };
     };
   };
+  deleteSlot: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': null;
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
   updateSlot: {
     parameters: {
       query?: never;
@@ -5149,7 +5263,8 @@ export interface operations {
       content: {
         'application/json': {
           /** @enum {string} */
-          status: 'available' | 'full';
+          status?: 'available' | 'full';
+          capacity?: number;
         };
       };
     };
@@ -6231,6 +6346,11 @@ export interface operations {
                 date: string;
                 time: string;
                 freeCovers: number;
+                deposit?: {
+                  /** @enum {string} */
+                  kind: 'deposit' | 'prepayment';
+                  perCoverPaise: number;
+                };
               }[];
             }[];
           };
@@ -6344,6 +6464,7 @@ export interface operations {
             holdExpiresAt: string | null;
             startsAt: string;
             createdAt: string;
+            expired?: boolean;
           }[];
         };
       };
@@ -6472,6 +6593,7 @@ export interface operations {
             holdExpiresAt: string | null;
             startsAt: string;
             createdAt: string;
+            expired?: boolean;
           };
         };
       };
@@ -6681,6 +6803,7 @@ export interface operations {
             holdExpiresAt: string | null;
             startsAt: string;
             createdAt: string;
+            expired?: boolean;
             deposit:
               | {
                   /** @enum {string} */
@@ -6814,6 +6937,7 @@ export interface operations {
             holdExpiresAt: string | null;
             startsAt: string;
             createdAt: string;
+            expired?: boolean;
             payment: {
               intentId: string;
               amountPaise: number;
@@ -6937,6 +7061,7 @@ export interface operations {
             holdExpiresAt: string | null;
             startsAt: string;
             createdAt: string;
+            expired?: boolean;
           };
         };
       };
@@ -7586,9 +7711,22 @@ export interface operations {
               };
               amountPaise: number;
               /** @enum {string} */
-              state: 'awaiting_payment' | 'not_paid' | 'held' | 'credit_at_table' | 'kept' | 'released' | 'refunded';
+              state: 'awaiting_payment' | 'not_paid' | 'held' | 'releasing' | 'keeping' | 'credit_at_table' | 'kept' | 'released' | 'refunded';
               receipt: string;
               updatedAt: string;
+              paymentId: string;
+              method: string;
+              paidAt: string | null;
+              blockedPaise: number;
+              terms: {
+                /** @enum {string} */
+                kind: 'deposit' | 'prepayment';
+                amountPaise: number;
+                perCoverPaise: number;
+                freeCancelUntil: string;
+                lateCancelKeepPaise: number;
+                noShowKeepPaise: number;
+              };
             }[];
           };
         };
@@ -7690,7 +7828,9 @@ export interface operations {
               reservationId: string;
               amountPaise: number;
               /** @enum {string} */
-              state: 'awaiting_payment' | 'not_paid' | 'held' | 'credit_at_table' | 'kept' | 'released' | 'refunded';
+              state: 'awaiting_payment' | 'not_paid' | 'held' | 'releasing' | 'keeping' | 'credit_at_table' | 'kept' | 'released' | 'refunded';
+              forDate?: boolean;
+              creditPaise?: number;
             }[];
             totals: {
               heldPaise: number;
@@ -13618,6 +13758,100 @@ export interface operations {
     };
   };
   downloadLedgerCsv: {
+    parameters: {
+      query: {
+        month: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/csv */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': string;
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  downloadDepositStatementCsv: {
     parameters: {
       query: {
         month: string;
