@@ -56,6 +56,23 @@ function nearestFreeTimes(entries: AvailabilityEntry[], date: string, time: stri
     .map((entry) => ({ date, time: entry.time }));
 }
 
+/** Closed, past its cut-off or without room for the party, as of `now`; false for a slot not (yet) public. */
+function isFullIn(cached: CachedRestaurant, date: string, time: string, partySize: number, now: Date, cutoffMinutes: number): boolean {
+  const slot = cached.slotsByDate.get(date)?.find((candidate) => candidate.time === time);
+  if (!slot) return false;
+  const nowMs = now.getTime();
+  if (slot.publicFromMs > nowMs) return false;
+  return !isSlotOpenAt(slot, nowMs, cutoffMinutes) || freeCoversAt(slot, nowMs) < partySize || !floorSeatsAt(cached.floor, slot, partySize, nowMs);
+}
+
+/**
+ * Whether a party of `partySize` may book the slot at `nowMs`: open, enough covers free, and on a
+ * restaurant with a floor, a table or combination free for the whole turn within pacing (decision 240).
+ */
+function isOfferedIn(cached: CachedRestaurant, slot: CachedSlot, partySize: number, nowMs: number, cutoffMinutes: number): boolean {
+  return isSlotOpenAt(slot, nowMs, cutoffMinutes) && freeCoversAt(slot, nowMs) >= partySize && floorSeatsAt(cached.floor, slot, partySize, nowMs);
+}
+
 /** Availability is public: anyone may read it, so these take a principal only to keep the rule uniform. */
 export function createAvailabilityService(
   { db, clock, config, availabilityChanges, metrics }: AppDeps,
@@ -88,23 +105,6 @@ export function createAvailabilityService(
     },
   });
 
-  /** Closed, past its cut-off or without room for the party, as of `now`; false for a slot not (yet) public. */
-  function isFullIn(cached: CachedRestaurant, date: string, time: string, partySize: number, now: Date): boolean {
-    const slot = cached.slotsByDate.get(date)?.find((candidate) => candidate.time === time);
-    if (!slot) return false;
-    const nowMs = now.getTime();
-    if (slot.publicFromMs > nowMs) return false;
-    return !isSlotOpenAt(slot, nowMs, cutoffMinutes) || freeCoversAt(slot, nowMs) < partySize || !floorSeatsAt(cached.floor, slot, partySize, nowMs);
-  }
-
-  /**
-   * Whether a party of `partySize` may book the slot at `nowMs`: open, enough covers free, and on a
-   * restaurant with a floor, a table or combination free for the whole turn within pacing (decision 240).
-   */
-  function isOfferedIn(cached: CachedRestaurant, slot: CachedSlot, partySize: number, nowMs: number): boolean {
-    return isSlotOpenAt(slot, nowMs, cutoffMinutes) && freeCoversAt(slot, nowMs) >= partySize && floorSeatsAt(cached.floor, slot, partySize, nowMs);
-  }
-
   /**
    * One held date's answer for every party size, as JSON pieces (decision 186): each slot's text
    * up to `"available":` and after it, and its free covers (-1 when closed). Kept with the other
@@ -131,7 +131,7 @@ export function createAvailabilityService(
       const days = Array.from({ length: AVAILABILITY_HORIZON_DAYS }, (_, index) => {
         const date = addDays(cached.from, index);
         const slots = cached.slotsByDate.get(date) ?? [];
-        return { date, partySizes: probedPartySizes.filter((size) => slots.some((slot) => isOfferedIn(cached, slot, size, nowMs))) };
+        return { date, partySizes: probedPartySizes.filter((size) => slots.some((slot) => isOfferedIn(cached, slot, size, nowMs, cutoffMinutes))) };
       });
       return { from: cached.from, days, firstAvailableDate: days.find((day) => day.partySizes.length > 0)?.date ?? null };
     });
@@ -233,7 +233,7 @@ export function createAvailabilityService(
         return (cached.slotsByDate.get(date) ?? []).map((slot) => ({
           id: slot.id,
           time: slot.time,
-          available: isOfferedIn(cached, slot, partySize, nowMs),
+          available: isOfferedIn(cached, slot, partySize, nowMs, cutoffMinutes),
           ...slotDepositOf(cached.depositPolicy, new Date(slot.startsAtMs), slot.dropDeposit),
         }));
       }
@@ -275,7 +275,7 @@ export function createAvailabilityService(
      */
     async isSlotClearlyFull(slugOrId: string, date: string, time: string, partySize: number): Promise<boolean> {
       const now = clock.now();
-      return isFullIn(await cache.getRestaurant(slugOrId, now), date, time, partySize, now);
+      return isFullIn(await cache.getRestaurant(slugOrId, now), date, time, partySize, now, cutoffMinutes);
     },
 
     /**
@@ -285,7 +285,7 @@ export function createAvailabilityService(
     isSlotKnownFull(slugOrId: string, date: string, time: string, partySize: number): boolean {
       const now = clock.now();
       const cached = cache.peekRestaurant(slugOrId, now);
-      return cached !== null && isFullIn(cached, date, time, partySize, now);
+      return cached !== null && isFullIn(cached, date, time, partySize, now, cutoffMinutes);
     },
 
     /** A restaurant's id from its slug or id, from memory when held (404 when there is no such restaurant). */
