@@ -553,6 +553,92 @@ export interface paths {
     patch: operations['updateSlot'];
     trace?: never;
   };
+  '/api/admin/floor': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The restaurant’s tables (by section), allowed combinations, shifts, booking interval, turn times and pacing */
+    get: operations['getFloor'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/floor/tables': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Replace the tables and combinations (a table kept by id keeps its bookings; removing one with bookings to come is refused) */
+    put: operations['replaceFloorTables'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/floor/settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Shifts per weekday (Monday first), booking interval, turn times by party size and pacing per 15 minutes */
+    put: operations['updateFloorSettings'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/floor/day': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The day’s table assignments that still count, with their bookings */
+    get: operations['getFloorDay'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/floor/assignments/{reservationId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Seat a live booking at other tables, free for its whole turn */
+    put: operations['reassignTable'];
+    post?: never;
+    /** Take a booking off its table (its time and covers stay) */
+    delete: operations['unassignTable'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/restaurants/{slug}/availability': {
     parameters: {
       query?: never;
@@ -5498,6 +5584,748 @@ export interface operations {
             staffStatus: 'available' | 'full';
             coversBooked: number;
           };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  getFloor: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            tables: {
+              id: string;
+              name: string;
+              /** @enum {string} */
+              section: 'indoor' | 'terrace' | 'bar' | 'private';
+              minCovers: number;
+              maxCovers: number;
+              onlineBookable: boolean;
+            }[];
+            combinations: {
+              id: string;
+              tableIds: string[];
+              tableNames: string[];
+              minCovers: number;
+              maxCovers: number;
+            }[];
+            settings: {
+              shifts: {
+                /** @enum {string} */
+                name: 'lunch' | 'dinner';
+                start: string;
+                end: string;
+              }[][];
+              intervalMinutes: number;
+              turns: {
+                fromPartySize: number;
+                minutes: number;
+              }[];
+              pacing: {
+                maxCovers: number | null;
+                maxParties: number | null;
+              };
+            };
+            hasFloor: boolean;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  replaceFloorTables: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          tables: {
+            /** Format: uuid */
+            id?: string;
+            name: string;
+            /** @enum {string} */
+            section: 'indoor' | 'terrace' | 'bar' | 'private';
+            minCovers: number;
+            maxCovers: number;
+            onlineBookable: boolean;
+          }[];
+          combinations: {
+            tableNames: string[];
+            minCovers: number;
+            maxCovers: number;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            tables: {
+              id: string;
+              name: string;
+              /** @enum {string} */
+              section: 'indoor' | 'terrace' | 'bar' | 'private';
+              minCovers: number;
+              maxCovers: number;
+              onlineBookable: boolean;
+            }[];
+            combinations: {
+              id: string;
+              tableIds: string[];
+              tableNames: string[];
+              minCovers: number;
+              maxCovers: number;
+            }[];
+            settings: {
+              shifts: {
+                /** @enum {string} */
+                name: 'lunch' | 'dinner';
+                start: string;
+                end: string;
+              }[][];
+              intervalMinutes: number;
+              turns: {
+                fromPartySize: number;
+                minutes: number;
+              }[];
+              pacing: {
+                maxCovers: number | null;
+                maxParties: number | null;
+              };
+            };
+            hasFloor: boolean;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  updateFloorSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          shifts: {
+            /** @enum {string} */
+            name: 'lunch' | 'dinner';
+            start: string;
+            end: string;
+          }[][];
+          intervalMinutes: number;
+          turns: {
+            fromPartySize: number;
+            minutes: number;
+          }[];
+          pacing: {
+            maxCovers: number | null;
+            maxParties: number | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            tables: {
+              id: string;
+              name: string;
+              /** @enum {string} */
+              section: 'indoor' | 'terrace' | 'bar' | 'private';
+              minCovers: number;
+              maxCovers: number;
+              onlineBookable: boolean;
+            }[];
+            combinations: {
+              id: string;
+              tableIds: string[];
+              tableNames: string[];
+              minCovers: number;
+              maxCovers: number;
+            }[];
+            settings: {
+              shifts: {
+                /** @enum {string} */
+                name: 'lunch' | 'dinner';
+                start: string;
+                end: string;
+              }[][];
+              intervalMinutes: number;
+              turns: {
+                fromPartySize: number;
+                minutes: number;
+              }[];
+              pacing: {
+                maxCovers: number | null;
+                maxParties: number | null;
+              };
+            };
+            hasFloor: boolean;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  getFloorDay: {
+    parameters: {
+      query: {
+        date: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            date: string;
+            assignments: {
+              id: string;
+              tableIds: string[];
+              tableNames: string[];
+              combinationId: string | null;
+              partySize: number;
+              startsAt: string;
+              endsAt: string;
+              time: string;
+              reservation: {
+                id: string;
+                /** @enum {string} */
+                status: 'HELD' | 'PENDING' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'NO_SHOW';
+                dinerName: string;
+              } | null;
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  reassignTable: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        reservationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          tableIds: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            tableIds: string[];
+            tableNames: string[];
+            combinationId: string | null;
+            partySize: number;
+            startsAt: string;
+            endsAt: string;
+            time: string;
+            reservation: {
+              id: string;
+              /** @enum {string} */
+              status: 'HELD' | 'PENDING' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'NO_SHOW';
+              dinerName: string;
+            } | null;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  unassignTable: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        reservationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': null;
         };
       };
       /** @description Default Response */

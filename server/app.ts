@@ -42,6 +42,7 @@ import { depositsRoutes } from './modules/reservations/deposits.routes.ts';
 import { restaurantsAdminRoutes } from './modules/restaurants/restaurants.admin.routes.ts';
 import { restaurantsRoutes } from './modules/restaurants/restaurants.routes.ts';
 import { restaurantPhotosRoutes } from './modules/restaurants/restaurant-photos.routes.ts';
+import { floorAdminRoutes } from './modules/floor/floor.admin.routes.ts';
 import { slotsAdminRoutes } from './modules/slots/slots.admin.routes.ts';
 import { waitlistRoutes } from './modules/waitlist/waitlist.routes.ts';
 import { strikesAdminRoutes } from './modules/strikes/strikes.admin.routes.ts';
@@ -118,6 +119,7 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   await app.register(remindersAdminRoutes);
   await app.register(remindersRoutes);
   await app.register(slotsAdminRoutes);
+  await app.register(floorAdminRoutes);
   await app.register(availabilityRoutes);
   await app.register(reservationsRoutes);
   await app.register(reservationsAdminRoutes);

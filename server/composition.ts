@@ -9,6 +9,7 @@ import { createPhoneVerificationService } from './modules/accounts/phone-verific
 import { createSessionsService } from './modules/accounts/sessions.service.ts';
 import { createAvailabilityService } from './modules/availability/availability.service.ts';
 import { createDatingErasure } from './modules/dating/dating-erasure.ts';
+import { createFloorService } from './modules/floor/floor.service.ts';
 import { createDatePlans } from './modules/dating/date-plans.service.ts';
 import { createDatingModeration } from './modules/dating/dating-moderation.service.ts';
 import { createDatingRecovery } from './modules/dating/dating-recovery.service.ts';
@@ -53,13 +54,14 @@ export function createServices(deps: AppDeps) {
   const restaurantPhotos = createRestaurantPhotos(deps, storage);
   const restaurants = createRestaurantsService(deps, storage, restaurantPhotos);
   const slots = createSlotsService(deps);
-  const availability = createAvailabilityService(deps, restaurants);
+  const floor = createFloorService(deps);
+  const availability = createAvailabilityService(deps, restaurants, floor);
   const pages = createPagesService(availability);
   const strikes = createStrikesService(deps);
   const notifications = createNotificationsService(deps);
   // Payments knows no other module: its owners hear it through the listeners wired below.
   const payments = createPaymentsService(deps);
-  const reservations = createReservationsService(deps, restaurants, availability, strikes);
+  const reservations = createReservationsService(deps, restaurants, availability, strikes, floor);
   const deposits = createDepositsService(deps, reservations, payments, notifications, restaurants);
   const reminders = createRemindersService(deps, notifications, reservations, deposits);
   const reservationsAdmin = createReservationsAdminService(deps, reservations, strikes, reminders);
@@ -98,6 +100,7 @@ export function createServices(deps: AppDeps) {
     restaurants,
     restaurantPhotos,
     slots,
+    floor,
     availability,
     pages,
     reservations,

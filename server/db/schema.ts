@@ -726,3 +726,56 @@ export const passwordResets = pgTable('password_resets', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   consumedAt: timestamp('consumed_at', { withTimezone: true }),
 });
+
+/** Migration 0022: a restaurant's tables (decision 240). */
+export const floorTables = pgTable('floor_tables', {
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
+  restaurantId: uuid('restaurant_id').notNull(),
+  name: text('name').notNull(),
+  section: text('section').notNull().$type<'indoor' | 'terrace' | 'bar' | 'private'>(),
+  minCovers: integer('min_covers').notNull(),
+  maxCovers: integer('max_covers').notNull(),
+  onlineBookable: boolean('online_bookable').notNull().default(true),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Migration 0022: tables staff allow to be joined, and the party sizes they seat together. */
+export const tableCombinations = pgTable('table_combinations', {
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
+  restaurantId: uuid('restaurant_id').notNull(),
+  tableIds: uuid('table_ids').array().notNull(),
+  minCovers: integer('min_covers').notNull(),
+  maxCovers: integer('max_covers').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Migration 0022: shifts, booking interval, turn times and pacing; its row is the floor's lock. */
+export const floorSettings = pgTable('floor_settings', {
+  restaurantId: uuid('restaurant_id').primaryKey(),
+  shifts: jsonb('shifts').notNull(),
+  intervalMinutes: integer('interval_minutes').notNull().default(15),
+  turns: jsonb('turns').notNull(),
+  pacingMaxCovers: integer('pacing_max_covers'),
+  pacingMaxParties: integer('pacing_max_parties'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Migration 0022: the table(s) a reservation (or staff) takes for [starts_at, ends_at). */
+export const tableAssignments = pgTable('table_assignments', {
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
+  restaurantId: uuid('restaurant_id').notNull(),
+  reservationId: uuid('reservation_id'),
+  tableIds: uuid('table_ids').array().notNull(),
+  combinationId: uuid('combination_id'),
+  partySize: integer('party_size').notNull(),
+  startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+  endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+  releasedAt: timestamp('released_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

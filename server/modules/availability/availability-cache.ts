@@ -2,6 +2,7 @@ import { addDays, bookingClosesAt, isPastBookingCutoff, todayInKolkata } from '#
 import { AVAILABILITY_HORIZON_DAYS } from '#common/domain/restaurants.ts';
 import type { RestaurantDetail } from '#common/contract/restaurants.ts';
 import type { DepositPolicy, DropDepositRequirement } from '#common/domain/deposit-policy.ts';
+import { seatingAt, type Floor, type Occupancy } from '#common/domain/floor.ts';
 import { asDate, type ChangeFeed } from '#server/db/client.ts';
 import type { CachedSlotRow } from './availability.repository.ts';
 
@@ -37,11 +38,19 @@ export interface CachedRestaurant {
   slotsByDate: Map<string, CachedSlot[]>;
   /** The restaurant's deposit policy as of the same read (its writes notify like slots', migration 0009). */
   depositPolicy: DepositPolicy;
+  /** The floor and what takes its tables, as of the same read (its writes notify too, migration 0022); null: covers alone decide. */
+  floor: CachedFloor | null;
   /**
    * Answers derived from the slots, all kept while `now` stays in [fromMs, untilMs): no slot's
    * open-ness or free covers changes in that span (see nextChangeWithoutWrite).
    */
   derived?: DerivedAnswers;
+}
+
+/** A restaurant's floor as the cache keeps it: occupancies by the Kolkata date they start on, each with the instant it stops counting. */
+export interface CachedFloor {
+  floor: Floor;
+  occupanciesByDate: Map<string, (Occupancy & { expiresAtMs: number })[]>;
 }
 
 /** A restaurant's derived answers for one span [fromMs, untilMs); `span` names it among all spans of all restaurants. */
@@ -70,6 +79,9 @@ export function nextChangeWithoutWrite(restaurant: CachedRestaurant, nowMs: numb
       consider(slot.publicFromMs);
       for (const [expiresAtMs] of slot.holds) consider(expiresAtMs);
     }
+  }
+  for (const occupancies of restaurant.floor?.occupanciesByDate.values() ?? []) {
+    for (const occupancy of occupancies) consider(occupancy.expiresAtMs);
   }
   return next;
 }
@@ -122,6 +134,20 @@ export function freeCoversAt(slot: CachedSlot, nowMs: number): number {
   let taken = slot.lastingCovers;
   for (const [expiresAtMs, covers] of slot.holds) if (expiresAtMs > nowMs) taken += covers;
   return slot.capacity - taken;
+}
+
+/**
+ * Whether the floor seats a party of `partySize` at the slot's time, as of `nowMs` (decision 240):
+ * some table bookable online, or an allowed combination, free for the whole turn, and pacing
+ * allows it. True when the restaurant has no floor (covers alone decide).
+ */
+export function floorSeatsAt(cachedFloor: CachedFloor | null, slot: Pick<CachedSlot, 'date' | 'startsAtMs'>, partySize: number, nowMs: number): boolean {
+  if (!cachedFloor) return true;
+  const near: Occupancy[] = [];
+  for (const date of [addDays(slot.date, -1), slot.date, addDays(slot.date, 1)]) {
+    for (const occupancy of cachedFloor.occupanciesByDate.get(date) ?? []) if (occupancy.expiresAtMs > nowMs) near.push(occupancy);
+  }
+  return seatingAt(cachedFloor.floor, near, slot.startsAtMs, partySize, { onlineOnly: true }) !== null;
 }
 
 export interface AvailabilityCacheOptions {

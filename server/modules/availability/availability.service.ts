@@ -1,18 +1,20 @@
 import type { AvailabilityCalendar, AvailabilityEntry, AvailableTodayQuery, AvailableTodayResponse, RestaurantDetail } from '#common/contract/restaurants.ts';
-import { AVAILABILITY_HORIZON_DAYS, probedPartySizes } from '#common/domain/restaurants.ts';
+import { AVAILABILITY_HORIZON_DAYS, MAX_PARTY_SIZE, probedPartySizes } from '#common/domain/restaurants.ts';
 import type { SlotDeposit } from '#common/contract/deposits.ts';
 import { chargeForBooking, type DepositPolicy, type DropDepositRequirement } from '#common/domain/deposit-policy.ts';
-import { addDays } from '#common/domain/time.ts';
+import { addDays, minutesOfDay } from '#common/domain/time.ts';
 import { asDate } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { anonymous, type Principal } from '#server/modules/accounts/principal.ts';
 import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
+import type { FloorService } from '#server/modules/floor/floor.service.ts';
 import { keptUntilChange } from './kept-until-change.ts';
 import { createAvailabilityTexts } from './availability-texts.ts';
 import {
   createAvailabilityCache,
   currentDerived,
   derivedAnswer,
+  floorSeatsAt,
   freeCoversAt,
   isSlotOpenAt,
   toCachedSlot,
@@ -21,8 +23,11 @@ import {
 } from './availability-cache.ts';
 import { listOpenSlotsBetween, listSlotAvailability, listSlotsForCache } from './availability.repository.ts';
 
-/** A held date's slots as JSON text around each slot's `available`, and the free covers that decide it (-1: closed). */
-type DayPieces = { head: string; tail: string; free: number }[];
+/**
+ * A held date's slots as JSON text around each slot's `available`, and the free covers that decide
+ * it (-1: closed); on a restaurant with a floor, `seats[n]` says whether a party of n has a table.
+ */
+type DayPieces = { head: string; tail: string; free: number; seats: boolean[] | null }[];
 
 /**
  * How many characters of finished availability text are kept across all restaurants (about as
@@ -41,10 +46,38 @@ function slotDepositOf(policy: DepositPolicy, startsAt: Date, dropDeposit: DropD
   return charge.kind === 'none' ? {} : { deposit: { kind: charge.kind, perCoverPaise: charge.perCoverPaise } };
 }
 
+/** Up to `count` available times of `entries` other than `time`, nearest to it first (decision 240). */
+function nearestFreeTimes(entries: AvailabilityEntry[], date: string, time: string, count = 3): { date: string; time: string }[] {
+  const wanted = minutesOfDay(time);
+  return entries
+    .filter((entry) => entry.available && entry.time !== time)
+    .sort((a, b) => Math.abs(minutesOfDay(a.time) - wanted) - Math.abs(minutesOfDay(b.time) - wanted) || a.time.localeCompare(b.time))
+    .slice(0, count)
+    .map((entry) => ({ date, time: entry.time }));
+}
+
+/** Closed, past its cut-off or without room for the party, as of `now`; false for a slot not (yet) public. */
+function isFullIn(cached: CachedRestaurant, date: string, time: string, partySize: number, now: Date, cutoffMinutes: number): boolean {
+  const slot = cached.slotsByDate.get(date)?.find((candidate) => candidate.time === time);
+  if (!slot) return false;
+  const nowMs = now.getTime();
+  if (slot.publicFromMs > nowMs) return false;
+  return !isSlotOpenAt(slot, nowMs, cutoffMinutes) || freeCoversAt(slot, nowMs) < partySize || !floorSeatsAt(cached.floor, slot, partySize, nowMs);
+}
+
+/**
+ * Whether a party of `partySize` may book the slot at `nowMs`: open, enough covers free, and on a
+ * restaurant with a floor, a table or combination free for the whole turn within pacing (decision 240).
+ */
+function isOfferedIn(cached: CachedRestaurant, slot: CachedSlot, partySize: number, nowMs: number, cutoffMinutes: number): boolean {
+  return isSlotOpenAt(slot, nowMs, cutoffMinutes) && freeCoversAt(slot, nowMs) >= partySize && floorSeatsAt(cached.floor, slot, partySize, nowMs);
+}
+
 /** Availability is public: anyone may read it, so these take a principal only to keep the rule uniform. */
 export function createAvailabilityService(
   { db, clock, config, availabilityChanges, metrics }: AppDeps,
   restaurants: RestaurantsService,
+  floor: FloorService,
   textCharacters = AVAILABILITY_TEXT_CHARACTERS,
 ) {
   const cutoffMinutes = config.bookingCutoffMinutes;
@@ -67,18 +100,10 @@ export function createAvailabilityService(
         else slotsByDate.set(slot.date, [slot]);
       }
       const depositPolicy = await restaurants.getDepositPolicy(anonymous, restaurant.id);
-      return { restaurantId: restaurant.id, restaurant, restaurantJson: JSON.stringify(restaurant), from, to, slotsByDate, depositPolicy };
+      const cachedFloor = await floor.readFloorForAvailability(restaurant.id, from, to, now);
+      return { restaurantId: restaurant.id, restaurant, restaurantJson: JSON.stringify(restaurant), from, to, slotsByDate, depositPolicy, floor: cachedFloor };
     },
   });
-
-  /** Closed, past its cut-off or without room for the party, as of `now`; false for a slot not (yet) public. */
-  function isFullIn(cached: CachedRestaurant, date: string, time: string, partySize: number, now: Date): boolean {
-    const slot = cached.slotsByDate.get(date)?.find((candidate) => candidate.time === time);
-    if (!slot) return false;
-    const nowMs = now.getTime();
-    if (slot.publicFromMs > nowMs) return false;
-    return !isSlotOpenAt(slot, nowMs, cutoffMinutes) || freeCoversAt(slot, nowMs) < partySize;
-  }
 
   /**
    * One held date's answer for every party size, as JSON pieces (decision 186): each slot's text
@@ -94,6 +119,7 @@ export function createAvailabilityService(
           head: `{"id":${JSON.stringify(slot.id)},"time":${JSON.stringify(slot.time)},"available":`,
           tail: deposit ? `,"deposit":${JSON.stringify({ kind: deposit.kind, perCoverPaise: deposit.perCoverPaise })}}` : '}',
           free: isSlotOpenAt(slot, nowMs, cutoffMinutes) ? freeCoversAt(slot, nowMs) : -1,
+          seats: cached.floor ? Array.from({ length: MAX_PARTY_SIZE + 1 }, (_, size) => size > 0 && floorSeatsAt(cached.floor, slot, size, nowMs)) : null,
         };
       });
     });
@@ -104,11 +130,8 @@ export function createAvailabilityService(
     return derivedAnswer(cached, 'calendar', nowMs, cutoffMinutes, (): AvailabilityCalendar => {
       const days = Array.from({ length: AVAILABILITY_HORIZON_DAYS }, (_, index) => {
         const date = addDays(cached.from, index);
-        let maxFree = 0;
-        for (const slot of cached.slotsByDate.get(date) ?? []) {
-          if (isSlotOpenAt(slot, nowMs, cutoffMinutes)) maxFree = Math.max(maxFree, freeCoversAt(slot, nowMs));
-        }
-        return { date, partySizes: probedPartySizes.filter((size) => size <= maxFree) };
+        const slots = cached.slotsByDate.get(date) ?? [];
+        return { date, partySizes: probedPartySizes.filter((size) => slots.some((slot) => isOfferedIn(cached, slot, size, nowMs, cutoffMinutes))) };
       });
       return { from: cached.from, days, firstAvailableDate: days.find((day) => day.partySizes.length > 0)?.date ?? null };
     });
@@ -173,7 +196,8 @@ export function createAvailabilityService(
       let json = '[';
       for (let index = 0; index < pieces.length; index++) {
         const piece = pieces[index];
-        json += `${index === 0 ? '' : ','}${piece.head}${piece.free >= partySize}${piece.tail}`;
+        const isOffered = piece.free >= partySize && (piece.seats === null || piece.seats[partySize] === true);
+        json += `${index === 0 ? '' : ','}${piece.head}${isOffered}${piece.tail}`;
       }
       json += ']';
       texts.keep(cached.restaurantId, span, date, partySize, json);
@@ -209,7 +233,7 @@ export function createAvailabilityService(
         return (cached.slotsByDate.get(date) ?? []).map((slot) => ({
           id: slot.id,
           time: slot.time,
-          available: isSlotOpenAt(slot, nowMs, cutoffMinutes) && freeCoversAt(slot, nowMs) >= partySize,
+          available: isOfferedIn(cached, slot, partySize, nowMs, cutoffMinutes),
           ...slotDepositOf(cached.depositPolicy, new Date(slot.startsAtMs), slot.dropDeposit),
         }));
       }
@@ -217,12 +241,23 @@ export function createAvailabilityService(
       const restaurant = await restaurants.getRestaurant(principal, slugOrId);
       const rows = await listSlotAvailability(db, restaurant.id, date, now, cutoffMinutes);
       const policy = await restaurants.getDepositPolicy(principal, restaurant.id);
+      const cachedFloor = await floor.readFloorForAvailability(restaurant.id, date, date, now);
+      const nowMs = now.getTime();
       return rows.map((row) => ({
         id: row.id,
         time: row.time,
-        available: row.is_open && row.free_covers >= partySize,
+        available:
+          row.is_open && row.free_covers >= partySize && floorSeatsAt(cachedFloor, { date, startsAtMs: asDate(row.starts_at).getTime() }, partySize, nowMs),
         ...slotDepositOf(policy, asDate(row.starts_at), row.drop_deposit_per_cover_paise ? { perCoverPaise: row.drop_deposit_per_cover_paise } : null),
       }));
+    },
+
+    /**
+     * When the chosen time is gone (the hold's 409): up to `count` other times of that date a party
+     * of `partySize` can book now, nearest to the chosen time first (decision 240).
+     */
+    async findNearestFreeTimes(slugOrId: string, date: string, time: string, partySize: number): Promise<{ date: string; time: string }[]> {
+      return nearestFreeTimes(await this.getAvailability(anonymous, slugOrId, date, partySize), date, time);
     },
 
     /** For each of the next 30 days, the probed party sizes (2/4/6/8) that fit some open time. */
@@ -240,7 +275,7 @@ export function createAvailabilityService(
      */
     async isSlotClearlyFull(slugOrId: string, date: string, time: string, partySize: number): Promise<boolean> {
       const now = clock.now();
-      return isFullIn(await cache.getRestaurant(slugOrId, now), date, time, partySize, now);
+      return isFullIn(await cache.getRestaurant(slugOrId, now), date, time, partySize, now, cutoffMinutes);
     },
 
     /**
@@ -250,7 +285,7 @@ export function createAvailabilityService(
     isSlotKnownFull(slugOrId: string, date: string, time: string, partySize: number): boolean {
       const now = clock.now();
       const cached = cache.peekRestaurant(slugOrId, now);
-      return cached !== null && isFullIn(cached, date, time, partySize, now);
+      return cached !== null && isFullIn(cached, date, time, partySize, now, cutoffMinutes);
     },
 
     /** A restaurant's id from its slug or id, from memory when held (404 when there is no such restaurant). */

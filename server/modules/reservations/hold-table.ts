@@ -6,6 +6,7 @@ import type { AppDeps } from '#server/deps.ts';
 import { AppError, conflict, notFound, sessionExpired } from '#server/errors.ts';
 import { requireDiner, type Principal } from '#server/modules/accounts/principal.ts';
 import type { AvailabilityService } from '#server/modules/availability/availability.service.ts';
+import type { FloorService } from '#server/modules/floor/floor.service.ts';
 import type { StrikesService } from '#server/modules/strikes/strikes.service.ts';
 import { announceReservation } from './move-reservation.ts';
 import {
@@ -25,11 +26,12 @@ import { HELD_FOR_DROP, holdStartsLimitMessage, NO_LONGER_AVAILABLE, OWED_TO_WAI
 const HOUR_MS = 3_600_000;
 
 /**
- * A diner holds a table (POST /api/reservations): a HELD reservation whose covers are taken at
- * once, atomically, or not at all (decision 002), within the diner's own limits and behind a
- * drop's line and a waitlist owed the freed covers.
+ * A diner holds a table (POST /api/reservations): a HELD reservation whose covers, and on a
+ * restaurant with a floor its table (decision 240), are taken at once, atomically, or not at all
+ * (decision 002), within the diner's own limits and behind a drop's line and a waitlist owed the
+ * freed covers.
  */
-export function createHoldTable(deps: AppDeps, availability: AvailabilityService, strikes: StrikesService) {
+export function createHoldTable(deps: AppDeps, availability: AvailabilityService, strikes: StrikesService, floor: FloorService) {
   const { db, clock, config, events } = deps;
 
   /** The first per-diner rule a new hold would break (MAX_ACTIVE_HOLDS, MAX_UPCOMING_RESERVATIONS, one per time), or null. */
@@ -60,7 +62,21 @@ export function createHoldTable(deps: AppDeps, availability: AvailabilityService
     return conflict(NO_LONGER_AVAILABLE);
   }
 
+  /**
+   * POST /api/reservations. When the time is gone for this party, the 409 names the nearest times
+   * of that date it can still book, as `details.nearestTimes` (decision 240).
+   */
   return async function createReservation(principal: Principal, input: CreateReservationBody): Promise<DinerReservation> {
+    try {
+      return await holdTable(principal, input);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.message !== NO_LONGER_AVAILABLE) throw error;
+      const nearestTimes = await availability.findNearestFreeTimes(input.restaurantSlug, input.date, input.time, input.partySize).catch(() => []);
+      throw nearestTimes.length > 0 ? conflict(NO_LONGER_AVAILABLE, { nearestTimes }) : error;
+    }
+  };
+
+  async function holdTable(principal: Principal, input: CreateReservationBody): Promise<DinerReservation> {
     requireDiner(principal);
     const startsAt = kolkataInstant(input.date, input.time);
     // In a drop nearly every request is for a slot already full. When the slot is full as of
@@ -101,6 +117,10 @@ export function createHoldTable(deps: AppDeps, availability: AvailabilityService
           owedSlotId = slot.id;
           throw conflict(OWED_TO_WAITLIST);
         }
+        // The table, inside the floor's lock (lock order: diner, slot, floor): the smallest free one
+        // bookable online that seats the party for its whole turn, combinations last (decision 240).
+        const seating = await floor.seatHold(tx, { restaurantId, startsAt: asDate(slot.starts_at), partySize: input.partySize, onlineOnly: true });
+        if (seating === null) throw slotFull();
         const holdExpiresAt = new Date(now.getTime() + config.holdMinutes * 60_000);
         const id = await insertReservation(tx, {
           userId: principal.userId,
@@ -112,6 +132,7 @@ export function createHoldTable(deps: AppDeps, availability: AvailabilityService
           now,
           request: input.request && !isEmptyRequest(input.request) ? input.request : null,
         });
+        if (seating !== 'no-floor') await floor.recordSeating(tx, restaurantId, id, input.partySize, seating);
         await insertReservationEvent(tx, { reservationId: id, from: null, to: 'HELD', actor: 'diner', actorId: principal.userId, now });
         return (await findReservation(tx, id))!;
       })
@@ -121,5 +142,5 @@ export function createHoldTable(deps: AppDeps, availability: AvailabilityService
       });
     announceReservation(deps, row, 'HELD');
     return toDinerReservation(row, clock.now(), config.bookingCutoffMinutes);
-  };
+  }
 }

@@ -1,6 +1,7 @@
 import { isPastBookingCutoff } from '#common/domain/time.ts';
 import { asDate, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
+import type { FloorService } from '#server/modules/floor/floor.service.ts';
 import {
   countActiveHolds,
   countCoversTaken,
@@ -22,10 +23,11 @@ export type OfferRefusal = 'no_account' | 'hold_limit' | 'upcoming_limit' | 'sam
 /**
  * Holds the system places for someone, inside the caller's transaction: a drop's or a waitlist's
  * offer to a diner, and a date plan's table for two on the platform account. Each goes through
- * the same protocol as a diner's hold (lock, count the covers in a fresh statement, insert); the
+ * the same protocol as a diner's hold (lock, count the covers in a fresh statement, take a table
+ * inside the floor's lock, insert; decision 240); the
  * caller announces the hold once its transaction has committed (announceOfferedHold).
  */
-export function createOfferedHolds({ clock, config }: Pick<AppDeps, 'clock' | 'config'>) {
+export function createOfferedHolds({ clock, config }: Pick<AppDeps, 'clock' | 'config'>, floor: FloorService) {
   return {
     /**
      * For drops and the waitlist, inside their own transaction (after they locked their drop or
@@ -50,6 +52,8 @@ export function createOfferedHolds({ clock, config }: Pick<AppDeps, 'clock' | 'c
       if (slot.status !== 'available' || isPastBookingCutoff(startsAt, now, config.bookingCutoffMinutes)) return { refused: 'slot_closed' };
       if (offer.gate === 'drop' ? slot.drop_id === null : !(await isSlotPublic(tx, slot.id, now))) return { refused: 'slot_closed' };
       if (slot.capacity - (await countCoversTaken(tx, slot.id, now)) < offer.partySize) return { refused: 'no_room' };
+      const seating = await floor.seatHold(tx, { restaurantId: slot.restaurant_id, startsAt, partySize: offer.partySize, onlineOnly: true });
+      if (seating === null) return { refused: 'no_room' };
       const id = await insertReservation(tx, {
         userId: offer.userId,
         restaurantId: slot.restaurant_id,
@@ -59,6 +63,7 @@ export function createOfferedHolds({ clock, config }: Pick<AppDeps, 'clock' | 'c
         startsAt,
         now,
       });
+      if (seating !== 'no-floor') await floor.recordSeating(tx, slot.restaurant_id, id, offer.partySize, seating);
       await insertReservationEvent(tx, { reservationId: id, from: null, to: 'HELD', actor: 'system', actorId: null, reason: offer.reason, now });
       return { held: (await findReservation(tx, id))! };
     },
@@ -81,6 +86,9 @@ export function createOfferedHolds({ clock, config }: Pick<AppDeps, 'clock' | 'c
       if (isPastBookingCutoff(startsAt, now, config.bookingCutoffMinutes) || !(await isSlotPublic(tx, slot.id, now))) return undefined;
       const free = slot.capacity - (await countCoversTaken(tx, slot.id, now));
       if (free < hold.partySize || (await isOwedToWaitlist(tx, slot.id, free, hold.userId))) return undefined;
+      // A date's table for two: the smallest free two-top bookable online (decision 240).
+      const seating = await floor.seatHold(tx, { restaurantId: slot.restaurant_id, startsAt, partySize: hold.partySize, onlineOnly: true });
+      if (seating === null) return undefined;
       const id = await insertReservation(tx, {
         userId: hold.userId,
         restaurantId: slot.restaurant_id,
@@ -90,6 +98,7 @@ export function createOfferedHolds({ clock, config }: Pick<AppDeps, 'clock' | 'c
         startsAt,
         now,
       });
+      if (seating !== 'no-floor') await floor.recordSeating(tx, slot.restaurant_id, id, hold.partySize, seating);
       await insertReservationEvent(tx, { reservationId: id, from: null, to: 'HELD', actor: 'system', actorId: null, reason: hold.reason, now });
       return (await findReservation(tx, id))!;
     },

@@ -5,6 +5,7 @@ import type { AppDeps } from '#server/deps.ts';
 import { conflict, notFound } from '#server/errors.ts';
 import { requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
 import type { AvailabilityService } from '#server/modules/availability/availability.service.ts';
+import type { FloorService } from '#server/modules/floor/floor.service.ts';
 import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
 import type { StrikesService } from '#server/modules/strikes/strikes.service.ts';
 import { createDepositRequirement } from './deposit-requirement.ts';
@@ -30,15 +31,21 @@ export interface ReminderLinkGrant {
  * reservation-reads.ts. This factory only puts them together and says who may make which move.
  * Money is not decided here: the deposits code adds its move step (server/composition.ts).
  */
-export function createReservationsService(deps: AppDeps, restaurants: RestaurantsService, availability: AvailabilityService, strikes: StrikesService) {
+export function createReservationsService(
+  deps: AppDeps,
+  restaurants: RestaurantsService,
+  availability: AvailabilityService,
+  strikes: StrikesService,
+  floor: FloorService,
+) {
   const { db, clock, events, log } = deps;
   const { moveReservation, addMoveStep } = createMoveReservation(deps, strikes);
   const reads = createReservationReads(deps, createDepositRequirement(deps, restaurants));
 
   return {
-    /** Places a HELD reservation: the covers are taken at once, atomically, or not at all. */
-    createReservation: createHoldTable(deps, availability, strikes),
-    ...createOfferedHolds(deps),
+    /** Places a HELD reservation: its table (decision 240) and covers are taken at once, atomically, or not at all. */
+    createReservation: createHoldTable(deps, availability, strikes, floor),
+    ...createOfferedHolds(deps, floor),
     ...reads,
     ...createBookingRequests(deps),
 
