@@ -8,6 +8,7 @@ import { createPhoneVerificationService } from './modules/accounts/phone-verific
 import { createSessionsService } from './modules/accounts/sessions.service.ts';
 import { createAvailabilityService } from './modules/availability/availability.service.ts';
 import { createFloorService } from './modules/floor/floor.service.ts';
+import { createFloorLive } from './modules/floor/floor-live.service.ts';
 import { createDatePlans } from './modules/dating/date-plans.service.ts';
 import { createDatingModeration } from './modules/dating/dating-moderation.service.ts';
 import { createDatingRecovery } from './modules/dating/dating-recovery.service.ts';
@@ -63,6 +64,8 @@ export function createServices(deps: AppDeps) {
   const reminders = createRemindersService(deps, notifications, reservations, deposits);
   const reservationsAdmin = createReservationsAdminService(deps, reservations, strikes, reminders);
   const bookingSearch = createBookingSearch(deps);
+  // The host view (decision 245): seats, walk-ins, moves and finishes on the floor, through the reservation moves.
+  const floorLive = createFloorLive(deps, floor, reservations, reservationsAdmin);
   const dating = createDatingService(deps, sessions, storage, notifications);
   const datingPartners = createDatingPartners(deps);
   // The moderation list of reported members (decision 185): a moderator's SUSPEND revokes the member's sessions.
@@ -86,6 +89,7 @@ export function createServices(deps: AppDeps) {
     restaurantPhotos,
     slots,
     floor,
+    floorLive,
     availability,
     pages,
     reservations,
