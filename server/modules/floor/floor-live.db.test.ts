@@ -94,9 +94,9 @@ describe('the floor, live', () => {
     expect(refused.json().error).toBe(`${tableNames[0]} is taken within this party’s turn. Choose another table.`);
 
     const offered = async () =>
-      (await call('GET', `/api/restaurants/${x.slug}/availability?date=${TODAY}&partySize=2`)).json().slots.find((slot: { time: string }) => slot.time === '20:30')
+      (await call('GET', `/api/restaurants/${x.slug}/availability?date=${TODAY}&partySize=2`)).json().find((slot: { time: string }) => slot.time === '21:00')
         ?.available;
-    // 20:30 for two: one two-top (and the four-top) free before the walk-ins.
+    // 21:00 for two: one two-top (and the four-top) free before the walk-ins.
     expect(await offered()).toBe(true);
     const walkIn = await send('POST', '/api/admin/floor/live/walk-ins', staffX.token, { tableIds: [tables[other]], partySize: 2, name: 'Ravi', phone: '+91 98450 12345' });
     expect(walkIn.statusCode, walkIn.body).toBe(201);
