@@ -1,13 +1,11 @@
 import { useRef, useState, type FormEvent, type RefObject } from 'react';
 import type { FloorLive, FloorParty, LiveTable } from '#common/contract/floor-live.ts';
 import { tableStateLabels } from '#common/domain/floor-live.ts';
-import { todayInKolkata } from '#common/domain/time.ts';
 import { errorMessage } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
 import { Alert, EmptyState, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { NumberField, SelectField, TextField } from '#web/components/ui/Field.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
-import { useNow } from '#web/components/ui/use-now.ts';
 import { AdminPanel } from '#web/features/portal/AdminPanel.tsx';
 import { useFloorAction, useFloorLive, type FloorAction } from './api.ts';
 import { partyActions, partyLabel, partyStatusText, tableStateText, timelineBox, timeOf } from './floor-live-view.ts';
@@ -22,9 +20,7 @@ const FAILED = { server: 'That did not work. Try again.', network: 'No connectio
  * screen arrive through the portal's live stream.
  */
 export function FloorLivePanel() {
-  const now = useNow(30_000);
-  const date = todayInKolkata(now);
-  const floor = useFloorLive(date);
+  const floor = useFloorLive();
   const action = useFloorAction();
   const toast = useToast();
   const [selectedId, setSelectedId] = useState<string | null>(null);
@@ -73,6 +69,7 @@ export function FloorLivePanel() {
   }
 
   const busy = action.isPending;
+  const now = new Date(data.now);
   return (
     <div className="floor-live">
       <p className="visually-hidden" role="status" aria-live="polite">

@@ -10,15 +10,18 @@ export const floorLiveKeys = {
   day: (date: string) => [...adminKeys.all, 'floor-live', date] as const,
 };
 
-/** The host view of a day: every table now and the day's parties; the live stream makes it sooner than the refresh. */
-export function useFloorLive(date: string) {
+/**
+ * The host view of the server's today (its clock decides the day and "now", not the device's):
+ * every table now and the day's parties; the live stream makes it sooner than the refresh.
+ */
+export function useFloorLive() {
   return useQuery({
-    queryKey: floorLiveKeys.day(date),
+    queryKey: floorLiveKeys.day('today'),
     refetchInterval: REFRESH_MS,
     refetchIntervalInBackground: true,
     staleTime: 5_000,
     meta: { errorLog: 'Failed to fetch the floor' },
-    queryFn: () => apiRequest<FloorLive>(`/api/admin/floor/live?date=${date}`, { auth: 'restaurant' }),
+    queryFn: () => apiRequest<FloorLive>('/api/admin/floor/live', { auth: 'restaurant' }),
   });
 }
 
