@@ -75,7 +75,7 @@ describe('a full Friday on the floor', () => {
       },
     });
     expect(floor.status, JSON.stringify(floor.body)).toBe(200);
-    expect((await api('/api/admin/slots/bulk', { method: 'POST', token: staff, body: { date: FRIDAY, start: '18:00', end: '21:00', interval: 30, capacity: 40 } })).status).toBe(200);
+    expect((await api('/api/admin/slots/bulk', { method: 'POST', token: staff, body: { date: FRIDAY, start: '18:00', end: '21:00', interval: 30, capacity: 40 } })).status).toBe(201);
     const kavya = await bookOnline(staff, 'Kavya Reddy', '18:00', 2);
     await bookOnline(staff, 'Farah Khan', '18:00', 4);
     const rohan = await bookOnline(staff, 'Rohan Mehta', '18:30', 2);
