@@ -67,7 +67,11 @@ export async function readFloorLive(db: Db, restaurantId: string, floor: Floor |
     };
   });
   // The timeline's axis: the day's shifts, stretched to every party shown.
-  const shifts = floor?.settings.shifts[weekdayOf(date)] ?? [];
+  // From the shift the evening is in: the first party's, or now's (a lunch long over is left out).
+  const earliest = Math.min(now.getTime(), ...parties.map((party) => Date.parse(party.startsAt)));
+  const dayShifts = floor?.settings.shifts[weekdayOf(date)] ?? [];
+  const current = dayShifts.filter((shift) => kolkataInstant(date, shift.end).getTime() > earliest);
+  const shifts = current.length > 0 ? current : dayShifts;
   const instants = [
     ...shifts.flatMap((shift) => [kolkataInstant(date, shift.start).getTime(), kolkataInstant(date, shift.end).getTime()]),
     ...parties.flatMap((party) => [Date.parse(party.startsAt), Date.parse(party.endsAt)]),
