@@ -30,7 +30,11 @@ useE2eEnvironment('a-full-friday', (environment) => ({ server, browser, api } = 
 
 async function bookOnline(staffToken: string, name: string, time: string, partySize: number): Promise<string> {
   const diner = await createDiner(api, { prefix: 'friday', name });
-  const held = await api<{ id: string }>('/api/reservations', { method: 'POST', token: diner.token, body: { restaurantSlug: SLUG, date: FRIDAY, time, partySize } });
+  const held = await api<{ id: string }>('/api/reservations', {
+    method: 'POST',
+    token: diner.token,
+    body: { restaurantSlug: SLUG, date: FRIDAY, time, partySize },
+  });
   expect(held.status, JSON.stringify(held.body)).toBe(201);
   expect((await api(`/api/reservations/${held.body.id}/confirm`, { method: 'POST', token: diner.token, body: {} })).status).toBe(200);
   expect((await api(`/api/admin/bookings/${held.body.id}`, { method: 'PATCH', token: staffToken, body: { status: 'CONFIRMED' } })).status).toBe(200);
@@ -49,7 +53,9 @@ const card = (page: Page, table: string) => page.locator(`[data-testid="floor-ta
 
 /** Opens a party from its table's card and presses one of its actions. */
 async function act(page: Page, table: string, party: string, button: string, otherTable?: string): Promise<void> {
-  await card(page, table).getByRole('button', { name: new RegExp(`^${party}`) }).click();
+  await card(page, table)
+    .getByRole('button', { name: new RegExp(`^${party}`) })
+    .click();
   const panel = page.getByTestId('floor-party');
   if (otherTable) {
     const value = await panel.locator('option', { hasText: new RegExp(`^${otherTable} \\(`) }).getAttribute('value');
@@ -75,7 +81,10 @@ describe('a full Friday on the floor', () => {
       },
     });
     expect(floor.status, JSON.stringify(floor.body)).toBe(200);
-    expect((await api('/api/admin/slots/bulk', { method: 'POST', token: staff, body: { date: FRIDAY, start: '18:00', end: '21:00', interval: 30, capacity: 40 } })).status).toBe(201);
+    expect(
+      (await api('/api/admin/slots/bulk', { method: 'POST', token: staff, body: { date: FRIDAY, start: '18:00', end: '21:00', interval: 30, capacity: 40 } }))
+        .status,
+    ).toBe(201);
     const kavya = await bookOnline(staff, 'Kavya Reddy', '18:00', 2);
     await bookOnline(staff, 'Farah Khan', '18:00', 4);
     const rohan = await bookOnline(staff, 'Rohan Mehta', '18:30', 2);
@@ -110,7 +119,11 @@ describe('a full Friday on the floor', () => {
     // Diners keep booking online: a two at 7 PM gets T1 (free since the move), a six at 6:30 PM nothing (T5 is taken).
     const online = await bookOnline(staff, 'Meera Iyer', '19:00', 2);
     const six = await createDiner(api, { prefix: 'friday', name: 'Arjun Rao' });
-    const refused = await api('/api/reservations', { method: 'POST', token: six.token, body: { restaurantSlug: SLUG, date: FRIDAY, time: '18:30', partySize: 6 } });
+    const refused = await api('/api/reservations', {
+      method: 'POST',
+      token: six.token,
+      body: { restaurantSlug: SLUG, date: FRIDAY, time: '18:30', partySize: 6 },
+    });
     expect(refused.status).toBe(409);
 
     await saveScreenshot(laptop, 'host-view-1280', { dismissToasts: true });
@@ -128,7 +141,10 @@ describe('a full Friday on the floor', () => {
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await saveScreenshot(phone, 'host-view-375', { dismissToasts: true });
 
-    const statuses = await queryRows<{ id: string; status: string }>(server.database.db, sql`SELECT id, status FROM reservations WHERE id IN (${kavya}, ${rohan}, ${online})`);
+    const statuses = await queryRows<{ id: string; status: string }>(
+      server.database.db,
+      sql`SELECT id, status FROM reservations WHERE id IN (${kavya}, ${rohan}, ${online})`,
+    );
     expect(Object.fromEntries(statuses.map((row) => [row.id, row.status]))).toEqual({ [kavya]: 'SEATED', [rohan]: 'NO_SHOW', [online]: 'CONFIRMED' });
     // No table is ever seated twice: no two assignments that count share a table at overlapping times.
     const overlaps = await queryRows<{ a: string; b: string }>(

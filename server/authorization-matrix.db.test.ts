@@ -207,7 +207,12 @@ export const authorizationTable: Row[] = [
     body: () => ({ tableIds: ['00000000-0000-4000-8000-000000000000'], partySize: 2 }),
     expect: staffOnly(409),
   },
-  { method: 'POST', path: '/api/admin/floor/live/parties/{missingId}/move', body: () => ({ tableIds: ['00000000-0000-4000-8000-000000000000'] }), expect: staffOnly(404) },
+  {
+    method: 'POST',
+    path: '/api/admin/floor/live/parties/{missingId}/move',
+    body: () => ({ tableIds: ['00000000-0000-4000-8000-000000000000'] }),
+    expect: staffOnly(404),
+  },
   { method: 'POST', path: '/api/admin/floor/live/parties/{missingId}/finish', body: () => ({}), expect: staffOnly(404) },
   // A JSON body is not an upload: staff learn the media type is wrong, others that they are not staff.
   { method: 'POST', path: '/api/upload', body: () => ({ restaurantId: 'x' }), expect: staffOnly(415) },

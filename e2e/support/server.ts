@@ -45,7 +45,11 @@ export async function startE2eServer(env: Record<string, string> = {}, options: 
   const database = await openDemoDatabase(config);
   // On the demo snapshot this only adds what depends on the moment: the demo drops, and the
   // evening slots of a day that began since the snapshot was taken.
-  await seedDemoData(database.db, { now: options.clock?.now() ?? new Date(), passwordHashCost: config.passwordHashCost, demoAccounts: demoAccountsAllowed(config.nodeEnv) });
+  await seedDemoData(database.db, {
+    now: options.clock?.now() ?? new Date(),
+    passwordHashCost: config.passwordHashCost,
+    demoAccounts: demoAccountsAllowed(config.nodeEnv),
+  });
   const app = await buildApp({ config, database, clock: options.clock, runBackgroundJobs: true });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();

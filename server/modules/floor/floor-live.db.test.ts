@@ -69,7 +69,9 @@ describe('the floor, live', () => {
     expect((await call('GET', `/api/admin/bookings`, staffX.token)).json().bookings.find((b: { id: string }) => b.id === second).status).toBe('CONFIRMED');
     // Another restaurant's staff find nothing; a table that is not theirs is not found either.
     expect((await send('POST', `/api/admin/floor/live/bookings/${second}/seat`, staffY.token)).statusCode).toBe(404);
-    const foreignTable = await send('POST', `/api/admin/floor/live/bookings/${second}/seat`, staffX.token, { tableIds: ['00000000-0000-4000-8000-000000000000'] });
+    const foreignTable = await send('POST', `/api/admin/floor/live/bookings/${second}/seat`, staffX.token, {
+      tableIds: ['00000000-0000-4000-8000-000000000000'],
+    });
     expect(foreignTable.statusCode).toBe(404);
     // At another free table.
     const elsewhere = await send('POST', `/api/admin/floor/live/bookings/${second}/seat`, staffX.token, { tableIds: [tables.T3] });
@@ -98,7 +100,12 @@ describe('the floor, live', () => {
         ?.available;
     // 21:00 for two: one two-top (and the four-top) free before the walk-ins.
     expect(await offered()).toBe(true);
-    const walkIn = await send('POST', '/api/admin/floor/live/walk-ins', staffX.token, { tableIds: [tables[other]], partySize: 2, name: 'Ravi', phone: '+91 98450 12345' });
+    const walkIn = await send('POST', '/api/admin/floor/live/walk-ins', staffX.token, {
+      tableIds: [tables[other]],
+      partySize: 2,
+      name: 'Ravi',
+      phone: '+91 98450 12345',
+    });
     expect(walkIn.statusCode, walkIn.body).toBe(201);
     expect(walkIn.json()).toMatchObject({ kind: 'walkIn', name: 'Ravi', partySize: 2, tableNames: [other], reservationId: null });
     const big = await send('POST', '/api/admin/floor/live/walk-ins', staffX.token, { tableIds: [tables.T3], partySize: 4 });
@@ -116,7 +123,10 @@ describe('the floor, live', () => {
     stop();
     expect(finished.statusCode, finished.body).toBe(200);
     expect(finished.json()).toMatchObject({ finishedAt: kolkataInstant(TODAY, '20:20').toISOString(), endsAt: kolkataInstant(TODAY, '20:20').toISOString() });
-    const slotTimes = await queryRows<{ slot_time: string }>(t.database.db, sql`SELECT slot_time FROM slots WHERE id = ANY (${`{${freed.join(',')}}`}::uuid[]) ORDER BY 1`);
+    const slotTimes = await queryRows<{ slot_time: string }>(
+      t.database.db,
+      sql`SELECT slot_time FROM slots WHERE id = ANY (${`{${freed.join(',')}}`}::uuid[]) ORDER BY 1`,
+    );
     expect(slotTimes.map((row) => row.slot_time)).toEqual(['20:30', '21:00']);
     expect((await tableState('T3')).state).toBe('free');
     expect(await offered()).toBe(true);

@@ -44,7 +44,12 @@ export function listDayParties(db: Db, restaurantId: string, from: Date, to: Dat
 }
 
 /** One current assignment of the restaurant, by its id or by its reservation's. */
-export async function findParty(db: Db, restaurantId: string, by: { assignmentId: string } | { reservationId: string }, now: Date): Promise<PartyRow | undefined> {
+export async function findParty(
+  db: Db,
+  restaurantId: string,
+  by: { assignmentId: string } | { reservationId: string },
+  now: Date,
+): Promise<PartyRow | undefined> {
   const match = 'assignmentId' in by ? sql`a.id = ${by.assignmentId}` : sql`a.reservation_id = ${by.reservationId}`;
   const [row] = await queryRows<PartyRow>(
     db,

@@ -12,7 +12,16 @@ import { BOOKING_NOT_FOUND } from '#server/modules/reservations/reservation-view
 import { findReservationOfRestaurant, lockFloor, releaseAssignment } from './floor.repository.ts';
 import type { FloorService } from './floor.service.ts';
 import { readFloorLive, toFloorParty } from './floor-live-reads.ts';
-import { findParty, finishParty, insertSeatedParty, listSeatedOn, listSlotIdsBetween, listTakenTables, moveParty, type PartyRow } from './floor-live.repository.ts';
+import {
+  findParty,
+  finishParty,
+  insertSeatedParty,
+  listSeatedOn,
+  listSlotIdsBetween,
+  listTakenTables,
+  moveParty,
+  type PartyRow,
+} from './floor-live.repository.ts';
 
 export const PARTY_NOT_FOUND = 'That party is not on the floor';
 export const NO_FLOOR = 'Add your tables on the Floor tab first';

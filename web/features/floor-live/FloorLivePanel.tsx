@@ -112,14 +112,22 @@ export function FloorLivePanel() {
   );
 }
 
-function TableCard({ table, party, onSelect, onWalkIn }: { table: LiveTable; party: FloorParty | null; onSelect: (party: FloorParty) => void; onWalkIn: () => void }) {
+function TableCard({
+  table,
+  party,
+  onSelect,
+  onWalkIn,
+}: {
+  table: LiveTable;
+  party: FloorParty | null;
+  onSelect: (party: FloorParty) => void;
+  onWalkIn: () => void;
+}) {
   return (
     <li className={`floor-table floor-table--${table.state}`} data-testid="floor-table" data-table={table.name} data-state={table.state}>
       <div className="floor-table__head">
         <span className="floor-table__name">{table.name}</span>
-        <span className="floor-table__seats">
-          {table.minCovers === table.maxCovers ? table.maxCovers : `${table.minCovers}–${table.maxCovers}`} seats
-        </span>
+        <span className="floor-table__seats">{table.minCovers === table.maxCovers ? table.maxCovers : `${table.minCovers}–${table.maxCovers}`} seats</span>
       </div>
       <span className={`floor-badge floor-badge--${table.state}`}>{tableStateLabels[table.state]}</span>
       <span className="floor-table__text">{tableStateText(table)}</span>
@@ -185,7 +193,11 @@ function PartyActions({
       ) : null}
       <div className="floor-party__actions">
         {moves.accept ? (
-          <Button size="sm" aria-disabled={busy || undefined} onClick={() => !busy && onAction({ kind: 'accept', reservationId: party.reservationId! }, `${label}: accepted.`)}>
+          <Button
+            size="sm"
+            aria-disabled={busy || undefined}
+            onClick={() => !busy && onAction({ kind: 'accept', reservationId: party.reservationId! }, `${label}: accepted.`)}
+          >
             Accept
           </Button>
         ) : null}
@@ -210,14 +222,21 @@ function PartyActions({
             variant="secondary"
             aria-disabled={busy || atOwnTable || undefined}
             onClick={() =>
-              !busy && !atOwnTable && onAction({ kind: 'move', assignmentId: party.assignmentId, body: { tableIds: [tableId] } }, `${label}: moved to ${chosen?.name}.`)
+              !busy &&
+              !atOwnTable &&
+              onAction({ kind: 'move', assignmentId: party.assignmentId, body: { tableIds: [tableId] } }, `${label}: moved to ${chosen?.name}.`)
             }
           >
             Move to {chosen?.name ?? 'table'}
           </Button>
         ) : null}
         {moves.finish ? (
-          <Button size="sm" variant="dark" aria-disabled={busy || undefined} onClick={() => !busy && onAction({ kind: 'finish', assignmentId: party.assignmentId }, `${label}: finished.`)}>
+          <Button
+            size="sm"
+            variant="dark"
+            aria-disabled={busy || undefined}
+            onClick={() => !busy && onAction({ kind: 'finish', assignmentId: party.assignmentId }, `${label}: finished.`)}
+          >
             Finish
           </Button>
         ) : null}
@@ -261,7 +280,10 @@ function WalkInForm({
     if (busy || !chosen) return;
     const size = Number(partySize);
     onAction(
-      { kind: 'walkIn', body: { tableIds: [chosen.id], partySize: size, ...(name.trim() ? { name: name.trim() } : {}), ...(phone.trim() ? { phone: phone.trim() } : {}) } },
+      {
+        kind: 'walkIn',
+        body: { tableIds: [chosen.id], partySize: size, ...(name.trim() ? { name: name.trim() } : {}), ...(phone.trim() ? { phone: phone.trim() } : {}) },
+      },
       `Walk-in of ${size} seated at ${chosen.name}.`,
     );
     setName('');

@@ -38,7 +38,10 @@ export function partyStatusText(party: FloorParty): string {
 export const isSeatedNow = (party: FloorParty) => !party.finishedAt && (party.kind === 'walkIn' || party.status === 'SEATED');
 
 /** The host's actions on a party now: from the state machine's staff moves and the floor's own. */
-export function partyActions(party: FloorParty, now: Date): { accept: boolean; seat: boolean; noShow: boolean; noShowFrom: string | null; move: boolean; finish: boolean } {
+export function partyActions(
+  party: FloorParty,
+  now: Date,
+): { accept: boolean; seat: boolean; noShow: boolean; noShowFrom: string | null; move: boolean; finish: boolean } {
   const noShowAt = Date.parse(party.startsAt) + NO_SHOW_GRACE_MINUTES * 60_000;
   const expected = !party.finishedAt && party.kind === 'booking' && party.status === 'CONFIRMED';
   return {
