@@ -10,6 +10,7 @@ import { DatePartnerPanel } from '#web/features/portal/DatePartnerPanel.tsx';
 import { DepositsPanel } from '#web/features/portal/DepositsPanel.tsx';
 import { DropsPanel } from '#web/features/portal/DropsPanel.tsx';
 import { FloorLivePanel } from '#web/features/floor-live/FloorLivePanel.tsx';
+import { FloorPanel } from '#web/features/floor/FloorPanel.tsx';
 import { useLiveUpdates } from '#web/features/portal/live.ts';
 import { ProfilePanel } from '#web/features/portal/ProfilePanel.tsx';
 import '#web/components/layout/backoffice.css';
@@ -93,6 +94,9 @@ function SignedInAdmin() {
         </div>
         <div id="admin-panel-host" role="tabpanel" aria-labelledby="admin-tab-host" hidden={tab !== 'host'}>
           {tab === 'host' ? <FloorLivePanel /> : null}
+        </div>
+        <div id="admin-panel-floor" role="tabpanel" aria-labelledby="admin-tab-floor" hidden={tab !== 'floor'}>
+          {tab === 'floor' ? <FloorPanel /> : null}
         </div>
         <div id="admin-panel-drops" role="tabpanel" aria-labelledby="admin-tab-drops" hidden={tab !== 'drops'}>
           {tab === 'drops' ? <DropsPanel /> : null}
