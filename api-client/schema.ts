@@ -544,10 +544,11 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    delete?: never;
+    /** Delete a time nobody has booked (409 with the reason when it has bookings or is a drop's) */
+    delete: operations['deleteSlot'];
     options?: never;
     head?: never;
-    /** Set a slot available or full */
+    /** Set a slot available or full, and/or change its capacity (409 when bookings would be lost) */
     patch: operations['updateSlot'];
     trace?: never;
   };
@@ -1672,6 +1673,23 @@ export interface paths {
     };
     /** The staff's restaurant's ledger lines posted in a month (Kolkata), as a CSV download with formula-safe cells */
     get: operations['downloadLedgerCsv'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/statement.csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The staff's restaurant's deposit statement for bookings in a month (Kolkata): date, guest, booking, deposit, held, kept, released, credited and refunded in rupees, paid at in IST */
+    get: operations['downloadDepositStatementCsv'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4695,6 +4713,7 @@ export interface operations {
               holdExpiresAt: string | null;
               startsAt: string;
               createdAt: string;
+              expired?: boolean;
             };
             calendarPath: string;
           };
@@ -4821,6 +4840,7 @@ export interface operations {
               holdExpiresAt: string | null;
               startsAt: string;
               createdAt: string;
+              expired?: boolean;
             };
             calendarPath: string;
           };
@@ -5238,6 +5258,100 @@ export interface operations {
       };
     };
   };
+  deleteSlot: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': null;
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
   updateSlot: {
     parameters: {
       query?: never;
@@ -5251,7 +5365,8 @@ export interface operations {
       content: {
         'application/json': {
           /** @enum {string} */
-          status: 'available' | 'full';
+          status?: 'available' | 'full';
+          capacity?: number;
         };
       };
     };
@@ -7036,6 +7151,11 @@ export interface operations {
                 date: string;
                 time: string;
                 freeCovers: number;
+                deposit?: {
+                  /** @enum {string} */
+                  kind: 'deposit' | 'prepayment';
+                  perCoverPaise: number;
+                };
               }[];
             }[];
           };
@@ -7149,6 +7269,7 @@ export interface operations {
             holdExpiresAt: string | null;
             startsAt: string;
             createdAt: string;
+            expired?: boolean;
           }[];
         };
       };
@@ -7277,6 +7398,7 @@ export interface operations {
             holdExpiresAt: string | null;
             startsAt: string;
             createdAt: string;
+            expired?: boolean;
           };
         };
       };
@@ -7486,6 +7608,7 @@ export interface operations {
             holdExpiresAt: string | null;
             startsAt: string;
             createdAt: string;
+            expired?: boolean;
             deposit:
               | {
                   /** @enum {string} */
@@ -7619,6 +7742,7 @@ export interface operations {
             holdExpiresAt: string | null;
             startsAt: string;
             createdAt: string;
+            expired?: boolean;
             payment: {
               intentId: string;
               amountPaise: number;
@@ -7742,6 +7866,7 @@ export interface operations {
             holdExpiresAt: string | null;
             startsAt: string;
             createdAt: string;
+            expired?: boolean;
           };
         };
       };
@@ -8391,9 +8516,22 @@ export interface operations {
               };
               amountPaise: number;
               /** @enum {string} */
-              state: 'awaiting_payment' | 'not_paid' | 'held' | 'credit_at_table' | 'kept' | 'released' | 'refunded';
+              state: 'awaiting_payment' | 'not_paid' | 'held' | 'releasing' | 'keeping' | 'credit_at_table' | 'kept' | 'released' | 'refunded';
               receipt: string;
               updatedAt: string;
+              paymentId: string;
+              method: string;
+              paidAt: string | null;
+              blockedPaise: number;
+              terms: {
+                /** @enum {string} */
+                kind: 'deposit' | 'prepayment';
+                amountPaise: number;
+                perCoverPaise: number;
+                freeCancelUntil: string;
+                lateCancelKeepPaise: number;
+                noShowKeepPaise: number;
+              };
             }[];
           };
         };
@@ -8495,7 +8633,9 @@ export interface operations {
               reservationId: string;
               amountPaise: number;
               /** @enum {string} */
-              state: 'awaiting_payment' | 'not_paid' | 'held' | 'credit_at_table' | 'kept' | 'released' | 'refunded';
+              state: 'awaiting_payment' | 'not_paid' | 'held' | 'releasing' | 'keeping' | 'credit_at_table' | 'kept' | 'released' | 'refunded';
+              forDate?: boolean;
+              creditPaise?: number;
             }[];
             totals: {
               heldPaise: number;
@@ -14423,6 +14563,100 @@ export interface operations {
     };
   };
   downloadLedgerCsv: {
+    parameters: {
+      query: {
+        month: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/csv */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': string;
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  downloadDepositStatementCsv: {
     parameters: {
       query: {
         month: string;

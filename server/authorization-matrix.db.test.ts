@@ -192,6 +192,7 @@ export const authorizationTable: Row[] = [
     expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 409, staffY: 404 },
   },
   { method: 'DELETE', path: '/api/admin/floor/assignments/{reservationA}', expect: staffOnly(404) },
+  { method: 'DELETE', path: '/api/admin/slots/{missingId}', expect: staffOnly(404) },
   { method: 'GET', path: '/api/admin/bookings', expect: staffOnly(200) },
   // Diner A's booking is still HELD, which staff cannot move: refused by the state machine, or not found.
   {
@@ -209,6 +210,7 @@ export const authorizationTable: Row[] = [
   },
   { method: 'GET', path: '/api/admin/deposits?date=2026-11-23', expect: staffOnly(200) },
   { method: 'GET', path: '/api/admin/ledger.csv?month=2026-11', expect: staffOnly(200) },
+  { method: 'GET', path: '/api/admin/statement.csv?month=2026-11', expect: staffOnly(200) },
   { method: 'GET', path: '/api/admin/events', stream: true, expect: staffOnly(200) },
   // The floor, live (decision 245): restaurant X has no tables, so X's staff are told to add them (409), and diner A's hold
   // cannot be marked a no-show (409); another restaurant's staff find neither the booking nor the party (404).

@@ -112,7 +112,7 @@ function MyReservations() {
         key: 'cancel-reservation',
       });
     },
-    onCancelled: () => toast('Reservation cancelled.', 'info', { key: 'cancel-reservation' }),
+    onCancelled: (_reservation, money) => toast(money ? `Reservation cancelled. ${money}` : 'Reservation cancelled.', 'info', { key: 'cancel-reservation' }),
   });
   const now = new Date();
 
