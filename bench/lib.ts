@@ -157,6 +157,7 @@ export async function startApp(target: BenchTarget, port: number, name = `app :$
     NODE_ENV: 'production',
     // The bench pays through the sandbox, on purpose (decision 201).
     PAYMENTS_SANDBOX_DEMO: '1',
+    TEXTS_LOG_DEMO: '1',
     SEED_DEMO: '0',
     LOG_LEVEL: 'warn',
     WEB_DIST_DIR: '/nonexistent',

@@ -184,6 +184,7 @@ const config = loadConfig({
   NODE_ENV: 'production',
   // The storm is the sandbox's signed webhooks, on purpose (decision 201).
   PAYMENTS_SANDBOX_DEMO: '1',
+  TEXTS_LOG_DEMO: '1',
   LOG_LEVEL: 'silent',
   PAYMENTS_WEBHOOK_SECRET: SECRET,
   SEED_DEMO: '0',

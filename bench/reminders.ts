@@ -94,6 +94,7 @@ await querySql(handle, `UPDATE outbox_messages SET sent_at = now() WHERE subject
 const config = loadConfig({
   NODE_ENV: 'production',
   PAYMENTS_SANDBOX_DEMO: '1',
+  TEXTS_LOG_DEMO: '1',
   LOG_LEVEL: 'silent',
   SEED_DEMO: '0',
   SIGNING_SECRET: BENCH_SIGNING_SECRET,

@@ -20,7 +20,7 @@ import { machineNote, median, residentMb, table } from './lib.ts';
 
 const ROUNDS = Number(process.env.BENCH_STARTUP_ROUNDS ?? 3);
 /** How both the probe and the app run: production, seeding the demo city (no demo accounts there) with payments on the sandbox on purpose (decision 201). */
-const PRODUCTION_DEMO = { NODE_ENV: 'production', SEED_DEMO: '1', PAYMENTS_SANDBOX_DEMO: '1' };
+const PRODUCTION_DEMO = { NODE_ENV: 'production', SEED_DEMO: '1', PAYMENTS_SANDBOX_DEMO: '1', TEXTS_LOG_DEMO: '1' };
 const PORT = 3190;
 const READY_TIMEOUT_MS = 120_000;
 

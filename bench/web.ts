@@ -55,6 +55,7 @@ const config = loadConfig({
   NODE_ENV: 'production',
   // The pages are measured with payments on the sandbox, as a demo runs them (decision 201).
   PAYMENTS_SANDBOX_DEMO: '1',
+  TEXTS_LOG_DEMO: '1',
   LOG_LEVEL: 'warn',
   HOST: '127.0.0.1',
   PORT: '0',

@@ -306,7 +306,7 @@ describe('the waitlist, in the browser', () => {
 
   it('says the dev mailbox is off when the server does not serve it', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tablefair-waitlist-prod-'));
-    const production = await startE2eServer({ DATA_DIR: dataDir, NODE_ENV: 'production', PAYMENTS_SANDBOX_DEMO: '1' });
+    const production = await startE2eServer({ DATA_DIR: dataDir, NODE_ENV: 'production', PAYMENTS_SANDBOX_DEMO: '1', TEXTS_LOG_DEMO: '1' });
     try {
       const page = await openAs(null, PHONE);
       await page.goto(`${production.baseUrl}/dev/mailbox`);

@@ -330,6 +330,10 @@ export const authorizationTable: Row[] = [
   { method: 'GET', path: '/api/payments/intents', expect: { anonymous: 401, dinerA: 200, dinerB: 200, staffX: 200, staffY: 200 } },
   { method: 'GET', path: '/api/payments/intents/{paymentA}', expect: { anonymous: 401, dinerA: 200, dinerB: 404, staffX: 200, staffY: 404 } },
   { method: 'POST', path: '/api/payments/webhooks/{provider}', body: () => ({ event: 'payment.authorized' }), expect: all(400) },
+  // Message receipts answer to the provider's secret (decisions 210, 211), never to a token: this server has none configured.
+  { method: 'POST', path: '/api/notifications/receipts/exotel/{missingId}', body: () => ({ SmsSid: 'exo1', Status: 'delivered' }), expect: all(403) },
+  { method: 'GET', path: '/api/notifications/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=guess&hub.challenge=1', expect: all(403) },
+  { method: 'POST', path: '/api/notifications/webhooks/whatsapp', body: () => ({ object: 'whatsapp_business_account', entry: [] }), expect: all(403) },
   // The sandbox gateway's page stands in for the bank's: it works with the payment's id alone.
   { method: 'GET', path: '/api/payments/sandbox/{paymentA}', expect: all(200) },
   { method: 'POST', path: '/api/payments/sandbox/{paymentA}/decision', body: () => ({ decision: 'decline' }), expect: all(200) },

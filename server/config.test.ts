@@ -63,16 +63,16 @@ describe('configuration', () => {
     );
     expect(() => loadConfig({ NODE_ENV: 'production', PAYMENTS_DRIVER: 'sandbox' })).toThrow(/PAYMENTS_SANDBOX_DEMO=1/);
     expect(() => loadConfig({ NODE_ENV: 'production', PAYMENTS_SANDBOX_DEMO: '0' })).toThrow(/PAYMENTS_SANDBOX_DEMO=1/);
-    expect(loadConfig({ NODE_ENV: 'production', PAYMENTS_SANDBOX_DEMO: '1' }).payments.driver).toBe('sandbox');
+    expect(loadConfig({ NODE_ENV: 'production', PAYMENTS_SANDBOX_DEMO: '1', TEXTS_LOG_DEMO: '1' }).payments.driver).toBe('sandbox');
     const razorpay = { RAZORPAY_KEY_ID: 'rzp_live_x', RAZORPAY_KEY_SECRET: 'secret', RAZORPAY_WEBHOOK_SECRET: 'webhook' };
-    expect(loadConfig({ NODE_ENV: 'production', PAYMENTS_DRIVER: 'razorpay', ...razorpay }).payments.driver).toBe('razorpay');
+    expect(loadConfig({ NODE_ENV: 'production', PAYMENTS_DRIVER: 'razorpay', ...razorpay, TEXTS_LOG_DEMO: '1' }).payments.driver).toBe('razorpay');
     // Outside production the sandbox stays the default, named or not.
     expect(loadConfig({}).payments.driver).toBe('sandbox');
   });
 
   it('seeds no demo data in production unless SEED_DEMO=1 asks, embedded database or not (decision 201)', () => {
-    expect(loadConfig({ NODE_ENV: 'production', PAYMENTS_SANDBOX_DEMO: '1' }).seedDemo).toBe(false);
-    expect(loadConfig({ NODE_ENV: 'production', PAYMENTS_SANDBOX_DEMO: '1', SEED_DEMO: '1' }).seedDemo).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', PAYMENTS_SANDBOX_DEMO: '1', TEXTS_LOG_DEMO: '1' }).seedDemo).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', PAYMENTS_SANDBOX_DEMO: '1', TEXTS_LOG_DEMO: '1', SEED_DEMO: '1' }).seedDemo).toBe(true);
     expect(loadConfig({}).seedDemo).toBe(true);
     expect(loadConfig({ DATABASE_URL: 'postgres://localhost/x' }).seedDemo).toBe(false);
   });

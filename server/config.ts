@@ -20,7 +20,7 @@ const serverEnv = {
     .string()
     .default('development')
     .describe(
-      '`production` turns the dev mailbox off, refuses `DEV_MAILBOX=all` and the payments sandbox (unless `PAYMENTS_SANDBOX_DEMO=1`), seeds nothing unless `SEED_DEMO=1`, and never makes or signs in the demo accounts: their passwords are published (decision 201).',
+      '`production` turns the dev mailbox off, refuses `DEV_MAILBOX=all`, the payments sandbox (unless `PAYMENTS_SANDBOX_DEMO=1`) and texts on log drivers only (unless `TEXTS_LOG_DEMO=1`, decision 214), seeds nothing unless `SEED_DEMO=1`, and never makes or signs in the demo accounts: their passwords are published (decision 201).',
     ),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000).describe('The port the server listens on.'),
   HOST: z.string().default('0.0.0.0').describe('The address the server listens on.'),
@@ -192,13 +192,73 @@ const messagesEnv = {
       'Who may read `GET /api/dev/mailbox` (recent email and texts, codes included): `own` (the default outside production): a signed-in diner sees only messages to their own account, signed out 401; `all`: the whole outbox to anyone (tests and local demos; refused at start when `NODE_ENV=production`); `off` (the default in production): 404. `1`/`true` mean `own`, `0`/`false` mean `off` (decision 093).',
     ),
   SMS_DRIVER: z
-    .enum(['log'])
+    .enum(['log', 'exotel'])
     .default('log')
-    .describe('How texts (phone codes) leave: `log` writes them to the log (outside production) and the dev mailbox; the only driver so far.'),
+    .describe(
+      'How texts leave: `log` writes them to the log (outside production) and the dev mailbox, and is refused when `NODE_ENV=production` unless WhatsApp has a real driver; `exotel` sends them through Exotel with the DLT settings below (decision 210).',
+    ),
   WHATSAPP_DRIVER: z
-    .enum(['log'])
+    .enum(['log', 'cloud'])
     .default('log')
-    .describe('How WhatsApp messages leave: `log` writes the template and its values to the log (outside production) and the dev mailbox (decision 153).'),
+    .describe(
+      "How WhatsApp messages leave: `log` writes the template and its values to the log (outside production) and the dev mailbox (decision 153); `cloud` sends Meta's WhatsApp Business Cloud API template messages (decision 211).",
+    ),
+};
+
+const optionalText = z.preprocess((value) => (value === '' ? undefined : value), z.string().optional());
+
+/** The SMS gateway's settings (decision 210): read only when SMS_DRIVER=exotel, which needs every one without a default. */
+const exotelEnv = {
+  EXOTEL_API_BASE: z
+    .string()
+    .url()
+    .default('https://api.in.exotel.com')
+    .describe("Exotel's API origin: `https://api.in.exotel.com` (Mumbai cluster) or `https://api.exotel.com` (Singapore); tests point it at a local server."),
+  EXOTEL_ACCOUNT_SID: optionalText.describe('The Exotel account SID (Dashboard → API settings).'),
+  EXOTEL_API_KEY: optionalText.describe('The Exotel API key: the user name of the Basic authorisation.'),
+  EXOTEL_API_TOKEN: optionalText.describe('The Exotel API token: the password of the Basic authorisation; never logged.'),
+  EXOTEL_SENDER_ID: optionalText.describe("The DLT-registered sender id (header) texts come from, six letters such as `TBLFAR`: Exotel's `From`."),
+  EXOTEL_DLT_ENTITY_ID: optionalText.describe("Tablefair's principal entity id on the DLT portal: Exotel's `DltEntityId`, sent with every text."),
+  EXOTEL_DLT_TEMPLATE_CODE: optionalText.describe('The DLT template id of the one-time code texts (phone verification, password reset, dating signup).'),
+  EXOTEL_DLT_TEMPLATE_NOTICE: optionalText.describe(
+    'The DLT template id of the account notice text (a signup tried with a number that already has an account).',
+  ),
+  EXOTEL_DLT_TEMPLATE_REMINDER: optionalText.describe('The DLT template id of the reservation reminder text.'),
+  EXOTEL_DLT_TEMPLATE_OFFER: optionalText.describe('The DLT template id of the "a table is yours" offer text (waitlist and drops).'),
+  EXOTEL_CALLBACK_TOKEN: z
+    .preprocess((value) => (value === '' ? undefined : value), z.string().min(24).optional())
+    .describe(
+      "At least 24 characters, kept secret: Exotel's delivery receipts carry no signature, so the StatusCallback URL (`PUBLIC_URL/api/notifications/receipts/exotel/<token>`) carries this token and a receipt without it is refused (decision 210).",
+    ),
+};
+
+/** WhatsApp Business Cloud API settings (decision 211): read only when WHATSAPP_DRIVER=cloud. */
+const whatsappEnv = {
+  WHATSAPP_API_BASE: z
+    .string()
+    .url()
+    .default('https://graph.facebook.com/v21.0')
+    .describe('The Graph API origin and version; tests point it at a local server.'),
+  WHATSAPP_PHONE_NUMBER_ID: optionalText.describe("The business phone number's id (WhatsApp Manager → API setup): messages are posted to `/<id>/messages`."),
+  WHATSAPP_ACCESS_TOKEN: optionalText.describe(
+    "A system user's permanent access token with `whatsapp_business_messaging`; sent as a bearer token, never logged.",
+  ),
+  WHATSAPP_APP_SECRET: optionalText.describe("The Meta app's secret: the webhook's `X-Hub-Signature-256` is the HMAC-SHA256 of the raw body with it."),
+  WHATSAPP_VERIFY_TOKEN: optionalText.describe("The token typed into the app's webhook settings; the verify handshake (`hub.verify_token`) must send it back."),
+  WHATSAPP_TEMPLATE_LANGUAGE: z.string().default('en').describe('The language code the templates are registered in.'),
+  WHATSAPP_TEMPLATE_CODE: z.string().default('tablefair_code').describe('The authentication template (copy-code button) one-time codes go out in.'),
+  WHATSAPP_TEMPLATE_NOTICE: z.string().default('tablefair_account_notice').describe('The utility template of the account notice.'),
+  WHATSAPP_TEMPLATE_OFFER: z.string().default('tablefair_table_offer').describe('The utility template of a table offer (waitlist and drops).'),
+  MESSAGE_PROVIDER_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(500)
+    .max(60_000)
+    .default(10_000)
+    .describe('How long a call to the SMS or WhatsApp provider may take before it counts as failed and is tried again later.'),
+  TEXTS_LOG_DEMO: flag.describe(
+    '`1` lets a production server run with only log drivers for texts: a demo where no code, reminder or offer reaches a phone (decision 214). Without it, `NODE_ENV=production` with `SMS_DRIVER=log` and `WHATSAPP_DRIVER=log` refuses to start.',
+  ),
   SMS_ALLOWED_COUNTRY_CODES: z
     .string()
     .default('+91')
@@ -366,6 +426,8 @@ export const envSections = [
   { title: 'Reservations', variables: reservationsEnv },
   { title: 'Accounts and secrets', variables: accountsEnv },
   { title: 'Email and texts', variables: messagesEnv },
+  { title: 'SMS through Exotel (SMS_DRIVER=exotel, docs/operations.md §11)', variables: exotelEnv },
+  { title: 'WhatsApp Business Cloud API (WHATSAPP_DRIVER=cloud, docs/operations.md §11)', variables: whatsappEnv },
   { title: 'Dating', variables: datingEnv },
   { title: 'Rate limits', variables: rateLimitsEnv },
   { title: 'File storage', variables: storageEnv },
@@ -380,6 +442,8 @@ export const envSchema = z.object({
   ...reservationsEnv,
   ...accountsEnv,
   ...messagesEnv,
+  ...exotelEnv,
+  ...whatsappEnv,
   ...datingEnv,
   ...rateLimitsEnv,
   ...storageEnv,
@@ -457,6 +521,31 @@ function devMailboxMode(value: string | undefined, nodeEnv: string): DevMailboxM
   return mode;
 }
 
+/** Exotel's account, the DLT registration and the receipts' secret (decision 210). */
+export interface ExotelConfig {
+  apiBase: string;
+  accountSid: string;
+  apiKey: string;
+  apiToken: string;
+  senderId: string;
+  dltEntityId: string;
+  /** The DLT template id per kind of text. */
+  dltTemplateIds: { code: string; notice: string; reminder: string; offer: string };
+  callbackToken: string;
+}
+
+/** The WhatsApp Business Cloud API's number, token, webhook secrets and template names (decision 211). */
+export interface WhatsAppCloudConfig {
+  apiBase: string;
+  phoneNumberId: string;
+  accessToken: string;
+  appSecret: string;
+  verifyToken: string;
+  language: string;
+  /** The registered template per kind of message; reminders use their own (decision 153). */
+  templates: { code: string; notice: string; offer: string };
+}
+
 export type AppConfig = {
   nodeEnv: string;
   port: number;
@@ -477,7 +566,19 @@ export type AppConfig = {
   strikes: { limit: number; windowDays: number };
   waitlistOfferMinutes: number;
   /** Outgoing email and SMS (the outbox's drivers) and whether the dev mailbox is served. */
-  notifications: { smtpUrl: string | undefined; mailFrom: string; devMailbox: DevMailboxMode; smsDriver: 'log'; whatsappDriver: 'log' };
+  notifications: {
+    smtpUrl: string | undefined;
+    mailFrom: string;
+    devMailbox: DevMailboxMode;
+    smsDriver: 'log' | 'exotel';
+    whatsappDriver: 'log' | 'cloud';
+    /** How long a call to the SMS or WhatsApp provider may take. */
+    providerTimeoutMs: number;
+    /** Set when smsDriver is exotel (decision 210). */
+    exotel?: ExotelConfig;
+    /** Set when whatsappDriver is cloud (decision 211). */
+    whatsapp?: WhatsAppCloudConfig;
+  };
   /** Where diners reach the app, without a trailing slash: links in emails and texts start with it. */
   publicUrl: string;
   /** Who texts may go to and how many (decision 095). */
@@ -546,6 +647,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const missing = (['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((name) => !e[name]);
     if (missing.length) throw new Error(`Invalid configuration: STORAGE_DRIVER=s3 needs ${missing.join(', ')}`);
   }
+  if (e.SMS_DRIVER === 'exotel') {
+    const missing = (
+      [
+        'EXOTEL_ACCOUNT_SID',
+        'EXOTEL_API_KEY',
+        'EXOTEL_API_TOKEN',
+        'EXOTEL_SENDER_ID',
+        'EXOTEL_DLT_ENTITY_ID',
+        'EXOTEL_DLT_TEMPLATE_CODE',
+        'EXOTEL_DLT_TEMPLATE_NOTICE',
+        'EXOTEL_DLT_TEMPLATE_REMINDER',
+        'EXOTEL_DLT_TEMPLATE_OFFER',
+        'EXOTEL_CALLBACK_TOKEN',
+      ] as const
+    ).filter((name) => !e[name]);
+    if (missing.length) throw new Error(`Invalid configuration: SMS_DRIVER=exotel needs ${missing.join(', ')}`);
+  }
+  if (e.WHATSAPP_DRIVER === 'cloud') {
+    const missing = (['WHATSAPP_PHONE_NUMBER_ID', 'WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_APP_SECRET', 'WHATSAPP_VERIFY_TOKEN'] as const).filter((name) => !e[name]);
+    if (missing.length) throw new Error(`Invalid configuration: WHATSAPP_DRIVER=cloud needs ${missing.join(', ')}`);
+  }
   if (e.PAYMENTS_DRIVER === 'razorpay') {
     const missing = (['RAZORPAY_KEY_ID', 'RAZORPAY_KEY_SECRET', 'RAZORPAY_WEBHOOK_SECRET'] as const).filter((name) => !e[name]);
     if (missing.length) throw new Error(`Invalid configuration: PAYMENTS_DRIVER=razorpay needs ${missing.join(', ')}`);
@@ -573,6 +695,37 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       devMailbox: devMailboxMode(e.DEV_MAILBOX, e.NODE_ENV),
       smsDriver: e.SMS_DRIVER,
       whatsappDriver: e.WHATSAPP_DRIVER,
+      providerTimeoutMs: e.MESSAGE_PROVIDER_TIMEOUT_MS,
+      exotel:
+        e.SMS_DRIVER === 'exotel'
+          ? {
+              apiBase: e.EXOTEL_API_BASE.replace(/\/+$/, ''),
+              accountSid: e.EXOTEL_ACCOUNT_SID!,
+              apiKey: e.EXOTEL_API_KEY!,
+              apiToken: e.EXOTEL_API_TOKEN!,
+              senderId: e.EXOTEL_SENDER_ID!,
+              dltEntityId: e.EXOTEL_DLT_ENTITY_ID!,
+              dltTemplateIds: {
+                code: e.EXOTEL_DLT_TEMPLATE_CODE!,
+                notice: e.EXOTEL_DLT_TEMPLATE_NOTICE!,
+                reminder: e.EXOTEL_DLT_TEMPLATE_REMINDER!,
+                offer: e.EXOTEL_DLT_TEMPLATE_OFFER!,
+              },
+              callbackToken: e.EXOTEL_CALLBACK_TOKEN!,
+            }
+          : undefined,
+      whatsapp:
+        e.WHATSAPP_DRIVER === 'cloud'
+          ? {
+              apiBase: e.WHATSAPP_API_BASE.replace(/\/+$/, ''),
+              phoneNumberId: e.WHATSAPP_PHONE_NUMBER_ID!,
+              accessToken: e.WHATSAPP_ACCESS_TOKEN!,
+              appSecret: e.WHATSAPP_APP_SECRET!,
+              verifyToken: e.WHATSAPP_VERIFY_TOKEN!,
+              language: e.WHATSAPP_TEMPLATE_LANGUAGE,
+              templates: { code: e.WHATSAPP_TEMPLATE_CODE, notice: e.WHATSAPP_TEMPLATE_NOTICE, offer: e.WHATSAPP_TEMPLATE_OFFER },
+            }
+          : undefined,
     },
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     sms: {

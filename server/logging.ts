@@ -25,9 +25,11 @@ export function isAbandonedResponse(value: unknown): boolean {
 
 /**
  * Paths and query values that carry a signed token: whoever holds one may act with it (a one-tap
- * reminder answer, a calendar file, a shared date plan, an upload), so a log line shows where it went, not the token.
+ * reminder answer, a calendar file, a shared date plan, an upload, an SMS receipt's secret path: decision 210), so a log line
+ * shows where it went, not the token.
  */
-const SIGNED_TOKEN_IN_URL = /(\/(?:reminder|api\/reminder-links|api\/calendar|dating\/share|api\/date-share)\/)[^/?#]+|([?&]grant=)[^&#]*/g;
+const SIGNED_TOKEN_IN_URL =
+  /(\/(?:reminder|api\/reminder-links|api\/calendar|dating\/share|api\/date-share|api\/notifications\/receipts\/exotel)\/)[^/?#]+|([?&]grant=)[^&#]*/g;
 
 /** A request URL as the log may show it: signed tokens replaced by "…". */
 export function urlForLog(url: string): string {

@@ -61,9 +61,15 @@ export class AppMetrics {
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [this.registry],
   });
+  readonly messageOutcomes = new Counter({
+    name: 'tablefair_messages_total',
+    help: 'Messages by channel, kind and what became of them: sent (the provider took it), delivered (its receipt), retried, next_channel (this channel failed for good, the policy tries the next) and failed (no channel left)',
+    labelNames: ['channel', 'kind', 'outcome'] as const,
+    registers: [this.registry],
+  });
   readonly outboxFailures = new Counter({
     name: 'tablefair_outbox_send_failures_total',
-    help: 'Email and SMS sending attempts that failed (each is retried later)',
+    help: "Email and text sending attempts that failed (each is retried later, or handed to the delivery policy's next channel)",
     registers: [this.registry],
   });
 

@@ -23,6 +23,13 @@ export const PRODUCTION_REFUSALS: readonly ProductionRefusal[] = [
       'PAYMENTS_DRIVER=sandbox (the default) approves any deposit without a card and is refused when NODE_ENV=production ' +
       '(set PAYMENTS_DRIVER=razorpay with its keys, or PAYMENTS_SANDBOX_DEMO=1 for a demo where no real money moves)',
   },
+  {
+    // Codes, reminders and offers reach no phone through log drivers: nobody could verify a phone (decision 214).
+    applies: (env) => env.SMS_DRIVER === 'log' && env.WHATSAPP_DRIVER === 'log' && !env.TEXTS_LOG_DEMO,
+    message:
+      'SMS_DRIVER=log (the default) with WHATSAPP_DRIVER=log sends no text to any phone and is refused when NODE_ENV=production ' +
+      '(set SMS_DRIVER=exotel with its EXOTEL_* settings, or WHATSAPP_DRIVER=cloud with its WHATSAPP_* settings, or TEXTS_LOG_DEMO=1 for a demo where no text reaches a phone)',
+  },
 ];
 
 /** Throws, naming every refused setting, when NODE_ENV=production and a row of PRODUCTION_REFUSALS applies. */

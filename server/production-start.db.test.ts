@@ -12,6 +12,7 @@ import { hashPassword, verifyPassword } from '#server/modules/accounts/password.
 import { createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
 import { buildRestaurant } from '#server/test/factories.ts';
 import { freePort } from '#server/test/server-process.ts';
+import { loadConfig } from '#server/config.ts';
 
 /**
  * A production start (decision 201): never on the payments sandbox unless a demo names it on
@@ -20,7 +21,7 @@ import { freePort } from '#server/test/server-process.ts';
 let production: TestApp;
 
 beforeAll(async () => {
-  production = await createTestApp({ env: { NODE_ENV: 'production', PAYMENTS_SANDBOX_DEMO: '1' } });
+  production = await createTestApp({ env: { NODE_ENV: 'production', PAYMENTS_SANDBOX_DEMO: '1', TEXTS_LOG_DEMO: '1' } });
 });
 afterAll(() => production.close());
 
@@ -43,10 +44,38 @@ describe('a production start', () => {
       clearTimeout(stop);
       expect(code, output).toBe(1);
       expect(output).toMatch(/^Tablefair could not start: Invalid configuration: PAYMENTS_DRIVER=sandbox .*PAYMENTS_SANDBOX_DEMO=1/m);
+      expect(output).toMatch(/SMS_DRIVER=log \(the default\) with WHATSAPP_DRIVER=log sends no text to any phone/);
       expect(existsSync(dataDir)).toBe(false);
     } finally {
       rmSync(join(dataDir, '..'), { recursive: true, force: true });
     }
+  });
+
+  it('refuses log drivers for texts (decision 214), naming the variable, and starts with a real SMS or WhatsApp driver or a named demo', () => {
+    const demoMoney = { NODE_ENV: 'production', PAYMENTS_SANDBOX_DEMO: '1' };
+    expect(() => loadConfig(demoMoney)).toThrow(
+      /^Invalid configuration: SMS_DRIVER=log \(the default\) with WHATSAPP_DRIVER=log .*SMS_DRIVER=exotel.*TEXTS_LOG_DEMO=1/,
+    );
+    expect(() => loadConfig({ ...demoMoney, SMS_DRIVER: 'log', WHATSAPP_DRIVER: 'log' })).toThrow(/SMS_DRIVER=log/);
+    const exotel = {
+      EXOTEL_ACCOUNT_SID: 'sid',
+      EXOTEL_API_KEY: 'key',
+      EXOTEL_API_TOKEN: 'token',
+      EXOTEL_SENDER_ID: 'TBLFAR',
+      EXOTEL_DLT_ENTITY_ID: '1101',
+      EXOTEL_DLT_TEMPLATE_CODE: '1107-1',
+      EXOTEL_DLT_TEMPLATE_NOTICE: '1107-2',
+      EXOTEL_DLT_TEMPLATE_REMINDER: '1107-3',
+      EXOTEL_DLT_TEMPLATE_OFFER: '1107-4',
+      EXOTEL_CALLBACK_TOKEN: 'x'.repeat(32),
+    };
+    expect(loadConfig({ ...demoMoney, SMS_DRIVER: 'exotel', ...exotel }).notifications.exotel?.senderId).toBe('TBLFAR');
+    expect(() => loadConfig({ ...demoMoney, SMS_DRIVER: 'exotel', ...exotel, EXOTEL_DLT_ENTITY_ID: '' })).toThrow(
+      /SMS_DRIVER=exotel needs EXOTEL_DLT_ENTITY_ID/,
+    );
+    const cloud = { WHATSAPP_PHONE_NUMBER_ID: '1065', WHATSAPP_ACCESS_TOKEN: 'EAAJB', WHATSAPP_APP_SECRET: 'secret', WHATSAPP_VERIFY_TOKEN: 'verify' };
+    expect(loadConfig({ ...demoMoney, WHATSAPP_DRIVER: 'cloud', ...cloud }).notifications.whatsappDriver).toBe('cloud');
+    expect(loadConfig({ ...demoMoney, TEXTS_LOG_DEMO: '1' }).notifications.smsDriver).toBe('log');
   });
 
   it('seeds the demo city without a single account whose password is published', async () => {

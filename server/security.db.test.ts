@@ -74,7 +74,7 @@ describe('1. anyone can read anyone’s codes (the dev mailbox)', () => {
       await all.app.close();
     }
     expect(() => loadConfig({ NODE_ENV: 'production', DEV_MAILBOX: 'all' })).toThrow(/DEV_MAILBOX=all .* refused when NODE_ENV=production/);
-    expect(loadConfig({ NODE_ENV: 'production', PAYMENTS_SANDBOX_DEMO: '1' }).notifications.devMailbox).toBe('off');
+    expect(loadConfig({ NODE_ENV: 'production', PAYMENTS_SANDBOX_DEMO: '1', TEXTS_LOG_DEMO: '1' }).notifications.devMailbox).toBe('off');
     expect(loadConfig({}).notifications.devMailbox).toBe('own');
   });
 });

@@ -343,6 +343,17 @@ export const outboxMessages = pgTable('outbox_messages', {
   lastError: text('last_error'),
   /** A WhatsApp template and its values (migration 0013); null for email and SMS. */
   template: jsonb('template'),
+  /** What the message is for, in the delivery policy's words (migration 0019); null for plain email. */
+  kind: text('kind'),
+  deliveryStatus: text('delivery_status').notNull().default('queued').$type<'queued' | 'sent' | 'delivered' | 'failed'>(),
+  statusAt: timestamp('status_at', { withTimezone: true }),
+  /** The provider's id for the message, which its delivery receipts name. */
+  providerMessageId: text('provider_message_id'),
+  idempotencyKey: text('idempotency_key'),
+  /** The channels still to try, in order, when this one fails for good. */
+  fallbacks: jsonb('fallbacks')
+    .notNull()
+    .default(sql`'[]'::jsonb`),
 });
 
 /** Fixed-window request counters shared by every instance, for RATE_LIMIT_STORE=postgres (migration 0005). */

@@ -152,7 +152,14 @@ export function createPasswordResetService(deps: AppDeps, sessions: SessionsServ
       if (account.sendTo.channel === 'email') {
         return notifications.queueEmail(tx, { to: account.sendTo.address, userId: kind === 'diner' ? account.id : null, ...message });
       }
-      return notifications.queueSms(tx, { userId: kind === 'diner' ? account.id : null, to: account.sendTo.address, ip: ip ?? undefined, body: message.body });
+      return notifications.queueSms(tx, {
+        userId: kind === 'diner' ? account.id : null,
+        to: account.sendTo.address,
+        ip: ip ?? undefined,
+        body: message.body,
+        kind: 'code',
+        values: [code],
+      });
     });
     notifications.deliverSoon([messageId]);
   }

@@ -205,7 +205,7 @@ describe('phone verification', () => {
 
 describe('the dev mailbox', () => {
   it('is not served in production unless DEV_MAILBOX=1, and then only to a diner for their own messages', async () => {
-    const production = await createTestApp({ env: { NODE_ENV: 'production', PAYMENTS_SANDBOX_DEMO: '1' }, database: t.database });
+    const production = await createTestApp({ env: { NODE_ENV: 'production', PAYMENTS_SANDBOX_DEMO: '1', TEXTS_LOG_DEMO: '1' }, database: t.database });
     try {
       const response = await production.app.inject({ method: 'GET', url: '/api/dev/mailbox' });
       expect(response.statusCode).toBe(404);
@@ -213,7 +213,10 @@ describe('the dev mailbox', () => {
     } finally {
       await production.app.close();
     }
-    const forced = await createTestApp({ env: { NODE_ENV: 'production', PAYMENTS_SANDBOX_DEMO: '1', DEV_MAILBOX: '1' }, database: t.database });
+    const forced = await createTestApp({
+      env: { NODE_ENV: 'production', PAYMENTS_SANDBOX_DEMO: '1', TEXTS_LOG_DEMO: '1', DEV_MAILBOX: '1' },
+      database: t.database,
+    });
     try {
       expect((await forced.app.inject({ method: 'GET', url: '/api/dev/mailbox' })).statusCode).toBe(401);
       const diner = await buildDiner(t.database.db);

@@ -111,6 +111,9 @@ export function createPhoneVerificationService(deps: AppDeps, notifications: Not
           ip: from.ip,
           to: input.phone,
           body: `${code} is your Tablefair verification code. It expires in ${CODE_TTL_MINUTES} minutes. Never share it: Tablefair will never ask for it.`,
+          // The delivery policy's code (decision 213): SMS first, WhatsApp's authentication template carries the code.
+          kind: 'code',
+          values: [code],
         });
       });
       notifications.deliverSoon([messageId]);

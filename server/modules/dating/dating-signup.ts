@@ -91,6 +91,8 @@ export function createDatingSignup(
           body: isTaken
             ? 'Someone tried to create a Tablefair Dating account with this number, which already has a Tablefair Dating account. Log in with your password instead; if this was not you, ignore this text.'
             : `${code} is your Tablefair Dating code. It expires in ${SIGNUP_CODE_TTL_MINUTES} minutes. Never share it: Tablefair will never ask for it.`,
+          kind: isTaken ? 'notice' : 'code',
+          values: isTaken ? [] : [code],
         });
         await setDatingSignupMessage(tx, id, message);
         return { signupId: id, messageId: message };

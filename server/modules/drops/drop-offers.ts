@@ -1,3 +1,4 @@
+import { offerTemplateValues } from '#server/modules/notifications/offer-message.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { DRAW_SEED_BYTES, drawOrder, entryListHash } from '#common/domain/draw.ts';
 import { formatDateShort, formatTime12h, isPastBookingCutoff, toKolkata } from '#common/domain/time.ts';
@@ -130,12 +131,14 @@ export function createDropOffers(deps: AppDeps, reservations: ReservationsServic
           const held = outcome.held;
           await markEntryOffered(tx, candidate.id, held.id, now);
           const until = toKolkata(asDate(held.hold_expires_at!));
-          const messageId = await notifications.queueEmailToUser(tx, candidate.user_id, {
+          const messageId = await notifications.queueOffer(tx, candidate.user_id, {
             subject: `You got a table at ${held.restaurant_name}`,
             body:
               `Your entry in the drop "${drop.title}" came up: a table for ${held.party_size} at ${held.restaurant_name} on ` +
               `${formatDateShort(held.slot_date)} at ${formatTime12h(held.slot_time)} is held in your name until ${formatTime12h(until.time)}.\n\n` +
               `Complete your booking on Tablefair before then (Drops → ${drop.title}, or /hold/${held.id}); otherwise the table goes to the next person in line.`,
+            values: offerTemplateValues(held, until.time, `${config.publicUrl}/hold/${held.id}`),
+            idempotencyKey: `offer:${held.id}`,
           });
           return { kind: 'offered', held, entryId: candidate.id, userId: candidate.user_id, messageId };
         }

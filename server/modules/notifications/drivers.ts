@@ -1,5 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
+import type { MessageKind } from '#common/domain/delivery-policy.ts';
 
 /** The ports messages leave through (decision 087). A driver throws when a message could not be handed over. */
 export interface MailDriver {
@@ -25,7 +26,73 @@ export interface TextTemplate {
  */
 export interface TextDriver {
   readonly name: string;
-  send(message: { to: string; text: string; template?: TextTemplate | null }): Promise<void>;
+  /** True when the driver reaches a real phone (not a log driver): the delivery policy only routes to live channels. */
+  readonly isLive?: boolean;
+  /** Returns the provider's id for the message, which its delivery receipts name. */
+  send(message: TextMessage): Promise<SendReceipt | void>;
+}
+
+/** One text as the outbox hands it to a driver. */
+export interface TextMessage {
+  to: string;
+  text: string;
+  template?: TextTemplate | null;
+  /** The delivery policy's kind (decision 213): picks the DLT template id or the WhatsApp template. */
+  kind?: MessageKind | null;
+  /** Our outbox id, sent along where the provider keeps a reference for us. */
+  messageId?: string;
+}
+
+export interface SendReceipt {
+  providerMessageId: string | null;
+}
+
+/**
+ * A provider refused or failed a message. `retryable` (a 429, a 5xx, a time-out, a network error)
+ * means the outbox tries again with backoff; otherwise (a 4xx: a bad number, a template the
+ * provider does not know) this channel is done and the policy's next channel is tried.
+ */
+export class DeliveryFailure extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly retryAfterSeconds: number | null = null,
+  ) {
+    super(message);
+    this.name = 'DeliveryFailure';
+  }
+}
+
+/** Seconds from a Retry-After header (seconds or an HTTP date), or null. */
+export function retryAfterSeconds(header: string | null, now: Date = new Date()): number | null {
+  if (!header) return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now.getTime()) / 1000));
+}
+
+/**
+ * One HTTP call to a provider with a time-out: a network error or the time-out is a retryable
+ * DeliveryFailure; the response is returned whatever its status.
+ */
+export async function callProvider(url: string, init: RequestInit, timeoutMs: number, provider: string): Promise<Response> {
+  try {
+    return await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  } catch (error) {
+    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+    throw new DeliveryFailure(timedOut ? `${provider} did not answer within ${timeoutMs} ms` : `${provider} could not be reached`, true);
+  }
+}
+
+/** A provider's non-2xx answer as a DeliveryFailure: 429, 408 and 5xx are retried, other 4xx are not. */
+export function failureOf(response: Response, provider: string, detail: string): DeliveryFailure {
+  const retryable = response.status === 429 || response.status === 408 || response.status >= 500;
+  return new DeliveryFailure(
+    `${provider} answered ${response.status}: ${detail}`.slice(0, 300),
+    retryable,
+    retryAfterSeconds(response.headers.get('retry-after')),
+  );
 }
 /** The SMS side of the text port. */
 export type SmsDriver = TextDriver;

@@ -3,9 +3,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { standardErrors } from '#common/contract/common.ts';
 import { createEventStreams } from '#server/plugins/event-stream.ts';
 import { devMailboxQuery, devMailboxResponse, type DinerStreamEvent } from '#common/contract/waitlist.ts';
-import { bearerAccess } from '#common/contract/openapi-security.ts';
+import { bearerAccess, publicAccess } from '#common/contract/openapi-security.ts';
+import { errorResponse } from '#common/contract/common.ts';
+import { exotelReceiptBody, exotelReceiptParams, receiptAnswer, whatsAppChallengeQuery } from '#common/contract/messages.ts';
+import { forbidden } from '#server/errors.ts';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 
-/** The diner's live events and the dev mailbox. */
+/** The diner's live events, the dev mailbox, and the SMS and WhatsApp providers' delivery receipts. */
 export const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { notifications } = app.services;
 
@@ -29,6 +33,77 @@ export const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
       await openEventStream<DinerStreamEvent>(reply, (send) => notifications.subscribeToMyEvents(principal, send));
     },
   );
+
+  // Exotel posts its receipts as a form (decision 210); the token in the path is their only proof.
+  await app.register(async (scope) => {
+    const receipts = scope.withTypeProvider<ZodTypeProvider>();
+    receipts.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) =>
+      done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+    );
+    receipts.post(
+      '/api/notifications/receipts/exotel/:token',
+      {
+        schema: {
+          operationId: 'receiveExotelReceipt',
+          security: publicAccess,
+          tags: ['notifications'],
+          summary: "Exotel's SMS StatusCallback: a text's delivery status (sent, delivered, failed); 403 without the secret token in the path",
+          params: exotelReceiptParams,
+          body: exotelReceiptBody,
+          response: { 200: receiptAnswer, 400: errorResponse, 403: errorResponse },
+        },
+      },
+      async (request) => {
+        const accepted = await notifications.receiveExotelReceipt(request.params.token, request.body as Record<string, string | undefined>);
+        if (!accepted) throw forbidden('This receipt is not signed for this server');
+        return { ok: true as const };
+      },
+    );
+  });
+
+  // The WhatsApp webhook's body stays the exact bytes Meta signed (X-Hub-Signature-256, decision 211).
+  await app.register(async (scope) => {
+    const webhook = scope.withTypeProvider<ZodTypeProvider>();
+    webhook.removeAllContentTypeParsers();
+    webhook.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 256 * 1024 }, (_request, body, done) => done(null, body));
+    webhook.get(
+      '/api/notifications/webhooks/whatsapp',
+      {
+        schema: {
+          operationId: 'verifyWhatsAppWebhook',
+          security: publicAccess,
+          tags: ['notifications'],
+          summary: "The WhatsApp webhook's verify handshake: hub.challenge back when hub.verify_token is ours, 403 otherwise",
+          querystring: whatsAppChallengeQuery,
+          response: { 200: z.string().describe('text/plain: the challenge'), 403: errorResponse },
+        },
+      },
+      async (request, reply) => {
+        const challenge = notifications.answerWhatsAppChallenge(request.query as Record<string, string | undefined>);
+        if (challenge === null) throw forbidden('The verify token does not match');
+        return reply.type('text/plain').send(challenge);
+      },
+    );
+    webhook.post(
+      '/api/notifications/webhooks/whatsapp',
+      {
+        schema: {
+          operationId: 'receiveWhatsAppWebhook',
+          security: publicAccess,
+          tags: ['notifications'],
+          summary: "WhatsApp Cloud API's webhook: message statuses (sent, delivered, read, failed); 403 when X-Hub-Signature-256 is not the app secret's",
+          response: { 200: receiptAnswer, 403: errorResponse },
+        },
+      },
+      async (request) => {
+        const rawBody = typeof request.body === 'string' ? request.body : '';
+        const signature = request.headers['x-hub-signature-256'];
+        const accepted = await notifications.receiveWhatsAppWebhook(rawBody, typeof signature === 'string' ? signature : undefined);
+        if (!accepted) throw forbidden('The webhook signature does not match');
+        return { ok: true as const };
+      },
+    );
+  });
 
   app.get(
     '/api/dev/mailbox',

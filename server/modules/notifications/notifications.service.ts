@@ -14,26 +14,17 @@ import {
   type TextDriver,
   type TextTemplate,
 } from './drivers.ts';
-import {
-  claimDueMessages,
-  findUserEmail,
-  insertOutboxMessage,
-  listRecentMessages,
-  markMessageFailed,
-  readOutboxStats,
-  markMessageSent,
-  type OutboxRow,
-} from './outbox.repository.ts';
+import { deliveryRoute, type MessageKind } from '#common/domain/delivery-policy.ts';
+import { createExotelSmsDriver } from './exotel-driver.ts';
+import { createOutboxDelivery } from './outbox-delivery.ts';
+import { findUserAddresses, findUserEmail, insertOutboxMessage, listRecentMessages, readOutboxStats, type OutboxRow } from './outbox.repository.ts';
+import { createWhatsAppCloudDriver } from './whatsapp-cloud-driver.ts';
 import { countSmsInWindow, deleteOldSmsCounts } from './sms-caps.repository.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 /** Kolkata is UTC+05:30 all year: a day's caps start at its midnight. */
 const KOLKATA_OFFSET_MS = 5.5 * HOUR_MS;
-
-/** A message is tried this many times, a minute further apart each time. */
-const MAX_ATTEMPTS = 5;
-const LEASE_SECONDS = 60;
 
 function toOutboxMessage(row: OutboxRow): OutboxMessage {
   return {
@@ -56,8 +47,16 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
   const mail =
     drivers.mail ??
     (config.notifications.smtpUrl ? createSmtpMailDriver(config.notifications.smtpUrl, config.notifications.mailFrom) : createDevMailboxMailDriver(log));
-  const sms = drivers.sms ?? createLogSmsDriver(log, { isProduction: config.nodeEnv === 'production' });
-  const whatsapp = drivers.whatsapp ?? createLogWhatsAppDriver(log, { isProduction: config.nodeEnv === 'production' });
+  const { exotel, whatsapp: cloud, providerTimeoutMs: timeoutMs } = config.notifications;
+  const sms =
+    drivers.sms ??
+    (exotel
+      ? createExotelSmsDriver({ ...exotel, publicUrl: config.publicUrl, timeoutMs })
+      : createLogSmsDriver(log, { isProduction: config.nodeEnv === 'production' }));
+  const whatsapp =
+    drivers.whatsapp ??
+    (cloud ? createWhatsAppCloudDriver({ ...cloud, timeoutMs }) : createLogWhatsAppDriver(log, { isProduction: config.nodeEnv === 'production' }));
+  const delivery = createOutboxDelivery(deps, { mail, sms, whatsapp });
   /** Live listeners per diner: the streams open on this instance. */
   const listeners = new Map<string, Set<(event: DinerStreamEvent) => void>>();
   // Events reach the diner's streams on whichever instance they are connected to (decision 076).
@@ -65,17 +64,36 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
     for (const listener of listeners.get(userId) ?? []) listener(event);
   });
 
-  async function send(row: OutboxRow): Promise<void> {
-    if (row.channel === 'email') await mail.send({ to: row.recipient, subject: row.subject, text: row.body });
-    else await (row.channel === 'whatsapp' ? whatsapp : sms).send({ to: row.recipient, text: row.body, template: row.template });
-  }
-
   const service = {
     /** Writes an email to the outbox in `tx` for a diner who gave an address; null when they gave none. */
     async queueEmailToUser(tx: Db, userId: string, message: { subject: string; body: string }): Promise<string | null> {
       const to = await findUserEmail(tx, userId);
       if (!to) return null;
       return insertOutboxMessage(tx, { channel: 'email', recipient: to, userId, subject: message.subject, body: message.body, now: clock.now() });
+    },
+
+    /**
+     * Writes a table offer (waitlist or drop) in `tx`, routed by the delivery policy (decision 213):
+     * WhatsApp, then SMS, to a verified phone when a real driver is configured, email last; once per
+     * `idempotencyKey` (null when that key was already written, or the diner cannot be reached).
+     * `values` fill the registered offer template's slots.
+     */
+    async queueOffer(tx: Db, userId: string, message: { subject: string; body: string; values: string[]; idempotencyKey: string }): Promise<string | null> {
+      const route = deliveryRoute('offer', { ...(await findUserAddresses(tx, userId)), liveChannels: delivery.liveChannels() });
+      const [first, ...fallbacks] = route;
+      if (!first) return null;
+      return insertOutboxMessage(tx, {
+        channel: first.channel,
+        recipient: first.recipient,
+        userId,
+        subject: message.subject,
+        body: message.body,
+        template: { name: '', language: '', values: message.values },
+        kind: 'offer',
+        idempotencyKey: message.idempotencyKey,
+        fallbacks,
+        now: clock.now(),
+      });
     },
 
     /**
@@ -90,7 +108,7 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
         subject: message.subject,
         body: message.body,
         now: clock.now(),
-      });
+      }) as Promise<string>;
     },
 
     /**
@@ -101,7 +119,20 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
      */
     async queueSms(
       tx: Db,
-      message: { userId: string | null; to: string; body: string; ip?: string; channel?: 'sms' | 'whatsapp'; template?: TextTemplate },
+      message: {
+        userId: string | null;
+        to: string;
+        body: string;
+        ip?: string;
+        /** The channel to put first (reminders: REMINDER_TEXT_CHANNEL); the policy's order otherwise. */
+        channel?: 'sms' | 'whatsapp';
+        template?: TextTemplate;
+        /** The delivery policy's kind (decision 213); a one-time code by default. */
+        kind?: Exclude<MessageKind, 'offer'>;
+        /** A code's slot values for a WhatsApp template (the code itself), when `template` is not given. */
+        values?: string[];
+        idempotencyKey?: string;
+      },
     ): Promise<string> {
       const policy = config.sms;
       const allowed = textablePhone(policy.allowedCountryCodes).safeParse(message.to);
@@ -124,16 +155,30 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
         throw new AppError('RATE_LIMITED', 'We are sending too many texts right now. Please try again within the hour.');
       }
       if (thisHour === 1) await deleteOldSmsCounts(tx, new Date(dayStart.getTime() - 2 * DAY_MS));
-      return insertOutboxMessage(tx, {
-        channel: message.channel ?? 'sms',
-        recipient: message.to,
+      const kind = message.kind ?? 'code';
+      const route = deliveryRoute(kind, { phone: message.to, email: null, liveChannels: delivery.liveChannels(), preferred: message.channel });
+      const [first, ...fallbacks] = route;
+      const id = await insertOutboxMessage(tx, {
+        channel: first.channel,
+        recipient: first.recipient,
         userId: message.userId,
         subject: '',
         body: message.body,
-        template: message.template,
+        template: message.template ?? (message.values ? { name: '', language: '', values: message.values } : undefined),
+        kind,
+        idempotencyKey: message.idempotencyKey,
+        fallbacks,
         now: clock.now(),
       });
+      // Only a repeated idempotency key writes nothing; the caller's transaction already holds that message.
+      if (!id) throw new AppError('CONFLICT', 'This message has already been sent.');
+      return id;
     },
+
+    /** Exotel's receipts, WhatsApp's webhook and its verify handshake (notifications.routes.ts). */
+    receiveExotelReceipt: delivery.receiveExotelReceipt,
+    receiveWhatsAppWebhook: delivery.receiveWhatsAppWebhook,
+    answerWhatsAppChallenge: delivery.answerWhatsAppChallenge,
 
     /** The outbox's backlog, for the metrics endpoint only (which checks its own token): counts, never contents. */
     async outboxStats() {
@@ -145,23 +190,7 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
      * A failure is logged and retried later by the sweep; it never reaches the caller.
      */
     async deliverDue(ids?: string[]): Promise<number> {
-      if (ids && ids.length === 0) return 0;
-      const now = clock.now();
-      const claimed = await claimDueMessages(db, now, { limit: 50, leaseSeconds: LEASE_SECONDS, maxAttempts: MAX_ATTEMPTS, ids });
-      let sent = 0;
-      for (const row of claimed) {
-        try {
-          await send(row);
-          await markMessageSent(db, row.id, clock.now());
-          sent++;
-        } catch (error) {
-          const retryAt = new Date(clock.now().getTime() + row.attempts * 60_000);
-          log.warn({ err: error, messageId: row.id, channel: row.channel, attempt: row.attempts }, 'outbox message not sent; will retry');
-          deps.metrics?.outboxFailures.inc();
-          await markMessageFailed(db, row.id, error instanceof Error ? error.message : String(error), retryAt).catch(() => {});
-        }
-      }
-      return sent;
+      return delivery.deliverDue(ids);
     },
 
     /** deliverDue without waiting for it: for the request that queued the messages. */

@@ -3,6 +3,7 @@ import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 
 /** The outbox's SQL: messages are written in the caller's transaction and sent after it commits. */
 
+import type { DeliveryStatus, MessageKind } from '#common/domain/delivery-policy.ts';
 import type { TextTemplate } from './drivers.ts';
 
 export type OutboxChannel = 'email' | 'sms' | 'whatsapp';
@@ -18,20 +19,42 @@ export interface OutboxRow {
   sent_at: Date | string | null;
   attempts: number;
   template: TextTemplate | null;
+  kind: MessageKind | null;
+  delivery_status: DeliveryStatus;
+  fallbacks: { channel: OutboxChannel; recipient: string }[];
 }
 
+const COLUMNS = sql.raw('id, channel, recipient, user_id, subject, body, created_at, sent_at, attempts, template, kind, delivery_status, fallbacks');
+
+/**
+ * Writes one message. With an idempotency key, a second write of the same key (another instance,
+ * a retried job) writes nothing and returns null: the message goes to its person once.
+ */
 export async function insertOutboxMessage(
   db: Db,
-  message: { channel: OutboxChannel; recipient: string; userId: string | null; subject: string; body: string; template?: TextTemplate; now: Date },
-): Promise<string> {
+  message: {
+    channel: OutboxChannel;
+    recipient: string;
+    userId: string | null;
+    subject: string;
+    body: string;
+    template?: TextTemplate;
+    now: Date;
+    kind?: MessageKind;
+    idempotencyKey?: string;
+    fallbacks?: { channel: OutboxChannel; recipient: string }[];
+  },
+): Promise<string | null> {
   const template = message.template ? JSON.stringify(message.template) : null;
   const [row] = await queryRows<{ id: string }>(
     db,
-    sql`INSERT INTO outbox_messages (channel, recipient, user_id, subject, body, template, created_at)
-        VALUES (${message.channel}, ${message.recipient}, ${message.userId}, ${message.subject}, ${message.body}, ${template}::jsonb, ${message.now.toISOString()})
+    sql`INSERT INTO outbox_messages (channel, recipient, user_id, subject, body, template, created_at, kind, idempotency_key, fallbacks)
+        VALUES (${message.channel}, ${message.recipient}, ${message.userId}, ${message.subject}, ${message.body}, ${template}::jsonb,
+                ${message.now.toISOString()}, ${message.kind ?? null}, ${message.idempotencyKey ?? null}, ${JSON.stringify(message.fallbacks ?? [])}::jsonb)
+        ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
         RETURNING id`,
   );
-  return row.id;
+  return row?.id ?? null;
 }
 
 /**
@@ -51,18 +74,67 @@ export function claimDueMessages(
           next_attempt_at = ${new Date(now.getTime() + options.leaseSeconds * 1000).toISOString()}
         WHERE id IN (
           SELECT id FROM outbox_messages
-          WHERE sent_at IS NULL AND attempts < ${options.maxAttempts} AND (next_attempt_at IS NULL OR next_attempt_at <= ${at}) ${onlyThese}
+          WHERE sent_at IS NULL AND delivery_status = 'queued' AND attempts < ${options.maxAttempts} AND (next_attempt_at IS NULL OR next_attempt_at <= ${at}) ${onlyThese}
           ORDER BY created_at LIMIT ${options.limit} FOR UPDATE SKIP LOCKED)
-        RETURNING id, channel, recipient, user_id, subject, body, created_at, sent_at, attempts, template`,
+        RETURNING ${COLUMNS}`,
   );
 }
 
-export async function markMessageSent(db: Db, id: string, now: Date): Promise<void> {
-  await db.execute(sql`UPDATE outbox_messages SET sent_at = ${now.toISOString()}, last_error = NULL WHERE id = ${id}`);
+/** The provider took the message: sent, with its id for the receipts to name. */
+export async function markMessageSent(db: Db, id: string, now: Date, providerMessageId: string | null = null): Promise<void> {
+  await db.execute(
+    sql`UPDATE outbox_messages SET sent_at = ${now.toISOString()}, last_error = NULL, delivery_status = 'sent', status_at = ${now.toISOString()},
+          provider_message_id = ${providerMessageId}
+        WHERE id = ${id} AND delivery_status = 'queued'`,
+  );
 }
 
+/** An attempt failed and will be tried again at `retryAt`. */
 export async function markMessageFailed(db: Db, id: string, error: string, retryAt: Date): Promise<void> {
   await db.execute(sql`UPDATE outbox_messages SET last_error = ${error.slice(0, 500)}, next_attempt_at = ${retryAt.toISOString()} WHERE id = ${id}`);
+}
+
+/**
+ * This channel is done with the message for good. With a fallback left, the message moves to the
+ * next channel and is due at once (attempts start again); otherwise it ends as failed. Returns
+ * which of the two happened, or null when the message had already moved on (a late receipt).
+ */
+export async function failMessageOnChannel(
+  db: Db,
+  where: { id: string } | { channel: OutboxChannel; providerMessageId: string },
+  error: string,
+  now: Date,
+): Promise<{ outcome: 'next_channel' | 'failed'; row: OutboxRow } | null> {
+  const match = 'id' in where ? sql`id = ${where.id}` : sql`channel = ${where.channel} AND provider_message_id = ${where.providerMessageId}`;
+  const [row] = await queryRows<OutboxRow>(
+    db,
+    sql`UPDATE outbox_messages SET
+          channel = CASE WHEN jsonb_array_length(fallbacks) > 0 THEN fallbacks->0->>'channel' ELSE channel END,
+          recipient = CASE WHEN jsonb_array_length(fallbacks) > 0 THEN fallbacks->0->>'recipient' ELSE recipient END,
+          delivery_status = CASE WHEN jsonb_array_length(fallbacks) > 0 THEN 'queued' ELSE 'failed' END,
+          attempts = CASE WHEN jsonb_array_length(fallbacks) > 0 THEN 0 ELSE attempts END,
+          sent_at = NULL, provider_message_id = NULL, next_attempt_at = NULL,
+          fallbacks = CASE WHEN jsonb_array_length(fallbacks) > 0 THEN fallbacks - 0 ELSE fallbacks END,
+          last_error = ${error.slice(0, 500)}, status_at = ${now.toISOString()}
+        WHERE ${match} AND delivery_status IN ('queued', 'sent')
+        RETURNING ${COLUMNS}`,
+  );
+  if (!row) return null;
+  return { outcome: row.delivery_status === 'failed' ? 'failed' : 'next_channel', row };
+}
+
+/**
+ * A provider's receipt says the message reached the phone: recorded once, on a sent message.
+ * Returns the message, or null when the id is unknown or it was already delivered or failed.
+ */
+export async function recordDelivered(db: Db, receipt: { channel: OutboxChannel; providerMessageId: string }, now: Date): Promise<OutboxRow | null> {
+  const [row] = await queryRows<OutboxRow>(
+    db,
+    sql`UPDATE outbox_messages SET delivery_status = 'delivered', status_at = ${now.toISOString()}
+        WHERE channel = ${receipt.channel} AND provider_message_id = ${receipt.providerMessageId} AND delivery_status = 'sent'
+        RETURNING ${COLUMNS}`,
+  );
+  return row ?? null;
 }
 
 /** The newest messages, optionally to one recipient and only those addressed to one account (the dev mailbox). */
@@ -71,9 +143,15 @@ export function listRecentMessages(db: Db, options: { limit: number; recipient?:
     ${options.ids ? sql`AND id = ANY(${toPgArray(options.ids)}::uuid[])` : sql``}`;
   return queryRows<OutboxRow>(
     db,
-    sql`SELECT id, channel, recipient, user_id, subject, body, created_at, sent_at, attempts, template FROM outbox_messages ${filter}
+    sql`SELECT ${COLUMNS} FROM outbox_messages ${filter}
         ORDER BY created_at DESC, id DESC LIMIT ${options.limit}`,
   );
+}
+
+/** Where a diner can be reached: the email they gave and the phone they verified, if any. */
+export async function findUserAddresses(db: Db, userId: string): Promise<{ email: string | null; phone: string | null }> {
+  const [row] = await queryRows<{ email: string | null; verified_phone: string | null }>(db, sql`SELECT email, verified_phone FROM users WHERE id = ${userId}`);
+  return { email: row?.email ?? null, phone: row?.verified_phone ?? null };
 }
 
 /** A diner's email address, if they gave one. */
@@ -89,7 +167,7 @@ export async function readOutboxStats(db: Db, now: Date): Promise<{ unsent: numb
     sql`SELECT count(*)::int AS unsent,
                extract(epoch FROM (${now.toISOString()}::timestamptz - min(created_at)))::float8 AS oldest_seconds,
                (count(*) FILTER (WHERE last_error IS NOT NULL))::int AS failing
-        FROM outbox_messages WHERE sent_at IS NULL`,
+        FROM outbox_messages WHERE sent_at IS NULL AND delivery_status = 'queued'`,
   );
   return { unsent: row?.unsent ?? 0, oldestUnsentSeconds: Math.max(0, row?.oldest_seconds ?? 0), failing: row?.failing ?? 0 };
 }

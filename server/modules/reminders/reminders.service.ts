@@ -285,6 +285,9 @@ export function createRemindersService(deps: AppDeps, notifications: Notificatio
                     body: text.body,
                     template: text.template,
                     channel: config.reminderTextChannel,
+                    kind: 'reminder',
+                    // Once per reminder per person (decision 213), whichever instance claims it.
+                    idempotencyKey: `reminder:${row.reservation_id}:${row.offset_minutes}:${asDate(row.starts_at).toISOString()}`,
                   }),
                 )
                 .catch((error: unknown) => {

@@ -1,3 +1,4 @@
+import { offerTemplateValues } from '#server/modules/notifications/offer-message.ts';
 import { toRestaurantRef } from '#server/modules/restaurants/restaurant-sql.ts';
 import type { JoinWaitlistBody, WaitlistEntry, WaitlistResponse, WaitlistState } from '#common/contract/waitlist.ts';
 import { WAITLIST_MAX_WAITING } from '#common/contract/waitlist.ts';
@@ -118,12 +119,15 @@ export function createWaitlistService(
         const held = outcome.held;
         await markEntryOffered(tx, entry.id, held.id, now);
         const until = toKolkata(asDate(held.hold_expires_at!));
-        const messageId = await notifications.queueEmailToUser(tx, entry.user_id, {
+        const messageId = await notifications.queueOffer(tx, entry.user_id, {
           subject: `A table at ${held.restaurant_name} is yours for ${config.waitlistOfferMinutes} minutes`,
           body:
             `Good news from the waitlist: a table for ${held.party_size} at ${held.restaurant_name} on ${formatDateShort(held.slot_date)} at ` +
             `${formatTime12h(held.slot_time)} is held in your name until ${formatTime12h(until.time)}.\n\n` +
             `Complete your booking on Tablefair before then (Waitlist, or /hold/${held.id}); otherwise it goes to the next person waiting.`,
+          // The registered offer template's slots (decision 213): restaurant, guests, date, time, held until, the hold's link.
+          values: offerTemplateValues(held, until.time, `${config.publicUrl}/hold/${held.id}`),
+          idempotencyKey: `offer:${held.id}`,
         });
         return { kind: 'offered' as const, held, entryId: entry.id, userId: entry.user_id, messageId };
       });
