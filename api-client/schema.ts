@@ -639,6 +639,108 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/admin/floor/live': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every table’s state now (free, reserved, running late, seated, to clear) and the day’s parties per table (today by default) */
+    get: operations['getFloorLive'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/floor/live/bookings/{reservationId}/seat': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Seat an accepted booking now, at its table or at other tables free for its turn */
+    post: operations['seatBooking'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/floor/live/bookings/{reservationId}/no-show': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Mark an accepted booking a no-show (15 minutes after its time; the deposit policy and strike apply) */
+    post: operations['markFloorNoShow'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/floor/live/walk-ins': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Seat a walk-in now at tables free for its whole turn (online availability drops with it) */
+    post: operations['seatWalkIn'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/floor/live/parties/{assignmentId}/move': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Move a party, seated or expected, to other tables free for the rest of its turn */
+    post: operations['moveFloorParty'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/floor/live/parties/{assignmentId}/finish': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The party has left: the table is free now and the rest of its turn is offered to the waitlist first */
+    post: operations['finishFloorParty'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/restaurants/{slug}/availability': {
     parameters: {
       query?: never;
@@ -852,7 +954,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Server-sent events: `booking` when a booking is created or moves, `slots` when capacity frees up; a comment every 15 s */
+    /** Server-sent events: `booking` when a booking is created or moves, `slots` when capacity frees up, `floor` when the host changes the floor; a comment every 15 s */
     get: operations['streamRestaurantEvents'];
     put?: never;
     post?: never;
@@ -6326,6 +6428,709 @@ export interface operations {
         };
         content: {
           'application/json': null;
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  getFloorLive: {
+    parameters: {
+      query?: {
+        date?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            date: string;
+            now: string;
+            opensAt: string | null;
+            closesAt: string | null;
+            tables: {
+              id: string;
+              name: string;
+              /** @enum {string} */
+              section: 'indoor' | 'terrace' | 'bar' | 'private';
+              minCovers: number;
+              maxCovers: number;
+              /** @enum {string} */
+              state: 'free' | 'reserved' | 'late' | 'seated' | 'toClear';
+              minutes: number | null;
+              turnMinutes: number | null;
+              assignmentId: string | null;
+            }[];
+            parties: {
+              assignmentId: string;
+              /** @enum {string} */
+              kind: 'booking' | 'walkIn';
+              reservationId: string | null;
+              /** @enum {string|null} */
+              status: 'HELD' | 'PENDING' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'NO_SHOW' | null;
+              name: string;
+              partySize: number;
+              tableIds: string[];
+              tableNames: string[];
+              startsAt: string;
+              endsAt: string;
+              seatedAt: string | null;
+              finishedAt: string | null;
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  seatBooking: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        reservationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          tableIds?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            assignmentId: string;
+            /** @enum {string} */
+            kind: 'booking' | 'walkIn';
+            reservationId: string | null;
+            /** @enum {string|null} */
+            status: 'HELD' | 'PENDING' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'NO_SHOW' | null;
+            name: string;
+            partySize: number;
+            tableIds: string[];
+            tableNames: string[];
+            startsAt: string;
+            endsAt: string;
+            seatedAt: string | null;
+            finishedAt: string | null;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  markFloorNoShow: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        reservationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never> | null;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            /** @enum {string} */
+            status: 'HELD' | 'PENDING' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'NO_SHOW';
+            partySize: number;
+            createdAt: string;
+            startsAt: string;
+            user: {
+              name: string;
+              email: string | null;
+              phone?: string | null;
+            };
+            slot: {
+              date: string;
+              time: string;
+            };
+            /** @enum {string|null} */
+            reminderReply: 'coming' | 'released' | 'unanswered' | null;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  seatWalkIn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          tableIds: string[];
+          partySize: number;
+          name?: string;
+          phone?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            assignmentId: string;
+            /** @enum {string} */
+            kind: 'booking' | 'walkIn';
+            reservationId: string | null;
+            /** @enum {string|null} */
+            status: 'HELD' | 'PENDING' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'NO_SHOW' | null;
+            name: string;
+            partySize: number;
+            tableIds: string[];
+            tableNames: string[];
+            startsAt: string;
+            endsAt: string;
+            seatedAt: string | null;
+            finishedAt: string | null;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  moveFloorParty: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        assignmentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          tableIds: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            assignmentId: string;
+            /** @enum {string} */
+            kind: 'booking' | 'walkIn';
+            reservationId: string | null;
+            /** @enum {string|null} */
+            status: 'HELD' | 'PENDING' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'NO_SHOW' | null;
+            name: string;
+            partySize: number;
+            tableIds: string[];
+            tableNames: string[];
+            startsAt: string;
+            endsAt: string;
+            seatedAt: string | null;
+            finishedAt: string | null;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  finishFloorParty: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        assignmentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never> | null;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            assignmentId: string;
+            /** @enum {string} */
+            kind: 'booking' | 'walkIn';
+            reservationId: string | null;
+            /** @enum {string|null} */
+            status: 'HELD' | 'PENDING' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'NO_SHOW' | null;
+            name: string;
+            partySize: number;
+            tableIds: string[];
+            tableNames: string[];
+            startsAt: string;
+            endsAt: string;
+            seatedAt: string | null;
+            finishedAt: string | null;
+          };
         };
       };
       /** @description Default Response */

@@ -43,6 +43,7 @@ import { restaurantsAdminRoutes } from './modules/restaurants/restaurants.admin.
 import { restaurantsRoutes } from './modules/restaurants/restaurants.routes.ts';
 import { restaurantPhotosRoutes } from './modules/restaurants/restaurant-photos.routes.ts';
 import { floorAdminRoutes } from './modules/floor/floor.admin.routes.ts';
+import { floorLiveAdminRoutes } from './modules/floor/floor-live.admin.routes.ts';
 import { slotsAdminRoutes } from './modules/slots/slots.admin.routes.ts';
 import { waitlistRoutes } from './modules/waitlist/waitlist.routes.ts';
 import { strikesAdminRoutes } from './modules/strikes/strikes.admin.routes.ts';
@@ -120,6 +121,7 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   await app.register(remindersRoutes);
   await app.register(slotsAdminRoutes);
   await app.register(floorAdminRoutes);
+  await app.register(floorLiveAdminRoutes);
   await app.register(availabilityRoutes);
   await app.register(reservationsRoutes);
   await app.register(reservationsAdminRoutes);

@@ -235,6 +235,34 @@ export const authorizationTable: Row[] = [
   { method: 'GET', path: '/api/admin/ledger.csv?month=2026-11', expect: staffOnly(200) },
   { method: 'GET', path: '/api/admin/statement.csv?month=2026-11', expect: staffOnly(200) },
   { method: 'GET', path: '/api/admin/events', stream: true, expect: staffOnly(200) },
+  // The floor, live (decision 245): restaurant X has no tables, so X's staff are told to add them (409), and diner A's hold
+  // cannot be marked a no-show (409); another restaurant's staff find neither the booking nor the party (404).
+  { method: 'GET', path: '/api/admin/floor/live?date=2026-11-23', expect: staffOnly(200) },
+  {
+    method: 'POST',
+    path: '/api/admin/floor/live/bookings/{reservationA}/seat',
+    body: () => ({}),
+    expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 409, staffY: 404 },
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/floor/live/bookings/{reservationA}/no-show',
+    body: () => ({}),
+    expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 409, staffY: 404 },
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/floor/live/walk-ins',
+    body: () => ({ tableIds: ['00000000-0000-4000-8000-000000000000'], partySize: 2 }),
+    expect: staffOnly(409),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/floor/live/parties/{missingId}/move',
+    body: () => ({ tableIds: ['00000000-0000-4000-8000-000000000000'] }),
+    expect: staffOnly(404),
+  },
+  { method: 'POST', path: '/api/admin/floor/live/parties/{missingId}/finish', body: () => ({}), expect: staffOnly(404) },
   // A JSON body is not an upload: staff learn the media type is wrong, others that they are not staff.
   { method: 'POST', path: '/api/upload', body: () => ({ restaurantId: 'x' }), expect: staffOnly(415) },
   // Dating: its own cookie session (dating.db.test.ts covers it); a diner or staff bearer token is no dating sign-in.

@@ -10,6 +10,7 @@ import { createSessionsService } from './modules/accounts/sessions.service.ts';
 import { createAvailabilityService } from './modules/availability/availability.service.ts';
 import { createDatingErasure } from './modules/dating/dating-erasure.ts';
 import { createFloorService } from './modules/floor/floor.service.ts';
+import { createFloorLive } from './modules/floor/floor-live.service.ts';
 import { createDatePlans } from './modules/dating/date-plans.service.ts';
 import { createDatingModeration } from './modules/dating/dating-moderation.service.ts';
 import { createDatingRecovery } from './modules/dating/dating-recovery.service.ts';
@@ -68,6 +69,8 @@ export function createServices(deps: AppDeps) {
   const bookingSearch = createBookingSearch(deps);
   // Knowing your guests (decisions 261-265): the staff's card, list and brief.
   const guests = createGuestsService(deps, restaurants);
+  // The host view (decision 245): seats, walk-ins, moves and finishes on the floor, through the reservation moves.
+  const floorLive = createFloorLive(deps, floor, reservations, reservationsAdmin);
   const dating = createDatingService(deps, sessions, storage, notifications);
   const datingPartners = createDatingPartners(deps);
   // The moderation list of reported members (decision 185): a moderator's SUSPEND revokes the member's sessions.
@@ -101,6 +104,7 @@ export function createServices(deps: AppDeps) {
     restaurantPhotos,
     slots,
     floor,
+    floorLive,
     availability,
     pages,
     reservations,

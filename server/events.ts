@@ -9,6 +9,8 @@ export interface AppEventMap {
   'reservation.changed': { reservationId: string; restaurantId: string; userId: string; status: string };
   /** Covers were freed on a slot (cancel, expiry, capacity added). */
   'slot.freed': { slotId: string; restaurantId: string };
+  /** The host changed the floor of a day: a walk-in seated, a party moved or finished (decision 245). */
+  'floor.changed': { restaurantId: string; date: string };
   /** A live event for one diner's open streams (GET /api/me/events), wherever they are connected. */
   'diner.event': { userId: string; event: DinerStreamEvent };
 }

@@ -258,4 +258,9 @@ export const uploadResponse = z.object({ url: z.string(), heroImageUrl: z.string
 export type UploadResponse = z.infer<typeof uploadResponse>;
 
 /** What the live stream (GET /api/admin/events) sends, as `event: <type>` with JSON data. */
-export type PortalStreamEvent = { type: 'ready' } | { type: 'booking'; reservationId: string; status: string } | { type: 'slots'; date: string | null };
+export type PortalStreamEvent =
+  | { type: 'ready' }
+  | { type: 'booking'; reservationId: string; status: string }
+  | { type: 'slots'; date: string | null }
+  /** The host changed a day's floor: a walk-in seated, a party moved or finished (decision 245). */
+  | { type: 'floor'; date: string };

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import type { Clock } from '#server/clock.ts';
 import { connectBrowser } from './browser.ts';
 import { apiClient } from './fixtures.ts';
 import { startE2eServer, type E2eServer } from './server.ts';
@@ -18,13 +19,19 @@ export interface E2eEnvironment {
 /**
  * For one e2e file: the real server on its own data directory and database, Chromium, and an
  * API client, started before the file's tests and removed after them. `assign` receives them.
+ * `options.clock` runs the server on a clock the journey moves (the browser keeps its own).
  */
-export function useE2eEnvironment(name: string, assign: (environment: E2eEnvironment) => void, env: Record<string, string> = {}): void {
+export function useE2eEnvironment(
+  name: string,
+  assign: (environment: E2eEnvironment) => void,
+  env: Record<string, string> = {},
+  options: { clock?: Clock } = {},
+): void {
   let dataDir: string | undefined;
   let environment: Partial<E2eEnvironment> = {};
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), `tablefair-${name}-e2e-`));
-    const server = await startE2eServer({ DATA_DIR: dataDir, ...env });
+    const server = await startE2eServer({ DATA_DIR: dataDir, ...env }, options);
     environment = { server, browser: await connectBrowser(), api: apiClient(server.baseUrl), dataDir };
     assign(environment as E2eEnvironment);
   });

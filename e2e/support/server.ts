@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '#server/app.ts';
+import type { Clock } from '#server/clock.ts';
 import { loadConfig, type AppConfig } from '#server/config.ts';
 import { openPglite, type DatabaseHandle } from '#server/db/client.ts';
 import { seedDemoData } from '#server/db/seed/seed.ts';
@@ -22,10 +23,10 @@ export interface E2eServer {
 
 /**
  * The real app, on an ephemeral port, serving the production web build, on its own
- * migrated and demo-seeded database, with the real clock. Without a DATA_DIR it gets a
+ * migrated and demo-seeded database, with the real clock (or the journey's own, `options.clock`). Without a DATA_DIR it gets a
  * temporary one of its own (removed by close()), so journey files can run side by side.
  */
-export async function startE2eServer(env: Record<string, string> = {}): Promise<E2eServer> {
+export async function startE2eServer(env: Record<string, string> = {}, options: { clock?: Clock } = {}): Promise<E2eServer> {
   // WEB_DIST_DIR lets parallel runs each test their own build.
   const webDistDir = process.env.WEB_DIST_DIR ?? 'dist/web';
   if (!existsSync(`${webDistDir}/index.html`)) throw new Error(`Build the web app first (npm run build): ${webDistDir} is empty`);
@@ -44,8 +45,12 @@ export async function startE2eServer(env: Record<string, string> = {}): Promise<
   const database = await openDemoDatabase(config);
   // On the demo snapshot this only adds what depends on the moment: the demo drops, and the
   // evening slots of a day that began since the snapshot was taken.
-  await seedDemoData(database.db, { now: new Date(), passwordHashCost: config.passwordHashCost, demoAccounts: demoAccountsAllowed(config.nodeEnv) });
-  const app = await buildApp({ config, database, runBackgroundJobs: true });
+  await seedDemoData(database.db, {
+    now: options.clock?.now() ?? new Date(),
+    passwordHashCost: config.passwordHashCost,
+    demoAccounts: demoAccountsAllowed(config.nodeEnv),
+  });
+  const app = await buildApp({ config, database, clock: options.clock, runBackgroundJobs: true });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

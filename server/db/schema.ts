@@ -778,4 +778,10 @@ export const tableAssignments = pgTable('table_assignments', {
   endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
   releasedAt: timestamp('released_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  // The floor, live (migration 0026, decision 245).
+  seatedAt: timestamp('seated_at', { withTimezone: true }),
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
+  isWalkIn: boolean('is_walk_in').notNull().default(false),
+  guestName: text('guest_name'),
+  guestPhone: text('guest_phone'),
 });

@@ -69,7 +69,8 @@ export const reservationsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'streamRestaurantEvents',
         security: bearerAccess,
         tags,
-        summary: 'Server-sent events: `booking` when a booking is created or moves, `slots` when capacity frees up; a comment every 15 s',
+        summary:
+          'Server-sent events: `booking` when a booking is created or moves, `slots` when capacity frees up, `floor` when the host changes the floor; a comment every 15 s',
         response: { 200: z.string().describe('text/event-stream'), ...standardErrors },
       },
     },

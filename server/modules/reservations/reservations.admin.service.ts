@@ -76,7 +76,7 @@ export function createReservationsAdminService(deps: AppDeps, reservations: Rese
     },
 
     /**
-     * Live changes for the staff's own restaurant: bookings created or moved, slots freed.
+     * Live changes for the staff's own restaurant: bookings created or moved, slots freed, the floor changed.
      * Returns the function that stops listening.
      */
     subscribeToChanges(principal: Principal, listener: (event: PortalStreamEvent) => void): () => void {
@@ -88,9 +88,13 @@ export function createReservationsAdminService(deps: AppDeps, reservations: Rese
       const stopSlots = events.subscribe('slot.freed', (change) => {
         if (change.restaurantId === restaurantId) listener({ type: 'slots', date: null });
       });
+      const stopFloor = events.subscribe('floor.changed', (change) => {
+        if (change.restaurantId === restaurantId) listener({ type: 'floor', date: change.date });
+      });
       return () => {
         stopBookings();
         stopSlots();
+        stopFloor();
       };
     },
   };

@@ -2,9 +2,11 @@ import type { AdminRestaurant } from '#common/contract/portal.ts';
 import { BackOfficeHeader } from '#web/components/layout/BackOfficeHeader.tsx';
 import { useTabKeys } from '#web/components/ui/use-tab-keys.ts';
 
-export type AdminTab = 'dashboard' | 'floor' | 'guests' | 'drops' | 'deposits' | 'profile';
+export type AdminTab = 'dashboard' | 'host' | 'floor' | 'guests' | 'drops' | 'deposits' | 'profile';
 export const ADMIN_TABS: { id: AdminTab; label: string }[] = [
   { id: 'dashboard', label: 'Dashboard' },
+  // The floor, live (decision 245): the host's tables now and the day.
+  { id: 'host', label: 'Host' },
   { id: 'floor', label: 'Floor' },
   { id: 'guests', label: 'Guests' },
   { id: 'drops', label: 'Drops' },

@@ -6,8 +6,8 @@ import { readEventStream } from '#web/api/event-stream.ts';
 import { adminKeys } from './api.ts';
 
 /**
- * Listens to GET /api/admin/events and reloads the dashboard when a booking or slot
- * changes; the 30-second refresh keeps working whatever happens here.
+ * Listens to GET /api/admin/events and reloads the dashboard and the host view when a booking,
+ * a slot or the floor changes; the 30-second refresh keeps working whatever happens here.
  */
 export function useLiveUpdates(options: { onUnauthorized: () => void }): { connected: boolean } {
   const queryClient = useQueryClient();
@@ -25,6 +25,8 @@ export function useLiveUpdates(options: { onUnauthorized: () => void }): { conne
         void queryClient.invalidateQueries({ queryKey: adminKeys.allSlots });
         // A booking that just paid arrives with its deposit badge, not only after a reload.
         void queryClient.invalidateQueries({ queryKey: adminKeys.allDepositDays });
+        // The host view (web/features/floor-live) keeps its days under the portal's keys.
+        void queryClient.invalidateQueries({ queryKey: [...adminKeys.all, 'floor-live'] });
       }, 120);
     };
     void readEventStream<PortalStreamEvent>({
@@ -35,7 +37,7 @@ export function useLiveUpdates(options: { onUnauthorized: () => void }): { conne
       onUnauthorized: () => onUnauthorized(),
       onEvent(event, { isReconnect }) {
         // On a reconnect, catch up on anything missed while disconnected.
-        if (event.type === 'ready' ? isReconnect : event.type === 'booking' || event.type === 'slots') reload();
+        if (event.type === 'ready' ? isReconnect : event.type === 'booking' || event.type === 'slots' || event.type === 'floor') reload();
       },
     });
     return () => {
