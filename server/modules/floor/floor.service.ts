@@ -268,6 +268,14 @@ export function createFloorService(deps: AppDeps) {
     },
 
     /**
+     * Lets a booking's table go inside the caller's transaction, after seatHold has taken its new one
+     * under the floor's lock (a booking's change, decision 280: the new table before the old).
+     */
+    async releaseSeating(tx: Db, restaurantId: string, reservationId: string, now: Date): Promise<boolean> {
+      return releaseAssignment(tx, restaurantId, reservationId, now);
+    },
+
+    /**
      * Whether `tableIds` are all free for [startsAt, startsAt + turn) as of now (a party of
      * `partySize` gives the turn), and the pacing window would take it. For the host view.
      */
