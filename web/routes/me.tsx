@@ -10,6 +10,7 @@ import { loginPath } from '#web/features/accounts/return-path.ts';
 import { useCurrentDiner, useIsSigningOut, useSignOut, useSignOutCount } from '#web/features/accounts/session.ts';
 import { useMyReservations } from '#web/features/reservations/api.ts';
 import { useCancelFromList } from '#web/features/reservations/CancelReservationDialog.tsx';
+import { ChangeBookingDialog } from '#web/features/reservations/ChangeBookingDialog.tsx';
 import { MyDeposits } from '#web/features/reservations/MyDeposits.tsx';
 import { NoReservationsYet, ReservationList, ReservationSkeletons } from '#web/features/reservations/ReservationCard.tsx';
 import { isUpcoming } from '#web/features/reservations/rules.ts';
@@ -114,6 +115,7 @@ function MyReservations() {
     },
     onCancelled: () => toast('Reservation cancelled.', 'info', { key: 'cancel-reservation' }),
   });
+  const [changing, setChanging] = useState<DinerReservation | null>(null);
   const now = new Date();
 
   let body;
@@ -134,7 +136,7 @@ function MyReservations() {
   } else {
     const upcoming = reservations.data.filter((reservation) => isUpcoming(reservation, now));
     const past = reservations.data.filter((reservation) => !isUpcoming(reservation, now));
-    const list = (items: DinerReservation[]) => <ReservationList reservations={items} now={now} cancel={cancel} />;
+    const list = (items: DinerReservation[]) => <ReservationList reservations={items} now={now} cancel={cancel} onChangeBooking={setChanging} />;
     body = (
       <>
         <h3 className="my-profile__group">Upcoming</h3>
@@ -154,6 +156,7 @@ function MyReservations() {
       <h2 id="my-reservations-title">My reservations</h2>
       {body}
       {cancel.dialog}
+      {changing ? <ChangeBookingDialog reservation={changing} onClose={() => setChanging(null)} /> : null}
     </section>
   );
 }

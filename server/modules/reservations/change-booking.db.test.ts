@@ -66,8 +66,8 @@ async function paidBooking(date: string, partySize = 2, who?: BuiltAccount) {
 
 /** Everything a failed change must leave as it was. */
 async function snapshot(id: string) {
-  const [booking] = await queryRows(t.database.db, sql`SELECT status, slot_id, party_size, starts_at FROM reservations WHERE id = ${id}`);
-  const tables = await queryRows(t.database.db, sql`SELECT id, table_ids, starts_at FROM table_assignments WHERE reservation_id = ${id} AND released_at IS NULL`);
+  const [booking] = await queryRows<{ status: string; slot_id: string; party_size: number; starts_at: string }>(t.database.db, sql`SELECT status, slot_id, party_size, starts_at FROM reservations WHERE id = ${id}`);
+  const tables = await queryRows<{ id: string; table_ids: string[]; starts_at: string }>(t.database.db, sql`SELECT id, table_ids, starts_at FROM table_assignments WHERE reservation_id = ${id} AND released_at IS NULL`);
   const [deposit] = await queryRows(t.database.db, sql`SELECT amount_paise, free_cancel_until, move FROM reservation_deposits WHERE reservation_id = ${id}`);
   const ledger = await queryRows(
     t.database.db,
@@ -98,7 +98,7 @@ describe('changing a booking', () => {
     expect(after.deposit).toEqual(before.deposit);
     expect(after.ledger).toEqual(before.ledger);
     expect(after.tables).toHaveLength(1);
-    expect(new Date(after.tables[0].starts_at as string).toISOString()).toBe(kolkataInstant(date, '20:30').toISOString());
+    expect(new Date(after.tables[0].starts_at).toISOString()).toBe(kolkataInstant(date, '20:30').toISOString());
     expect(await events()).toBe(eventsBefore + 1);
     const [history] = await queryRows(
       t.database.db,
@@ -127,7 +127,7 @@ describe('changing a booking', () => {
     await approve(body.payment.intentId);
     const after = await snapshot(id);
     expect(after.booking).toMatchObject({ status: 'PENDING', party_size: 4 });
-    expect(new Date(after.booking.starts_at as string).toISOString()).toBe(kolkataInstant(date, '20:30').toISOString());
+    expect(new Date(after.booking.starts_at).toISOString()).toBe(kolkataInstant(date, '20:30').toISOString());
     expect(await intentStatus(body.payment.intentId)).toEqual({ status: 'AUTHORISED', amount_paise: 2 * PER_COVER });
     expect(await intentStatus(intentId)).toEqual({ status: 'AUTHORISED', amount_paise: 2 * PER_COVER });
     expect(await unbalancedPostings(t.database.db)).toBe(0);

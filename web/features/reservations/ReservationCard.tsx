@@ -28,10 +28,13 @@ export function ReservationList({
   reservations,
   now,
   cancel,
+  onChangeBooking,
 }: {
   reservations: DinerReservation[];
   now: Date;
   cancel: { ask: (reservation: DinerReservation) => void; pendingId: string | null; focusId?: string | null; onFocused?: () => void };
+  /** Offers "Change" on a booking still ahead (/me, decision 280). */
+  onChangeBooking?: (reservation: DinerReservation) => void;
 }) {
   return (
     <ul className="res-list">
@@ -44,6 +47,7 @@ export function ReservationList({
           busy={cancel.pendingId === reservation.id}
           takeFocus={cancel.focusId === reservation.id}
           onFocused={cancel.onFocused}
+          onChangeBooking={onChangeBooking}
         />
       ))}
     </ul>
@@ -58,10 +62,12 @@ export function ReservationCard({
   busy = false,
   takeFocus = false,
   onFocused,
+  onChangeBooking,
 }: {
   reservation: DinerReservation;
   now: Date;
   onCancel?: (reservation: DinerReservation) => void;
+  onChangeBooking?: (reservation: DinerReservation) => void;
   busy?: boolean;
   /** Just cancelled from this card: once the list shows it cancelled, the focus goes to its name. */
   takeFocus?: boolean;
@@ -113,6 +119,17 @@ export function ReservationCard({
               </ButtonLink>
             ) : null}
             {booked ? <AddToCalendarButton reservation={reservation} /> : null}
+            {booked && onChangeBooking ? (
+              <Button
+                variant="secondary"
+                size="sm"
+                className="res-card__action"
+                onClick={() => onChangeBooking(reservation)}
+                aria-label={`Change reservation at ${restaurant.name}, ${formatDateShort(slot.date)} ${formatTime12h(slot.time)}`}
+              >
+                Change
+              </Button>
+            ) : null}
             {actions.cancel && onCancel ? (
               <Button
                 variant="danger"
