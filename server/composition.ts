@@ -21,7 +21,6 @@ import { createPagesService } from './modules/pages/pages.service.ts';
 import { createPaymentsService } from './modules/payments/payments.service.ts';
 import { createRemindersService } from './modules/reminders/reminders.service.ts';
 import { createChangeBooking } from './modules/reservations/change-booking.ts';
-import { createDepositRequirement } from './modules/reservations/deposit-requirement.ts';
 import { createDepositsService } from './modules/reservations/deposits.service.ts';
 import { createBookingSearch } from './modules/reservations/booking-search.ts';
 import { createReservationsAdminService } from './modules/reservations/reservations.admin.service.ts';
@@ -62,7 +61,7 @@ export function createServices(deps: AppDeps) {
   const payments = createPaymentsService(deps);
   const reservations = createReservationsService(deps, restaurants, availability, strikes, floor);
   const deposits = createDepositsService(deps, reservations, payments, notifications, restaurants);
-  const bookingChanges = createChangeBooking(deps, floor, payments, createDepositRequirement(deps, restaurants));
+  const bookingChanges = createChangeBooking(deps, floor, payments, restaurants);
   const reminders = createRemindersService(deps, notifications, reservations, deposits);
   const reservationsAdmin = createReservationsAdminService(deps, reservations, strikes, reminders);
   const bookingSearch = createBookingSearch(deps);

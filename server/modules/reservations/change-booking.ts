@@ -1,6 +1,6 @@
 import type { BookingChangeView, ChangeBookingBody, ChangeBookingResponse, ChangeTermsView } from '#common/contract/booking-change.ts';
 import { changeableStatuses, changeTermsFor, describeChange, type ChangeTerms } from '#common/domain/booking-change.ts';
-import type { DepositRequirement } from '#common/domain/deposit-policy.ts';
+import { depositRequirementFor, type DepositRequirement } from '#common/domain/deposit-policy.ts';
 import { effectiveStatus, type ReservationStatus } from '#common/domain/reservation-status.ts';
 import { isPastBookingCutoff, kolkataInstant, toKolkata } from '#common/domain/time.ts';
 import { asDate, type Db } from '#server/db/client.ts';
@@ -9,6 +9,7 @@ import { conflict, notFound, sessionExpired } from '#server/errors.ts';
 import { requireDiner, type Principal } from '#server/modules/accounts/principal.ts';
 import type { FloorService } from '#server/modules/floor/floor.service.ts';
 import type { PaymentStatusChange, PaymentsService } from '#server/modules/payments/payments.service.ts';
+import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
 import {
   findChangeByIntent,
   insertChange,
@@ -21,8 +22,7 @@ import {
   updateReservationTimeAndParty,
   type ReservationChangeRow,
 } from './booking-changes.repository.ts';
-import type { CurrentRequirement } from './deposit-requirement.ts';
-import { findDeposit, type ReservationDepositRow } from './deposits.repository.ts';
+import { findDeposit, findDropDepositOfSlot, type ReservationDepositRow } from './deposits.repository.ts';
 import { announceReservation, type MoveStep } from './move-reservation.ts';
 import {
   countCoversTaken,
@@ -99,7 +99,7 @@ function toChangeView(row: ReservationChangeRow): BookingChangeView {
  * back. A change that asks an extra deposit is checked, waits for that payment, and is applied the
  * same way when payments says it is authorised; until then the booking keeps its old terms.
  */
-export function createChangeBooking(deps: AppDeps, floor: FloorService, payments: PaymentsService, currentRequirement: CurrentRequirement) {
+export function createChangeBooking(deps: AppDeps, floor: FloorService, payments: PaymentsService, restaurants: RestaurantsService) {
   const { db, clock, config, events } = deps;
 
   /** Every check a new booking passes, on the locked booking and the locked new slot; writes nothing. */
@@ -125,7 +125,9 @@ export function createChangeBooking(deps: AppDeps, floor: FloorService, payments
     if (!sameSlot && (await hasLiveReservationAt(tx, target.userId, startsAt, now))) throw conflict('You already have a reservation at that date and time');
     const deposit = await findDeposit(tx, row.id, { forUpdate: true });
     const extrasPaise = (await listChanges(tx, row.id)).reduce((sum, change) => sum + (change.status === 'applied' ? change.extra_paise : 0), 0);
-    const next = await currentRequirement(principal, { ...row, slot_id: slot.id, starts_at: startsAt, party_size: target.partySize }, now);
+    // What a new booking of this time and party would ask (decision 120), read in this transaction.
+    const [policy, dropDeposit] = [await restaurants.getDepositPolicy(principal, row.restaurant_id, tx), await findDropDepositOfSlot(tx, slot.id)];
+    const next = depositRequirementFor(policy, { startsAt, covers: target.partySize, dropRequirement: dropDeposit ? { perCoverPaise: dropDeposit } : null, now });
     const paid = deposit?.authorised_at ? { amountPaise: deposit.amount_paise + extrasPaise, freeCancelUntil: asDate(deposit.free_cancel_until) } : null;
     const terms = changeTermsFor(paid, next, now);
     if (terms.kind === 'release' && extrasPaise > 0) {
