@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, Navigate } from 'react-router';
+import { Link, Navigate, useSearchParams } from 'react-router';
 import type { DinerReservation } from '#common/contract/reservations.ts';
 import { errorMessage } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
@@ -116,6 +116,15 @@ function MyReservations() {
     onCancelled: () => toast('Reservation cancelled.', 'info', { key: 'cancel-reservation' }),
   });
   const [changing, setChanging] = useState<DinerReservation | null>(null);
+  // A reminder's "Change time or guests" opens here with ?change={id}: the change of that booking opens once it is listed.
+  const [search, setSearch] = useSearchParams();
+  const asked = search.get('change');
+  useEffect(() => {
+    const target = asked ? reservations.data?.find((reservation) => reservation.id === asked) : undefined;
+    if (!asked || !reservations.data) return;
+    if (target) setChanging(target);
+    setSearch({}, { replace: true });
+  }, [asked, reservations.data, setSearch]);
   const now = new Date();
 
   let body;

@@ -71,8 +71,9 @@ async function snapshot(id: string) {
   const [deposit] = await queryRows(t.database.db, sql`SELECT amount_paise, free_cancel_until, move FROM reservation_deposits WHERE reservation_id = ${id}`);
   const ledger = await queryRows(
     t.database.db,
-    sql`SELECT p.account, sum(p.amount_paise)::int AS paise FROM ledger_postings p JOIN payment_intents i ON i.id = p.intent_id
-        WHERE i.reservation_id = ${id} GROUP BY p.account ORDER BY p.account`,
+    sql`SELECT l.account, sum(l.amount_paise)::int AS paise FROM ledger_lines l JOIN ledger_postings p ON p.id = l.posting_id
+          JOIN payment_intents i ON i.id = p.intent_id
+        WHERE i.reservation_id = ${id} GROUP BY l.account ORDER BY l.account`,
   );
   return { booking, tables, deposit, ledger };
 }
