@@ -88,6 +88,8 @@ describe('changing a booking', () => {
     const before = await snapshot(id);
     const events = async () => (await queryRows<{ count: number }>(t.database.db, sql`SELECT count(*)::int AS count FROM reservation_events WHERE reservation_id = ${id}`))[0].count;
     const eventsBefore = await events();
+    const sequenceBefore = (await call('GET', (await call('GET', `/api/reservations/${id}/calendar-link`, diner.token)).json<{ path: string }>().path)).body;
+    expect(sequenceBefore).toContain(`SEQUENCE:${eventsBefore}`);
 
     const terms = await call('GET', `/api/reservations/${id}/change-terms?date=${date}&time=20:30&partySize=2`, diner.token);
     expect(terms.json()).toMatchObject({ kind: 'free', extraPaise: 0, releasedPaise: 0, depositPaise: 2 * PER_COVER });
@@ -108,8 +110,11 @@ describe('changing a booking', () => {
     expect(history).toMatchObject({ actor_kind: 'diner', actor_id: diner.id, reason: 'CHANGED' });
     const list = (await call('GET', `/api/reservations/${id}/changes`, diner.token)).json();
     expect(list).toMatchObject([{ status: 'applied', description: 'Changed from 7:00 PM to 8:30 PM', actor: 'diner' }]);
-    const ics = await call('GET', `/api/reservations/${id}/calendar.ics`, diner.token);
-    if (ics.statusCode === 200) expect(ics.body).toContain(`SEQUENCE:${eventsBefore + 1}`);
+    const calendarPath = (await call('GET', `/api/reservations/${id}/calendar-link`, diner.token)).json<{ path: string }>().path;
+    const ics = await call('GET', calendarPath);
+    expect(ics.statusCode).toBe(200);
+    expect(ics.body).toContain(`SEQUENCE:${eventsBefore + 1}`);
+    expect(ics.body).toMatch(/DTSTART:\d{8}T150000Z/);
   });
 
   it('a larger party pays exactly the difference in paise, keeps its old terms until it is authorised, then moves; ledger sums stay zero', async () => {
