@@ -39,7 +39,11 @@ describe('changeTermsFor', () => {
   });
 
   it('costs nothing when the terms stay the same, with or without a deposit', () => {
-    expect(changeTermsFor({ amountPaise: 100_000, freeCancelUntil: deadline }, asks(100_000), before)).toMatchObject({ kind: 'free', extraPaise: 0, releasedPaise: 0 });
+    expect(changeTermsFor({ amountPaise: 100_000, freeCancelUntil: deadline }, asks(100_000), before)).toMatchObject({
+      kind: 'free',
+      extraPaise: 0,
+      releasedPaise: 0,
+    });
     expect(changeTermsFor(null, { kind: 'none' }, before)).toMatchObject({ kind: 'free', depositPaise: 0, words: 'No charge.' });
   });
 });

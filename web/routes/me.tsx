@@ -119,12 +119,11 @@ function MyReservations() {
   // A reminder's "Change time or guests" opens here with ?change={id}: the change of that booking opens once it is listed.
   const [search, setSearch] = useSearchParams();
   const asked = search.get('change');
-  useEffect(() => {
-    const target = asked ? reservations.data?.find((reservation) => reservation.id === asked) : undefined;
-    if (!asked || !reservations.data) return;
-    if (target) setChanging(target);
-    setSearch({}, { replace: true });
-  }, [asked, reservations.data, setSearch]);
+  const shownChange = changing ?? (asked ? (reservations.data?.find((reservation) => reservation.id === asked) ?? null) : null);
+  const closeChange = () => {
+    setChanging(null);
+    if (asked) setSearch({}, { replace: true });
+  };
   const now = new Date();
 
   let body;
@@ -165,7 +164,7 @@ function MyReservations() {
       <h2 id="my-reservations-title">My reservations</h2>
       {body}
       {cancel.dialog}
-      {changing ? <ChangeBookingDialog reservation={changing} onClose={() => setChanging(null)} /> : null}
+      {shownChange ? <ChangeBookingDialog reservation={shownChange} onClose={closeChange} /> : null}
     </section>
   );
 }

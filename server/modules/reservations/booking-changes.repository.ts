@@ -107,7 +107,11 @@ export function listExtraIntents(db: Db, reservationId: string): Promise<{ id: s
 }
 
 /** The booking's new time and party (its status and everything else stay). */
-export async function updateReservationTimeAndParty(db: Db, id: string, change: { slotId: string; startsAt: Date; partySize: number; now: Date }): Promise<void> {
+export async function updateReservationTimeAndParty(
+  db: Db,
+  id: string,
+  change: { slotId: string; startsAt: Date; partySize: number; now: Date },
+): Promise<void> {
   await db.execute(
     sql`UPDATE reservations SET slot_id = ${change.slotId}, starts_at = ${change.startsAt.toISOString()}, party_size = ${change.partySize},
           updated_at = ${change.now.toISOString()}
@@ -119,7 +123,15 @@ export async function updateReservationTimeAndParty(db: Db, id: string, change: 
 export async function updateDepositTerms(
   db: Db,
   reservationId: string,
-  terms: { amountPaise: number; perCoverPaise: number; freeCancelUntil: Date; lateCancelKeepPaise: number; noShowKeepPaise: number; plainWords: string; now: Date },
+  terms: {
+    amountPaise: number;
+    perCoverPaise: number;
+    freeCancelUntil: Date;
+    lateCancelKeepPaise: number;
+    noShowKeepPaise: number;
+    plainWords: string;
+    now: Date;
+  },
 ): Promise<void> {
   await db.execute(
     sql`UPDATE reservation_deposits SET amount_paise = ${terms.amountPaise}, per_cover_paise = ${terms.perCoverPaise},

@@ -22,7 +22,13 @@ beforeAll(async () => {
   sandbox = t.app.services.payments.sandbox!;
   paid = await buildRestaurant(t.database.db, { name: 'Deposit House' });
   const staff = await buildStaff(t.database.db, paid.id);
-  const policy = { defaultCharge: { kind: 'deposit', perCoverPaise: PER_COVER }, rules: [], freeCancelMinutes: 120, lateCancelKeepPercent: 100, noShowKeepPercent: 50 };
+  const policy = {
+    defaultCharge: { kind: 'deposit', perCoverPaise: PER_COVER },
+    rules: [],
+    freeCancelMinutes: 120,
+    lateCancelKeepPercent: 100,
+    noShowKeepPercent: 50,
+  };
   expect((await call('PUT', '/api/admin/deposit-policy', staff.token, policy)).statusCode).toBe(200);
   const table = (name: string) => ({ name, section: 'indoor', minCovers: 1, maxCovers: 4, onlineBookable: true });
   const floor = await call('PUT', '/api/admin/floor/tables', staff.token, { tables: [table('T1'), table('T2'), table('T3')], combinations: [] });
@@ -66,8 +72,14 @@ async function paidBooking(date: string, partySize = 2, who?: BuiltAccount) {
 
 /** Everything a failed change must leave as it was. */
 async function snapshot(id: string) {
-  const [booking] = await queryRows<{ status: string; slot_id: string; party_size: number; starts_at: string }>(t.database.db, sql`SELECT status, slot_id, party_size, starts_at FROM reservations WHERE id = ${id}`);
-  const tables = await queryRows<{ id: string; table_ids: string[]; starts_at: string }>(t.database.db, sql`SELECT id, table_ids, starts_at FROM table_assignments WHERE reservation_id = ${id} AND released_at IS NULL`);
+  const [booking] = await queryRows<{ status: string; slot_id: string; party_size: number; starts_at: string }>(
+    t.database.db,
+    sql`SELECT status, slot_id, party_size, starts_at FROM reservations WHERE id = ${id}`,
+  );
+  const tables = await queryRows<{ id: string; table_ids: string[]; starts_at: string }>(
+    t.database.db,
+    sql`SELECT id, table_ids, starts_at FROM table_assignments WHERE reservation_id = ${id} AND released_at IS NULL`,
+  );
   const [deposit] = await queryRows(t.database.db, sql`SELECT amount_paise, free_cancel_until, move FROM reservation_deposits WHERE reservation_id = ${id}`);
   const ledger = await queryRows(
     t.database.db,
@@ -86,7 +98,8 @@ describe('changing a booking', () => {
     const date = await freshEvening();
     const { id, diner } = await paidBooking(date);
     const before = await snapshot(id);
-    const events = async () => (await queryRows<{ count: number }>(t.database.db, sql`SELECT count(*)::int AS count FROM reservation_events WHERE reservation_id = ${id}`))[0].count;
+    const events = async () =>
+      (await queryRows<{ count: number }>(t.database.db, sql`SELECT count(*)::int AS count FROM reservation_events WHERE reservation_id = ${id}`))[0].count;
     const eventsBefore = await events();
     const sequenceBefore = (await call('GET', (await call('GET', `/api/reservations/${id}/calendar-link`, diner.token)).json<{ path: string }>().path)).body;
     expect(sequenceBefore).toContain(`SEQUENCE:${eventsBefore}`);
@@ -155,7 +168,9 @@ describe('changing a booking', () => {
     expect(changed.statusCode, changed.body).toBe(200);
     expect(changed.json()).toMatchObject({ applied: true, terms: { kind: 'release', releasedPaise: PER_COVER, depositPaise: 3 * PER_COVER } });
     expect((await snapshot(id)).deposit).toMatchObject({ amount_paise: 3 * PER_COVER });
-    expect((await call('GET', `/api/reservations/${id}/changes`, diner.token)).json()).toMatchObject([{ releasedPaise: PER_COVER, description: 'Changed (party 4 → 3)' }]);
+    expect((await call('GET', `/api/reservations/${id}/changes`, diner.token)).json()).toMatchObject([
+      { releasedPaise: PER_COVER, description: 'Changed (party 4 → 3)' },
+    ]);
   });
 
   it('is refused with 409 past the booking cut-off, and changes nothing', async () => {

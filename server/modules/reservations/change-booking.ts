@@ -127,7 +127,12 @@ export function createChangeBooking(deps: AppDeps, floor: FloorService, payments
     const extrasPaise = (await listChanges(tx, row.id)).reduce((sum, change) => sum + (change.status === 'applied' ? change.extra_paise : 0), 0);
     // What a new booking of this time and party would ask (decision 120), read in this transaction.
     const [policy, dropDeposit] = [await restaurants.getDepositPolicy(principal, row.restaurant_id, tx), await findDropDepositOfSlot(tx, slot.id)];
-    const next = depositRequirementFor(policy, { startsAt, covers: target.partySize, dropRequirement: dropDeposit ? { perCoverPaise: dropDeposit } : null, now });
+    const next = depositRequirementFor(policy, {
+      startsAt,
+      covers: target.partySize,
+      dropRequirement: dropDeposit ? { perCoverPaise: dropDeposit } : null,
+      now,
+    });
     const paid = deposit?.authorised_at ? { amountPaise: deposit.amount_paise + extrasPaise, freeCancelUntil: asDate(deposit.free_cancel_until) } : null;
     const terms = changeTermsFor(paid, next, now);
     if (terms.kind === 'release' && extrasPaise > 0) {
@@ -163,7 +168,15 @@ export function createChangeBooking(deps: AppDeps, floor: FloorService, payments
         now,
       });
     }
-    await insertReservationEvent(tx, { reservationId: row.id, from: checked.status, to: checked.status, actor: 'diner', actorId: target.userId, reason: CHANGED_REASON, now });
+    await insertReservationEvent(tx, {
+      reservationId: row.id,
+      from: checked.status,
+      to: checked.status,
+      actor: 'diner',
+      actorId: target.userId,
+      reason: CHANGED_REASON,
+      now,
+    });
     if (waitingChangeId) {
       if (!(await settleWaitingChange(tx, waitingChangeId, 'applied', now))) throw conflict('This change was replaced by a newer one');
       return;

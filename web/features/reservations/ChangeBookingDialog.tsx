@@ -99,14 +99,21 @@ export function ChangeBookingDialog({ reservation, onClose }: { reservation: Din
           ) : terms.isPending ? (
             <Spinner label="Checking the terms…" />
           ) : terms.isError ? (
-            <Alert tone="warning">{errorMessage(terms.error, { server: 'This change cannot be made', network: 'Could not check this change. Please try again.' })}</Alert>
+            <Alert tone="warning">
+              {errorMessage(terms.error, { server: 'This change cannot be made', network: 'Could not check this change. Please try again.' })}
+            </Alert>
           ) : (
-            <Alert tone={terms.data.kind === 'pay_extra' ? 'info' : 'success'} title={`${formatDateShort(date)} · ${formatTime12h(time)} · ${partyLabel(partySize)}`}>
+            <Alert
+              tone={terms.data.kind === 'pay_extra' ? 'info' : 'success'}
+              title={`${formatDateShort(date)} · ${formatTime12h(time)} · ${partyLabel(partySize)}`}
+            >
               <span data-testid="change-terms">{terms.data.words}</span>
             </Alert>
           )}
           {change.isError ? (
-            <Alert tone="error">{errorMessage(change.error, { server: 'Could not change this booking', network: 'Could not change this booking. Please try again.' })}</Alert>
+            <Alert tone="error">
+              {errorMessage(change.error, { server: 'Could not change this booking', network: 'Could not change this booking. Please try again.' })}
+            </Alert>
           ) : null}
         </div>
       </div>
