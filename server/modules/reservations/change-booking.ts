@@ -321,33 +321,37 @@ export function createChangeBooking(deps: AppDeps, floor: FloorService, payments
       await announceChange(row);
     },
 
-    /**
-     * Move step (server/composition.ts): a booking that paid an extra deposit for a change settles
-     * it with the booking (decision 283): credited at the table when seated, released on any other end.
-     */
-    extraMoneyStep: (async (tx, reservation) => {
-      const extras = await listExtraIntents(tx, reservation.id);
-      if (extras.length === 0) return;
-      return {
-        carriesDeposit: true,
-        async afterMove(_stepTx, move) {
-          if (!['SEATED', 'CANCELLED', 'NO_SHOW'].includes(move.to)) return;
-          return async () => {
-            for (const extra of extras) {
-              await payments.settleMoneyMove(
-                {
-                  intentId: extra.extra_intent_id,
-                  key: `booking-change:${extra.id}:${move.to}`,
-                  kind: move.to === 'SEATED' ? 'credit_at_table' : 'release',
-                  reason: `${move.to} after reservation ${reservation.id}`,
-                },
-                async () => {},
-              );
-            }
-          };
-        },
-      };
-    }) satisfies MoveStep,
+    extraMoneyStep: createExtraMoneyStep(payments),
+  };
+}
+
+/**
+ * Move step (server/composition.ts): a booking that paid an extra deposit for a change settles it
+ * with the booking (decision 283): credited at the table when seated, released on any other end.
+ */
+function createExtraMoneyStep(payments: PaymentsService): MoveStep {
+  return async (tx, reservation) => {
+    const extras = await listExtraIntents(tx, reservation.id);
+    if (extras.length === 0) return;
+    return {
+      carriesDeposit: true,
+      async afterMove(_stepTx, move) {
+        if (!['SEATED', 'CANCELLED', 'NO_SHOW'].includes(move.to)) return;
+        return async () => {
+          for (const extra of extras) {
+            await payments.settleMoneyMove(
+              {
+                intentId: extra.extra_intent_id,
+                key: `booking-change:${extra.id}:${move.to}`,
+                kind: move.to === 'SEATED' ? 'credit_at_table' : 'release',
+                reason: `${move.to} after reservation ${reservation.id}`,
+              },
+              async () => {},
+            );
+          }
+        };
+      },
+    };
   };
 }
 
