@@ -60,6 +60,11 @@ describe('changing a booking', () => {
     await page.getByRole('button', { name: 'Approve ₹1,000' }).click();
     await page.getByRole('link', { name: 'Back to Tablefair' }).click();
     await page.waitForURL(/\/me/);
+    // The authorisation's webhook applies the change; then /me, read again, shows it.
+    const partySize = async () =>
+      (await queryRows<{ party_size: number }>(server.database.db, sql`SELECT party_size FROM reservations WHERE id = ${id}`))[0]!.party_size;
+    await expect.poll(partySize, { timeout: 15_000 }).toBe(4);
+    await page.reload();
     const card = page.locator(`[data-reservation-id="${id}"]`);
     await expect.poll(() => card.innerText(), { timeout: 15_000 }).toMatch(/8:30 PM · 4 guests/);
     await expectAccessible(page, '/me after the change (375 px)');

@@ -61,6 +61,8 @@ interface CheckedChange {
   extrasPaise: number;
   next: DepositRequirement;
   terms: ChangeTerms;
+  /** Where the new party sits, chosen by the floor's seatHold while the old table still counts. */
+  seating: Awaited<ReturnType<FloorService['seatHold']>>;
 }
 
 function toTermsView(terms: ChangeTerms): ChangeTermsView {
@@ -138,7 +140,10 @@ export function createChangeBooking(deps: AppDeps, floor: FloorService, payments
     if (terms.kind === 'release' && extrasPaise > 0) {
       throw conflict('This booking paid its deposit in two parts: please call the restaurant to make it smaller.');
     }
-    return { row, status, slotId: slot.id, startsAt, deposit, extrasPaise, next, terms };
+    // The table last, inside the floor's lock (lock order: diner, slot, floor), so the terms are shown only for a change that can be made.
+    const seating = await floor.seatHold(tx, { restaurantId: row.restaurant_id, startsAt, partySize: target.partySize, onlineOnly: true });
+    if (seating === null) throw conflict(NO_LONGER_AVAILABLE);
+    return { row, status, slotId: slot.id, startsAt, deposit, extrasPaise, next, terms, seating };
   }
 
   /**
@@ -147,10 +152,8 @@ export function createChangeBooking(deps: AppDeps, floor: FloorService, payments
    * deposit terms, the history and the change's row.
    */
   async function writeChange(tx: Db, checked: CheckedChange, target: ChangeTarget, now: Date, waitingChangeId?: string): Promise<void> {
-    const { row, terms, next, deposit } = checked;
-    const seating = await floor.seatHold(tx, { restaurantId: row.restaurant_id, startsAt: checked.startsAt, partySize: target.partySize, onlineOnly: true });
-    if (seating === null) throw conflict(NO_LONGER_AVAILABLE);
-    if (seating !== 'no-floor') {
+    const { row, terms, next, deposit, seating } = checked;
+    if (seating !== null && seating !== 'no-floor') {
       await floor.releaseSeating(tx, row.restaurant_id, row.id, now);
       await floor.recordSeating(tx, row.restaurant_id, row.id, target.partySize, seating);
     }
