@@ -269,10 +269,12 @@ describe('a hold that runs out', () => {
     // The hero image falls back to a drawn placeholder when no picture loads; /restaurant/{id} is the same page.
     const restaurant = await api<{ id: string }>(`/api/restaurants/${RESTAURANT.slug}`);
     await page.route('**/hero-image', (route) => route.abort());
+    await page.route('**/api/restaurant-photos/**', (route) => route.abort());
     await page.goto(`${base}/restaurant/${restaurant.body.id}`);
     await page.getByRole('heading', { name: RESTAURANT.name, level: 1 }).waitFor();
     await page.locator('.hero-image--placeholder').waitFor();
     await page.unroute('**/hero-image');
+    await page.unroute('**/api/restaurant-photos/**');
 
     // /me shows it Cancelled; its hold screen now says so calmly.
     await page.goto(`${base}/me`);

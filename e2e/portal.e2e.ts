@@ -173,7 +173,7 @@ describe('restaurant portal', () => {
 
     // A real photo through the image picker.
     await page.getByRole('tab', { name: 'Profile' }).click();
-    const picker = page.locator('input[type="file"]');
+    const picker = page.getByRole('button', { name: 'Upload a new photo' });
     expect(await picker.getAttribute('accept')).toBe('image/*');
     const png = makePng(240, 126);
     await picker.setInputFiles({ name: 'rooftop.png', mimeType: 'image/png', buffer: png });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows, toPgArray } from '#server/db/client.ts';
 import { bearer, createTestApp, type TestApp, requestHold } from '#server/test/app.ts';
 import { signBytes } from '#server/signing.ts';
+import { DEFAULT_FLOOR_SETTINGS } from '#common/domain/floor.ts';
 import { buildDiner, buildModerator, buildRestaurant, buildSlot, buildStaff, type BuiltAccount } from '#server/test/factories.ts';
 
 /**
@@ -181,6 +182,29 @@ export const authorizationTable: Row[] = [
     body: () => ({ status: 'full' }),
     expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 200, staffY: 404 },
   },
+  // The floor (decision 240): the staff's own tables, settings and table assignments only.
+  { method: 'GET', path: '/api/admin/floor', expect: staffOnly(200) },
+  {
+    method: 'PUT',
+    path: '/api/admin/floor/tables',
+    body: () => ({ tables: [{ name: 'T1', section: 'indoor', minCovers: 1, maxCovers: 2, onlineBookable: true }], combinations: [] }),
+    expect: staffOnly(200),
+  },
+  {
+    method: 'PUT',
+    path: '/api/admin/floor/settings',
+    body: () => ({ ...DEFAULT_FLOOR_SETTINGS, pacing: { maxCovers: 20, maxParties: null } }),
+    expect: staffOnly(200),
+  },
+  { method: 'GET', path: '/api/admin/floor/day?date=2026-11-23', expect: staffOnly(200) },
+  // Restaurant X has no tables yet, so its staff are told to add them; Y's staff do not find A's booking.
+  {
+    method: 'PUT',
+    path: '/api/admin/floor/assignments/{reservationA}',
+    body: () => ({ tableIds: ['00000000-0000-4000-8000-000000000000'] }),
+    expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 409, staffY: 404 },
+  },
+  { method: 'DELETE', path: '/api/admin/floor/assignments/{reservationA}', expect: staffOnly(404) },
   { method: 'GET', path: '/api/admin/bookings', expect: staffOnly(200) },
   // Diner A's booking is still HELD, which staff cannot move: refused by the state machine, or not found.
   {
@@ -458,6 +482,8 @@ async function fixtureState(fixture: Fixture): Promise<unknown> {
       sql`SELECT to_jsonb(r) AS row FROM reservations r JOIN slots s ON s.id = r.slot_id
           WHERE s.restaurant_id = ANY(${toPgArray(restaurants)}::uuid[]) ORDER BY r.id`,
     ),
+    floorTables: await rows(sql`SELECT to_jsonb(f) AS row FROM floor_tables f WHERE restaurant_id = ANY(${toPgArray(restaurants)}::uuid[]) ORDER BY id`),
+    floorSettings: await rows(sql`SELECT to_jsonb(f) AS row FROM floor_settings f WHERE restaurant_id = ANY(${toPgArray(restaurants)}::uuid[])`),
     drops: await rows(sql`SELECT to_jsonb(d) AS row FROM drops d WHERE restaurant_id = ANY(${toPgArray(restaurants)}::uuid[]) ORDER BY id`),
     dropEntries: await rows(sql`SELECT to_jsonb(e) AS row FROM drop_entries e WHERE drop_id = ${fixture.dropX} ORDER BY id`),
     waitlist: await rows(sql`SELECT to_jsonb(w) AS row FROM waitlist_entries w WHERE restaurant_id = ANY(${toPgArray(restaurants)}::uuid[]) ORDER BY id`),

@@ -146,12 +146,30 @@ export function freeTableIds(tables: readonly FloorTable[], occupancies: readonl
 export interface SeatingOptions {
   /** Online: only tables bookable online (and combinations made only of them). Staff may use every table. */
   onlineOnly: boolean;
+  /**
+   * Minutes the tables would stand idle around this turn (since the last party left, until the
+   * next arrives): among tables of one size, the tightest fit leaves whole turns free for others.
+   */
+  idleMinutes?: (tableIds: readonly string[]) => number;
+}
+
+type Candidate = { tableIds: string[]; combinationId: string | null; maxCovers: number; minCovers: number; joinable: boolean; idle: number; name: string };
+
+/** Orders candidates: fewest seats, then a table no combination needs, then the tightest fit in time, then fewest minimum covers, then by name. */
+function isBetter(a: Candidate, b: Candidate): boolean {
+  if (a.maxCovers !== b.maxCovers) return a.maxCovers < b.maxCovers;
+  if (a.joinable !== b.joinable) return !a.joinable;
+  if (a.idle !== b.idle) return a.idle < b.idle;
+  if (a.minCovers !== b.minCovers) return a.minCovers < b.minCovers;
+  if (a.tableIds.length !== b.tableIds.length) return a.tableIds.length < b.tableIds.length;
+  return a.name < b.name;
 }
 
 /**
  * Where a party of `partySize` sits among the free tables: the smallest single table that seats it
- * (fewest seats, then the fewest minimum covers, then by name), and only when none does, the
- * smallest allowed combination whose tables are all free, so big parties keep the combinations.
+ * (fewest seats; among equals one that no combination needs, then the tightest fit in time, then
+ * the fewest minimum covers, then by name), and only when none does, the smallest allowed
+ * combination whose tables are all free, so big parties keep the combinations.
  */
 export function chooseSeating(
   tables: readonly FloorTable[],
@@ -161,33 +179,55 @@ export function chooseSeating(
   options: SeatingOptions,
 ): Seating | null {
   const usable = (table: FloorTable | undefined): table is FloorTable => !!table && freeIds.has(table.id) && (!options.onlineOnly || table.onlineBookable);
-  let bestTable: FloorTable | null = null;
+  const joinable = new Set(combinations.flatMap((combination) => combination.tableIds));
+  const idle = options.idleMinutes ?? (() => 0);
+  let best: Candidate | null = null;
   for (const table of tables) {
     if (!usable(table) || partySize < table.minCovers || partySize > table.maxCovers) continue;
-    if (
-      !bestTable ||
-      table.maxCovers < bestTable.maxCovers ||
-      (table.maxCovers === bestTable.maxCovers &&
-        (table.minCovers < bestTable.minCovers || (table.minCovers === bestTable.minCovers && table.name < bestTable.name)))
-    ) {
-      bestTable = table;
-    }
+    const candidate: Candidate = {
+      tableIds: [table.id],
+      combinationId: null,
+      maxCovers: table.maxCovers,
+      minCovers: table.minCovers,
+      joinable: joinable.has(table.id),
+      idle: idle([table.id]),
+      name: table.name,
+    };
+    if (!best || isBetter(candidate, best)) best = candidate;
   }
-  if (bestTable) return { tableIds: [bestTable.id], combinationId: null };
+  if (best) return { tableIds: best.tableIds, combinationId: null };
   const byId = new Map(tables.map((table) => [table.id, table]));
-  let bestCombination: TableCombination | null = null;
   for (const combination of combinations) {
     if (partySize < combination.minCovers || partySize > combination.maxCovers) continue;
     if (combination.tableIds.length === 0 || !combination.tableIds.every((id) => usable(byId.get(id)))) continue;
-    if (
-      !bestCombination ||
-      combination.maxCovers < bestCombination.maxCovers ||
-      (combination.maxCovers === bestCombination.maxCovers && combination.tableIds.length < bestCombination.tableIds.length)
-    ) {
-      bestCombination = combination;
-    }
+    const candidate: Candidate = {
+      tableIds: [...combination.tableIds],
+      combinationId: combination.id,
+      maxCovers: combination.maxCovers,
+      minCovers: combination.minCovers,
+      joinable: false,
+      idle: idle(combination.tableIds),
+      name: combination.id,
+    };
+    if (!best || isBetter(candidate, best)) best = candidate;
   }
-  return bestCombination ? { tableIds: [...bestCombination.tableIds], combinationId: bestCombination.id } : null;
+  return best ? { tableIds: best.tableIds, combinationId: best.combinationId } : null;
+}
+
+/** How long `tableIds` would stand idle around [startMs, endMs) among `occupancies`, in minutes, each side capped at `capMinutes`. */
+export function idleMinutesAround(occupancies: readonly Occupancy[], tableIds: readonly string[], startMs: number, endMs: number, capMinutes = 180): number {
+  let total = 0;
+  for (const id of tableIds) {
+    let before = capMinutes;
+    let after = capMinutes;
+    for (const occupancy of occupancies) {
+      if (!occupancy.tableIds.includes(id)) continue;
+      if (occupancy.endMs <= startMs) before = Math.min(before, (startMs - occupancy.endMs) / 60_000);
+      if (occupancy.startMs >= endMs) after = Math.min(after, (occupancy.startMs - endMs) / 60_000);
+    }
+    total += before + after;
+  }
+  return total;
 }
 
 /** The pacing window an instant falls in. */
@@ -224,7 +264,10 @@ export interface Floor {
 export function seatingAt(floor: Floor, occupancies: readonly Occupancy[], startMs: number, partySize: number, options: SeatingOptions): Seating | null {
   if (!isPacingAllowed(floor.settings.pacing, occupancies, startMs, partySize)) return null;
   const endMs = startMs + turnMinutes(partySize, floor.settings.turns) * 60_000;
-  return chooseSeating(floor.tables, floor.combinations, freeTableIds(floor.tables, occupancies, startMs, endMs), partySize, options);
+  return chooseSeating(floor.tables, floor.combinations, freeTableIds(floor.tables, occupancies, startMs, endMs), partySize, {
+    idleMinutes: (tableIds) => idleMinutesAround(occupancies, tableIds, startMs, endMs),
+    ...options,
+  });
 }
 
 /** The largest party any one table or allowed combination seats (online only when asked). */

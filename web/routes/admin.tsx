@@ -9,6 +9,7 @@ import { Dashboard } from '#web/features/portal/Dashboard.tsx';
 import { DatePartnerPanel } from '#web/features/portal/DatePartnerPanel.tsx';
 import { DepositsPanel } from '#web/features/portal/DepositsPanel.tsx';
 import { DropsPanel } from '#web/features/portal/DropsPanel.tsx';
+import { FloorPanel } from '#web/features/floor/FloorPanel.tsx';
 import { useLiveUpdates } from '#web/features/portal/live.ts';
 import { ProfilePanel } from '#web/features/portal/ProfilePanel.tsx';
 import '#web/components/layout/backoffice.css';
@@ -89,6 +90,9 @@ function SignedInAdmin() {
       <main id="main" className="admin-main">
         <div id="admin-panel-dashboard" role="tabpanel" aria-labelledby="admin-tab-dashboard" hidden={tab !== 'dashboard'}>
           {tab === 'dashboard' ? <Dashboard /> : null}
+        </div>
+        <div id="admin-panel-floor" role="tabpanel" aria-labelledby="admin-tab-floor" hidden={tab !== 'floor'}>
+          {tab === 'floor' ? <FloorPanel /> : null}
         </div>
         <div id="admin-panel-drops" role="tabpanel" aria-labelledby="admin-tab-drops" hidden={tab !== 'drops'}>
           {tab === 'drops' ? <DropsPanel /> : null}

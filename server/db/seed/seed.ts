@@ -11,6 +11,7 @@ import { newSealedSeed } from '#server/modules/drops/drop-offers.ts';
 import { insertDrop } from '#server/modules/drops/drops.repository.ts';
 import { findDepositPolicy, replaceDepositPolicy } from '#server/modules/restaurants/deposit-policy.repository.ts';
 import { insertDropSlots } from '#server/modules/slots/slots.repository.ts';
+import { seedDemoFloors } from './floors.ts';
 import { seedDemoModerator } from './moderator.ts';
 import { seedRestaurantProfiles } from './restaurant-profiles.ts';
 import { seedRestaurants, slugify } from './restaurants.data.ts';
@@ -87,6 +88,8 @@ export async function seedDemoData(
   await db.execute(sql`UPDATE staff_accounts SET email = username || '@restaurants.tablefair.example' WHERE email IS NULL AND username ~ '^[a-z0-9-]+$'`);
   await seedRestaurantProfiles(db);
 
+  // Every demo restaurant runs its evening on a floor of tables (decision 240).
+  await seedDemoFloors(db, options.now);
   const slotsAdded = await topUpDemoSlots(db, options.now);
   await seedDemoDrops(db, options.now);
   await seedDemoDepositPolicy(db, options.now);

@@ -129,7 +129,8 @@ describe('availability from memory', () => {
     expect((await book(first.token, '13:00')).statusCode).toBe(201);
     const refused = await book(second.token, '13:00');
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toEqual({ error: 'That time is no longer available' });
+    // The refusal names the nearest times still free that day (decision 240).
+    expect(refused.json()).toEqual({ error: 'That time is no longer available', details: { nearestTimes: [{ date: DATE, time: '19:00' }] } });
     // The diner's own rule still wins over "full": the same diner again is told about their booking.
     const again = await book(first.token, '13:00');
     expect(again.statusCode).toBe(409);

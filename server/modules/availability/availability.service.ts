@@ -46,6 +46,16 @@ function slotDepositOf(policy: DepositPolicy, startsAt: Date, dropDeposit: DropD
   return charge.kind === 'none' ? {} : { deposit: { kind: charge.kind, perCoverPaise: charge.perCoverPaise } };
 }
 
+/** Up to `count` available times of `entries` other than `time`, nearest to it first (decision 240). */
+function nearestFreeTimes(entries: AvailabilityEntry[], date: string, time: string, count = 3): { date: string; time: string }[] {
+  const wanted = minutesOfDay(time);
+  return entries
+    .filter((entry) => entry.available && entry.time !== time)
+    .sort((a, b) => Math.abs(minutesOfDay(a.time) - wanted) - Math.abs(minutesOfDay(b.time) - wanted) || a.time.localeCompare(b.time))
+    .slice(0, count)
+    .map((entry) => ({ date, time: entry.time }));
+}
+
 /** Availability is public: anyone may read it, so these take a principal only to keep the rule uniform. */
 export function createAvailabilityService(
   { db, clock, config, availabilityChanges, metrics }: AppDeps,
@@ -236,14 +246,8 @@ export function createAvailabilityService(
      * When the chosen time is gone (the hold's 409): up to `count` other times of that date a party
      * of `partySize` can book now, nearest to the chosen time first (decision 240).
      */
-    async findNearestFreeTimes(slugOrId: string, date: string, time: string, partySize: number, count = 3): Promise<{ date: string; time: string }[]> {
-      const entries = await this.getAvailability(anonymous, slugOrId, date, partySize);
-      const wanted = minutesOfDay(time);
-      return entries
-        .filter((entry) => entry.available && entry.time !== time)
-        .sort((a, b) => Math.abs(minutesOfDay(a.time) - wanted) - Math.abs(minutesOfDay(b.time) - wanted) || a.time.localeCompare(b.time))
-        .slice(0, count)
-        .map((entry) => ({ date, time: entry.time }));
+    async findNearestFreeTimes(slugOrId: string, date: string, time: string, partySize: number): Promise<{ date: string; time: string }[]> {
+      return nearestFreeTimes(await this.getAvailability(anonymous, slugOrId, date, partySize), date, time);
     },
 
     /** For each of the next 30 days, the probed party sizes (2/4/6/8) that fit some open time. */

@@ -234,6 +234,6 @@ export function listDayAssignments(db: Db, restaurantId: string, from: Date, to:
         LEFT JOIN users u ON u.id = r.user_id
         WHERE a.restaurant_id = ${restaurantId} AND a.released_at IS NULL
           AND a.starts_at >= ${from.toISOString()} AND a.starts_at < ${to.toISOString()}
-        ORDER BY a.starts_at, a.id`,
+        ORDER BY a.starts_at, a.created_at, a.id`,
   );
 }

@@ -1,21 +1,14 @@
 import type { AdminFloor, FloorDay, FloorSettingsBody, ReassignTableBody, ReplaceFloorTablesBody, TableAssignmentView } from '#common/contract/floor.ts';
-import {
-  DEFAULT_FLOOR_SETTINGS,
-  chooseSeating,
-  freeTableIds,
-  isPacingAllowed,
-  seatingAt,
-  turnMinutes,
-  type Floor,
-  type FloorSettings,
-  type Seating,
-} from '#common/domain/floor.ts';
+import { DEFAULT_FLOOR_SETTINGS, freeTableIds, turnMinutes, type FloorSettings } from '#common/domain/floor.ts';
 import { addDays, kolkataInstant, toKolkata } from '#common/domain/time.ts';
 import { isHoldingCovers } from '#common/domain/reservation-status.ts';
 import { asDate, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { conflict, notFound } from '#server/errors.ts';
 import { requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
+import { createFloorSeating, loadFloor, occupanciesAround } from './floor-seating.ts';
+
+export type { HoldSeating } from './floor-seating.ts';
 import {
   deleteTablesExcept,
   findReservationOfRestaurant,
@@ -32,21 +25,12 @@ import {
   releaseAssignment,
   updateTable,
   upsertSettings,
-  type TimedOccupancy,
 } from './floor.repository.ts';
 
 const MINUTE_MS = 60_000;
-/** The longest turn any band may set (contract TURN_MINUTES_MAX): how far back an occupancy can reach into a time. */
-const LONGEST_TURN_MS = 360 * MINUTE_MS;
 
 export const RESERVATION_NOT_FOUND = 'Reservation not found';
 export const TABLE_TAKEN = 'That table is taken for part of this booking’s turn';
-
-/** Where a hold sits: the tables it takes until `endsAt`. */
-export interface HoldSeating extends Seating {
-  startsAt: Date;
-  endsAt: Date;
-}
 
 /**
  * The floor (decision 240): staff edit their tables, combinations, shifts, turn times and pacing;
@@ -54,19 +38,6 @@ export interface HoldSeating extends Seating {
  */
 export function createFloorService(deps: AppDeps) {
   const { db, clock } = deps;
-
-  /** The restaurant's floor, or null when it has no tables (then covers alone decide, decision 240). */
-  async function loadFloor(database: Db, restaurantId: string, settings?: FloorSettings): Promise<Floor | null> {
-    const tables = await listTables(database, restaurantId);
-    if (tables.length === 0) return null;
-    const combinations = await listCombinations(database, restaurantId);
-    return { tables, combinations, settings: settings ?? (await findSettings(database, restaurantId)) ?? DEFAULT_FLOOR_SETTINGS };
-  }
-
-  /** What takes tables during [startMs, endMs), and what starts in its pacing window, as of `now`. */
-  function occupanciesAround(database: Db, restaurantId: string, startMs: number, endMs: number, now: Date): Promise<TimedOccupancy[]> {
-    return listOccupancies(database, restaurantId, new Date(Math.min(startMs, startMs - (startMs % (15 * MINUTE_MS)))), new Date(endMs + LONGEST_TURN_MS), now);
-  }
 
   async function readAdminFloor(restaurantId: string): Promise<AdminFloor> {
     const tables = await listTables(db, restaurantId);
@@ -237,90 +208,7 @@ export function createFloorService(deps: AppDeps) {
       if (!released) throw notFound('That booking has no table');
     },
 
-    /**
-     * For every hold, inside its transaction after the diner's and the slot's locks (lock order:
-     * diner, slot, floor): locks the restaurant's floor and finds where a party of `partySize`
-     * starting at `startsAt` sits, by chooseSeating, free for its whole turn and within pacing.
-     * 'no-floor' when the restaurant has no tables (covers alone decide); null when nothing seats it.
-     */
-    async seatHold(tx: Db, hold: { restaurantId: string; startsAt: Date; partySize: number; onlineOnly: boolean }): Promise<HoldSeating | null | 'no-floor'> {
-      const settings = await lockFloor(tx, hold.restaurantId);
-      const floor = settings ? await loadFloor(tx, hold.restaurantId, settings) : null;
-      if (!floor) return 'no-floor';
-      const startMs = hold.startsAt.getTime();
-      const endMs = startMs + turnMinutes(hold.partySize, floor.settings.turns) * MINUTE_MS;
-      const occupancies = await occupanciesAround(tx, hold.restaurantId, startMs, endMs, clock.now());
-      const seating = seatingAt(floor, occupancies, startMs, hold.partySize, { onlineOnly: hold.onlineOnly });
-      return seating ? { ...seating, startsAt: hold.startsAt, endsAt: new Date(endMs) } : null;
-    },
-
-    /** Writes the table(s) seatHold chose for the reservation just inserted, in the same transaction. */
-    async recordSeating(tx: Db, restaurantId: string, reservationId: string, partySize: number, seating: HoldSeating): Promise<void> {
-      await insertAssignment(tx, {
-        restaurantId,
-        reservationId,
-        tableIds: seating.tableIds,
-        combinationId: seating.combinationId,
-        partySize,
-        startsAt: seating.startsAt,
-        endsAt: seating.endsAt,
-      });
-    },
-
-    /**
-     * Lets a booking's table go inside the caller's transaction, after seatHold has taken its new one
-     * under the floor's lock (a booking's change, decision 280: the new table before the old).
-     */
-    async releaseSeating(tx: Db, restaurantId: string, reservationId: string, now: Date): Promise<boolean> {
-      return releaseAssignment(tx, restaurantId, reservationId, now);
-    },
-
-    /**
-     * Whether `tableIds` are all free for [startsAt, startsAt + turn) as of now (a party of
-     * `partySize` gives the turn), and the pacing window would take it. For the host view.
-     */
-    async isTableFree(database: Db, restaurantId: string, tableIds: string[], startsAt: Date, partySize: number): Promise<boolean> {
-      const floor = await loadFloor(database, restaurantId);
-      if (!floor) return false;
-      const startMs = startsAt.getTime();
-      const endMs = startMs + turnMinutes(partySize, floor.settings.turns) * MINUTE_MS;
-      const occupancies = await occupanciesAround(database, restaurantId, startMs, endMs, clock.now());
-      const free = freeTableIds(floor.tables, occupancies, startMs, endMs);
-      return tableIds.every((id) => free.has(id)) && isPacingAllowed(floor.settings.pacing, occupancies, startMs, partySize);
-    },
-
-    /**
-     * For availability (public, no principal): the floor and what takes its tables for starts on
-     * Kolkata dates [fromDate - 1, toDate], by the date each starts on, or null without a floor.
-     */
-    async readFloorForAvailability(
-      restaurantId: string,
-      fromDate: string,
-      toDate: string,
-      now: Date,
-    ): Promise<{ floor: Floor; occupanciesByDate: Map<string, TimedOccupancy[]> } | null> {
-      const floor = await loadFloor(db, restaurantId);
-      if (!floor) return null;
-      const occupancies = await listOccupancies(db, restaurantId, kolkataInstant(addDays(fromDate, -1), '00:00'), kolkataInstant(addDays(toDate, 2), '00:00'), now);
-      const occupanciesByDate = new Map<string, TimedOccupancy[]>();
-      for (const occupancy of occupancies) {
-        const date = toKolkata(new Date(occupancy.startMs)).date;
-        const ofDate = occupanciesByDate.get(date);
-        if (ofDate) ofDate.push(occupancy);
-        else occupanciesByDate.set(date, [occupancy]);
-      }
-      return { floor, occupanciesByDate };
-    },
-
-    /** Where a party would be seated now, without taking anything (for tests and the host view). */
-    async previewSeating(restaurantId: string, startsAt: Date, partySize: number, onlineOnly: boolean): Promise<Seating | null> {
-      const floor = await loadFloor(db, restaurantId);
-      if (!floor) return null;
-      const startMs = startsAt.getTime();
-      const endMs = startMs + turnMinutes(partySize, floor.settings.turns) * MINUTE_MS;
-      const occupancies = await occupanciesAround(db, restaurantId, startMs, endMs, clock.now());
-      return chooseSeating(floor.tables, floor.combinations, freeTableIds(floor.tables, occupancies, startMs, endMs), partySize, { onlineOnly });
-    },
+    ...createFloorSeating(deps),
   };
 }
 

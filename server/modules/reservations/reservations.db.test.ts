@@ -113,7 +113,11 @@ describe('holding a table', () => {
     const slot = await freshSlot(5);
     const [a, b, c] = [await buildDiner(t.database.db), await buildDiner(t.database.db), await buildDiner(t.database.db)];
     expect((await hold(a.token, slot.time, 3)).statusCode).toBe(201);
-    expect(await expectRefusedCleanly(() => hold(b.token, slot.time, 3), 409)).toEqual({ error: 'That time is no longer available' });
+    // The refusal also names the nearest times of that date with room for three (decision 240).
+    expect(await expectRefusedCleanly(() => hold(b.token, slot.time, 3), 409)).toMatchObject({
+      error: 'That time is no longer available',
+      details: { nearestTimes: expect.arrayContaining([]) },
+    });
     expect((await hold(c.token, slot.time, 2)).statusCode).toBe(201);
     expect(await coversHeld(t.database.db, slot.id, t.clock.now())).toBe(5);
   });

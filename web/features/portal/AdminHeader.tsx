@@ -2,9 +2,10 @@ import type { AdminRestaurant } from '#common/contract/portal.ts';
 import { BackOfficeHeader } from '#web/components/layout/BackOfficeHeader.tsx';
 import { useTabKeys } from '#web/components/ui/use-tab-keys.ts';
 
-export type AdminTab = 'dashboard' | 'drops' | 'deposits' | 'profile';
+export type AdminTab = 'dashboard' | 'floor' | 'drops' | 'deposits' | 'profile';
 export const ADMIN_TABS: { id: AdminTab; label: string }[] = [
   { id: 'dashboard', label: 'Dashboard' },
+  { id: 'floor', label: 'Floor' },
   { id: 'drops', label: 'Drops' },
   { id: 'deposits', label: 'Deposits' },
   { id: 'profile', label: 'Profile' },

@@ -6,6 +6,7 @@ import { apiRequest, errorMessage } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
 import { Skeleton } from '#web/components/ui/Feedback.tsx';
 import { AdminPanel } from './AdminPanel.tsx';
+import { adminKeys } from './api.ts';
 import { staffStatusLabels } from './bookings.ts';
 
 /** How long typing must pause before the search runs. */
@@ -22,7 +23,7 @@ export function BookingSearchPanel() {
   }, [text]);
   const isReady = query.length >= 2;
   const search = useQuery({
-    queryKey: ['admin', 'booking-search', query],
+    queryKey: adminKeys.bookingSearch(query),
     enabled: isReady,
     placeholderData: keepPreviousData,
     staleTime: 10_000,

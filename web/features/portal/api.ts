@@ -27,6 +27,7 @@ export const adminKeys = {
   depositDay: (date: string) => ['admin', 'deposit-day', date] as const,
   allDepositDays: ['admin', 'deposit-day'] as const,
   reminders: ['admin', 'reminders'] as const,
+  bookingSearch: (query: string) => ['admin', 'booking-search', query] as const,
 };
 
 /** The spec's client counts itself when liveStatus is absent (section 7); ours always sends it. */

@@ -10,8 +10,10 @@ import { HeroImage } from './HeroImage.tsx';
  */
 export function RestaurantGallery({ restaurant, className }: { restaurant: RestaurantDetail; className?: string }) {
   const [chosen, setChosen] = useState(0);
+  // A cover that does not load (offline, a deleted file) gives way to the hero image and its drawn placeholder.
+  const [coverFailed, setCoverFailed] = useState(false);
   const photos = restaurant.photos;
-  if (photos.length === 0) return <HeroImage restaurant={restaurant} className={className} />;
+  if (photos.length === 0 || coverFailed) return <HeroImage restaurant={restaurant} className={className} />;
   const photo = photos[Math.min(chosen, photos.length - 1)]!;
   return (
     <section className={['restaurant-gallery', className].filter(Boolean).join(' ')} aria-label={`Photos of ${restaurant.name}`}>
@@ -26,6 +28,7 @@ export function RestaurantGallery({ restaurant, className }: { restaurant: Resta
           alt={photo.alt || `${restaurant.name}, photo ${chosen + 1} of ${photos.length}`}
           fetchPriority={chosen === 0 ? 'high' : 'auto'}
           decoding={chosen === 0 ? 'sync' : 'async'}
+          onError={() => setCoverFailed(true)}
         />
         {photos.length > 1 ? (
           <span className="restaurant-gallery__count" aria-hidden="true">
