@@ -544,10 +544,11 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    delete?: never;
+    /** Delete a time nobody has booked (409 with the reason when it has bookings or is a drop's) */
+    delete: operations['deleteSlot'];
     options?: never;
     head?: never;
-    /** Set a slot available or full */
+    /** Set a slot available or full, and/or change its capacity (409 when bookings would be lost) */
     patch: operations['updateSlot'];
     trace?: never;
   };
@@ -1621,6 +1622,23 @@ export interface paths {
     };
     /** The staff's restaurant's ledger lines posted in a month (Kolkata), as a CSV download with formula-safe cells */
     get: operations['downloadLedgerCsv'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/statement.csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The staff's restaurant's deposit statement for bookings in a month (Kolkata): date, guest, booking, deposit, held, kept, released, credited and refunded in rupees, paid at in IST */
+    get: operations['downloadDepositStatementCsv'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4644,6 +4662,7 @@ export interface operations {
               holdExpiresAt: string | null;
               startsAt: string;
               createdAt: string;
+              expired?: boolean;
             };
             calendarPath: string;
           };
@@ -4770,6 +4789,7 @@ export interface operations {
               holdExpiresAt: string | null;
               startsAt: string;
               createdAt: string;
+              expired?: boolean;
             };
             calendarPath: string;
           };
@@ -5187,6 +5207,100 @@ export interface operations {
       };
     };
   };
+  deleteSlot: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': null;
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
   updateSlot: {
     parameters: {
       query?: never;
@@ -5200,7 +5314,8 @@ export interface operations {
       content: {
         'application/json': {
           /** @enum {string} */
-          status: 'available' | 'full';
+          status?: 'available' | 'full';
+          capacity?: number;
         };
       };
     };
@@ -6282,6 +6397,11 @@ export interface operations {
                 date: string;
                 time: string;
                 freeCovers: number;
+                deposit?: {
+                  /** @enum {string} */
+                  kind: 'deposit' | 'prepayment';
+                  perCoverPaise: number;
+                };
               }[];
             }[];
           };
@@ -6395,6 +6515,7 @@ export interface operations {
             holdExpiresAt: string | null;
             startsAt: string;
             createdAt: string;
+            expired?: boolean;
           }[];
         };
       };
@@ -6523,6 +6644,7 @@ export interface operations {
             holdExpiresAt: string | null;
             startsAt: string;
             createdAt: string;
+            expired?: boolean;
           };
         };
       };
@@ -6732,6 +6854,7 @@ export interface operations {
             holdExpiresAt: string | null;
             startsAt: string;
             createdAt: string;
+            expired?: boolean;
             deposit:
               | {
                   /** @enum {string} */
@@ -6865,6 +6988,7 @@ export interface operations {
             holdExpiresAt: string | null;
             startsAt: string;
             createdAt: string;
+            expired?: boolean;
             payment: {
               intentId: string;
               amountPaise: number;
@@ -6988,6 +7112,7 @@ export interface operations {
             holdExpiresAt: string | null;
             startsAt: string;
             createdAt: string;
+            expired?: boolean;
           };
         };
       };
@@ -7992,9 +8117,22 @@ export interface operations {
               };
               amountPaise: number;
               /** @enum {string} */
-              state: 'awaiting_payment' | 'not_paid' | 'held' | 'credit_at_table' | 'kept' | 'released' | 'refunded';
+              state: 'awaiting_payment' | 'not_paid' | 'held' | 'releasing' | 'keeping' | 'credit_at_table' | 'kept' | 'released' | 'refunded';
               receipt: string;
               updatedAt: string;
+              paymentId: string;
+              method: string;
+              paidAt: string | null;
+              blockedPaise: number;
+              terms: {
+                /** @enum {string} */
+                kind: 'deposit' | 'prepayment';
+                amountPaise: number;
+                perCoverPaise: number;
+                freeCancelUntil: string;
+                lateCancelKeepPaise: number;
+                noShowKeepPaise: number;
+              };
             }[];
           };
         };
@@ -8096,7 +8234,9 @@ export interface operations {
               reservationId: string;
               amountPaise: number;
               /** @enum {string} */
-              state: 'awaiting_payment' | 'not_paid' | 'held' | 'credit_at_table' | 'kept' | 'released' | 'refunded';
+              state: 'awaiting_payment' | 'not_paid' | 'held' | 'releasing' | 'keeping' | 'credit_at_table' | 'kept' | 'released' | 'refunded';
+              forDate?: boolean;
+              creditPaise?: number;
             }[];
             totals: {
               heldPaise: number;
@@ -14024,6 +14164,100 @@ export interface operations {
     };
   };
   downloadLedgerCsv: {
+    parameters: {
+      query: {
+        month: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/csv */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': string;
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  downloadDepositStatementCsv: {
     parameters: {
       query: {
         month: string;

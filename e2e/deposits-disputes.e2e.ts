@@ -225,7 +225,7 @@ describe('fees waived, disputed and resold', () => {
     await asStaff();
     const portal = await openPortal(LAPTOP);
     const month = todayInKolkata().slice(0, 7);
-    const button = portal.getByRole('button', { name: `Download ${month} ledger (CSV)` });
+    const button = portal.getByRole('button', { name: 'Accountant’s ledger (CSV)' });
     await button.waitFor();
     const [download] = await Promise.all([portal.waitForEvent('download'), button.click()]);
     expect(download.suggestedFilename()).toBe(`ledger-${month}.csv`);
@@ -244,6 +244,18 @@ describe('fees waived, disputed and resold', () => {
     const byPosting = new Map<string, number>();
     for (const row of rows) byPosting.set(row[1]!, (byPosting.get(row[1]!) ?? 0) + Number(row[7]));
     expect([...byPosting.values()].filter((sum) => sum !== 0)).toEqual([]);
+
+    // Beside it, the restaurant's own statement: one row a deposit, in rupees and IST.
+    const statementButton = portal.getByRole('button', { name: `Download ${month} statement (CSV)` });
+    const [statement] = await Promise.all([portal.waitForEvent('download'), statementButton.click()]);
+    expect(statement.suggestedFilename()).toBe(`deposit-statement-${month}.csv`);
+    const statementFile = join(downloads, statement.suggestedFilename());
+    await statement.saveAs(statementFile);
+    const statementLines = readFileSync(statementFile, 'utf8').trim().split(/\r?\n/);
+    expect(statementLines[0]).toBe(
+      '"Date","Time","Guest","Booking","For","Deposit","Held now","Kept","Released","Credited on bill","Refunded","What happened","Paid at (IST)"',
+    );
+    expect(statementLines.length).toBeGreaterThan(1);
   });
 });
 

@@ -70,7 +70,7 @@ describe('deposits through the sandbox page', () => {
     // /me shows the deposit and its receipt.
     await page.goto(`${server.baseUrl}/me`);
     await page.getByRole('heading', { name: 'Deposits and receipts' }).waitFor();
-    expect(await page.getByText('blocked on your account until your visit.').isVisible()).toBe(true);
+    expect(await page.getByText('blocked on your account until your visit; nothing taken.').isVisible()).toBe(true);
     await expectAccessible(page, '/me with a deposit (375 px)');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await saveScreenshot(page, 'deposit-me-375');

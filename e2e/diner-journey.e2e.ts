@@ -152,7 +152,7 @@ describe('diner journey', () => {
     // The hold screen: the alert, the summary, a countdown that ticks.
     await page.waitForURL(new RegExp(`/r/${RESTAURANT.slug}/hold/${UUID}$`));
     const reservationId = page.url().split('/hold/')[1];
-    await expect.poll(() => toastTexts(page)).toContain('Reservation created! Status: HELD');
+    await expect.poll(() => toastTexts(page)).toContain('Table held for you: confirm before the timer runs out.');
     await page.getByRole('heading', { name: 'Confirm your table' }).waitFor();
     await page.getByText(formatDateShort(date)).first().waitFor();
     await page.getByText('7:30 PM').first().waitFor();
@@ -170,7 +170,7 @@ describe('diner journey', () => {
 
     // Confirm: the alert, then /me with the reservation Pending.
     await page.getByRole('button', { name: 'Confirm', exact: true }).click();
-    await expect.poll(() => toastTexts(page)).toContain('Reservation confirmed! Check your email for details.');
+    await expect.poll(() => toastTexts(page)).toContain('Requested: the restaurant confirms soon.');
     await page.waitForURL(`${base}/me`);
     await page.getByRole('heading', { name: 'My Profile' }).waitFor();
     const onMe = page.locator(`[data-testid="reservation"][data-reservation-id="${reservationId}"]`);

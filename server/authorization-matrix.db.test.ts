@@ -205,6 +205,7 @@ export const authorizationTable: Row[] = [
     expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 409, staffY: 404 },
   },
   { method: 'DELETE', path: '/api/admin/floor/assignments/{reservationA}', expect: staffOnly(404) },
+  { method: 'DELETE', path: '/api/admin/slots/{missingId}', expect: staffOnly(404) },
   { method: 'GET', path: '/api/admin/bookings', expect: staffOnly(200) },
   // Diner A's booking is still HELD, which staff cannot move: refused by the state machine, or not found.
   {
@@ -222,6 +223,7 @@ export const authorizationTable: Row[] = [
   },
   { method: 'GET', path: '/api/admin/deposits?date=2026-11-23', expect: staffOnly(200) },
   { method: 'GET', path: '/api/admin/ledger.csv?month=2026-11', expect: staffOnly(200) },
+  { method: 'GET', path: '/api/admin/statement.csv?month=2026-11', expect: staffOnly(200) },
   { method: 'GET', path: '/api/admin/events', stream: true, expect: staffOnly(200) },
   // A JSON body is not an upload: staff learn the media type is wrong, others that they are not staff.
   { method: 'POST', path: '/api/upload', body: () => ({ restaurantId: 'x' }), expect: staffOnly(415) },

@@ -15,6 +15,20 @@ export const myDeposit = z.object({
   state: depositState,
   receipt: z.string(),
   updatedAt: z.string(),
+  /** The receipt a person can keep: our payment id, how it was paid, when it was blocked (ISO; shown in IST). */
+  paymentId: z.string(),
+  method: z.string(),
+  paidAt: z.string().nullable(),
+  /** What is still blocked, and what the booking agreed, so a cancel can say what it does to the money. */
+  blockedPaise: z.number().int(),
+  terms: z.object({
+    kind: z.enum(['deposit', 'prepayment']),
+    amountPaise: z.number().int(),
+    perCoverPaise: z.number().int(),
+    freeCancelUntil: z.string(),
+    lateCancelKeepPaise: z.number().int(),
+    noShowKeepPaise: z.number().int(),
+  }),
 });
 export const myDepositsResponse = z.object({ deposits: z.array(myDeposit) });
 export type MyDeposit = z.infer<typeof myDeposit>;
@@ -24,7 +38,16 @@ export const depositDayQuery = z.object({ date: isoDate });
 export const depositDayResponse = z.object({
   date: z.string(),
   /** Each booking of the day that asked a deposit, and where its money stands. */
-  bookings: z.array(z.object({ reservationId: z.string(), amountPaise: z.number().int(), state: depositState })),
+  bookings: z.array(
+    z.object({
+      reservationId: z.string(),
+      amountPaise: z.number().int(),
+      state: depositState,
+      /** A Tablefair date's booking: both members' deposits together, and what to credit on the bill. */
+      forDate: z.boolean().optional(),
+      creditPaise: z.number().int().optional(),
+    }),
+  ),
   totals: z.object({ heldPaise: z.number().int(), capturedPaise: z.number().int(), releasedPaise: z.number().int() }),
 });
 export type DepositDayResponse = z.infer<typeof depositDayResponse>;

@@ -217,7 +217,11 @@ export const bulkSlotsResponse = z.object({
 export type BulkSlotsResponse = z.infer<typeof bulkSlotsResponse>;
 
 export const slotIdParams = z.object({ id: uuid });
-export const updateSlotBody = z.object({ status: staffSlotStatus });
+/** A slot's change: available or full, and/or its capacity (never below the covers booked, decision 225). */
+export const updateSlotBody = z
+  .object({ status: staffSlotStatus.optional(), capacity: wholeNumber('capacity', SLOT_CAPACITY_MIN, SLOT_CAPACITY_MAX).optional() })
+  .refine((body) => body.status !== undefined || body.capacity !== undefined, { message: 'Send a status or a capacity' });
+export type UpdateSlotBody = z.infer<typeof updateSlotBody>;
 
 /** A booking as staff see it (spec section 3: Booking (admin)). */
 export const adminBooking = z.object({

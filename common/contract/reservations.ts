@@ -24,6 +24,8 @@ export const dinerReservation = z.object({
   holdExpiresAt: z.string().nullable(),
   startsAt: z.string(),
   createdAt: z.string(),
+  /** Set on a hold that ran out before it was confirmed (shown as "Expired"). */
+  expired: z.boolean().optional(),
 });
 export type DinerReservation = z.infer<typeof dinerReservation>;
 

@@ -127,6 +127,8 @@ export const availableTodayEntry = z.object({
       time: z.string(),
       /** The largest party the slot can still seat. */
       freeCovers: z.number(),
+      /** What the time asks per guest before the diner reserves, as the restaurant page's times say. */
+      deposit: slotDeposit.optional(),
     }),
   ),
 });

@@ -22,6 +22,7 @@ import { SignupCodeStep } from '#web/features/dating/SignupCodeStep.tsx';
 import { SignupIntro } from '#web/features/dating/SignupIntro.tsx';
 import { TagInput } from '#web/features/dating/TagInput.tsx';
 import { useDatingSignupForm } from '#web/features/dating/use-dating-signup-form.ts';
+import { timeZoneChoices } from '#web/features/dating/signup-form.ts';
 
 /** Diet, drinking and smoking: optional, each with 'Prefer not to say'. */
 const OPTIONAL_HABITS = [
@@ -30,10 +31,9 @@ const OPTIONAL_HABITS = [
   ['smoking', 'Smoking', smokingChoices],
 ] as const;
 
-/** Every zone the browser knows, with the chosen one first in reach. */
-function timeZones(current: string): string[] {
-  const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  return all.includes(current) ? all : [current, ...all];
+/** The common zones first, then every zone the browser knows. */
+function timeZones(current: string) {
+  return timeZoneChoices(current, typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : []);
 }
 
 /**
@@ -149,11 +149,20 @@ export default function DatingSignup() {
             </div>
             <TagInput label="Languages" hint="Type one and press Enter" placeholder="e.g. Kannada" {...tagList('languages')} />
             <SelectField label="Time zone" name="timeZone" value={form.timeZone} onChange={(event) => set('timeZone', event.target.value)}>
-              {zones.map((zone) => (
-                <option key={zone} value={zone}>
-                  {zone.replaceAll('_', ' ')}
-                </option>
-              ))}
+              <optgroup label="Common">
+                {zones.common.map((zone) => (
+                  <option key={zone} value={zone}>
+                    {zone.replaceAll('_', ' ')}
+                  </option>
+                ))}
+              </optgroup>
+              <optgroup label="All time zones">
+                {zones.others.map((zone) => (
+                  <option key={zone} value={zone}>
+                    {zone.replaceAll('_', ' ')}
+                  </option>
+                ))}
+              </optgroup>
             </SelectField>
           </Section>
 

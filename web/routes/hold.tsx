@@ -1,5 +1,6 @@
 import { useEffect, useEffectEvent, useState } from 'react';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { endSentence } from '#common/domain/sentences.ts';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { DepositRequirementView } from '#common/contract/deposits.ts';
 import type { DinerReservation } from '#common/contract/reservations.ts';
@@ -8,7 +9,7 @@ import { ApiError, errorMessage } from '#web/api/client.ts';
 import { Button, ButtonLink } from '#web/components/ui/Button.tsx';
 import { ConfirmDialog } from '#web/components/ui/ConfirmDialog.tsx';
 import { Alert, EmptyState, LoadingScreen, Skeleton } from '#web/components/ui/Feedback.tsx';
-import { useToast } from '#web/components/ui/Toast.tsx';
+import { useDismissToast, useToast } from '#web/components/ui/Toast.tsx';
 import { writeBookingParams } from '#common/domain/booking-choice.ts';
 import { reservationKeys, useCancelReservation, useConfirmHold, useReservation } from '#web/features/reservations/api.ts';
 import { HoldCountdown } from '#web/features/reservations/HoldCountdown.tsx';
@@ -92,6 +93,7 @@ function HoldLive({
   const cancel = useCancelReservation(false);
   const [asking, setAsking] = useState(false);
   const toast = useToast();
+  const dismissToast = useDismissToast();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
 
@@ -104,7 +106,7 @@ function HoldLive({
   const leaveExpiredHold = useEffectEvent(() => {
     onLeaving(true);
     toast('Your hold ended and the table was released. Pick a time to try again.', 'info', { key: 'hold' });
-    navigate(restaurantPath(reservation, true), { replace: true });
+    navigate(restaurantPath(reservation, true), { replace: true, state: { holdExpired: true } });
   });
   useEffect(() => {
     if (!isExpired) return;
@@ -118,12 +120,14 @@ function HoldLive({
     try {
       const { payment } = await confirm.mutateAsync(reservation.id);
       if (payment?.approvalUrl) {
+        // The "table held" note has done its work: it does not follow the diner onto the payment page.
+        dismissToast('reserve');
         // The gateway's page (the sandbox's, here) brings the diner back to this hold with its answer.
         const back = `${window.location.pathname}`;
         navigate(`${payment.approvalUrl}?returnTo=${encodeURIComponent(back)}`);
         return;
       }
-      toast('Reservation confirmed! Check your email for details.', 'success', { key: 'hold' });
+      toast('Requested: the restaurant confirms soon.', 'success', { key: 'hold' });
       navigate('/me');
     } catch (error) {
       onLeaving(false);
@@ -160,9 +164,7 @@ function HoldLive({
               : `We’re keeping this table for you while you confirm. Once confirmed, ${reservation.restaurant.name} gets your booking.`}
           </p>
         </header>
-        <HoldCountdown secondsLeft={secondsLeft} totalSeconds={totalSeconds} settled={settled} />
-        <ReservationSummary reservation={reservation} />
-        <HoldPayment deposit={deposit} />
+        {/* First under the title, so a phone shows the payment's answer without scrolling. */}
         {!isExpired && paymentAnswer === 'declined' && (
           <Alert tone="warning" title="Your payment was declined">
             Nothing was blocked. Your table is still held until the timer runs out, so you can try again.
@@ -170,9 +172,12 @@ function HoldLive({
         )}
         {!isExpired && paymentAnswer === 'approved' && (
           <Alert tone="info" title="Payment approved">
-            We are confirming your booking with {reservation.restaurant.name}. This takes a moment.
+            {endSentence(`We are confirming your booking with ${reservation.restaurant.name}`)} This takes a moment.
           </Alert>
         )}
+        <HoldCountdown secondsLeft={secondsLeft} totalSeconds={totalSeconds} settled={settled} />
+        <ReservationSummary reservation={reservation} />
+        <HoldPayment deposit={deposit} />
         <div className="hold__actions">
           <Button block className="hold__confirm" onClick={onConfirm} disabled={isExpired || busy || paymentAnswer === 'approved'}>
             {confirm.isPending ? 'Confirming…' : payLabel}
@@ -249,16 +254,25 @@ function HoldTerms() {
 /** A hold that is no longer HELD: where it stands, calmly, and where to go next. */
 function HoldSettled({ reservation }: { reservation: DinerReservation }) {
   const ended = reservation.status === 'CANCELLED' || reservation.status === 'NO_SHOW';
-  const title = ended
-    ? 'This hold has ended'
-    : reservation.status === 'PENDING'
-      ? 'You’ve already confirmed this booking'
-      : `This booking is ${statusLabel(reservation).toLowerCase()}`;
-  const text = ended
-    ? 'It was cancelled or its time ran out, and the table went back to others. Pick another time, or see your reservations.'
-    : reservation.status === 'PENDING'
-      ? `${reservation.restaurant.name} has your booking and will accept it shortly. You can follow it in My Profile.`
-      : 'You can follow it in My Profile.';
+  const booked = reservation.status === 'PENDING' || reservation.status === 'CONFIRMED';
+  const deposit = 'deposit' in reservation ? (reservation.deposit as DepositRequirementView) : undefined;
+  const paid = booked && deposit && deposit.kind !== 'none' ? deposit : null;
+  const title = reservation.expired
+    ? 'This hold has expired'
+    : ended
+      ? 'This hold has ended'
+      : booked
+        ? 'Your booking is made'
+        : `This booking is ${statusLabel(reservation).toLowerCase()}`;
+  const text = reservation.expired
+    ? 'Its time ran out before it was confirmed, and the table went back to others. Pick another time on the same day, or see your reservations.'
+    : ended
+      ? 'It was cancelled or its time ran out, and the table went back to others. Pick another time, or see your reservations.'
+      : reservation.status === 'PENDING'
+        ? `Requested: ${reservation.restaurant.name} confirms soon, and we email you when they do. You can follow it in My Profile.`
+        : booked
+          ? `${reservation.restaurant.name} has accepted your booking. You can follow it in My Profile.`
+          : 'You can follow it in My Profile.';
   // The way forward, then the way back.
   const [next, other] = ended
     ? [
@@ -279,6 +293,20 @@ function HoldSettled({ reservation }: { reservation: DinerReservation }) {
           <h1 className="hold__title">{title}</h1>
           <p className="hold__lede">{text}</p>
         </header>
+        {paid ? (
+          <div className="hold__payment hold__payment--deposit" data-testid="hold-paid">
+            <span className="hold__payment-icon emoji" aria-hidden="true">
+              💳
+            </span>
+            <div>
+              <strong>{formatRupees(paid.amountPaise)} blocked, not taken</strong>
+              <span>
+                {paid.kind === 'deposit' ? 'Your deposit' : 'Your prepayment'} stays blocked on your card or UPI until your visit.{' '}
+                <Link to={`/me#receipt-${encodeURIComponent(reservation.id)}`}>See your receipt</Link>
+              </span>
+            </div>
+          </div>
+        ) : null}
         <ReservationSummary reservation={reservation} />
         <div className="hold__actions">
           <ButtonLink to={next.to} block>

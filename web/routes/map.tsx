@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { BrandLink } from '#web/components/layout/SiteLayout.tsx';
+import { SiteHeader } from '#web/components/layout/SiteLayout.tsx';
+import { AccountMenu } from '#web/features/accounts/AccountMenu.tsx';
 import { useRestaurants } from '#web/features/discovery/api.ts';
 import { MapCardList } from '#web/features/discovery/MapCardList.tsx';
 import { MapFilterBar } from '#web/features/discovery/MapFilterBar.tsx';
@@ -65,9 +66,10 @@ export default function MapScreen() {
       <a className="skip-link" href="#map">
         Skip to the map
       </a>
-      <header className="map-hero">
+      {/* The site's own header: its sections and the account menu, as on every diner page. */}
+      <SiteHeader end={<AccountMenu />} />
+      <div className="map-hero">
         <div className="map-hero__inner">
-          <BrandLink className="map-brand" />
           <p className="map-hero__eyebrow">
             <span className="map-hero__live" aria-hidden="true" /> Live map · Bengaluru
           </p>
@@ -83,7 +85,7 @@ export default function MapScreen() {
             </Link>
           </div>
         </div>
-      </header>
+      </div>
 
       <main className="map-main">
         <section id="map" className="map-section" aria-label="Map" tabIndex={-1}>

@@ -113,7 +113,7 @@ function MyReservations() {
         key: 'cancel-reservation',
       });
     },
-    onCancelled: () => toast('Reservation cancelled.', 'info', { key: 'cancel-reservation' }),
+    onCancelled: (_reservation, money) => toast(money ? `Reservation cancelled. ${money}` : 'Reservation cancelled.', 'info', { key: 'cancel-reservation' }),
   });
   const [changing, setChanging] = useState<DinerReservation | null>(null);
   // A reminder's "Change time or guests" opens here with ?change={id}: the change of that booking opens once it is listed.

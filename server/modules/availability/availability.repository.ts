@@ -38,6 +38,9 @@ export interface OpenSlotRow {
   date: string;
   time: string;
   free_covers: number;
+  starts_at: Date | string;
+  /** The per-guest deposit of the drop the slot belongs to, if it asks one. */
+  drop_deposit_per_cover_paise: number | null;
 }
 
 /**
@@ -49,9 +52,11 @@ export interface OpenSlotRow {
 export function openSlotsBetweenQuery(now: Date, until: Date, cutoffMinutes: number, minCovers: number): SQL {
   return sql`SELECT rest.id AS restaurant_id, rest.slug, rest.name, rest.emoji, rest.neighborhood, rest.category,
                rest.cuisine_tags, rest.hot, s.id AS slot_id, to_char(s.slot_date, 'YYYY-MM-DD') AS date,
-               s.slot_time AS time, (s.capacity - taken.covers)::int AS free_covers
+               s.slot_time AS time, (s.capacity - taken.covers)::int AS free_covers,
+               s.starts_at, d.deposit_per_cover_paise AS drop_deposit_per_cover_paise
         FROM slots s
         JOIN restaurants rest ON rest.id = s.restaurant_id
+        LEFT JOIN drops d ON d.id = s.drop_id
         ${coversTakenJoin(now)}
         WHERE s.starts_at <= ${until.toISOString()}
           AND ${slotIsOpen(now, cutoffMinutes)}

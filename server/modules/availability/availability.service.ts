@@ -145,6 +145,9 @@ export function createAvailabilityService(
     const until = new Date(now.getTime() + TODAY_WINDOW_HOURS * 3_600_000);
     const rows = await listOpenSlotsBetween(db, now, until, config.bookingCutoffMinutes, probedPartySizes[0]);
     const byRestaurant = new Map<string, AvailableTodayResponse['restaurants'][number]>();
+    // Each time says its deposit, as the restaurant page's times do (decision 220).
+    const policies = new Map<string, DepositPolicy>();
+    for (const id of new Set(rows.map((row) => row.restaurant_id))) policies.set(id, await restaurants.getDepositPolicy(anonymous, id));
     for (const row of rows) {
       let entry = byRestaurant.get(row.restaurant_id);
       if (!entry) {
@@ -163,7 +166,14 @@ export function createAvailabilityService(
         };
         byRestaurant.set(row.restaurant_id, entry);
       }
-      entry.slots.push({ slot_id: row.slot_id, date: row.date, time: row.time, freeCovers: row.free_covers });
+      const dropDeposit = row.drop_deposit_per_cover_paise ? { perCoverPaise: row.drop_deposit_per_cover_paise } : null;
+      entry.slots.push({
+        slot_id: row.slot_id,
+        date: row.date,
+        time: row.time,
+        freeCovers: row.free_covers,
+        ...slotDepositOf(policies.get(row.restaurant_id)!, asDate(row.starts_at), dropDeposit),
+      });
     }
     return { restaurants: [...byRestaurant.values()] };
   }

@@ -237,6 +237,16 @@ describe('paying to accept', () => {
         ]),
       },
     ]);
+    // The Deposits tab counts both deposits and shows the booking once, with what to credit on the bill (decision 224).
+    const day = (await call('GET', `/api/admin/deposits?date=${DAY}`, bearer(near.staff.token))).json();
+    expect(day.bookings).toContainEqual({
+      reservationId: (await reservationOf(plan!.id))!.id,
+      amountPaise: 60_000,
+      state: 'held',
+      forDate: true,
+      creditPaise: 60_000,
+    });
+    expect(day.totals.heldPaise).toBeGreaterThanOrEqual(60_000);
     // Another restaurant's staff see none of it.
     expect((await call('GET', `/api/admin/dates?date=${DAY}`, bearer(far.staff.token))).json<AdminDatesResponse>().dates).toEqual([]);
   });

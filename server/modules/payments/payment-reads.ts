@@ -1,15 +1,43 @@
-import type { PaymentIntent, PaymentIntentList, SandboxDecision, SandboxPayment } from '#common/contract/payments.ts';
+import type { PaymentIntent, PaymentIntentList, PaymentPurpose, SandboxDecision, SandboxPayment } from '#common/contract/payments.ts';
+import { bookingCode } from '#common/domain/booking-code.ts';
+import { depositFigures, moneySentence } from '#common/domain/money-sentences.ts';
+import { asDate } from '#server/db/client.ts';
 import { csvLine } from '#common/domain/csv.ts';
 import type { PaymentIntentStatus } from '#common/domain/payment-intent.ts';
-import { kolkataInstant } from '#common/domain/time.ts';
+import { formatInstantKolkata, formatTime12h, kolkataInstant, toKolkata } from '#common/domain/time.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { conflict, notFound } from '#server/errors.ts';
 import { requireDiner, requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
 import { iso, toIntent } from './intent-transitions.ts';
-import { findIntent, listIntentsOfAccount, listIntentsOfRestaurant, listLedgerLinesOfRestaurant, type IntentRow } from './payments.repository.ts';
+import {
+  findIntent,
+  listIntentsOfAccount,
+  listIntentsOfRestaurant,
+  listLedgerLinesOfRestaurant,
+  listStatementRows,
+  type IntentRow,
+} from './payments.repository.ts';
 import type { SandboxGateway } from './sandbox-gateway.ts';
 
 const LIST_LIMIT = 100;
+
+/** A Kolkata month (YYYY-MM) as [from, to) instants. */
+function monthRange(month: string): { from: Date; to: Date } {
+  const [year, monthNumber] = month.split('-').map(Number) as [number, number];
+  const next = monthNumber === 12 ? `${year + 1}-01` : `${year}-${String(monthNumber + 1).padStart(2, '0')}`;
+  return { from: kolkataInstant(`${month}-01`, '00:00'), to: kolkataInstant(`${next}-01`, '00:00') };
+}
+
+/** Rupees as a spreadsheet reads them: 400.00 (no ₹, no grouping). */
+function plainRupees(paise: number): string {
+  return (paise / 100).toFixed(2);
+}
+
+const statementPurpose: Record<PaymentPurpose, string> = {
+  reservation_deposit: 'Deposit',
+  reservation_prepayment: 'Prepayment',
+  dating_deposit: 'Tablefair date deposit',
+};
 
 function isOwner(principal: Principal, row: IntentRow): boolean {
   if (principal.kind === 'diner') return principal.userId === row.account_id;
@@ -41,14 +69,70 @@ export function createPaymentReads({ db }: Pick<AppDeps, 'db'>, sandbox: Sandbox
     /** The staff's restaurant's ledger lines posted in `month` (YYYY-MM, Kolkata), as CSV with formula-safe cells. */
     async ledgerCsv(principal: Principal, month: string): Promise<string> {
       requireStaff(principal);
-      const [year, monthNumber] = month.split('-').map(Number) as [number, number];
-      const next = monthNumber === 12 ? `${year + 1}-01` : `${year}-${String(monthNumber + 1).padStart(2, '0')}`;
-      const rows = await listLedgerLinesOfRestaurant(db, principal.restaurantId, kolkataInstant(`${month}-01`, '00:00'), kolkataInstant(`${next}-01`, '00:00'));
+      const { from, to } = monthRange(month);
+      const rows = await listLedgerLinesOfRestaurant(db, principal.restaurantId, from, to);
       const header = csvLine(['posted_at', 'posting_id', 'intent_id', 'reservation_id', 'purpose', 'posting', 'account', 'amount_paise']);
       return (
         header +
         rows
           .map((row) => csvLine([iso(row.posted_at), row.posting_id, row.intent_id, row.reservation_id, row.purpose, row.kind, row.account, row.amount_paise]))
+          .join('')
+      );
+    },
+
+    /**
+     * The restaurant's statement for `month` (decision 224): one row per deposit of a booking that
+     * month, in rupees and IST, with what was kept, released and credited, reservation and date
+     * deposits alike. The accountant's double-entry export stays ledger.csv.
+     */
+    async statementCsv(principal: Principal, month: string): Promise<string> {
+      requireStaff(principal);
+      const { from, to } = monthRange(month);
+      const rows = await listStatementRows(db, principal.restaurantId, from, to);
+      const header = csvLine([
+        'Date',
+        'Time',
+        'Guest',
+        'Booking',
+        'For',
+        'Deposit',
+        'Held now',
+        'Kept',
+        'Released',
+        'Credited on bill',
+        'Refunded',
+        'What happened',
+        'Paid at (IST)',
+      ]);
+      return (
+        header +
+        rows
+          .map((row) => {
+            const figures = depositFigures({
+              status: row.status,
+              authorisedPaise: row.authorised_paise,
+              capturedPaise: row.captured_paise,
+              refundedPaise: row.refunded_paise,
+              capturePurpose: row.capture_purpose,
+              amountPaise: row.amount_paise,
+            });
+            const starts = row.starts_at ? toKolkata(asDate(row.starts_at)) : null;
+            return csvLine([
+              starts?.date ?? '',
+              starts ? formatTime12h(starts.time) : '',
+              row.guest_name ?? '',
+              row.booking_id ? bookingCode(row.booking_id) : '',
+              statementPurpose[row.purpose],
+              plainRupees(row.amount_paise),
+              plainRupees(figures.blockedPaise),
+              plainRupees(figures.keptPaise),
+              plainRupees(figures.releasedPaise),
+              plainRupees(figures.creditedPaise),
+              plainRupees(figures.refundedPaise),
+              moneySentence(figures),
+              formatInstantKolkata(row.created_at),
+            ]);
+          })
           .join('')
       );
     },

@@ -329,3 +329,28 @@ export function claimDuePayouts(db: Db, triedBefore: Date, now: Date, limit: num
         RETURNING *`,
   );
 }
+
+export interface StatementRow extends IntentRow {
+  booking_id: string | null;
+  starts_at: Date | string | null;
+  guest_name: string | null;
+}
+
+/**
+ * Each paid (or once paid) intent of a restaurant whose booking starts in [from, to), with the
+ * booking it paid for and its guest's name: a read-only look at reservations and users (and a
+ * date's plan), which the restaurant's statement needs (decision 224). In booking order.
+ */
+export async function listStatementRows(db: Db, restaurantId: string, from: Date, to: Date): Promise<StatementRow[]> {
+  return queryRows<StatementRow>(
+    db,
+    sql`SELECT p.*, rest.name AS restaurant_name, b.id AS booking_id, b.starts_at, u.name AS guest_name
+        FROM payment_intents p JOIN restaurants rest ON rest.id = p.restaurant_id
+        LEFT JOIN dating_plans dp ON dp.id = p.dating_plan_id
+        JOIN reservations b ON b.id = COALESCE(p.reservation_id, dp.reservation_id)
+        LEFT JOIN users u ON u.id = b.user_id
+        WHERE p.restaurant_id = ${restaurantId} AND p.authorised_paise > 0
+          AND b.starts_at >= ${from.toISOString()} AND b.starts_at < ${to.toISOString()}
+        ORDER BY b.starts_at, p.created_at`,
+  );
+}

@@ -82,6 +82,28 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
+    '/api/admin/statement.csv',
+    {
+      schema: {
+        operationId: 'downloadDepositStatementCsv',
+        security: bearerAccess,
+        tags,
+        summary:
+          "The staff's restaurant's deposit statement for bookings in a month (Kolkata): date, guest, booking, deposit, held, kept, released, credited and refunded in rupees, paid at in IST",
+        querystring: ledgerMonthQuery,
+        response: { 200: z.string().describe('text/csv'), ...standardErrors },
+      },
+    },
+    async (request, reply) => {
+      const csv = await payments.statementCsv(await request.principal(), request.query.month);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="deposit-statement-${request.query.month}.csv"`)
+        .send(csv);
+    },
+  );
+
+  app.get(
     '/api/payments/intents/:id',
     {
       schema: {

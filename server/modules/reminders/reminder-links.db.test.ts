@@ -155,7 +155,10 @@ describe("a reminder's one-tap links", () => {
     );
 
     // The same link again, and the other link: both say where things stand and change nothing.
-    expect((await answer(links.release)).json<ReminderLinkView>().state).toBe('done');
+    expect((await answer(links.release)).json<ReminderLinkView>()).toMatchObject({
+      state: 'done',
+      message: 'Your table is released and has gone to the next diner waiting. Thank you for letting the restaurant know.',
+    });
     const comingAfter = (await answer(links.coming)).json<ReminderLinkView>();
     expect(comingAfter).toMatchObject({ state: 'cancelled', message: 'This reservation is already cancelled, so this link changes nothing.' });
     expect(await dashboardReply(id)).toBe('released');
@@ -196,7 +199,11 @@ describe("a reminder's one-tap links", () => {
     // Two hours ahead is inside the 3-hour free-cancel window's end: the whole deposit is kept.
     const page = (await readLink(links.release)).json<ReminderLinkView>();
     expect(page).toMatchObject({ state: 'ready', releaseFeePaise: 100_000 });
-    expect((await answer(links.release)).json<ReminderLinkView>().state).toBe('done');
+    // Nobody was waiting for this table: the page does not say it went to the next diner.
+    expect((await answer(links.release)).json<ReminderLinkView>()).toMatchObject({
+      state: 'done',
+      message: 'Your table is released and open for others to book. Thank you for letting the restaurant know.',
+    });
     const [deposit] = await queryRows<{ move: string; late_cancel: boolean }>(
       t.database.db,
       sql`SELECT move, late_cancel FROM reservation_deposits WHERE reservation_id = ${id}`,

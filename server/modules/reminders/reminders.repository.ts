@@ -113,3 +113,22 @@ export async function listReplies(db: Db, reservationIds: readonly string[]): Pr
   );
   return new Map(rows.map((row) => [row.reservation_id, row.reply]));
 }
+
+/**
+ * True when a released table had someone to go to (a read-only look at the waitlist's table, as
+ * the release page needs it): a diner offered a table on the same slot since the release, or one
+ * still waiting on that date with the slot's time in their window.
+ */
+export async function someoneWasWaitingFor(db: Db, releasedReservationId: string): Promise<boolean> {
+  const rows = await queryRows<{ one: number }>(
+    db,
+    sql`SELECT 1 AS one FROM reservations released JOIN slots s ON s.id = released.slot_id
+        WHERE released.id = ${releasedReservationId} AND (
+          EXISTS (SELECT 1 FROM waitlist_entries w JOIN reservations offered ON offered.id = w.reservation_id
+                  WHERE offered.slot_id = released.slot_id AND w.offered_at >= released.updated_at)
+          OR EXISTS (SELECT 1 FROM waitlist_entries w
+                  WHERE w.restaurant_id = released.restaurant_id AND w.wait_date = s.slot_date AND w.status = 'waiting'
+                    AND w.window_start <= s.slot_time AND w.window_end >= s.slot_time))`,
+  );
+  return rows.length > 0;
+}

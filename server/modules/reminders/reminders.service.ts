@@ -18,6 +18,7 @@ import { calendarUpdateEmail, reminderEmail, reminderText, type ReminderFacts, t
 import {
   claimDueReminders,
   findReply,
+  someoneWasWaitingFor,
   insertComingReply,
   listReplies,
   remindersAreOff,
@@ -48,6 +49,8 @@ const linkMessages = {
   release: {
     ready: 'Releasing cancels your reservation and offers the table to the next diner on the waitlist straight away. It cannot be undone.',
     done: 'Your table is released and has gone to the next diner waiting. Thank you for letting the restaurant know.',
+    /** Released with nobody waiting for that time: it is open to anyone again (decision 221). */
+    doneNobodyWaiting: 'Your table is released and open for others to book. Thank you for letting the restaurant know.',
   },
   cancelled: 'This reservation is already cancelled, so this link changes nothing.',
   closed: 'The restaurant has already seated you, closed the table or marked it a no-show, so this link changes nothing.',
@@ -128,7 +131,8 @@ export function createRemindersService(deps: AppDeps, notifications: Notificatio
   async function viewOf(link: AnswerLink, linked: LinkedReservation): Promise<ReminderLinkView> {
     const { reservation } = linked;
     const state = linkStateOf(link, reservation, await findReply(db, reservation.id));
-    const message = state === 'ready' || state === 'done' ? linkMessages[link.action][state] : linkMessages[state];
+    let message: string = state === 'ready' || state === 'done' ? linkMessages[link.action][state] : linkMessages[state];
+    if (link.action === 'release' && state === 'done' && !(await someoneWasWaitingFor(db, reservation.id))) message = linkMessages.release.doneNobodyWaiting;
     const releaseFeePaise = link.action === 'release' && state === 'ready' ? await deposits.releaseFeeNow(link) : 0;
     const { calendar } = await linkPathsFor(reservation.id, link.startsAt);
     return { action: link.action, state, message, releaseFeePaise, reservation, calendarPath: calendar };

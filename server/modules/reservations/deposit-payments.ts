@@ -1,4 +1,4 @@
-import { formatRupees } from '#common/domain/deposit-policy.ts';
+import { depositFigures, feeReasonOf, moneyEmail, type DepositFigures } from '#common/domain/money-sentences.ts';
 import { formatDateShort, formatTime12h, toKolkata } from '#common/domain/time.ts';
 import { asDate } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
@@ -21,10 +21,14 @@ export function createDepositPayments(
   notifications: NotificationsService,
   money: DepositMoney,
 ) {
-  async function email(deposit: ReservationDepositRow, subject: string, sentence: string): Promise<void> {
+  /** The deposit email for these figures (money-sentences.ts): what happened, and the agreed terms only while the money is blocked. */
+  async function email(deposit: ReservationDepositRow, figures: DepositFigures): Promise<void> {
+    const words = moneyEmail(figures, deposit.restaurant_name);
+    if (!words) return;
     const { date, time } = toKolkata(asDate(deposit.starts_at));
-    const body = `${sentence}\n\nYour table for ${deposit.party_size} at ${deposit.restaurant_name} on ${formatDateShort(date)} at ${formatTime12h(time)}.\n\n${deposit.plain_words}`;
-    await notifications.queueEmailToUser(db, deposit.user_id, { subject, body }).catch((error: unknown) => {
+    const table = `Your table for ${deposit.party_size} at ${deposit.restaurant_name} on ${formatDateShort(date)} at ${formatTime12h(time)}.`;
+    const body = `${words.sentence}\n\n${table}${words.withTerms ? `\n\nWhat you agreed: ${deposit.plain_words}` : ''}`;
+    await notifications.queueEmailToUser(db, deposit.user_id, { subject: words.subject, body }).catch((error: unknown) => {
       log.warn({ err: error, reservationId: deposit.reservation_id }, 'deposit email not queued');
     });
   }
@@ -58,11 +62,8 @@ export function createDepositPayments(
     } catch {
       return 'reject';
     }
-    await email(
-      deposit,
-      `${formatRupees(deposit.amount_paise)} blocked: your booking request is sent`,
-      `We blocked ${formatRupees(deposit.amount_paise)} as your deposit and sent your request to ${deposit.restaurant_name}.`,
-    );
+    const intent = await payments.readIntent(deposit.intent_id);
+    await email(deposit, depositFigures({ ...intent, amountPaise: deposit.amount_paise }));
     await waiveResoldLateCancels(deposit.reservation_id);
   }
 
@@ -73,33 +74,12 @@ export function createDepositPayments(
       // Not a Confirm's payment (the diner never saw an approval link without its deposit row written).
       if (!deposit) return;
       if (change.to === 'AUTHORISED') return bookPaidHold(deposit);
+      if (change.to !== 'RELEASED' && change.to !== 'CAPTURED' && change.to !== 'REFUNDED') return;
       const intent = await payments.readIntent(change.intentId);
-      if (change.to === 'RELEASED') {
-        await email(
-          deposit,
-          `${formatRupees(deposit.amount_paise)} released`,
-          `The ${formatRupees(deposit.amount_paise)} we blocked is released in full; nothing was taken.`,
-        );
-      } else if (change.to === 'CAPTURED' && intent.capturePurpose === 'credit_at_table') {
-        await email(
-          deposit,
-          `${formatRupees(intent.capturedPaise)} credited on your bill`,
-          `Your deposit of ${formatRupees(intent.capturedPaise)} is credit on your bill at ${deposit.restaurant_name}.`,
-        );
-      } else if (change.to === 'CAPTURED') {
-        const rest = intent.authorisedPaise - intent.capturedPaise;
-        await email(
-          deposit,
-          `${formatRupees(intent.capturedPaise)} kept as a fee`,
-          `${deposit.restaurant_name} kept ${formatRupees(intent.capturedPaise)} as its fee${rest > 0 ? `; the other ${formatRupees(rest)} is released` : ''}.`,
-        );
-      } else if (change.to === 'REFUNDED') {
-        await email(
-          deposit,
-          `${formatRupees(intent.refundedPaise)} refunded`,
-          `The fee of ${formatRupees(intent.refundedPaise)} is waived and refunded to you.`,
-        );
-      }
+      await email(
+        deposit,
+        depositFigures({ ...intent, amountPaise: deposit.amount_paise }, { feeReason: feeReasonOf(deposit.late_cancel, deposit.reservation_status) }),
+      );
     },
   };
 }

@@ -1,10 +1,12 @@
 import type { DepositDayResponse, MyDepositsResponse } from '#common/contract/deposit-receipts.ts';
-import { depositReceipt, depositStateOf } from '#common/domain/deposit-receipts.ts';
+import { depositStateOf } from '#common/domain/deposit-receipts.ts';
+import { depositFigures, feeReasonOf, moneySentence, paymentMethodLabel } from '#common/domain/money-sentences.ts';
+import { asDate } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { requireDiner, requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
 import type { PaymentsService } from '#server/modules/payments/payments.service.ts';
 import { toRestaurantRef } from '#server/modules/restaurants/restaurant-sql.ts';
-import { listDepositsOfDay, listDepositsOfUser } from './deposits.repository.ts';
+import { listDateDepositsOfDay, listDepositsOfDay, listDepositsOfUser } from './deposits.repository.ts';
 
 const LIST_LIMIT = 100;
 
@@ -20,15 +22,34 @@ export function createDepositReports({ db }: Pick<AppDeps, 'db'>, payments: Paym
         deposits: rows.flatMap((row) => {
           const intent = byId.get(row.intent_id);
           if (!intent) return [];
+          const figures = depositFigures(
+            { ...intent, amountPaise: row.amount_paise },
+            {
+              feeReason: feeReasonOf(row.late_cancel, row.reservation_status),
+              decided: row.move && row.move !== 'waive' ? { move: row.move, paise: row.move_paise } : null,
+            },
+          );
           return [
             {
               reservationId: row.reservation_id,
               restaurant: toRestaurantRef(row),
               slot: { date: row.slot_date, time: row.slot_time },
               amountPaise: row.amount_paise,
-              state: depositStateOf(intent),
-              receipt: depositReceipt(intent),
+              state: figures.state,
+              receipt: moneySentence(figures),
               updatedAt: intent.updatedAt,
+              paymentId: intent.id,
+              method: paymentMethodLabel(intent.provider),
+              paidAt: row.authorised_at ? asDate(row.authorised_at).toISOString() : null,
+              blockedPaise: figures.blockedPaise,
+              terms: {
+                kind: row.kind,
+                amountPaise: row.amount_paise,
+                perCoverPaise: row.per_cover_paise,
+                freeCancelUntil: asDate(row.free_cancel_until).toISOString(),
+                lateCancelKeepPaise: row.late_cancel_keep_paise,
+                noShowKeepPaise: row.no_show_keep_paise,
+              },
             },
           ];
         }),
@@ -38,10 +59,16 @@ export function createDepositReports({ db }: Pick<AppDeps, 'db'>, payments: Paym
     /** GET /api/admin/deposits?date=: each booking's deposit state, and the day's totals held, captured and released. */
     async depositDay(principal: Principal, date: string): Promise<DepositDayResponse> {
       requireStaff(principal);
-      const rows = await listDepositsOfDay(db, principal.restaurantId, date);
-      const intents = await Promise.all(rows.map((row) => payments.readIntent(row.intent_id)));
+      const [rows, dateRows] = await Promise.all([
+        listDepositsOfDay(db, principal.restaurantId, date),
+        listDateDepositsOfDay(db, principal.restaurantId, date),
+      ]);
+      // A booking's own deposit and a date's two deposits (decision 224) count alike in the totals.
+      const all = [...rows.map((row) => ({ ...row, forDate: false })), ...dateRows.map((row) => ({ ...row, forDate: true }))];
+      const intents = await Promise.all(all.map((row) => payments.readIntent(row.intent_id)));
       const totals = { heldPaise: 0, capturedPaise: 0, releasedPaise: 0 };
-      const bookings = rows.map((row, index) => {
+      const byBooking = new Map<string, DepositDayResponse['bookings'][number]>();
+      all.forEach((row, index) => {
         const intent = intents[index]!;
         const state = depositStateOf(intent);
         if (state === 'held') totals.heldPaise += intent.authorisedPaise;
@@ -50,8 +77,23 @@ export function createDepositReports({ db }: Pick<AppDeps, 'db'>, payments: Paym
         if (state === 'kept' || state === 'credit_at_table' || state === 'refunded') {
           totals.releasedPaise += intent.authorisedPaise - intent.capturedPaise + intent.refundedPaise;
         }
-        return { reservationId: row.reservation_id, amountPaise: row.amount_paise, state };
+        // What goes on the bill when the party sits down: held money that becomes credit, or credit already taken.
+        const creditPaise = state === 'held' || state === 'credit_at_table' ? (state === 'held' ? intent.authorisedPaise : intent.capturedPaise) : 0;
+        const known = byBooking.get(row.reservation_id);
+        if (known) {
+          known.amountPaise += row.amount_paise;
+          known.creditPaise = (known.creditPaise ?? 0) + creditPaise;
+          if (known.state !== state) known.state = state === 'held' ? state : known.state;
+        } else {
+          byBooking.set(row.reservation_id, {
+            reservationId: row.reservation_id,
+            amountPaise: row.amount_paise,
+            state,
+            ...(row.forDate ? { forDate: true, creditPaise } : {}),
+          });
+        }
       });
+      const bookings = [...byBooking.values()];
       return { date, bookings, totals };
     },
   };

@@ -6,6 +6,7 @@ import type { SandboxGateway } from '#server/modules/payments/sandbox-gateway.ts
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildStaff, eveningSlots, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 import { MINUTE_MS } from '#common/domain/time.ts';
+import { bookingCode } from '#common/domain/booking-code.ts';
 
 /**
  * Deposits wired end to end through HTTP, the real database and the sandbox
@@ -156,7 +157,7 @@ describe('money follows the reservation', () => {
     expect(noShow.statusCode, noShow.body).toBe(200);
     expect(await intentOf(intentId)).toMatchObject({ status: 'CAPTURED', captured_paise: PER_COVER, capture_purpose: 'keep' });
     expect(await balances(t.database.db, intentId)).toMatchObject({ restaurant_receivable: PER_COVER });
-    expect(await mailSubjects(diner.id)).toContain('₹500 kept as a fee');
+    expect(await mailSubjects(diner.id)).toContain('₹500 kept as a no-show fee');
 
     // Staff waive it: the fee is refunded.
     const waived = await call('POST', `/api/admin/bookings/${id}/waive-fee`, staff.token, {});
@@ -261,7 +262,7 @@ describe('what the diner and the portal see', () => {
         reservationId: kept.id,
         amountPaise: 2 * PER_COVER,
         state: 'held',
-        receipt: '₹1,000 blocked on your account until your visit.',
+        receipt: '₹1,000 blocked on your account until your visit; nothing taken.',
       }),
     ]);
 
@@ -269,7 +270,7 @@ describe('what the diner and the portal see', () => {
     expect((await staffMove(kept.id, 'NO_SHOW')).statusCode).toBe(200);
     expect((await call('GET', '/api/me/deposits', diner.token)).json().deposits[0]).toMatchObject({
       state: 'kept',
-      receipt: '₹500 kept as a fee; ₹500 released.',
+      receipt: '₹500 kept as a no-show fee; ₹500 released.',
     });
 
     const day = await call('GET', `/api/admin/deposits?date=${TODAY}`, staff.token);
@@ -297,6 +298,20 @@ describe('what the diner and the portal see', () => {
     // Every line of the export sums to zero, like the ledger.
     expect(lines.slice(1).reduce((sum, line) => sum + Number(line.split(',').at(-1)!.replaceAll('"', '')), 0)).toBe(0);
     expect((await call('GET', '/api/admin/ledger.csv?month=2026-13', staff.token)).statusCode).toBe(400);
+
+    // Beside it, the restaurant's statement: one row a deposit, in rupees and IST, by the booking's date.
+    const statement = await call('GET', '/api/admin/statement.csv?month=2026-11', staff.token);
+    expect(statement.statusCode, statement.body).toBe(200);
+    expect(statement.headers['content-disposition']).toBe('attachment; filename="deposit-statement-2026-11.csv"');
+    const rows = statement.body.trim().split('\r\n');
+    expect(rows[0]).toBe(
+      '"Date","Time","Guest","Booking","For","Deposit","Held now","Kept","Released","Credited on bill","Refunded","What happened","Paid at (IST)"',
+    );
+    const keptRow = rows.find((row) => row.includes(`"${bookingCode(kept.id)}"`))!;
+    expect(keptRow).toContain(`"${TODAY}",`);
+    expect(keptRow).toContain('"Deposit","1000.00","0.00","500.00","500.00","0.00","0.00","₹500 kept as a fee; ₹500 released."');
+    expect(keptRow).not.toContain(keptIntent);
+    expect((await call('GET', '/api/admin/statement.csv?month=2026-11', diner.token)).statusCode).toBe(401);
     expect((await call('GET', '/api/admin/ledger.csv?month=2026-11', diner.token)).statusCode).toBe(401);
   });
 });

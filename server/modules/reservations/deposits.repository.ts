@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { DepositMove } from '#common/domain/deposit-moves.ts';
 import type { MoneyRequirement } from '#common/domain/deposit-policy.ts';
+import type { ReservationStatus } from '#common/domain/reservation-status.ts';
 import { asDate, queryRows, type Db } from '#server/db/client.ts';
 import { restaurantRefColumns, type RestaurantRefRow } from '#server/modules/restaurants/restaurant-sql.ts';
 
@@ -28,9 +29,10 @@ export interface ReservationDepositRow {
   slot_id: string;
   party_size: number;
   starts_at: Date;
+  reservation_status: ReservationStatus;
 }
 
-const depositColumns = sql`d.*, r.user_id, r.restaurant_id, rest.name AS restaurant_name, r.slot_id, r.party_size, r.starts_at`;
+const depositColumns = sql`d.*, r.user_id, r.restaurant_id, rest.name AS restaurant_name, r.slot_id, r.party_size, r.starts_at, r.status AS reservation_status`;
 const depositJoins = sql`FROM reservation_deposits d JOIN reservations r ON r.id = d.reservation_id JOIN restaurants rest ON rest.id = r.restaurant_id`;
 
 /** The requirement as it was asked when the diner paid. */
@@ -152,4 +154,19 @@ export async function findDropDepositOfSlot(db: Db, slotId: string): Promise<num
     sql`SELECT d.deposit_per_cover_paise AS paise FROM slots s JOIN drops d ON d.id = s.drop_id WHERE s.id = ${slotId}`,
   );
   return row?.paise ?? null;
+}
+
+/**
+ * The Tablefair date deposits of a restaurant's bookings on one Kolkata date (a read-only look at
+ * the dating plans and their payment intents): each member's intent, by the booking it is for.
+ */
+export async function listDateDepositsOfDay(db: Db, restaurantId: string, date: string) {
+  return queryRows<{ reservation_id: string; intent_id: string; amount_paise: number }>(
+    db,
+    sql`SELECT dp.reservation_id, p.id AS intent_id, p.amount_paise
+        FROM dating_plans dp JOIN payment_intents p ON p.dating_plan_id = dp.id
+        JOIN reservations r ON r.id = dp.reservation_id JOIN slots s ON s.id = r.slot_id
+        WHERE r.restaurant_id = ${restaurantId} AND s.slot_date = ${date} AND p.authorised_paise > 0
+        ORDER BY r.starts_at, p.created_at`,
+  );
 }

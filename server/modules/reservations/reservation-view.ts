@@ -36,6 +36,8 @@ export function toDinerReservation(row: ReservationRow, now: Date): DinerReserva
     restaurant: toRestaurantRef(row),
     slot: { date: row.slot_date, time: row.slot_time },
     holdExpiresAt: status === 'HELD' && row.hold_expires_at ? asDate(row.hold_expires_at).toISOString() : null,
+    // A hold that ran out reads "Expired", not "Cancelled" (decision 221): swept, or past its expiry and not swept yet.
+    ...(status === 'CANCELLED' && (row.cancel_reason === 'HOLD_EXPIRED' || row.status === 'HELD') ? { expired: true } : {}),
     startsAt: asDate(row.starts_at).toISOString(),
     createdAt: asDate(row.created_at).toISOString(),
   };

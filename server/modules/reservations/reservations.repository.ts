@@ -19,9 +19,11 @@ export interface ReservationRow extends RestaurantRefRow {
   created_at: Date;
   slot_date: string;
   slot_time: string;
+  /** Why a cancelled reservation was cancelled ('HOLD_EXPIRED' for a hold that ran out), else null. */
+  cancel_reason?: string | null;
 }
 
-const reservationColumns = sql`r.id, r.user_id, r.slot_id, r.party_size, r.status, r.hold_expires_at, r.starts_at, r.created_at,
+const reservationColumns = sql`r.id, r.user_id, r.slot_id, r.party_size, r.status, r.hold_expires_at, r.starts_at, r.created_at, r.cancel_reason,
   ${restaurantRefColumns}, to_char(s.slot_date, 'YYYY-MM-DD') AS slot_date, s.slot_time`;
 
 const reservationJoins = sql`FROM reservations r

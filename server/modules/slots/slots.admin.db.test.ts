@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildSlot } from '#server/test/factories.ts';
-import { setUpStaffFixture, TODAY, TOMORROW, YESTERDAY, t, x, staffX, staffY, call, wrongKinds } from '#server/test/staff-fixture.ts';
+import { bearer } from '#server/test/app.ts';
+import { setUpStaffFixture, TODAY, TOMORROW, YESTERDAY, t, x, staffX, staffY, call, pendingBooking, wrongKinds } from '#server/test/staff-fixture.ts';
 
 /** The staff's slots through HTTP: bulk add, list, open and close. */
 setUpStaffFixture();
@@ -107,6 +108,30 @@ describe('slots', () => {
     }
     expect((await call('PATCH', '/api/admin/slots/not-an-id', staffX.token, { status: 'full' })).statusCode).toBe(400);
     expect((await call('PATCH', '/api/admin/slots/00000000-0000-4000-8000-000000000000', staffX.token, { status: 'full' })).statusCode).toBe(404);
+  });
+
+  it('edits a capacity and deletes an unbooked time, and refuses either where bookings would be lost (409 with the reason)', async () => {
+    const remove = (id: string, token: string) => t.app.inject({ method: 'DELETE', url: `/api/admin/slots/${id}`, headers: bearer(token) });
+    const empty = await buildSlot(t.database.db, x.id, { date: TOMORROW, time: '16:00', capacity: 4 });
+    const grown = await call('PATCH', `/api/admin/slots/${empty.id}`, staffX.token, { capacity: 10 });
+    expect(grown.statusCode, grown.body).toBe(200);
+    expect(grown.json()).toMatchObject({ capacity: 10, staffStatus: 'available' });
+    expect((await remove(empty.id, staffY.token)).statusCode).toBe(404);
+    expect((await remove(empty.id, staffX.token)).statusCode).toBe(204);
+    expect((await remove(empty.id, staffX.token)).statusCode).toBe(404);
+
+    // A booking of four: the capacity may not go below four, and the time may not be deleted.
+    const { slot } = await pendingBooking('16:30', { date: TOMORROW, partySize: 4 });
+    const shrunk = await call('PATCH', `/api/admin/slots/${slot.id}`, staffX.token, { capacity: 3 });
+    expect(shrunk.statusCode).toBe(409);
+    expect(shrunk.json().error).toBe(
+      'This time has 4 covers booked, so its capacity cannot go below 4 without losing bookings. Cancel or move bookings first, or set it full to stop new ones.',
+    );
+    expect((await call('PATCH', `/api/admin/slots/${slot.id}`, staffX.token, { capacity: 4 })).statusCode).toBe(200);
+    const refused = await remove(slot.id, staffX.token);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toBe('This time has bookings on record, and deleting it would lose them. Set it full to stop new bookings instead.');
+    expect((await call('PATCH', `/api/admin/slots/${slot.id}`, staffX.token, {})).statusCode).toBe(400);
   });
 
   it("never touches or shows another restaurant's slots", async () => {

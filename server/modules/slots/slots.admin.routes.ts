@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { standardErrors } from '#common/contract/common.ts';
 import { adminSlot, adminSlotList, adminSlotsQuery, bulkSlotsBody, bulkSlotsResponse, slotIdParams, updateSlotBody } from '#common/contract/portal.ts';
@@ -45,12 +46,30 @@ export const slotsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'updateSlot',
         security: bearerAccess,
         tags,
-        summary: 'Set a slot available or full',
+        summary: 'Set a slot available or full, and/or change its capacity (409 when bookings would be lost)',
         params: slotIdParams,
         body: updateSlotBody,
         response: { 200: adminSlot, ...standardErrors },
       },
     },
-    async (request) => slots.setSlotStatus(await request.principal(), request.params.id, request.body.status),
+    async (request) => slots.updateSlot(await request.principal(), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/api/admin/slots/:id',
+    {
+      schema: {
+        operationId: 'deleteSlot',
+        security: bearerAccess,
+        tags,
+        summary: "Delete a time nobody has booked (409 with the reason when it has bookings or is a drop's)",
+        params: slotIdParams,
+        response: { 204: z.null(), ...standardErrors },
+      },
+    },
+    async (request, reply) => {
+      await slots.deleteSlot(await request.principal(), request.params.id);
+      return reply.code(204).send(null);
+    },
   );
 };

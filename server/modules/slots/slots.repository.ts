@@ -97,3 +97,31 @@ export async function findDropIdOfSlot(db: Db, slotId: string): Promise<string |
   const [row] = await queryRows<{ drop_id: string | null }>(db, sql`SELECT drop_id FROM slots WHERE id = ${slotId}`);
   return row?.drop_id ?? null;
 }
+
+/** Locks one of the restaurant's slots for an edit; with its drop and how many reservations it has ever had. */
+export async function lockSlotForEdit(
+  db: Db,
+  restaurantId: string,
+  slotId: string,
+  now: Date,
+): Promise<{ id: string; drop_id: string | null; covers_booked: number; reservations: number } | undefined> {
+  const [locked] = await queryRows<{ id: string; drop_id: string | null }>(
+    db,
+    sql`SELECT id, drop_id FROM slots WHERE id = ${slotId} AND restaurant_id = ${restaurantId} FOR UPDATE`,
+  );
+  if (!locked) return undefined;
+  const [counts] = await queryRows<{ covers_booked: number; reservations: number }>(
+    db,
+    sql`SELECT taken.covers AS covers_booked, (SELECT count(*)::int FROM reservations r WHERE r.slot_id = s.id) AS reservations
+        FROM slots s ${coversTakenJoin(now)} WHERE s.id = ${slotId}`,
+  );
+  return { ...locked, covers_booked: Number(counts?.covers_booked ?? 0), reservations: counts?.reservations ?? 0 };
+}
+
+export async function updateSlotCapacity(db: Db, slotId: string, capacity: number): Promise<void> {
+  await db.execute(sql`UPDATE slots SET capacity = ${capacity} WHERE id = ${slotId}`);
+}
+
+export async function deleteSlot(db: Db, slotId: string): Promise<void> {
+  await db.execute(sql`DELETE FROM slots WHERE id = ${slotId}`);
+}

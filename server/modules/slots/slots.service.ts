@@ -1,4 +1,4 @@
-import type { AdminSlot, BulkSlotsInput, BulkSlotsResponse, StaffSlotStatus } from '#common/contract/portal.ts';
+import type { AdminSlot, BulkSlotsInput, BulkSlotsResponse } from '#common/contract/portal.ts';
 import { clockTimesBetween, isPastBookingCutoff, kolkataInstant, todayInKolkata } from '#common/domain/time.ts';
 import type { Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
@@ -11,11 +11,12 @@ import {
   insertDropSlots,
   insertSlots,
   listSlotsOfDate,
-  updateSlotStatus,
   type AdminSlotRow,
 } from './slots.repository.ts';
 
-export const SLOT_NOT_FOUND = 'Slot not found';
+import { createSlotEdits, SLOT_NOT_FOUND } from './slot-edits.ts';
+
+export { SLOT_NOT_FOUND };
 
 /**
  * The slots a restaurant offers (decision 091: this module alone writes the slots table). Staff
@@ -36,7 +37,17 @@ export function createSlotsService(deps: AppDeps) {
     };
   }
 
+  async function readSlot(principal: Principal, slotId: string): Promise<AdminSlot> {
+    requireStaff(principal);
+    const now = clock.now();
+    const row = await findSlotOfRestaurant(db, principal.restaurantId, slotId, now);
+    if (!row) throw notFound(SLOT_NOT_FOUND);
+    return toAdminSlot(row, now);
+  }
+
   return {
+    ...createSlotEdits(deps, readSlot),
+
     /** GET /api/admin/slots?date: the date's slots with covers booked and display status. */
     async listSlots(principal: Principal, date: string): Promise<AdminSlot[]> {
       requireStaff(principal);
@@ -66,16 +77,6 @@ export function createSlotsService(deps: AppDeps) {
         for (const slotId of created) events.publish('slot.freed', { slotId, restaurantId: principal.restaurantId });
       }
       return { created: created.length, skipped: future.length - created.length, past: times.length - future.length };
-    },
-
-    /** PATCH /api/admin/slots/{id}: available or full. Another restaurant's slot is not found. */
-    async setSlotStatus(principal: Principal, slotId: string, status: StaffSlotStatus): Promise<AdminSlot> {
-      requireStaff(principal);
-      const updated = await updateSlotStatus(db, principal.restaurantId, slotId, status);
-      if (!updated) throw notFound(SLOT_NOT_FOUND);
-      if (status === 'available') events.publish('slot.freed', { slotId, restaurantId: principal.restaurantId });
-      const now = clock.now();
-      return toAdminSlot((await findSlotOfRestaurant(db, principal.restaurantId, slotId, now))!, now);
     },
 
     /** Inside the caller's transaction: which of these (date, time) pairs the restaurant already has a slot at. */

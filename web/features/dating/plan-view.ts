@@ -1,4 +1,5 @@
 import type { DateDepositState, DatePlan } from '#common/contract/dating-plans.ts';
+import { endSentence } from '#common/domain/sentences.ts';
 import { formatRupees } from '#common/domain/deposit-policy.ts';
 import { openDatePlanStatuses } from '#common/domain/dating-plan.ts';
 import { formatDateShort, formatInstantKolkata, formatTime12h } from '#common/domain/time.ts';
@@ -106,7 +107,7 @@ export function planHeadline(plan: DatePlan): string {
     case 'BOOKED':
       return 'Your table is booked';
     case 'SEATED':
-      return `You and ${name} met at ${plan.restaurant.name}.`;
+      return endSentence(`You and ${name} met at ${plan.restaurant.name}`);
     case 'FLAKED':
       if (plan.flaked === 'me') return 'You did not make it to this date, so it counts as a missed date.';
       return `${name} did not come to this date.`;

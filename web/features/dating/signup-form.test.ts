@@ -153,3 +153,15 @@ describe('the signup sequence', () => {
     expect(signedUp).toBe(false);
   });
 });
+
+describe('the time-zone field', () => {
+  it('reads a browser that says Asia/Calcutta as Asia/Kolkata, and offers the common zones first', async () => {
+    const { canonicalTimeZone, timeZoneChoices } = await import('./signup-form.ts');
+    expect(canonicalTimeZone('Asia/Calcutta')).toBe('Asia/Kolkata');
+    const { common, others } = timeZoneChoices('Asia/Kolkata', ['Africa/Abidjan', 'Asia/Calcutta', 'Asia/Kolkata', 'Europe/London', 'Pacific/Fiji']);
+    expect(common[0]).toBe('Asia/Kolkata');
+    expect(others).toEqual(['Africa/Abidjan', 'Pacific/Fiji']);
+    // A zone chosen from the long list stays offered among the common ones.
+    expect(timeZoneChoices('Pacific/Fiji', []).common.at(-1)).toBe('Pacific/Fiji');
+  });
+});

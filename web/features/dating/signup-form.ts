@@ -35,13 +35,51 @@ export interface DatingSignupForm {
   timeZone: string;
 }
 
-/** The browser's time zone, else Asia/Kolkata. */
+/** Old names some browsers still report, as the zones are called now (Chromium says Asia/Calcutta). */
+const zoneAliases: Record<string, string> = {
+  'Asia/Calcutta': 'Asia/Kolkata',
+  'Asia/Katmandu': 'Asia/Kathmandu',
+  'Asia/Rangoon': 'Asia/Yangon',
+  'Asia/Saigon': 'Asia/Ho_Chi_Minh',
+  'Asia/Dacca': 'Asia/Dhaka',
+};
+
+/** The zones most members live in, offered first (decision 222); the rest follow alphabetically. */
+export const COMMON_TIME_ZONES = [
+  'Asia/Kolkata',
+  'Asia/Dubai',
+  'Asia/Singapore',
+  'Asia/Kathmandu',
+  'Asia/Colombo',
+  'Asia/Dhaka',
+  'Europe/London',
+  'Europe/Berlin',
+  'America/New_York',
+  'America/Chicago',
+  'America/Los_Angeles',
+  'Australia/Sydney',
+] as const;
+
+/** A zone under its current name. */
+export function canonicalTimeZone(zone: string): string {
+  return zoneAliases[zone] ?? zone;
+}
+
+/** The browser's time zone (under its current name), else Asia/Kolkata. */
 export function browserTimeZone(): string {
   try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || DEFAULT_DATING_TIME_ZONE;
+    return canonicalTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone || DEFAULT_DATING_TIME_ZONE);
   } catch {
     return DEFAULT_DATING_TIME_ZONE;
   }
+}
+
+/** The time-zone select's two groups: the common zones (and the chosen one), then every other zone the browser knows. */
+export function timeZoneChoices(current: string, known: readonly string[]): { common: string[]; others: string[] } {
+  const common: string[] = [...COMMON_TIME_ZONES];
+  if (!common.includes(current)) common.push(current);
+  const others = [...new Set(known.map(canonicalTimeZone))].filter((zone) => !common.includes(zone)).sort();
+  return { common, others };
 }
 
 export function emptySignupForm(timeZone = browserTimeZone()): DatingSignupForm {

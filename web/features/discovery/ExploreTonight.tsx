@@ -2,6 +2,7 @@ import type { AvailableTodayEntry } from '#common/contract/restaurants.ts';
 import { addDays, formatDateShort, formatTime12h, todayInKolkata } from '#common/domain/time.ts';
 import { Link } from 'react-router';
 import { Skeleton } from '#web/components/ui/Feedback.tsx';
+import { slotDepositWords as slotDepositLabel } from '#common/domain/money-sentences.ts';
 import { reserveHref } from './explore.ts';
 
 type Slot = AvailableTodayEntry['slots'][number];
@@ -45,14 +46,20 @@ export function ExploreCard({ entry, partySize, today = todayInKolkata() }: { en
           {labelDays ? <p className="explore-day__label">{dayLabel(date, today)}</p> : null}
           <ul className="explore-times" aria-label={`${dayLabel(date, today)} at ${restaurant.name}`}>
             {slots.map((slot) => (
-              <li key={slot.slot_id}>
+              <li key={slot.slot_id} className={slot.deposit ? 'explore-times__item--deposit' : undefined}>
                 <Link
                   className="explore-time"
                   to={reserveHref(restaurant.slug, slot, partySize)}
-                  aria-label={`${formatTime12h(slot.time)} ${dayLabel(date, today).toLowerCase()} at ${restaurant.name}, party of ${partySize}`}
+                  aria-label={`${formatTime12h(slot.time)} ${dayLabel(date, today).toLowerCase()} at ${restaurant.name}, party of ${partySize}${slot.deposit ? `, ${slotDepositLabel(slot.deposit)}` : ''}`}
                 >
                   {formatTime12h(slot.time)}
                 </Link>
+                {/* Beside the link, not in it: the link's name starts with what it shows (the deposit is in its name too). */}
+                {slot.deposit ? (
+                  <span className="explore-time__deposit" aria-hidden="true">
+                    {slotDepositLabel(slot.deposit)}
+                  </span>
+                ) : null}
               </li>
             ))}
           </ul>

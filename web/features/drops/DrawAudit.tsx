@@ -59,21 +59,28 @@ function DrawCheck({ audit }: { audit: DropDrawAudit }) {
   );
 }
 
+/**
+ * When the seed was fixed, on the same IST clock as the drop's window: "before entries opened"
+ * only when it was (a drop created while its entries were already open says when it was made).
+ */
+export function sealedWords(drop: { committedAt: string | null; entryOpensAt: string }): string {
+  if (!drop.committedAt) return 'The draw’s secret seed was fixed when the drop was created, before anyone could enter.';
+  const before = Date.parse(drop.committedAt) <= Date.parse(drop.entryOpensAt);
+  return `The draw’s secret seed was fixed on ${formatInstant(drop.committedAt)}, ${before ? 'before entries opened' : 'when the drop was created, before the entries closed'}.`;
+}
+
 /** Before the draw: the seed's fingerprint, public since the drop was created, and the entry list fixed at the close. */
 export function DrawCommitment({
   drop,
 }: {
-  drop: Pick<DropDetail, 'seedCommitment' | 'committedAt' | 'entriesClosedAt' | 'closedEntryCount' | 'entriesHash'>;
+  drop: Pick<DropDetail, 'seedCommitment' | 'committedAt' | 'entryOpensAt' | 'entriesClosedAt' | 'closedEntryCount' | 'entriesHash'>;
 }) {
   if (!drop.seedCommitment) return null;
   return (
     <details className="drop__audit">
       <summary>How the draw is kept honest</summary>
       <div className="drop__audit-body">
-        <p>
-          The draw’s secret seed was fixed on {drop.committedAt ? formatInstant(drop.committedAt) : 'creation'}, before entries opened. Its SHA-256 is public
-          now; the seed itself is revealed after the draw, so you can check it was not changed.
-        </p>
+        <p>{sealedWords(drop)} Its SHA-256 is public now; the seed itself is revealed after the draw, so you can check it was not changed.</p>
         <p className="drop__seed">
           SHA-256 of the seed <code data-testid="seed-commitment">{drop.seedCommitment}</code>
         </p>

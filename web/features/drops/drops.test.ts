@@ -65,3 +65,15 @@ describe('checking a draw in the browser', () => {
     expect(drawCheckSummary(extraEntry, null).ok).toBe(false);
   });
 });
+
+describe('when the draw was sealed', () => {
+  it('says "before entries opened" only when it was, on the same clock as the window', async () => {
+    const { sealedWords } = await import('./DrawAudit.tsx');
+    expect(sealedWords({ committedAt: '2026-11-27T08:27:00Z', entryOpensAt: '2026-11-27T09:27:00Z' })).toBe(
+      'The draw’s secret seed was fixed on Fri, 27 Nov, 1:57 PM, before entries opened.',
+    );
+    expect(sealedWords({ committedAt: '2026-11-27T09:27:00Z', entryOpensAt: '2026-11-27T08:27:00Z' })).toBe(
+      'The draw’s secret seed was fixed on Fri, 27 Nov, 2:57 PM, when the drop was created, before the entries closed.',
+    );
+  });
+});

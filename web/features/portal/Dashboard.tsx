@@ -25,11 +25,26 @@ function formatUpdated(at: number): string {
   return `Updated ${time.toUpperCase()}`;
 }
 
-function LiveStatusPanel({ liveStatus, updatedAt, isLoading }: { liveStatus?: LiveStatus; updatedAt: number; isLoading: boolean }) {
+function LiveStatusPanel({
+  liveStatus,
+  laterPending,
+  updatedAt,
+  isLoading,
+}: {
+  liveStatus?: LiveStatus;
+  laterPending: number;
+  updatedAt: number;
+  isLoading: boolean;
+}) {
+  // The counts are today's (decision 223); pending requests on later days are named beside them, never lost.
   const tiles: { key: keyof LiveStatus; label: string; hint: string }[] = [
-    { key: 'pending', label: 'Pending', hint: 'Held or awaiting your confirmation' },
-    { key: 'confirmed', label: 'Confirmed', hint: 'Confirmed or seated' },
-    { key: 'completed', label: 'Completed', hint: 'Finished today' },
+    {
+      key: 'pending',
+      label: 'Pending today',
+      hint: laterPending > 0 ? `Held or awaiting your confirmation; ${laterPending} more on later days` : 'Held or awaiting your confirmation',
+    },
+    { key: 'confirmed', label: 'Confirmed today', hint: 'Confirmed or seated' },
+    { key: 'completed', label: 'Completed today', hint: 'Finished today' },
   ];
   return (
     <AdminPanel
@@ -328,7 +343,14 @@ export function Dashboard() {
   const bookings = useAdminBookings();
   return (
     <div className="admin-dashboard">
-      <LiveStatusPanel liveStatus={bookings.data?.liveStatus} updatedAt={bookings.dataUpdatedAt} isLoading={bookings.isPending} />
+      <LiveStatusPanel
+        liveStatus={bookings.data?.liveStatus}
+        laterPending={
+          (bookings.data?.bookings ?? []).filter((booking) => booking.status === 'PENDING' && booking.slot.date > (bookings.data?.today ?? '')).length
+        }
+        updatedAt={bookings.dataUpdatedAt}
+        isLoading={bookings.isPending}
+      />
       <div className="admin-dashboard__main">
         <BookingSearchPanel />
         <BookingsPanel />

@@ -4,10 +4,10 @@ import { formatRupees } from '#common/domain/deposit-policy.ts';
 import { todayInKolkata } from '#common/domain/time.ts';
 import { Button } from '#web/components/ui/Button.tsx';
 import { Skeleton } from '#web/components/ui/Feedback.tsx';
-import { downloadLedgerCsv, useDepositDay } from './deposit-day-api.ts';
+import { downloadLedgerCsv, downloadStatementCsv, useDepositDay } from './deposit-day-api.ts';
 import './deposit-day.css';
 
-/** Today's deposits: totals held, captured and released, and the month's ledger as CSV. */
+/** Today's deposits (a date's too): totals held, captured and released, the month's statement and the accountant's ledger as CSV. */
 export function DepositDayPanel() {
   const today = todayInKolkata();
   const day = useDepositDay(today);
@@ -24,17 +24,32 @@ export function DepositDayPanel() {
         <h2 id="deposit-day-title" className="admin-panel__title">
           Deposits today
         </h2>
-        <Button
-          size="sm"
-          variant="secondary"
-          onClick={() => {
-            setDownloadError(null);
-            downloadLedgerCsv(month).catch((error: Error) => setDownloadError(error.message));
-          }}
-        >
-          Download {month} ledger (CSV)
-        </Button>
+        <div className="deposit-day__downloads">
+          <Button
+            size="sm"
+            onClick={() => {
+              setDownloadError(null);
+              downloadStatementCsv(month).catch((error: Error) => setDownloadError(error.message));
+            }}
+          >
+            Download {month} statement (CSV)
+          </Button>
+          <Button
+            size="sm"
+            variant="secondary"
+            onClick={() => {
+              setDownloadError(null);
+              downloadLedgerCsv(month).catch((error: Error) => setDownloadError(error.message));
+            }}
+          >
+            Accountant’s ledger (CSV)
+          </Button>
+        </div>
       </div>
+      <p className="deposit-day__note">
+        The statement lists each booking’s deposit in rupees and IST: kept, released and credited on the bill. The ledger is the double-entry export for your
+        accountant.
+      </p>
       <dl className="deposit-day__tiles">
         {tiles.map((tile) => (
           <div key={tile.key} className="deposit-day__tile">
@@ -62,6 +77,14 @@ export function useBookingDeposit(bookingId: string, date: string) {
 export function DepositBadge({ bookingId, date }: { bookingId: string; date: string }) {
   const deposit = useBookingDeposit(bookingId, date);
   if (!deposit) return null;
+  if (deposit.forDate) {
+    return (
+      <span className={`deposit-badge deposit-badge--${deposit.state}`}>
+        Date deposits {formatRupees(deposit.amountPaise)}
+        {deposit.creditPaise ? `: credit ${formatRupees(deposit.creditPaise)} on the bill` : `: ${depositStateLabels[deposit.state]}`}
+      </span>
+    );
+  }
   return (
     <span className={`deposit-badge deposit-badge--${deposit.state}`}>
       Deposit {formatRupees(deposit.amountPaise)}: {depositStateLabels[deposit.state]}

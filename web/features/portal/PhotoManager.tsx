@@ -3,7 +3,7 @@ import { useId, useState, type ChangeEvent } from 'react';
 import { MAX_GALLERY_PHOTOS, MAX_MENU_PHOTOS } from '#common/domain/restaurant-profile.ts';
 import { ApiError } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
-import { useToast } from '#web/components/ui/Toast.tsx';
+import { useDismissToast, useToast } from '#web/components/ui/Toast.tsx';
 import { adminKeys } from './api.ts';
 import { makePhotoCover, removeRestaurantPhoto, uploadRestaurantPhoto, type AdminPhoto } from './photos-api.ts';
 
@@ -26,6 +26,7 @@ const WORDS = {
 export function PhotoManager({ purpose, photos, restaurantName }: { purpose: 'gallery' | 'menu'; photos: AdminPhoto[]; restaurantName: string }) {
   const words = WORDS[purpose];
   const toast = useToast();
+  const dismissToast = useDismissToast();
   const queryClient = useQueryClient();
   const pickerId = useId();
   const [busy, setBusy] = useState<string | null>(null);
@@ -40,6 +41,8 @@ export function PhotoManager({ purpose, photos, restaurantName }: { purpose: 'ga
       await work();
       await queryClient.invalidateQueries({ queryKey: adminKeys.restaurant });
       setNote(done);
+      // A later success takes away the error it answers.
+      dismissToast('photo-upload');
     } catch (error) {
       const reason =
         error instanceof ApiError && error.serverMessage
@@ -47,7 +50,7 @@ export function PhotoManager({ purpose, photos, restaurantName }: { purpose: 'ga
           : error instanceof ApiError && error.isNetworkError
             ? 'no connection'
             : 'Unknown error';
-      toast(`Failed to upload photo: ${reason}`, 'error');
+      toast(`Failed to upload photo: ${reason}`, 'error', { key: 'photo-upload' });
     } finally {
       setBusy(null);
     }
@@ -58,7 +61,7 @@ export function PhotoManager({ purpose, photos, restaurantName }: { purpose: 'ga
     event.target.value = '';
     if (!file) return;
     if (!file.type.startsWith('image/')) {
-      toast('Please select an image', 'error');
+      toast('Please select an image', 'error', { key: 'photo-upload' });
       return;
     }
     const alt = purpose === 'menu' ? `${restaurantName} menu, page ${mine.length + 1}` : `${restaurantName}, photo ${mine.length + 1}`;

@@ -14,7 +14,7 @@ import {
   smokingLabels,
   smokingPolicies,
 } from '#common/domain/restaurant-profile.ts';
-import { useToast } from '#web/components/ui/Toast.tsx';
+import { useDismissToast, useToast } from '#web/components/ui/Toast.tsx';
 import { adminKeys, uploadHeroPhoto, useUpdateRestaurant } from './api.ts';
 import { AdminPanel } from './AdminPanel.tsx';
 import { PhotoManager } from './PhotoManager.tsx';
@@ -68,6 +68,7 @@ function formOf(restaurant: AdminRestaurant): ProfileForm {
 /** Profile tab: the public profile and the hero photo. On success: the spec's alert, then Dashboard after 1 second. */
 export function ProfilePanel({ restaurant, onSaved }: { restaurant: AdminRestaurant; onSaved: () => void }) {
   const toast = useToast();
+  const dismissToast = useDismissToast();
   const queryClient = useQueryClient();
   const save = useUpdateRestaurant();
   const [form, setForm] = useState<ProfileForm>(() => formOf(restaurant));
@@ -102,10 +103,12 @@ export function ProfilePanel({ restaurant, onSaved }: { restaurant: AdminRestaur
       const { url } = await uploadHeroPhoto(file, restaurant.id);
       setForm((current) => ({ ...current, heroImageUrl: toAbsolute(url) }));
       setPhotoNote('Photo uploaded. It is already live on your public page.');
+      // A later success takes away the error it answers.
+      dismissToast('photo-upload');
       await queryClient.invalidateQueries({ queryKey: adminKeys.restaurant });
     } catch (error) {
       const reason = error instanceof ApiError && error.serverMessage ? error.serverMessage : 'Unknown error';
-      toast(`Failed to upload photo: ${reason}`, 'error');
+      toast(`Failed to upload photo: ${reason}`, 'error', { key: 'photo-upload' });
     } finally {
       setUploading(false);
     }

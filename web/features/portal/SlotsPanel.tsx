@@ -5,15 +5,32 @@ import { ApiError } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
 import { Skeleton } from '#web/components/ui/Feedback.tsx';
 import { NumberField, TextField } from '#web/components/ui/Field.tsx';
-import { useAddSlots, useAdminSlots, useSetSlotStatus } from './api.ts';
+import { ConfirmDialog } from '#web/components/ui/ConfirmDialog.tsx';
+import { errorMessage } from '#web/api/client.ts';
+import { useAddSlots, useAdminSlots, useEditSlot, useSetSlotStatus } from './api.ts';
 import { bulkFormErrors, bulkTimes, describeBulk, type BulkForm } from './bookings.ts';
 import { AdminPanel } from './AdminPanel.tsx';
 
 /** The spec's defaults: 18:00 to 22:00, every 30 minutes, 4 covers. */
 const DEFAULT_BULK: BulkForm = { start: '18:00', end: '22:00', interval: '30', capacity: '4' };
 
-function SlotRow({ slot, busy, onStatus }: { slot: AdminSlot; busy: boolean; onStatus: (status: StaffSlotStatus) => void }) {
+function SlotRow({
+  slot,
+  busy,
+  onStatus,
+  onCapacity,
+  onDelete,
+}: {
+  slot: AdminSlot;
+  busy: boolean;
+  onStatus: (status: StaffSlotStatus) => void;
+  onCapacity: (capacity: number) => void;
+  onDelete: () => void;
+}) {
   const id = useId();
+  const [capacity, setCapacity] = useState(String(slot.capacity));
+  const typed = Number(capacity);
+  const changed = capacity.trim() !== '' && Number.isInteger(typed) && typed !== slot.capacity;
   const share = Math.min(100, Math.round((slot.coversBooked / Math.max(1, slot.capacity)) * 100));
   return (
     <li className={`slot-row slot-row--${slot.status}`} data-testid="slot-row" data-slot-time={slot.time}>
@@ -45,6 +62,32 @@ function SlotRow({ slot, busy, onStatus }: { slot: AdminSlot; busy: boolean; onS
         <option value="available">available</option>
         <option value="full">full</option>
       </select>
+      <div className="slot-row__edit">
+        <label htmlFor={`${id}-capacity`}>Capacity</label>
+        <input
+          id={`${id}-capacity`}
+          className="slot-row__capacity"
+          type="number"
+          inputMode="numeric"
+          min={SLOT_CAPACITY_MIN}
+          max={SLOT_CAPACITY_MAX}
+          value={capacity}
+          aria-label={`Capacity for ${formatTime12h(slot.time)}`}
+          onChange={(event) => setCapacity(event.target.value)}
+        />
+        <Button size="sm" variant="secondary" aria-disabled={!changed || busy || undefined} onClick={() => changed && !busy && onCapacity(typed)}>
+          Save
+        </Button>
+        <Button
+          size="sm"
+          variant="secondary"
+          aria-label={`Delete ${formatTime12h(slot.time)}`}
+          aria-disabled={busy || undefined}
+          onClick={() => !busy && onDelete()}
+        >
+          Delete
+        </Button>
+      </div>
     </li>
   );
 }
@@ -106,7 +149,29 @@ export function SlotsPanel() {
     );
   }
 
-  const busySlotId = setStatus.isPending ? setStatus.variables?.id : undefined;
+  const editSlot = useEditSlot();
+  const [deleting, setDeleting] = useState<AdminSlot | null>(null);
+  const busySlotId = setStatus.isPending ? setStatus.variables?.id : editSlot.isPending ? editSlot.variables?.id : undefined;
+  /** A capacity change or a delete; a refusal (bookings would be lost) is said in the server's sentence. */
+  function edit(slot: AdminSlot, capacity: number | null) {
+    editSlot.mutate(
+      { id: slot.id, capacity },
+      {
+        onSuccess: () =>
+          setSlotNotice({
+            tone: 'success',
+            text: capacity === null ? `${formatTime12h(slot.time)} deleted.` : `${formatTime12h(slot.time)} now seats ${capacity}.`,
+          }),
+        onError: (error) =>
+          setSlotNotice({
+            tone: 'error',
+            text: errorMessage(error, { server: 'The slot could not be changed', network: 'The slot could not be changed. Please try again.' }),
+          }),
+        onSettled: () => setDeleting(null),
+      },
+    );
+  }
+  const [slotNotice, setSlotNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   // A slot's status change, said politely (the select keeps the focus).
   const [slotNews, setSlotNews] = useState('');
 
@@ -152,7 +217,9 @@ export function SlotsPanel() {
         <ul className="slots__list">
           {slots.data.map((slot) => (
             <SlotRow
-              key={slot.id}
+              key={`${slot.id}-${slot.capacity}`}
+              onCapacity={(capacity) => edit(slot, capacity)}
+              onDelete={() => setDeleting(slot)}
               slot={slot}
               busy={busySlotId === slot.id}
               onStatus={(status) =>
@@ -168,9 +235,27 @@ export function SlotsPanel() {
           ))}
         </ul>
       )}
+      <p className={`slots__result${slotNotice ? ` slots__result--${slotNotice.tone}` : ''}`} role="status" data-testid="slot-notice">
+        {slotNotice?.text}
+      </p>
       <p className="visually-hidden" role="status">
         {slotNews}
       </p>
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete this time"
+        confirmLabel={editSlot.isPending ? 'Deleting…' : 'Yes, delete'}
+        cancelLabel="Keep it"
+        busy={editSlot.isPending}
+        onConfirm={() => deleting && edit(deleting, null)}
+        onCancel={() => setDeleting(null)}
+      >
+        <p>
+          {deleting
+            ? `${formatTime12h(deleting.time)} on ${formatDateShort(deleting.date)} will no longer be offered. A time with bookings cannot be deleted.`
+            : null}
+        </p>
+      </ConfirmDialog>
     </AdminPanel>
   );
 }

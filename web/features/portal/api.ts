@@ -128,6 +128,18 @@ export function useSetSlotStatus() {
   });
 }
 
+/** PATCH a slot's capacity, or DELETE it (decision 225): a change that would lose bookings answers 409 with the reason. */
+export function useEditSlot() {
+  const reload = useReloadDashboard();
+  return useMutation({
+    mutationFn: ({ id, capacity }: { id: string; capacity: number | null }) =>
+      capacity === null
+        ? apiRequest<null>(`/api/admin/slots/${id}`, { method: 'DELETE', auth: 'restaurant' })
+        : apiRequest<AdminSlot>(`/api/admin/slots/${id}`, { method: 'PATCH', body: { capacity }, auth: 'restaurant' }),
+    onSettled: reload,
+  });
+}
+
 export function useUpdateRestaurant() {
   const queryClient = useQueryClient();
   return useMutation({

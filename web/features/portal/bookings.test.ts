@@ -49,6 +49,12 @@ describe('bulk form errors', () => {
     expect(bulkFormErrors('2026-11-30', { ...valid, capacity: '0' })).toEqual({ capacity: 'Choose a whole number of covers from 1 to 500.' });
     expect(bulkFormErrors('2026-11-30', { ...valid, start: '22:00', end: '18:00' })).toEqual({ start: 'Choose a start time before the end time.' });
   });
+
+  it('previews nothing where it refuses: equal start and end is an error, not "Adds 1 time"', () => {
+    expect(bulkFormErrors('2026-11-30', { ...valid, start: '12:00', end: '12:00' })).toEqual({ start: 'Choose a start time before the end time.' });
+    expect(describeBulk(bulkTimes('12:00', '12:00', 30))).toBe('');
+    expect(describeBulk(bulkTimes('12:00', '12:30', 30))).toBe('Adds up to 2 times, 12:00 PM – 12:30 PM');
+  });
 });
 
 describe('booking days', () => {

@@ -83,6 +83,8 @@ export function dayLabel(date: string, today: string): string {
 export function bulkTimes(start: string, end: string, interval: number): string[] {
   if (!/^\d\d:\d\d$/.test(start) || !/^\d\d:\d\d$/.test(end) || !Number.isInteger(interval) || interval < SLOT_INTERVAL_MIN || interval > SLOT_INTERVAL_MAX)
     return [];
+  // The contract refuses a start that is not before the end: no preview then, only the field's error.
+  if (minutesOfDay(start) >= minutesOfDay(end)) return [];
   const times: string[] = [];
   for (let minute = minutesOfDay(start); minute <= minutesOfDay(end); minute += interval) times.push(clockTimeOf(minute));
   return times;

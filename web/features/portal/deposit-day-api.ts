@@ -45,3 +45,17 @@ export function useWaiveFee() {
     onSettled: reread,
   });
 }
+
+/** Downloads the month's deposit statement (rupees, IST, one row a deposit) with the staff's token. */
+export async function downloadStatementCsv(month: string): Promise<void> {
+  const response = await fetch(`/api/admin/statement.csv?month=${encodeURIComponent(month)}`, {
+    headers: { authorization: `Bearer ${readToken('restaurant') ?? ''}` },
+  });
+  if (!response.ok) throw new Error('The statement could not be downloaded. Please try again.');
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `deposit-statement-${month}.csv`;
+  link.click();
+  URL.revokeObjectURL(url);
+}

@@ -23,6 +23,8 @@ export function useLiveUpdates(options: { onUnauthorized: () => void }): { conne
       pending = window.setTimeout(() => {
         void queryClient.invalidateQueries({ queryKey: adminKeys.bookings });
         void queryClient.invalidateQueries({ queryKey: adminKeys.allSlots });
+        // A booking that just paid arrives with its deposit badge, not only after a reload.
+        void queryClient.invalidateQueries({ queryKey: adminKeys.allDepositDays });
       }, 120);
     };
     void readEventStream<PortalStreamEvent>({

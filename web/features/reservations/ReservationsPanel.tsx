@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { useMyReservations } from './api.ts';
 import { useCancelFromList } from './CancelReservationDialog.tsx';
@@ -11,9 +12,15 @@ const PANEL_SIZE = 3;
 export function ReservationsPanel() {
   const reservations = useMyReservations(true);
   // A failed cancel is only logged (spec section 8); the list is re-read to show the truth.
-  const cancel = useCancelFromList({ onFailed: (error) => console.error('Could not cancel the reservation', error) });
+  // Cancelled while the diner is here: the card stays to say so (and keep the focus); on the next visit it is gone.
+  const [cancelledHere, setCancelledHere] = useState<string[]>([]);
+  const cancel = useCancelFromList({
+    onFailed: (error) => console.error('Could not cancel the reservation', error),
+    onDone: (id) => setCancelledHere((ids) => [...ids, id]),
+  });
   const now = new Date();
-  const list = reservations.data ?? [];
+  // Only bookings still ahead of the diner: cancelled and expired ones live in /me (decision 221).
+  const list = (reservations.data ?? []).filter((reservation) => reservation.status !== 'CANCELLED' || cancelledHere.includes(reservation.id));
 
   let body;
   if (reservations.isPending) {

@@ -10,5 +10,7 @@ export function useMyDeposits(enabled: boolean) {
     enabled,
     meta: { errorLog: 'Failed to fetch deposits' },
     queryFn: () => apiRequest<MyDepositsResponse>('/api/me/deposits', { auth: 'customer' }),
+    // A release or fee under way settles when the provider answers: read again until it has.
+    refetchInterval: (query) => (query.state.data?.deposits.some((deposit) => deposit.state === 'releasing' || deposit.state === 'keeping') ? 2000 : false),
   });
 }

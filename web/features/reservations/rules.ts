@@ -7,8 +7,8 @@ export const CANCEL_RESERVATION_QUESTION = 'Are you sure you want to cancel this
 export const CANCEL_HOLD_QUESTION = 'Are you sure you want to cancel this hold?';
 
 /** 'Accepted' for CONFIRMED, and so on (common/domain). */
-export function statusLabel(reservation: Pick<DinerReservation, 'status'>): string {
-  return dinerStatusLabels[reservation.status];
+export function statusLabel(reservation: Pick<DinerReservation, 'status' | 'expired'>): string {
+  return reservation.expired ? 'Expired' : dinerStatusLabels[reservation.status];
 }
 
 /** The hold screen's address: /r/{slug}/hold/{id}. */

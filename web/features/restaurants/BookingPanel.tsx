@@ -1,5 +1,5 @@
 import { useMemo, useRef, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { AvailabilityCalendar, PublicRestaurant } from '#common/contract/restaurants.ts';
 import {
   initialChoice,
@@ -12,6 +12,7 @@ import {
 } from '#common/domain/booking-choice.ts';
 import { formatDateShort, formatTime12h } from '#common/domain/time.ts';
 import { ApiError, errorMessage } from '#web/api/client.ts';
+import { Alert } from '#web/components/ui/Feedback.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { loginPath } from '#web/features/accounts/return-path.ts';
 import { setCustomerToken, useCustomerToken } from '#web/features/accounts/session.ts';
@@ -44,6 +45,8 @@ export function BookingPanel({ restaurant, calendar }: { restaurant: PublicResta
   const create = useCreateReservation();
   const toast = useToast();
   const navigate = useNavigate();
+  // Back from a hold that ran out (hold.tsx): say so here, where the day and party are kept.
+  const holdExpired = (useLocation().state as { holdExpired?: boolean } | null)?.holdExpired === true;
 
   // A preselected or chosen time that is (or becomes) taken is let go, in the same render.
   if (time !== null && availability.data !== undefined && !availability.data.some((entry) => entry.time === time && entry.available)) setTime(null);
@@ -93,7 +96,7 @@ export function BookingPanel({ restaurant, calendar }: { restaurant: PublicResta
     try {
       const reservation = await create.mutateAsync({ restaurantSlug: restaurant.slug, date, time, partySize });
       toast(
-        `Reservation created! Status: ${reservation.status}\n${restaurant.name} · ${formatDateShort(date)} · ${formatTime12h(time)} · ${partyLabel(partySize)}`,
+        `Table held for you: confirm before the timer runs out.\n${restaurant.name} · ${formatDateShort(date)} · ${formatTime12h(time)} · ${partyLabel(partySize)}`,
         'success',
         { key: 'reserve' },
       );
@@ -115,9 +118,16 @@ export function BookingPanel({ restaurant, calendar }: { restaurant: PublicResta
   const summaryTime = time ? formatTime12h(time) : null;
   const chosenDeposit = time ? availability.data?.find((entry) => entry.time === time)?.deposit : undefined;
   const summaryParty = partyLabel(partySize);
+  // Before a time is chosen the note must not promise "no deposit" under times that ask one.
+  const someAskDeposit = (availability.data ?? []).some((entry) => entry.deposit);
 
   return (
     <div className="booking">
+      {holdExpired ? (
+        <Alert tone="warning" title="Your hold expired">
+          The table went back to others before it was confirmed; nothing is taken. Your day and party are kept: pick a time to try again.
+        </Alert>
+      ) : null}
       <DatePicker calendar={calendar} value={date} onChange={chooseDate} />
       <PartySizePicker sizes={sizes} value={partySize} onChange={chooseParty} />
       <TimePicker
@@ -151,7 +161,9 @@ export function BookingPanel({ restaurant, calendar }: { restaurant: PublicResta
         </span>{' '}
         {chosenDeposit
           ? `We hold the table while you confirm. This time asks: ${slotDepositLabel(chosenDeposit)}, shown in full before you confirm.`
-          : 'We hold the table while you confirm. No deposit required.'}
+          : time || !someAskDeposit
+            ? 'We hold the table while you confirm. No deposit required.'
+            : 'We hold the table while you confirm. Times marked with a deposit ask it per guest, shown in full before you confirm.'}
       </p>
       <ReserveBar
         time={time}

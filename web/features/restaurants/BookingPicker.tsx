@@ -1,9 +1,9 @@
+import { slotDepositWords } from '#common/domain/money-sentences.ts';
 import { useEffect, useRef } from 'react';
 import type { AvailabilityCalendar, AvailabilityEntry } from '#common/contract/restaurants.ts';
 import { formatTime12h } from '#common/domain/time.ts';
 import { Skeleton } from '#web/components/ui/Feedback.tsx';
 import type { SlotDeposit } from '#common/contract/deposits.ts';
-import { formatRupees } from '#common/domain/deposit-policy.ts';
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -82,7 +82,7 @@ export function PartySizePicker({ sizes, value, onChange }: { sizes: readonly nu
 
 /** 'Deposit ₹250 a guest' or 'Prepaid ₹1,500 a guest' (decision 120). */
 export function slotDepositLabel(deposit: SlotDeposit): string {
-  return `${deposit.kind === 'deposit' ? 'Deposit' : 'Prepaid'} ${formatRupees(deposit.perCoverPaise)} a guest`;
+  return slotDepositWords(deposit);
 }
 
 /** The day's times in 12-hour form; taken ones stay visible but disabled. */

@@ -1,4 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { endSentence } from '#common/domain/sentences.ts';
 import { Link, useNavigate } from 'react-router';
 import type { WaitlistEntry } from '#common/contract/waitlist.ts';
 import { formatDateShort, formatTime12h, todayInKolkata, toKolkata } from '#common/domain/time.ts';
@@ -158,7 +159,7 @@ export function JoinWaitlist({
     <section className="join-waitlist" aria-labelledby={titleId}>
       <PanelTitle id={titleId}>Join the waitlist</PanelTitle>
       <p className="join-waitlist__text">
-        {when} at {restaurant.name}. Which times could you make? If a table in that window frees up, we hold it for you and let you know.
+        {endSentence(`${when} at ${restaurant.name}`)} Which times could you make? If a table in that window frees up, we hold it for you and let you know.
       </p>
       {options.length === 0 || !range ? (
         <p className="picker__note">No time is left to wait for on this day. Try another date.</p>

@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { endSentence } from '#common/domain/sentences.ts';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { WaitlistEntry } from '#common/contract/waitlist.ts';
@@ -166,7 +167,7 @@ export function EntryCard({ entry }: { entry: WaitlistEntry }) {
     setError(null);
     try {
       await leave.mutateAsync(entry.id);
-      toast(`You left the waitlist for ${entry.restaurant.name}.`, 'info');
+      toast(endSentence(`You left the waitlist for ${entry.restaurant.name}`), 'info');
     } catch (caught) {
       setError(errorMessage(caught, FALLBACKS));
     } finally {
