@@ -7770,6 +7770,7 @@ export interface operations {
               holdExpiresAt: string | null;
               startsAt: string;
               createdAt: string;
+              expired?: boolean;
             };
             terms: {
               /** @enum {string} */
