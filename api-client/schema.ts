@@ -964,6 +964,57 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/reservations/{id}/change-terms': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** What changing the booking to this time and party would cost or release, checked as the change would be; nothing is taken */
+    get: operations['previewBookingChange'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/reservations/{id}/change': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Change a booking to another time and/or party size at the same restaurant, atomically. When the change asks an extra deposit, answers the payment to approve; the booking keeps its old terms until it is authorised */
+    post: operations['changeBooking'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/reservations/{id}/changes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The booking's changes, oldest first */
+    get: operations['listBookingChanges'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/admin/bookings/search': {
     parameters: {
       query?: never;
@@ -6786,6 +6837,7 @@ export interface operations {
             };
             /** @enum {string|null} */
             reminderReply: 'coming' | 'released' | 'unanswered' | null;
+            changedFrom: string | null;
           };
         };
       };
@@ -8568,6 +8620,7 @@ export interface operations {
               };
               /** @enum {string|null} */
               reminderReply: 'coming' | 'released' | 'unanswered' | null;
+              changedFrom: string | null;
             }[];
             liveStatus: {
               pending: number;
@@ -8694,6 +8747,7 @@ export interface operations {
             };
             /** @enum {string|null} */
             reminderReply: 'coming' | 'released' | 'unanswered' | null;
+            changedFrom: string | null;
           };
         };
       };
@@ -8885,6 +8939,367 @@ export interface operations {
         };
         content: {
           'application/json': string;
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  previewBookingChange: {
+    parameters: {
+      query: {
+        date: string;
+        time: string;
+        partySize: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            kind: 'free' | 'pay_extra' | 'release';
+            depositPaise: number;
+            extraPaise: number;
+            releasedPaise: number;
+            freeCancelUntil: string | null;
+            words: string;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  changeBooking: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          date: string;
+          time: string;
+          partySize: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            reservation: {
+              id: string;
+              /** @enum {string} */
+              status: 'HELD' | 'PENDING' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'NO_SHOW';
+              partySize: number;
+              restaurant: {
+                id: string;
+                slug: string;
+                name: string;
+                emoji: string;
+                neighborhood: string;
+              };
+              slot: {
+                date: string;
+                time: string;
+              };
+              holdExpiresAt: string | null;
+              startsAt: string;
+              createdAt: string;
+              expired?: boolean;
+              request?: {
+                /** @enum {string|null} */
+                occasion: 'birthday' | 'anniversary' | 'date' | 'business' | 'other' | null;
+                picks: ('allergies' | 'jain' | 'vegan' | 'no-onion-garlic' | 'high-chair' | 'wheelchair-access')[];
+                note: string;
+              } | null;
+              requestEditableUntil?: string;
+            };
+            terms: {
+              /** @enum {string} */
+              kind: 'free' | 'pay_extra' | 'release';
+              depositPaise: number;
+              extraPaise: number;
+              releasedPaise: number;
+              freeCancelUntil: string | null;
+              words: string;
+            };
+            applied: boolean;
+            payment: {
+              intentId: string;
+              amountPaise: number;
+              approvalUrl: string | null;
+            } | null;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  listBookingChanges: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            /** @enum {string} */
+            status: 'awaiting_payment' | 'applied' | 'refused';
+            description: string;
+            fromStartsAt: string;
+            toStartsAt: string;
+            fromPartySize: number;
+            toPartySize: number;
+            extraPaise: number;
+            releasedPaise: number;
+            /** @enum {string} */
+            actor: 'diner' | 'staff' | 'system';
+            createdAt: string;
+            appliedAt: string | null;
+          }[];
         };
       };
       /** @description Default Response */

@@ -37,6 +37,7 @@ import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { reservationsAdminRoutes } from './modules/reservations/reservations.admin.routes.ts';
 import { reservationsRoutes } from './modules/reservations/reservations.routes.ts';
 import { guestsAdminRoutes } from './modules/guests/guests.admin.routes.ts';
+import { bookingChangeRoutes } from './modules/reservations/booking-change.routes.ts';
 import { bookingSearchAdminRoutes } from './modules/reservations/booking-search.admin.routes.ts';
 import { depositsRoutes } from './modules/reservations/deposits.routes.ts';
 import { restaurantsAdminRoutes } from './modules/restaurants/restaurants.admin.routes.ts';
@@ -125,6 +126,7 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   await app.register(availabilityRoutes);
   await app.register(reservationsRoutes);
   await app.register(reservationsAdminRoutes);
+  await app.register(bookingChangeRoutes);
   await app.register(bookingSearchAdminRoutes);
   await app.register(guestsAdminRoutes);
   await app.register(depositsRoutes);

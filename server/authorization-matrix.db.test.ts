@@ -136,6 +136,19 @@ export const authorizationTable: Row[] = [
     body: () => ({ tags: ['vip'], note: 'Window seat' }),
     expect: { anonymous: 401, dinerA: 401, dinerB: 401, staffX: 200, staffY: 404 },
   },
+  // Changing a booking (decision 280): its owner only; to another diner it does not exist.
+  {
+    method: 'GET',
+    path: '/api/reservations/{confirmedA}/change-terms?date=2026-11-23&time=20:00&partySize=2',
+    expect: { anonymous: 401, dinerA: 200, dinerB: 404, staffX: 401, staffY: 401 },
+  },
+  {
+    method: 'POST',
+    path: '/api/reservations/{confirmedA}/change',
+    body: () => ({ date: '2026-11-23', time: '20:00', partySize: 2 }),
+    expect: { anonymous: 401, dinerA: 200, dinerB: 404, staffX: 401, staffY: 401 },
+  },
+  { method: 'GET', path: '/api/reservations/{confirmedA}/changes', expect: { anonymous: 401, dinerA: 200, dinerB: 404, staffX: 401, staffY: 401 } },
   // The portal: every call is the staff's own restaurant; another restaurant's things are not found.
   { method: 'GET', path: '/api/admin/restaurant', expect: staffOnly(200) },
   { method: 'PUT', path: '/api/admin/restaurant', body: () => ({ name: 'Renamed Place', neighborhood: 'Indiranagar' }), expect: staffOnly(200) },

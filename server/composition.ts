@@ -24,6 +24,7 @@ import { createNotificationsService } from './modules/notifications/notification
 import { createPagesService } from './modules/pages/pages.service.ts';
 import { createPaymentsService } from './modules/payments/payments.service.ts';
 import { createRemindersService } from './modules/reminders/reminders.service.ts';
+import { createChangeBooking } from './modules/reservations/change-booking.ts';
 import { createDepositsService } from './modules/reservations/deposits.service.ts';
 import { createBookingSearch } from './modules/reservations/booking-search.ts';
 import { createReservationsAdminService } from './modules/reservations/reservations.admin.service.ts';
@@ -64,6 +65,7 @@ export function createServices(deps: AppDeps) {
   const payments = createPaymentsService(deps);
   const reservations = createReservationsService(deps, restaurants, availability, strikes, floor);
   const deposits = createDepositsService(deps, reservations, payments, notifications, restaurants);
+  const bookingChanges = createChangeBooking(deps, floor, payments, restaurants);
   const reminders = createRemindersService(deps, notifications, reservations, deposits);
   const reservationsAdmin = createReservationsAdminService(deps, reservations, strikes, reminders);
   const bookingSearch = createBookingSearch(deps);
@@ -127,6 +129,7 @@ export function createServices(deps: AppDeps) {
     waitlist,
     payments,
     deposits,
+    bookingChanges,
   };
 }
 
@@ -214,6 +217,7 @@ export function connectModules(services: AppServices, deps: AppDeps): ModuleWiri
   const {
     payments,
     deposits,
+    bookingChanges,
     datePlans,
     strikes,
     datingModeration,
@@ -231,6 +235,7 @@ export function connectModules(services: AppServices, deps: AppDeps): ModuleWiri
 
   // Listeners: who hears whom, after the speaker's transaction has committed.
   wiring.listener('payments.onStatusChange', 'deposits.onPaymentChange', payments.onStatusChange(deposits.onPaymentChange, RESERVATION_MONEY));
+  wiring.listener('payments.onStatusChange', 'bookingChanges.onPaymentChange', payments.onStatusChange(bookingChanges.onPaymentChange, RESERVATION_MONEY));
   wiring.listener('payments.onStatusChange', 'datePlans.onPaymentChange', payments.onStatusChange(datePlans.onPaymentChange, DATE_MONEY));
   wiring.listener('strikes.onDisputeUpheld', 'deposits.onDisputeUpheld', strikes.onDisputeUpheld(deposits.onDisputeUpheld));
   wiring.listener('datingModeration.onMemberSuspended', 'datePlans.onMemberSuspended', datingModeration.onMemberSuspended(datePlans.onMemberSuspended));
@@ -241,6 +246,7 @@ export function connectModules(services: AppServices, deps: AppDeps): ModuleWiri
 
   // Steps of every reservation move, in this order, inside the move's transaction.
   wiring.moveStep('deposits.moneyMoveStep', reservations.addMoveStep(deposits.moneyMoveStep));
+  wiring.moveStep('bookingChanges.extraMoneyStep', reservations.addMoveStep(bookingChanges.extraMoneyStep));
   wiring.moveStep('reminders.calendarUpdateStep', reservations.addMoveStep(reminders.calendarUpdateStep));
   wiring.moveStep('datePlans.tableMoveStep', reservations.addMoveStep(datePlans.tableMoveStep));
 

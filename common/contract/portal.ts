@@ -234,6 +234,8 @@ export const adminBooking = z.object({
   slot: slotRef,
   /** The diner's answer to a reminder (decision 152): null while no reminder has gone out and no answer came. */
   reminderReply: z.enum(reminderReplies).nullable(),
+  /** The diner's latest change of time or party, as staff read it: "Changed from 7:00 PM to 8:30 PM (party 2 → 4)" (decision 284). */
+  changedFrom: z.string().nullable(),
 });
 export type AdminBooking = z.infer<typeof adminBooking>;
 

@@ -553,6 +553,28 @@ export const reservationDeposits = pgTable('reservation_deposits', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });
 
+/** A diner's change of a booking's time or party size (migration 0027, decisions 280-284). */
+export const reservationChanges = pgTable('reservation_changes', {
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
+  reservationId: uuid('reservation_id').notNull(),
+  status: text('status').notNull(),
+  fromSlotId: uuid('from_slot_id').notNull(),
+  toSlotId: uuid('to_slot_id').notNull(),
+  fromStartsAt: timestamp('from_starts_at', { withTimezone: true }).notNull(),
+  toStartsAt: timestamp('to_starts_at', { withTimezone: true }).notNull(),
+  fromPartySize: integer('from_party_size').notNull(),
+  toPartySize: integer('to_party_size').notNull(),
+  extraPaise: integer('extra_paise').notNull().default(0),
+  releasedPaise: integer('released_paise').notNull().default(0),
+  extraIntentId: uuid('extra_intent_id'),
+  actorKind: text('actor_kind').notNull(),
+  actorId: uuid('actor_id'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  appliedAt: timestamp('applied_at', { withTimezone: true }),
+});
+
 /** A pair suggested to each other on one Kolkata day, with each side's answer (migration 0011, decision 140). */
 export const datingSuggestions = pgTable(
   'dating_suggestions',

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, Navigate } from 'react-router';
+import { Link, Navigate, useSearchParams } from 'react-router';
 import type { DinerReservation } from '#common/contract/reservations.ts';
 import { errorMessage } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
@@ -11,6 +11,7 @@ import { loginPath } from '#web/features/accounts/return-path.ts';
 import { useCurrentDiner, useIsSigningOut, useSignOut, useSignOutCount } from '#web/features/accounts/session.ts';
 import { useMyReservations } from '#web/features/reservations/api.ts';
 import { useCancelFromList } from '#web/features/reservations/CancelReservationDialog.tsx';
+import { ChangeBookingDialog } from '#web/features/reservations/ChangeBookingDialog.tsx';
 import { MyDeposits } from '#web/features/reservations/MyDeposits.tsx';
 import { NoReservationsYet, ReservationList, ReservationSkeletons } from '#web/features/reservations/ReservationCard.tsx';
 import { isUpcoming } from '#web/features/reservations/rules.ts';
@@ -116,6 +117,15 @@ function MyReservations() {
     },
     onCancelled: (_reservation, money) => toast(money ? `Reservation cancelled. ${money}` : 'Reservation cancelled.', 'info', { key: 'cancel-reservation' }),
   });
+  const [changing, setChanging] = useState<DinerReservation | null>(null);
+  // A reminder's "Change time or guests" opens here with ?change={id}: the change of that booking opens once it is listed.
+  const [search, setSearch] = useSearchParams();
+  const asked = search.get('change');
+  const shownChange = changing ?? (asked ? (reservations.data?.find((reservation) => reservation.id === asked) ?? null) : null);
+  const closeChange = () => {
+    setChanging(null);
+    if (asked) setSearch({}, { replace: true });
+  };
   const now = new Date();
 
   let body;
@@ -136,7 +146,7 @@ function MyReservations() {
   } else {
     const upcoming = reservations.data.filter((reservation) => isUpcoming(reservation, now));
     const past = reservations.data.filter((reservation) => !isUpcoming(reservation, now));
-    const list = (items: DinerReservation[]) => <ReservationList reservations={items} now={now} cancel={cancel} showRequests />;
+    const list = (items: DinerReservation[]) => <ReservationList reservations={items} now={now} cancel={cancel} showRequests onChangeBooking={setChanging} />;
     body = (
       <>
         <h3 className="my-profile__group">Upcoming</h3>
@@ -156,6 +166,7 @@ function MyReservations() {
       <h2 id="my-reservations-title">My reservations</h2>
       {body}
       {cancel.dialog}
+      {shownChange ? <ChangeBookingDialog reservation={shownChange} onClose={closeChange} /> : null}
     </section>
   );
 }

@@ -128,6 +128,12 @@ export default function ReminderLinkScreen() {
               Add to calendar
             </a>
           ) : null}
+          {live ? (
+            // Changing needs the diner's sign-in: /me opens the change of this booking (decision 280).
+            <ButtonLink to={`/me?change=${encodeURIComponent(view.reservation.id)}`} variant="secondary" block>
+              Change time or guests
+            </ButtonLink>
+          ) : null}
           <ButtonLink to="/me" variant="secondary" block>
             My reservations
           </ButtonLink>

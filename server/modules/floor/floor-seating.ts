@@ -12,7 +12,16 @@ import {
 import { addDays, kolkataInstant, toKolkata } from '#common/domain/time.ts';
 import type { Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { findSettings, insertAssignment, listCombinations, listOccupancies, listTables, lockFloor, type TimedOccupancy } from './floor.repository.ts';
+import {
+  findSettings,
+  insertAssignment,
+  listCombinations,
+  listOccupancies,
+  listTables,
+  lockFloor,
+  releaseAssignment,
+  type TimedOccupancy,
+} from './floor.repository.ts';
 
 const MINUTE_MS = 60_000;
 /** The longest turn any band may set (contract TURN_MINUTES_MAX): how far back an occupancy can reach into a time. */
@@ -71,6 +80,14 @@ export function createFloorSeating({ db, clock }: Pick<AppDeps, 'db' | 'clock'>)
         startsAt: seating.startsAt,
         endsAt: seating.endsAt,
       });
+    },
+
+    /**
+     * Lets a booking's table go inside the caller's transaction, after seatHold has taken its new one
+     * under the floor's lock (a booking's change, decision 280: the new table before the old).
+     */
+    async releaseSeating(tx: Db, restaurantId: string, reservationId: string, now: Date): Promise<boolean> {
+      return releaseAssignment(tx, restaurantId, reservationId, now);
     },
 
     /**

@@ -1,4 +1,5 @@
 import type { AdminBooking, AdminBookingsResponse, PortalStreamEvent } from '#common/contract/portal.ts';
+import { describeChange } from '#common/domain/booking-change.ts';
 import type { ReminderReply } from '#common/contract/reminders.ts';
 import { effectiveStatus, summaryBuckets, type ReservationStatus } from '#common/domain/reservation-status.ts';
 import { AVAILABILITY_HORIZON_DAYS } from '#common/domain/restaurants.ts';
@@ -9,6 +10,7 @@ import { notFound } from '#server/errors.ts';
 import { requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
 import type { RemindersService } from '#server/modules/reminders/reminders.service.ts';
 import type { StrikesService } from '#server/modules/strikes/strikes.service.ts';
+import { listLatestAppliedChanges } from './booking-changes.repository.ts';
 import { countBookingsOfDate, findBookingOfRestaurant, listBookingsFrom, type AdminBookingRow } from './reservations.repository.ts';
 import type { ReservationsService } from './reservations.service.ts';
 import { BOOKING_NOT_FOUND } from './reservation-view.ts';
@@ -17,7 +19,23 @@ import { BOOKING_NOT_FOUND } from './reservation-view.ts';
 const BOOKINGS_HORIZON_DAYS = AVAILABILITY_HORIZON_DAYS;
 const BOOKINGS_LIMIT = 500;
 
-function toAdminBooking(row: AdminBookingRow, now: Date, reminderReply: ReminderReply | null): AdminBooking {
+/** Each booking's latest applied change, as staff read it (decision 284). */
+async function changedFromOf(database: AppDeps['db'], ids: string[]): Promise<Map<string, string>> {
+  const changes = await listLatestAppliedChanges(database, ids);
+  return new Map(
+    changes.map((change) => [
+      change.reservation_id,
+      describeChange({
+        fromStartsAt: asDate(change.from_starts_at),
+        toStartsAt: asDate(change.to_starts_at),
+        fromPartySize: change.from_party_size,
+        toPartySize: change.to_party_size,
+      }),
+    ]),
+  );
+}
+
+function toAdminBooking(row: AdminBookingRow, now: Date, reminderReply: ReminderReply | null, changedFrom: string | null): AdminBooking {
   return {
     id: row.id,
     status: effectiveStatus(row.status, row.hold_expires_at, now),
@@ -28,6 +46,7 @@ function toAdminBooking(row: AdminBookingRow, now: Date, reminderReply: Reminder
     user: { name: row.user_name || row.username, email: row.user_email, phone: row.user_phone },
     slot: { date: row.slot_date, time: row.slot_time },
     reminderReply,
+    changedFrom,
   };
 }
 
@@ -50,8 +69,12 @@ export function createReservationsAdminService(deps: AppDeps, reservations: Rese
         principal,
         rows.map((row) => row.id),
       );
+      const changes = await changedFromOf(
+        db,
+        rows.map((row) => row.id),
+      );
       return {
-        bookings: rows.map((row) => toAdminBooking(row, now, replies.get(row.id) ?? null)),
+        bookings: rows.map((row) => toAdminBooking(row, now, replies.get(row.id) ?? null, changes.get(row.id) ?? null)),
         liveStatus: { pending: total(summaryBuckets.pending), confirmed: total(summaryBuckets.ongoing), completed: total(summaryBuckets.completed) },
         today,
       };
@@ -72,7 +95,8 @@ export function createReservationsAdminService(deps: AppDeps, reservations: Rese
       const row = await findBookingOfRestaurant(db, principal.restaurantId, id);
       if (!row) throw notFound(BOOKING_NOT_FOUND);
       const replies = await reminders.repliesForStaff(principal, [row.id]);
-      return toAdminBooking(row, clock.now(), replies.get(row.id) ?? null);
+      const changes = await changedFromOf(db, [row.id]);
+      return toAdminBooking(row, clock.now(), replies.get(row.id) ?? null, changes.get(row.id) ?? null);
     },
 
     /**

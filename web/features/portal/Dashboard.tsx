@@ -147,6 +147,11 @@ function BookingRow({
             {reminderReplyLabels[booking.reminderReply]}
           </span>
         ) : null}
+        {booking.changedFrom ? (
+          <span className="booking-row__hint" data-testid="booking-changed">
+            {booking.changedFrom}
+          </span>
+        ) : null}
         <DepositBadge bookingId={booking.id} date={booking.slot.date} />
       </div>
       <div className="booking-row__actions">

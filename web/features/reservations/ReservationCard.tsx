@@ -30,12 +30,15 @@ export function ReservationList({
   now,
   cancel,
   showRequests = false,
+  onChangeBooking,
 }: {
   reservations: DinerReservation[];
   now: Date;
   /** /me: each card shows what the diner told the restaurant, to change or remove (decision 260). */
   showRequests?: boolean;
   cancel: { ask: (reservation: DinerReservation) => void; pendingId: string | null; focusId?: string | null; onFocused?: () => void };
+  /** Offers "Change" on a booking still ahead (/me, decision 280). */
+  onChangeBooking?: (reservation: DinerReservation) => void;
 }) {
   return (
     <ul className="res-list">
@@ -49,6 +52,7 @@ export function ReservationList({
           takeFocus={cancel.focusId === reservation.id}
           onFocused={cancel.onFocused}
           showRequest={showRequests}
+          onChangeBooking={onChangeBooking}
         />
       ))}
     </ul>
@@ -64,11 +68,13 @@ export function ReservationCard({
   takeFocus = false,
   onFocused,
   showRequest = false,
+  onChangeBooking,
 }: {
   reservation: DinerReservation;
   now: Date;
   showRequest?: boolean;
   onCancel?: (reservation: DinerReservation) => void;
+  onChangeBooking?: (reservation: DinerReservation) => void;
   busy?: boolean;
   /** Just cancelled from this card: once the list shows it cancelled, the focus goes to its name. */
   takeFocus?: boolean;
@@ -120,6 +126,17 @@ export function ReservationCard({
               </ButtonLink>
             ) : null}
             {booked ? <AddToCalendarButton reservation={reservation} /> : null}
+            {booked && onChangeBooking ? (
+              <Button
+                variant="secondary"
+                size="sm"
+                className="res-card__action"
+                onClick={() => onChangeBooking(reservation)}
+                aria-label={`Change reservation at ${restaurant.name}, ${formatDateShort(slot.date)} ${formatTime12h(slot.time)}`}
+              >
+                Change
+              </Button>
+            ) : null}
             {actions.cancel && onCancel ? (
               <Button
                 variant="danger"
