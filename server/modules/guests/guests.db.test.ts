@@ -158,3 +158,34 @@ describe("tonight's brief", () => {
     ]);
   });
 });
+
+describe("tonight's brief on a restaurant with a floor", () => {
+  it('names the table the booking holds (decision 240)', async () => {
+    const db = t.database.db;
+    const z = await buildRestaurant(db);
+    const staffZ = await buildStaff(db, z.id);
+    const floor = {
+      tables: [
+        { name: 'T2', section: 'indoor', minCovers: 1, maxCovers: 2, onlineBookable: true },
+        { name: 'T4', section: 'terrace', minCovers: 2, maxCovers: 4, onlineBookable: true },
+      ],
+      combinations: [],
+    };
+    const saved = await t.app.inject({ method: 'PUT', url: '/api/admin/floor/tables', headers: bearer(staffZ.token), payload: floor });
+    expect(saved.statusCode, saved.body).toBe(200);
+    await buildSlot(db, z.id, { date: DATE, time: '19:00', capacity: 6 });
+    const held = await t.app.inject({
+      method: 'POST',
+      url: '/api/reservations',
+      headers: bearer(asha.token),
+      payload: { restaurantSlug: z.slug, date: DATE, time: '19:00', partySize: 3 },
+    });
+    expect(held.statusCode, held.body).toBe(201);
+    const id: string = held.json().id;
+    expect((await t.app.inject({ method: 'POST', url: `/api/reservations/${id}/confirm`, headers: bearer(asha.token), payload: {} })).statusCode).toBe(200);
+
+    const brief = await get(`/api/admin/guests/brief?date=${DATE}`, staffZ);
+    expect(brief.statusCode, brief.body).toBe(200);
+    expect(brief.json().arrivals).toEqual([expect.objectContaining({ reservationId: id, partySize: 3, table: 'T4' })]);
+  });
+});

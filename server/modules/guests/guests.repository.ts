@@ -145,10 +145,12 @@ export interface ArrivalRow {
 }
 
 /**
- * The table a booking is assigned, as a column (decision 264). No table model yet: always null,
- * and the brief shows "—". When tables arrive, this is the one fragment to change.
+ * The table a booking is assigned on the floor (decisions 240, 264), as a column: joined tables
+ * read "T8 + T9"; a booking without a table (a restaurant still on covers) is null, shown "—".
  */
-const tableNameColumn = sql`NULL::text AS table_name`;
+const tableNameColumn = sql`(SELECT string_agg(t.name, ' + ' ORDER BY t.name)
+    FROM table_assignments a JOIN floor_tables t ON t.id = ANY (a.table_ids)
+    WHERE a.reservation_id = r.id AND a.released_at IS NULL) AS table_name`;
 
 /** A date's arrivals at this restaurant (requests, accepted and seated bookings), by time. */
 export function listArrivals(db: Db, restaurantId: string, date: string): Promise<ArrivalRow[]> {

@@ -10,6 +10,7 @@ import { AdminPanel } from '#web/features/portal/AdminPanel.tsx';
 import { useFloorAction, useFloorLive, type FloorAction } from './api.ts';
 import { partyActions, partyLabel, partyStatusText, tableStateText, timelineBox, timeOf } from './floor-live-view.ts';
 import './floor-live.css';
+import { GuestCard } from '#web/features/guests/GuestCard.tsx';
 
 const WALK_IN_TABLE_ID = 'floor-walk-in-table';
 const FAILED = { server: 'That did not work. Try again.', network: 'No connection. Try again when you are back online.' };
@@ -253,6 +254,8 @@ function PartyActions({
       </div>
       {moves.noShowFrom ? <p className="floor-party__hint">No-show can be marked from {moves.noShowFrom}.</p> : null}
       {party.status === 'HELD' ? <p className="floor-party__hint">The diner is still confirming.</p> : null}
+      {/* Who is coming (decision 261): a booking's guest card; a walk-in has none. */}
+      {party.reservationId ? <GuestCard reservationId={party.reservationId} headingLevel="h3" /> : null}
     </section>
   );
 }
