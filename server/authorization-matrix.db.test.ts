@@ -191,7 +191,7 @@ export const authorizationTable: Row[] = [
   // Tablefair dates at the staff's own restaurant (decision 184); a plan of another restaurant does not exist.
   { method: 'GET', path: '/api/admin/dates?date=2026-11-23', expect: staffOnly(200) },
   { method: 'POST', path: '/api/admin/dates/{missingId}/arrivals', body: () => ({ memberId: '00000000-0000-4000-8000-000000000001' }), expect: staffOnly(404) },
-  { method: 'DELETE', path: '/api/admin/dates/{missingId}/arrivals/00000000-0000-4000-8000-000000000001', expect: staffOnly(404) },
+  { method: 'DELETE', path: '/api/admin/dates/{missingId}/arrivals/{missingId}', expect: staffOnly(404) },
   { method: 'GET', path: '/api/admin/slots?date=2026-11-23', expect: staffOnly(200) },
   {
     method: 'POST',
@@ -315,7 +315,7 @@ export const authorizationTable: Row[] = [
   { method: 'GET', path: '/api/moderation/reports', expect: moderatorOnly(200) },
   { method: 'GET', path: '/api/moderation/reports?status=REVIEWED', expect: moderatorOnly(200) },
   { method: 'POST', path: '/api/moderation/members/{missingId}/review', body: () => ({ decision: 'DISMISS' }), expect: moderatorOnly(404) },
-  { method: 'GET', path: '/api/moderation/photos/00000000-0000-4000-8000-000000000001.png', expect: moderatorOnly(404) },
+  { method: 'GET', path: '/api/moderation/photos/{photoId}', expect: moderatorOnly(404) },
   // Fair access: phone verification, drops, the waitlist and the diner's live events.
   { method: 'GET', path: '/api/auth/phone', expect: dinerOnly(200) },
   { method: 'POST', path: '/api/auth/phone/start', body: () => ({ phone: `+9198${String(Date.now()).slice(-8)}` }), expect: dinerOnly(202) },

@@ -123,27 +123,38 @@ describe(`SIGKILL during a booking race (${engine})`, () => {
           body: JSON.stringify({ username: RESTAURANT, password: DEMO_STAFF_PASSWORD }),
         }),
       );
-      const adminSlots = (
-        await json(await fetch(`${server.baseUrl}/api/admin/slots?date=${date}`, { headers: { authorization: `Bearer ${String(staff.body.token)}` } }))
-      ).body as unknown as { time: string; coversBooked: number }[];
-      const live = adminSlots.find((slot) => slot.time === '19:00')!.coversBooked;
+      const staffHeaders = { authorization: `Bearer ${String(staff.body.token)}` };
+      const coversBooked = async () => {
+        const adminSlots = (await json(await fetch(`${server.baseUrl}/api/admin/slots?date=${date}`, { headers: staffHeaders }))).body as unknown as {
+          time: string;
+          coversBooked: number;
+        }[];
+        return adminSlots.find((slot) => slot.time === '19:00')!.coversBooked;
+      };
+      const live = await coversBooked();
       expect(live).toBeGreaterThanOrEqual(succeeded.length);
       expect(live).toBeLessThanOrEqual(CAPACITY);
-      // No oversell: what the slot still offers plus what is held is exactly its capacity.
+      // On the floor (decision 240) each party of one takes a table of its own: never more parties
+      // than tables that seat one, whatever the crash left behind.
+      const floor = (await json(await fetch(`${server.baseUrl}/api/admin/floor`, { headers: staffHeaders }))).body as unknown as {
+        tables: { minCovers: number; onlineBookable: boolean }[];
+      };
+      expect(live).toBeLessThanOrEqual(floor.tables.filter((table) => table.onlineBookable && table.minCovers <= 1).length);
+      // No oversell: more than the free covers is never offered.
       const fits = async (partySize: number) => {
         const slots = (await json(await fetch(`${server.baseUrl}/api/restaurants/${RESTAURANT}/availability?date=${date}&partySize=${partySize}`)))
           .body as unknown as { time: string; available: boolean }[];
         if (!Array.isArray(slots)) throw new Error(`availability answered ${JSON.stringify(slots)}`);
         return slots.find((slot) => slot.time === '19:00')!.available;
       };
-      if (live < CAPACITY) expect(await fits(CAPACITY - live)).toBe(true);
       expect(await fits(CAPACITY - live + 1)).toBe(false);
 
       // The 30-second holds (long enough to outlast a slow restart) expire: the sweeper writes
-      // them CANCELLED and the covers come back.
+      // them CANCELLED and the covers and tables come back.
       const releasedBy = Date.now() + 45_000;
-      while (!(await fits(CAPACITY)) && Date.now() < releasedBy) await new Promise((resolve) => setTimeout(resolve, 1_000));
-      expect(await fits(CAPACITY)).toBe(true);
+      while ((await coversBooked()) > 0 && Date.now() < releasedBy) await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(await coversBooked()).toBe(0);
+      expect(await fits(1)).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 2_500)); // one sweep interval and a margin
       const statuses = await Promise.all(succeeded.map(async (id) => (await json(await fetch(`${server.baseUrl}/api/reservations/${id}`))).body.status));
       expect(new Set(statuses)).toEqual(new Set(['CANCELLED']));

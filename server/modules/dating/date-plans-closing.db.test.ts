@@ -59,10 +59,16 @@ function call(method: 'GET' | 'POST' | 'PUT', url: string, headers: Record<strin
   return t.app.inject({ method, url, headers, ...(method === 'GET' ? {} : { payload: payload ?? {} }) });
 }
 
-/** Two members free on Monday evenings who both said yes. */
+/** Two members free on Monday evenings who both said yes, and both said "tonight is fine" so a plan can be the same evening (decision 252). */
 async function matchedPair(profile: Parameters<typeof buildDatingMember>[1] = {}) {
-  const asha = await buildDatingMember(t.database.db, { name: 'Asha Rao', freeEvenings: ['MON_EARLY', 'TUE_EARLY'], firstDateTypes: ['DINNER'], ...profile });
-  const ravi = await buildDatingMember(t.database.db, { name: 'Ravi Kumar', dob: '1992-02-02', freeEvenings: ['MON_EARLY'], ...profile });
+  const asha = await buildDatingMember(t.database.db, {
+    name: 'Asha Rao',
+    freeEvenings: ['MON_EARLY', 'TUE_EARLY'],
+    firstDateTypes: ['DINNER'],
+    tonightIsFine: true,
+    ...profile,
+  });
+  const ravi = await buildDatingMember(t.database.db, { name: 'Ravi Kumar', dob: '1992-02-02', freeEvenings: ['MON_EARLY'], tonightIsFine: true, ...profile });
   const [a, b] = asha < ravi ? [asha, ravi] : [ravi, asha];
   await t.database.db.execute(
     sql`INSERT INTO dating_suggestions (day, member_a, member_b, score, answer_a, answer_b) VALUES (${DAY}, ${a}, ${b}, 20, 'YES', 'YES')`,

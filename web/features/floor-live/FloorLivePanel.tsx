@@ -322,31 +322,37 @@ function Timeline({ data, now, selectedId, onSelect }: { data: FloorLive; now: D
   const closesAt = data.closesAt ?? data.now;
   const nowBox = timelineBox({ startsAt: now.toISOString(), endsAt: now.toISOString() }, opensAt, closesAt);
   return (
-    <AdminPanel className="floor-day" title="Today, table by table" note={`${timeOf(opensAt)} – ${timeOf(closesAt)}`}>
-      <ul className="floor-day__tables">
+    <AdminPanel className="floor-timeline" title="Today, table by table" note={`${timeOf(opensAt)} – ${timeOf(closesAt)}`}>
+      <ul className="floor-timeline__tables">
         {data.tables.map((table) => {
           const parties = data.parties.filter((party) => party.tableIds.includes(table.id));
           return (
-            <li key={table.id} className="floor-day__row">
-              <span className="floor-day__table">{table.name}</span>
-              <div className="floor-day__track">
-                <span className="floor-day__now" ref={(element) => element?.style.setProperty('--start', `${nowBox.left}%`)} aria-hidden="true" />
-                {parties.length === 0 ? <span className="floor-day__empty">Nothing booked</span> : null}
-                <ol className="floor-day__parties">
+            <li key={table.id} className="floor-timeline__row">
+              <span className="floor-timeline__table">{table.name}</span>
+              <div className="floor-timeline__track">
+                <span className="floor-timeline__now" ref={(element) => element?.style.setProperty('--start', `${nowBox.left}%`)} aria-hidden="true" />
+                {parties.length === 0 ? <span className="floor-timeline__empty">Nothing booked</span> : null}
+                <ol className="floor-timeline__parties">
                   {parties.map((party) => {
                     const box = timelineBox(party, opensAt, closesAt);
                     return (
                       <li
                         key={party.assignmentId}
-                        className={`floor-day__party floor-day__party--${party.finishedAt ? 'finished' : party.kind === 'walkIn' ? 'SEATED' : party.status}`}
+                        className={`floor-timeline__party floor-timeline__party--${party.finishedAt ? 'finished' : party.kind === 'walkIn' ? 'SEATED' : party.status}`}
                         ref={(element) => {
                           element?.style.setProperty('--start', `${box.left}%`);
                           element?.style.setProperty('--width', `${box.width}%`);
                         }}
                       >
-                        <button type="button" className="floor-day__button" aria-pressed={selectedId === party.assignmentId} onClick={() => onSelect(party)}>
-                          <span className="floor-day__time">{timeOf(party.startsAt)}</span> <span className="floor-day__who">{partyLabel(party)}</span>{' '}
-                          <span className="floor-day__status">{partyStatusText(party)}</span>
+                        <button
+                          type="button"
+                          className="floor-timeline__button"
+                          aria-pressed={selectedId === party.assignmentId}
+                          onClick={() => onSelect(party)}
+                        >
+                          <span className="floor-timeline__time">{timeOf(party.startsAt)}</span>{' '}
+                          <span className="floor-timeline__who">{partyLabel(party)}</span>{' '}
+                          <span className="floor-timeline__status">{partyStatusText(party)}</span>
                         </button>
                       </li>
                     );

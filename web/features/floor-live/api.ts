@@ -6,8 +6,8 @@ import { adminKeys, REFRESH_MS } from '#web/features/portal/api.ts';
 
 /** Under the portal's keys, so signing out forgets them; the portal's live stream reloads them (live.ts). */
 export const floorLiveKeys = {
-  all: [...adminKeys.all, 'floor-live'] as const,
-  day: (date: string) => [...adminKeys.all, 'floor-live', date] as const,
+  all: adminKeys.floorLive,
+  day: (date: string) => [...adminKeys.floorLive, date] as const,
 };
 
 /**

@@ -28,6 +28,8 @@ export const adminKeys = {
   allDepositDays: ['admin', 'deposit-day'] as const,
   reminders: ['admin', 'reminders'] as const,
   bookingSearch: (query: string) => ['admin', 'booking-search', query] as const,
+  /** The host view's answers (web/features/floor-live), reloaded by the live stream. */
+  floorLive: ['admin', 'floor-live'] as const,
 };
 
 /** The spec's client counts itself when liveStatus is absent (section 7); ours always sends it. */

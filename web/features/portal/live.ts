@@ -26,7 +26,7 @@ export function useLiveUpdates(options: { onUnauthorized: () => void }): { conne
         // A booking that just paid arrives with its deposit badge, not only after a reload.
         void queryClient.invalidateQueries({ queryKey: adminKeys.allDepositDays });
         // The host view (web/features/floor-live) keeps its days under the portal's keys.
-        void queryClient.invalidateQueries({ queryKey: [...adminKeys.all, 'floor-live'] });
+        void queryClient.invalidateQueries({ queryKey: adminKeys.floorLive });
       }, 120);
     };
     void readEventStream<PortalStreamEvent>({

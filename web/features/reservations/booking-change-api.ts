@@ -7,7 +7,7 @@ import { reservationKeys } from './keys.ts';
 /** GET /api/reservations/{id}/change-terms (bearer): what a change would cost or release, before the diner confirms. */
 export function useChangeTerms(id: string | null, body: ChangeBookingBody | null) {
   return useQuery({
-    queryKey: [...reservationKeys.all, 'change-terms', id ?? '', body?.date ?? '', body?.time ?? '', body?.partySize ?? 0] as const,
+    queryKey: reservationKeys.changeTerms(id ?? '', body?.date ?? '', body?.time ?? '', body?.partySize ?? 0),
     enabled: Boolean(id && body),
     staleTime: 10_000,
     retry: false,
