@@ -186,7 +186,8 @@ describe('how pages behave: phone layout, navigation, toasts and menus', () => {
     await page.getByRole('button', { name: '7:00 PM', exact: true }).click();
     await page.getByRole('button', { name: 'Reserve Now' }).click();
     await page.getByRole('heading', { level: 1, name: 'Confirm your table' }).waitFor();
-    await page.getByText('Table held for you').waitFor();
+    // The hold screen's own line (the held toast now starts with the same words).
+    await page.getByText('Table held for you', { exact: true }).waitFor();
     expect(await toastTexts(page)).not.toContain('Please select a time slot');
 
     // The portal: a wrong password, then the right one.
@@ -219,7 +220,8 @@ describe('how pages behave: phone layout, navigation, toasts and menus', () => {
       await page.getByRole('heading', { level: 1, name: 'Trattoria Nonna Lucia' }).waitFor();
       await page.getByRole('button', { name: 'Reserve Now' }).click();
       await page.getByRole('heading', { level: 1, name: 'Confirm your table' }).waitFor();
-      await page.getByText('Table held for you').waitFor();
+      await page.getByText('Table held for you', { exact: true }).waitFor();
+      await page.getByTestId('toast').getByText('Table held for you:').first().waitFor();
       expect(await expectToastsClearOfHoldActions(page, `${where}, one toast`)).toBe(1);
       await saveScreenshot(page, `page-hold-toast-${viewport.width}x${viewport.height}`);
 
@@ -232,7 +234,8 @@ describe('how pages behave: phone layout, navigation, toasts and menus', () => {
       await page.getByRole('button', { name: '8:00 PM', exact: true }).click();
       await page.getByRole('button', { name: 'Reserve Now' }).click();
       await page.getByRole('heading', { level: 1, name: 'Confirm your table' }).waitFor();
-      await page.getByText('Table held for you').waitFor();
+      await page.getByText('Table held for you', { exact: true }).waitFor();
+      await page.getByTestId('toast').getByText('Table held for you:').first().waitFor();
       expect(await expectToastsClearOfHoldActions(page, `${where}, two toasts`)).toBe(2);
       expect(errors).toEqual([]);
       await page.context().close();

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import type { AdminFloor } from '#common/contract/floor.ts';
 import type { AdminSlot } from '#common/contract/portal.ts';
 import type { DinerReservation } from '#common/contract/reservations.ts';
 import type { WaitlistEntry, WaitlistResponse } from '#common/contract/waitlist.ts';
@@ -41,7 +42,12 @@ const openAs = (token: string | null, viewport = LAPTOP): Promise<Page> => openP
 /** A full-page picture from the top, with no toast over it. */
 const shot = (page: Page, name: string) => saveScreenshot(page, name, { dismissToasts: true });
 
-/** Staff mark every slot of the date full except one, and a rival diner books all of that one's covers. */
+/**
+ * Staff mark every slot of the date full except one, and rival diners take every table of that one
+ * (decision 240: a hold needs a table, so the slot is filled by one party per table, the largest
+ * first so each takes its own). The blocking booking returned is a 2-top's: cancelling it frees a
+ * table (and its covers) for a party of 2.
+ */
 async function fillTheEvening(date: string): Promise<{ rivalToken: string; reservationId: string }> {
   const staff = await api<{ token: string }>('/api/auth/restaurant-login', { method: 'POST', body: { username: RESTAURANT, password: 'staff1234' } });
   expect(staff.status).toBe(200);
@@ -53,15 +59,29 @@ async function fillTheEvening(date: string): Promise<{ rivalToken: string; reser
     if (slot.id === blocked!.id) continue;
     expect((await api(`/api/admin/slots/${slot.id}`, { method: 'PATCH', token: staff.body.token, body: { status: 'full' } })).status).toBe(200);
   }
-  const rival = await createDiner('Rival');
-  const held = await api<DinerReservation>('/api/reservations', {
-    method: 'POST',
-    token: rival.token,
-    body: { restaurantSlug: RESTAURANT, date, time: BLOCKED_TIME, partySize: blocked!.capacity },
-  });
-  expect(held.status, JSON.stringify(held.body)).toBe(201);
-  expect((await api(`/api/reservations/${held.body.id}/confirm`, { method: 'POST', body: {} })).status).toBe(200);
-  return { rivalToken: rival.token, reservationId: held.body.id };
+  const floor = await api<AdminFloor>('/api/admin/floor', { token: staff.body.token });
+  expect(floor.status).toBe(200);
+  const parties = floor.body.tables
+    .filter((table) => table.onlineBookable)
+    .map((table) => table.maxCovers)
+    .sort((a, b) => b - a);
+  // The tables seat exactly the slot's covers, so the slot is full by covers and by tables alike.
+  expect(parties.reduce((sum, size) => sum + size, 0)).toBe(blocked!.capacity);
+  const rivals: { rivalToken: string; reservationId: string; partySize: number }[] = [];
+  for (const [index, partySize] of parties.entries()) {
+    const rival = await createDiner(`Rival ${index + 1}`);
+    const held = await api<DinerReservation>('/api/reservations', {
+      method: 'POST',
+      token: rival.token,
+      body: { restaurantSlug: RESTAURANT, date, time: BLOCKED_TIME, partySize },
+    });
+    expect(held.status, JSON.stringify(held.body)).toBe(201);
+    expect((await api(`/api/reservations/${held.body.id}/confirm`, { method: 'POST', body: {} })).status).toBe(200);
+    rivals.push({ rivalToken: rival.token, reservationId: held.body.id, partySize });
+  }
+  const blocking = rivals.find((rival) => rival.partySize === 2);
+  expect(blocking, 'a 2-top on the floor').toBeTruthy();
+  return { rivalToken: blocking!.rivalToken, reservationId: blocking!.reservationId };
 }
 
 describe('the waitlist, in the browser', () => {
