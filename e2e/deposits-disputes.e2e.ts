@@ -16,8 +16,8 @@ import type { E2eServer } from './support/server.ts';
 /**
  * The deposit journeys around a fee, in Chromium: staff waive a no-show's fee from the booking
  * card, a diner disputes a no-show and staff uphold it, a late cancel whose table a waiting diner
- * takes and pays for is waived, the month's ledger downloads and balances, and the hold screen
- * with a deposit and the sandbox page at 375 and 1280 px.
+ * takes, pays for and is seated at is waived, the month's ledger downloads and balances, and the
+ * hold screen with a deposit and the sandbox page at 375 and 1280 px.
  */
 const RESTAURANT = 'sweet-chariot';
 const STAFF = { username: RESTAURANT, password: 'staff1234' };
@@ -167,7 +167,7 @@ describe('fees waived, disputed and resold', () => {
     expect(errors).toEqual([]);
   });
 
-  it('a late cancel re-sold from the waitlist is waived: the waiting diner confirms the offer, pays, and the first fee is refunded', async () => {
+  it('a late cancel re-sold from the waitlist keeps its fee while the waiting diner confirms the offer and pays, and is refunded once staff seat them', async () => {
     const staff = await asStaff();
     const date = addDays(todayInKolkata(), 2);
     const first = await createDiner(api, { prefix: 'dsp', name: 'Devika Rao' });
@@ -214,7 +214,15 @@ describe('fees waived, disputed and resold', () => {
     expect(await reservationStatus(offeredId)).toBe('PENDING');
     expect(await intentStatus(offeredId)).toBe('AUTHORISED');
 
-    // The first diner's fee is waived and refunded, and they see it.
+    // Paid is not resold (decision 204): the first fee stays kept while the booking is pending, and once accepted.
+    expect(await intentStatus(lateId)).toBe('CAPTURED');
+    const accepted = await api(`/api/admin/bookings/${offeredId}`, { method: 'PATCH', token: staff, body: { status: 'CONFIRMED' } });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    expect(await intentStatus(lateId)).toBe('CAPTURED');
+
+    // Staff seat the waiting diner: the first diner's fee is waived and refunded, and they see it.
+    const seated = await api(`/api/admin/bookings/${offeredId}`, { method: 'PATCH', token: staff, body: { status: 'SEATED' } });
+    expect(seated.status, JSON.stringify(seated.body)).toBe(200);
     await expect.poll(() => intentStatus(lateId), { timeout: 15_000 }).toBe('REFUNDED');
     const firstPage = await openAs(browser, first.token, PHONE);
     await expectReceipt(firstPage, 'Waived and refunded', 'Fee of ₹1,000 waived and refunded.');

@@ -33,11 +33,11 @@ const intentOfReservation = async (id: string) =>
     )
   )[0];
 
-/** A diner holds a table for two tomorrow and opens the hold screen at 375 px. */
-async function holdAndOpen(name: string): Promise<{ page: Page; id: string; token: string }> {
+/** A diner holds a table for two (tomorrow unless told) and opens the hold screen at 375 px. */
+async function holdAndOpen(name: string, date = addDays(todayInKolkata(), 1)): Promise<{ page: Page; id: string; token: string }> {
   await asStaff();
   const diner = await createDiner(api, { prefix: 'dep', name });
-  const id = await holdFirstFreeTable(api, diner.token, RESTAURANT, addDays(todayInKolkata(), 1));
+  const id = await holdFirstFreeTable(api, diner.token, RESTAURANT, date);
   const page = await openAs(browser, diner.token, PHONE);
   await page.goto(`${server.baseUrl}/hold/${id}`);
   await page.getByRole('button', { name: 'Pay ₹1,000 and confirm' }).waitFor();
@@ -117,7 +117,7 @@ describe('deposits through the sandbox page', () => {
     await saveScreenshot(portal, 'deposit-portal-1280');
   });
 
-  it('a late cancel keeps its fee, and is waived when another diner books and pays for the same table', async () => {
+  it('a late cancel keeps its fee while another diner books and pays for the same table, and is waived once staff seat them', async () => {
     const staff = await asStaff();
     // For this booking every cancel is late: the free-cancel window is a week (the booking keeps these terms).
     const week = {
@@ -128,7 +128,14 @@ describe('deposits through the sandbox page', () => {
       noShowKeepPercent: 100,
     };
     expect((await api('/api/admin/deposit-policy', { method: 'PUT', token: staff, body: week })).status).toBe(200);
-    const late = await holdAndOpen('Tara Menon');
+    // A date of its own, so the slot holds no other diner's booking from the journeys above.
+    const late = await holdAndOpen('Tara Menon', addDays(todayInKolkata(), 3));
+    const [slot] = await queryRows<{ id: string; date: string; time: string }>(
+      server.database.db,
+      sql`SELECT s.id, to_char(s.slot_date, 'YYYY-MM-DD') AS date, s.slot_time AS time FROM reservations r JOIN slots s ON s.id = r.slot_id WHERE r.id = ${late.id}`,
+    );
+    // The slot seats exactly this party, so the evening is full at that time (decision 204: a slot with free covers never waives).
+    await server.database.db.execute(sql`UPDATE slots SET capacity = 2 WHERE id = ${slot!.id}`);
     await payOnSandbox(late.page, 'Approve ₹1,000');
     await expect.poll(() => reservationStatus(late.id), { timeout: 15_000 }).toBe('PENDING');
     expect((await api(`/api/admin/bookings/${late.id}`, { method: 'PATCH', token: staff, body: { status: 'CONFIRMED' } })).status).toBe(200);
@@ -137,10 +144,6 @@ describe('deposits through the sandbox page', () => {
     await expect.poll(async () => (await intentOfReservation(late.id))!.status, { timeout: 15_000 }).toBe('CAPTURED');
 
     // Someone else books the same time (the covers freed go to the waitlist first; nobody waits here) and pays.
-    const [slot] = await queryRows<{ date: string; time: string }>(
-      server.database.db,
-      sql`SELECT to_char(s.slot_date, 'YYYY-MM-DD') AS date, s.slot_time AS time FROM reservations r JOIN slots s ON s.id = r.slot_id WHERE r.id = ${late.id}`,
-    );
     const buyer = await createDiner(api, { prefix: 'dep', name: 'Ravi Kumar' });
     const held = await api<{ id: string }>('/api/reservations', {
       method: 'POST',
@@ -152,6 +155,18 @@ describe('deposits through the sandbox page', () => {
     await page.goto(`${server.baseUrl}/hold/${held.body.id}`);
     await payOnSandbox(page, 'Approve ₹1,000');
     await expect.poll(() => reservationStatus(held.body.id), { timeout: 15_000 }).toBe('PENDING');
+    // Booked and paid is not resold (decision 204): the fee stays kept while the booking is pending, and once accepted.
+    expect((await intentOfReservation(late.id))!.status).toBe('CAPTURED');
+    const accepted = await api(`/api/admin/bookings/${held.body.id}`, { method: 'PATCH', token: staff, body: { status: 'CONFIRMED' } });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    expect((await intentOfReservation(late.id))!.status).toBe('CAPTURED');
+    expect((await queryRows<{ move: string }>(server.database.db, sql`SELECT move FROM reservation_deposits WHERE reservation_id = ${late.id}`))[0]!.move).toBe(
+      'capture_keep',
+    );
+
+    // Staff seat the other diner: the table was resold, and the first fee is waived and refunded.
+    const seated = await api(`/api/admin/bookings/${held.body.id}`, { method: 'PATCH', token: staff, body: { status: 'SEATED' } });
+    expect(seated.status, JSON.stringify(seated.body)).toBe(200);
     await expect.poll(async () => (await intentOfReservation(late.id))!.status, { timeout: 15_000 }).toBe('REFUNDED');
   });
 });
