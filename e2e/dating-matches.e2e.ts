@@ -60,6 +60,9 @@ describe('curated matches', () => {
       .getByRole('listitem')
       .filter({ has: ravi.getByRole('heading', { name: 'Asha, 32' }) });
     await ashaCard.waitFor();
+    // The photos load lazily: the preferences form (now with who you are and who you want to meet)
+    // pushes the suggestions below the fold, so Ravi scrolls to Asha's card as a member would.
+    await ashaCard.scrollIntoViewIfNeeded();
     await expect
       .poll(() => ashaCard.getByRole('img').evaluateAll((images) => (images as HTMLImageElement[]).filter((image) => image.naturalWidth > 0).length))
       .toBe(3);
