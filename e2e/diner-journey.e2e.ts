@@ -276,12 +276,12 @@ describe('a hold that runs out', () => {
     await page.unroute('**/hero-image');
     await page.unroute('**/api/restaurant-photos/**');
 
-    // /me shows it Expired (not Cancelled: the diner did not cancel it); its hold screen now says so calmly.
+    // /me shows it Expired (not Cancelled: the diner did not cancel it); its hold screen says it expired, calmly.
     await page.goto(`${base}/me`);
     const onMe = page.locator(`[data-testid="reservation"][data-reservation-id="${reservationId}"]`);
     await onMe.getByText('Expired', { exact: true }).waitFor();
     await page.goto(`${base}/hold/${reservationId}`);
-    await page.getByRole('heading', { name: 'This hold has ended' }).waitFor();
+    await page.getByRole('heading', { name: 'This hold has expired' }).waitFor();
     await page.getByRole('link', { name: 'Pick another time' }).waitFor();
 
     // A reservation that does not exist.
