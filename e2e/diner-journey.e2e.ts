@@ -222,7 +222,7 @@ describe('a hold that runs out', () => {
     await server?.close();
   });
 
-  it('sends a signed-out diner to log in and back with the slot kept, then expires the hold: Confirm disabled, back to the restaurant, Cancelled on /me', async () => {
+  it('sends a signed-out diner to log in and back with the slot kept, then expires the hold: Confirm disabled, back to the restaurant, Expired on /me', async () => {
     const api = apiClient(server.baseUrl);
     const base = server.baseUrl;
     const username = uniqueName('ravi');
@@ -276,12 +276,12 @@ describe('a hold that runs out', () => {
     await page.unroute('**/hero-image');
     await page.unroute('**/api/restaurant-photos/**');
 
-    // /me shows it Cancelled; its hold screen now says so calmly.
+    // /me shows it Expired (not Cancelled: the diner did not cancel it); its hold screen says it expired, calmly.
     await page.goto(`${base}/me`);
     const onMe = page.locator(`[data-testid="reservation"][data-reservation-id="${reservationId}"]`);
-    await onMe.getByText('Cancelled', { exact: true }).waitFor();
+    await onMe.getByText('Expired', { exact: true }).waitFor();
     await page.goto(`${base}/hold/${reservationId}`);
-    await page.getByRole('heading', { name: 'This hold has ended' }).waitFor();
+    await page.getByRole('heading', { name: 'This hold has expired' }).waitFor();
     await page.getByRole('link', { name: 'Pick another time' }).waitFor();
 
     // A reservation that does not exist.
