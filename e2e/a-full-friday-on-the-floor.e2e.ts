@@ -99,7 +99,9 @@ describe('a full Friday on the floor', () => {
     // Arrivals: Kavya at her own table, Farah's four at the terrace's six-top instead of T3.
     // The selected party's guest card is on the floor too (decision 261). Checked while Kavya is
     // selected, before seating her: seating gives her party a new turn on the floor, which closes the panel.
-    await card(laptop, 'T1').getByRole('button', { name: /^Kavya Reddy/ }).click();
+    await card(laptop, 'T1')
+      .getByRole('button', { name: /^Kavya Reddy/ })
+      .click();
     await laptop.getByTestId('floor-party').getByTestId('guest-card').getByRole('heading', { name: 'Kavya Reddy' }).waitFor();
     await act(laptop, 'T1', 'Kavya Reddy', 'Seat at T1');
     await expect.poll(() => card(laptop, 'T1').getAttribute('data-state')).toBe('seated');
