@@ -125,7 +125,8 @@ describe('what happens to my money', () => {
     // The map page has the site's sections and the account menu.
     await page.goto(`${server.baseUrl}/map`);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tonight' }).waitFor();
-    expect(await page.locator('.site-header').innerText()).toContain('Dev');
+    // The name arrives with the diner's profile, a moment after the header first paints ("Account").
+    await expect.poll(() => page.locator('.site-header').innerText()).toContain('Dev');
     await expectAccessible(page, 'map page with the site header (1280 px)');
     expect(errors).toEqual([]);
   });
