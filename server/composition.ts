@@ -243,6 +243,7 @@ export function connectModules(services: AppServices, deps: AppDeps): ModuleWiri
   wiring.listener("events 'slot.freed'", 'waitlist.onSlotFreed', events.subscribe('slot.freed', waitlist.onSlotFreed));
   wiring.listener("events 'slot.freed'", 'dropOffers.onSlotFreed', events.subscribe('slot.freed', dropOffers.onSlotFreed));
   wiring.listener('accounts.onDinerSignup', 'emailVerification.queueConfirmation', accounts.onDinerSignup(emailVerification.queueConfirmation));
+  wiring.listener('bookingChanges.onChangeApplied', 'reminders.queueChangeEmail', bookingChanges.onChangeApplied(reminders.queueChangeEmail));
 
   // Steps of every reservation move, in this order, inside the move's transaction.
   wiring.moveStep('deposits.moneyMoveStep', reservations.addMoveStep(deposits.moneyMoveStep));

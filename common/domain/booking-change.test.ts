@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { changeTermsFor, describeChange } from './booking-change.ts';
+import { changeHeadline, changeTermsFor, describeChange } from './booking-change.ts';
+import { changeMoneySentence } from './money-sentences.ts';
 import type { DepositRequirement } from './deposit-policy.ts';
 import { kolkataInstant } from './time.ts';
 
@@ -53,5 +54,33 @@ describe('describeChange', () => {
     expect(describeChange({ fromStartsAt: start, toStartsAt: kolkataInstant('2026-12-04', '20:30'), fromPartySize: 2, toPartySize: 4 })).toBe(
       'Changed from 7:00 PM to 8:30 PM (party 2 → 4)',
     );
+  });
+});
+
+describe("a change's email words", () => {
+  const to = (date: string, time: string) => kolkataInstant(date, time);
+  it('names what changed: the time and party, the date when it moved, or the party alone', () => {
+    expect(changeHeadline('Coastal', { fromStartsAt: start, toStartsAt: to('2026-12-04', '20:30'), fromPartySize: 2, toPartySize: 4 })).toBe(
+      'Your table at Coastal moved from 7:00 PM to 8:30 PM, 2 → 4 guests.',
+    );
+    expect(changeHeadline('Coastal', { fromStartsAt: start, toStartsAt: to('2026-12-05', '19:00'), fromPartySize: 2, toPartySize: 2 })).toBe(
+      'Your table at Coastal moved from Fri, 4 Dec at 7:00 PM to Sat, 5 Dec at 7:00 PM, 2 guests.',
+    );
+    expect(changeHeadline('Coastal', { fromStartsAt: start, toStartsAt: start, fromPartySize: 4, toPartySize: 1 })).toBe(
+      'Your table at Coastal on Fri, 4 Dec at 7:00 PM is now for 1 guest (was 4).',
+    );
+  });
+
+  it("says what the money did in the receipt's words, and nothing for a booking without a deposit", () => {
+    expect(changeMoneySentence({ kind: 'pay_extra', depositPaise: 200_000, extraPaise: 100_000, releasedPaise: 0 })).toBe(
+      '₹1,000 blocked on your account until your visit; nothing taken. Your deposit is now ₹2,000.',
+    );
+    expect(changeMoneySentence({ kind: 'release', depositPaise: 150_000, extraPaise: 0, releasedPaise: 50_000 })).toBe(
+      '₹500 of your deposit released. ₹1,500 blocked on your account until your visit; nothing taken.',
+    );
+    expect(changeMoneySentence({ kind: 'free', depositPaise: 100_000, extraPaise: 0, releasedPaise: 0 })).toBe(
+      'No money moved. ₹1,000 blocked on your account until your visit; nothing taken.',
+    );
+    expect(changeMoneySentence({ kind: 'free', depositPaise: 0, extraPaise: 0, releasedPaise: 0 })).toBeNull();
   });
 });

@@ -92,3 +92,20 @@ export function describeChange(change: { fromStartsAt: Date; toStartsAt: Date; f
   const time = parts.length > 0 ? `Changed from ${parts[0]}` : 'Changed';
   return change.fromPartySize !== change.toPartySize ? `${time} (party ${change.fromPartySize} → ${change.toPartySize})` : time;
 }
+
+const guestsWord = (count: number) => (count === 1 ? '1 guest' : `${count} guests`);
+
+/**
+ * The first line of a change's email: "Your table at Coastal moved from 7:00 PM to 8:30 PM, 2 → 4
+ * guests." (the date too when it changed); a party-only change keeps the time and names the party.
+ */
+export function changeHeadline(restaurantName: string, change: { fromStartsAt: Date; toStartsAt: Date; fromPartySize: number; toPartySize: number }): string {
+  const from = toKolkata(change.fromStartsAt);
+  const to = toKolkata(change.toStartsAt);
+  const party = change.fromPartySize === change.toPartySize ? guestsWord(change.toPartySize) : `${change.fromPartySize} → ${guestsWord(change.toPartySize)}`;
+  if (from.date !== to.date) {
+    return `Your table at ${restaurantName} moved from ${formatDateShort(from.date)} at ${formatTime12h(from.time)} to ${formatDateShort(to.date)} at ${formatTime12h(to.time)}, ${party}.`;
+  }
+  if (from.time !== to.time) return `Your table at ${restaurantName} moved from ${formatTime12h(from.time)} to ${formatTime12h(to.time)}, ${party}.`;
+  return `Your table at ${restaurantName} on ${formatDateShort(to.date)} at ${formatTime12h(to.time)} is now for ${guestsWord(change.toPartySize)} (was ${change.fromPartySize}).`;
+}

@@ -177,6 +177,40 @@ export function moneyEmail(figures: DepositFigures, restaurantName: string): { s
   }
 }
 
+/** What a change of a booking moved (decisions 281-283), as `changeTermsFor` decided it. */
+export interface ChangeMoney {
+  kind: 'free' | 'pay_extra' | 'release';
+  /** The booking's deposit after the change (0 without one). */
+  depositPaise: number;
+  extraPaise: number;
+  releasedPaise: number;
+}
+
+/**
+ * The money sentence of an applied change, for its email: the extra blocked, or the difference
+ * released, then what stays blocked, in the receipt's own words (`moneySentence` of a held
+ * deposit). Null for a booking that carries no deposit.
+ */
+export function changeMoneySentence(change: ChangeMoney): string | null {
+  if (change.depositPaise === 0 && change.releasedPaise === 0) return null;
+  const held = (paise: number) => moneySentence({ ...heldFigures, amountPaise: paise, blockedPaise: paise });
+  if (change.kind === 'pay_extra') return `${held(change.extraPaise)} Your deposit is now ${formatRupees(change.depositPaise)}.`;
+  const stays = change.depositPaise > 0 ? ` ${held(change.depositPaise)}` : '';
+  if (change.kind === 'release') return `${formatRupees(change.releasedPaise)} of your deposit released.${stays}`;
+  return `No money moved.${stays}`;
+}
+
+const heldFigures: DepositFigures = {
+  state: 'held',
+  amountPaise: 0,
+  blockedPaise: 0,
+  keptPaise: 0,
+  creditedPaise: 0,
+  releasedPaise: 0,
+  refundedPaise: 0,
+  feeReason: null,
+};
+
 /** What a deposit agreed when it was paid, as the cancel dialog needs it. */
 export interface CancelTerms {
   kind: 'deposit' | 'prepayment';

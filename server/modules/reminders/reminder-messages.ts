@@ -102,3 +102,24 @@ export function calendarUpdateEmail(
         body: `Your reservation at ${facts.restaurantName} on ${when} is cancelled.\n\n` + `If it is in your calendar, this file removes it: ${calendarUrl}`,
       };
 }
+
+/**
+ * The email a diner's change of a booking sends (decision 284): what changed, what the money did
+ * (in the money sentences' own words, or null for a booking without a deposit), and the calendar
+ * file, whose SEQUENCE rose with the change so a calendar moves the same entry.
+ */
+export function bookingChangedEmail(
+  facts: Omit<ReminderFacts, 'offsetMinutes'>,
+  words: { headline: string; money: string | null },
+  calendarUrl: string,
+): { subject: string; body: string } {
+  return {
+    subject: `Changed: your table at ${facts.restaurantName}, now ${facts.time} for ${guests(facts.partySize)}`,
+    body:
+      `${words.headline}\n\n` +
+      `Your booking is now ${facts.date} at ${facts.time}, for ${guests(facts.partySize)}.\n\n` +
+      (words.money ? `${words.money}\n\n` : '') +
+      (facts.request ? `You told the restaurant: ${plainLine(facts.request)}\n\n` : '') +
+      `This file updates the entry in your calendar: ${calendarUrl}`,
+  };
+}

@@ -1,5 +1,7 @@
 import type { CalendarLink, ReminderLinkView, ReminderReply, ReminderSetting } from '#common/contract/reminders.ts';
+import { changeHeadline } from '#common/domain/booking-change.ts';
 import { describeRequest } from '#common/domain/guests.ts';
+import { changeMoneySentence } from '#common/domain/money-sentences.ts';
 import type { DinerReservation } from '#common/contract/reservations.ts';
 import { formatDateShort, formatTime12h } from '#common/domain/time.ts';
 import { asDate, type Db } from '#server/db/client.ts';
@@ -8,6 +10,7 @@ import { AppError, badInput, notFound } from '#server/errors.ts';
 import { requireDiner, requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
 import type { createNotificationsService } from '#server/modules/notifications/notifications.service.ts';
 import type { DepositsService } from '#server/modules/reservations/deposits.service.ts';
+import type { AppliedChange } from '#server/modules/reservations/change-booking.ts';
 import type { MoveStep, ReservationMove } from '#server/modules/reservations/move-reservation.ts';
 import type { LinkedReservation } from '#server/modules/reservations/reservation-reads.ts';
 import { RESERVATION_NOT_FOUND } from '#server/modules/reservations/reservation-view.ts';
@@ -15,7 +18,7 @@ import type { ReservationsService } from '#server/modules/reservations/reservati
 import { createSigningKey } from '#server/signing.ts';
 import { reservationCalendarFile } from './calendar-file.ts';
 import { readAnswerLink, readCalendarLink, signAnswerLink, signCalendarLink, type AnswerLink } from './reminder-links.ts';
-import { calendarUpdateEmail, reminderEmail, reminderText, type ReminderFacts, type ReminderLinks } from './reminder-messages.ts';
+import { bookingChangedEmail, calendarUpdateEmail, reminderEmail, reminderText, type ReminderFacts, type ReminderLinks } from './reminder-messages.ts';
 import {
   claimDueReminders,
   findReply,
@@ -157,6 +160,21 @@ export function createRemindersService(deps: AppDeps, notifications: Notificatio
     return () => notifications.deliverSoon([messageId]);
   }
 
+  /**
+   * Queues the email of a diner's applied change in the change's transaction (decision 284): read
+   * after the booking was rewritten, so the calendar link is signed for the new start and the
+   * file's SEQUENCE counts the change.
+   */
+  async function queueChangeEmail(tx: Db, change: AppliedChange): Promise<(() => void) | void> {
+    const linked = await reservations.findForLink(change.reservationId, tx);
+    if (!linked) return;
+    const { reservation } = linked;
+    const { calendar } = await linksFor(change.reservationId, new Date(reservation.startsAt), tx);
+    const words = { headline: changeHeadline(reservation.restaurant.name, change), money: changeMoneySentence(change.money) };
+    const messageId = await notifications.queueEmailToUser(tx, change.userId, bookingChangedEmail(factsOfReservation(reservation), words, calendar));
+    return () => notifications.deliverSoon([messageId]);
+  }
+
   /** Tells the restaurant's dashboard that an answer came in. */
   function announceReply(linked: LinkedReservation): void {
     const { reservation } = linked;
@@ -171,6 +189,9 @@ export function createRemindersService(deps: AppDeps, notifications: Notificatio
   const service = {
     /** Move step of every reservation move (wired in server/composition.ts): the calendar update an acceptance or a cancel calls for. */
     calendarUpdateStep: (async () => ({ afterMove: queueCalendarUpdate })) satisfies MoveStep,
+
+    /** Listener of bookingChanges.onChangeApplied (server/composition.ts): the diner's email of what changed. */
+    queueChangeEmail,
 
     /** GET /api/admin/reminders: the staff's own restaurant's setting. */
     async getOwnSetting(principal: Principal): Promise<ReminderSetting> {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { kolkataInstant } from '#common/domain/time.ts';
+import { formatRupees } from '#common/domain/deposit-policy.ts';
+import { addDays, kolkataInstant } from '#common/domain/time.ts';
 import { queryRows } from '#server/db/client.ts';
 import { unbalancedPostings } from '#server/modules/payments/payments.test-support.ts';
 import type { SandboxGateway } from '#server/modules/payments/sandbox-gateway.ts';
@@ -47,7 +48,7 @@ function call(method: 'GET' | 'POST' | 'PUT', url: string, token?: string, paylo
 /** A date of its own (24 November onwards) with a 7:00 PM and an 8:30 PM slot of `capacity` covers. */
 async function freshEvening(capacity = 8): Promise<string> {
   dates += 1;
-  const date = `2026-11-${String(23 + dates).padStart(2, '0')}`;
+  const date = addDays('2026-11-23', dates);
   await buildSlot(t.database.db, paid.id, { date, time: '19:00', capacity });
   await buildSlot(t.database.db, paid.id, { date, time: '20:30', capacity });
   return date;
@@ -214,5 +215,86 @@ describe('changing a booking', () => {
     expect((await call('GET', `/api/reservations/${id}/change-terms?date=${date}&time=20:30&partySize=2`, stranger.token)).statusCode).toBe(404);
     expect((await call('POST', `/api/reservations/${id}/change`, undefined, { date, time: '20:30', partySize: 2 })).statusCode).toBe(401);
     expect(await snapshot(id)).toEqual(before);
+  });
+});
+
+/** The diner's emails whose subject starts "Changed:", oldest first. */
+const changeEmails = (userId: string) =>
+  queryRows<{ subject: string; body: string }>(
+    t.database.db,
+    sql`SELECT subject, body FROM outbox_messages WHERE user_id = ${userId} AND channel = 'email' AND subject LIKE 'Changed:%' ORDER BY created_at, id`,
+  );
+
+/** What the ledger blocked for one intent, in paise: the figure an email's money sentence must name. */
+async function ledgerBlocked(intentId: string): Promise<number> {
+  const [row] = await queryRows<{ paise: number }>(
+    t.database.db,
+    sql`SELECT coalesce(sum(l.amount_paise), 0)::int AS paise FROM ledger_lines l JOIN ledger_postings p ON p.id = l.posting_id
+        WHERE p.intent_id = ${intentId} AND p.kind = 'authorise' AND l.account = 'diner_authorised'`,
+  );
+  return row.paise;
+}
+
+/** The calendar file an email links to, fetched as the diner's calendar would. */
+async function calendarOf(body: string): Promise<string> {
+  const url = /https?:\/\/[^\s]+\/api\/calendar\/[^\s]+/.exec(body)?.[0];
+  expect(url, 'a calendar link in the email').toBeTruthy();
+  const file = await call('GET', new URL(url!).pathname);
+  expect(file.statusCode).toBe(200);
+  return file.body;
+}
+
+describe('the email a change sends (decision 284)', () => {
+  it('7:00 → 8:30 PM and 2 → 4 guests: says what changed, the extra blocked in the money sentences\u2019 words matching the ledger, and the calendar file with its raised SEQUENCE', async () => {
+    const date = await freshEvening();
+    const { id, diner } = await paidBooking(date);
+    const eventsBefore = (
+      await queryRows<{ count: number }>(t.database.db, sql`SELECT count(*)::int AS count FROM reservation_events WHERE reservation_id = ${id}`)
+    )[0].count;
+    const asked = (await call('POST', `/api/reservations/${id}/change`, diner.token, { date, time: '20:30', partySize: 4 })).json();
+    // Nothing has changed while the extra waits for its approval, so nothing is said yet.
+    expect(await changeEmails(diner.id)).toHaveLength(0);
+
+    await approve(asked.payment.intentId);
+    const emails = await changeEmails(diner.id);
+    expect(emails).toHaveLength(1);
+    const [email] = emails;
+    expect(email.subject).toBe('Changed: your table at Deposit House, now 8:30 PM for 4 guests');
+    expect(email.body).toContain('Your table at Deposit House moved from 7:00 PM to 8:30 PM, 2 → 4 guests.');
+    const extra = await ledgerBlocked(asked.payment.intentId);
+    expect(extra).toBe(2 * PER_COVER);
+    const deposit = 4 * PER_COVER;
+    expect(email.body).toContain(
+      `${formatRupees(extra)} blocked on your account until your visit; nothing taken. Your deposit is now ${formatRupees(deposit)}.`,
+    );
+    const ics = await calendarOf(email.body);
+    expect(ics).toContain(`SEQUENCE:${eventsBefore + 1}`);
+    expect(ics).toMatch(/DTSTART:\d{8}T150000Z/);
+  });
+
+  it('a smaller party: the released difference as the deposit row records it, and what stays blocked', async () => {
+    const date = await freshEvening();
+    const { id, diner, intentId } = await paidBooking(date, 4);
+    const blocked = await ledgerBlocked(intentId);
+    expect((await call('POST', `/api/reservations/${id}/change`, diner.token, { date, time: '19:00', partySize: 3 })).statusCode).toBe(200);
+    const [row] = await queryRows<{ amount_paise: number }>(t.database.db, sql`SELECT amount_paise FROM reservation_deposits WHERE reservation_id = ${id}`);
+    const [email] = await changeEmails(diner.id);
+    expect(email.subject).toBe('Changed: your table at Deposit House, now 7:00 PM for 3 guests');
+    expect(email.body).toContain('Your table at Deposit House on ');
+    expect(email.body).toContain('now for 3 guests (was 4).');
+    expect(email.body).toContain(
+      `${formatRupees(blocked - row.amount_paise)} of your deposit released. ${formatRupees(row.amount_paise)} blocked on your account until your visit; nothing taken.`,
+    );
+  });
+
+  it('another time at no charge says no money moved; a refused change sends nothing', async () => {
+    const date = await freshEvening();
+    const { id, diner } = await paidBooking(date);
+    expect((await call('POST', `/api/reservations/${id}/change`, diner.token, { date, time: '20:30', partySize: 2 })).statusCode).toBe(200);
+    const [email] = await changeEmails(diner.id);
+    expect(email.body).toContain('Your table at Deposit House moved from 7:00 PM to 8:30 PM, 2 guests.');
+    expect(email.body).toContain(`No money moved. ${formatRupees(2 * PER_COVER)} blocked on your account until your visit; nothing taken.`);
+    expect((await call('POST', `/api/reservations/${id}/change`, diner.token, { date, time: '20:30', partySize: 2 })).statusCode).toBe(409);
+    expect(await changeEmails(diner.id)).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
 import type { BookingChangeView, ChangeBookingBody, ChangeBookingResponse, ChangeTermsView } from '#common/contract/booking-change.ts';
 import { changeableStatuses, changeTermsFor, describeChange, type ChangeTerms } from '#common/domain/booking-change.ts';
 import { depositRequirementFor, type DepositRequirement } from '#common/domain/deposit-policy.ts';
+import type { ChangeMoney } from '#common/domain/money-sentences.ts';
 import { effectiveStatus, type ReservationStatus } from '#common/domain/reservation-status.ts';
 import { isPastBookingCutoff, kolkataInstant, toKolkata } from '#common/domain/time.ts';
 import { asDate, type Db } from '#server/db/client.ts';
@@ -41,6 +42,20 @@ import { HELD_FOR_DROP, NO_LONGER_AVAILABLE, OWED_TO_WAITLIST, RESERVATION_NOT_F
 export const CHANGED_REASON = 'CHANGED';
 export const TOO_LATE_TO_CHANGE = 'It is too late to change this booking online. Please call the restaurant.';
 const SAME_BOOKING = 'That is the booking you already have: choose another time or party size';
+
+/** An applied change as its listeners hear it, inside the change's transaction. */
+export interface AppliedChange {
+  reservationId: string;
+  userId: string;
+  fromStartsAt: Date;
+  toStartsAt: Date;
+  fromPartySize: number;
+  toPartySize: number;
+  money: ChangeMoney;
+}
+
+/** Hears an applied change in its transaction (the outbox is written there); may return work for after commit. */
+export type ChangeListener = (tx: Db, change: AppliedChange) => Promise<(() => void) | void>;
 
 /** Where a change goes, and who makes it. */
 interface ChangeTarget {
@@ -92,6 +107,39 @@ function toChangeView(row: ReservationChangeRow): BookingChangeView {
   };
 }
 
+/** The row of a change applied at once (a change that paid an extra was recorded when it was asked). */
+async function recordAppliedChange(tx: Db, checked: CheckedChange, target: ChangeTarget, now: Date): Promise<void> {
+  const { row, terms } = checked;
+  await insertChange(tx, {
+    reservationId: row.id,
+    status: 'applied',
+    fromSlotId: row.slot_id,
+    toSlotId: checked.slotId,
+    fromStartsAt: asDate(row.starts_at),
+    toStartsAt: checked.startsAt,
+    fromPartySize: row.party_size,
+    toPartySize: target.partySize,
+    extraPaise: 0,
+    releasedPaise: terms.releasedPaise,
+    actorKind: 'diner',
+    actorId: target.userId,
+    now,
+  });
+}
+
+/** What an applied change's listeners hear. */
+function appliedChangeOf({ row, startsAt, terms }: CheckedChange, target: ChangeTarget): AppliedChange {
+  return {
+    reservationId: row.id,
+    userId: target.userId,
+    fromStartsAt: asDate(row.starts_at),
+    toStartsAt: startsAt,
+    fromPartySize: row.party_size,
+    toPartySize: target.partySize,
+    money: { kind: terms.kind, depositPaise: terms.depositPaise, extraPaise: terms.extraPaise, releasedPaise: terms.releasedPaise },
+  };
+}
+
 /**
  * A diner changes a booking's time and/or party size at the same restaurant (decisions 280-284).
  * The change is one transaction under the diner's, the booking's, the new slot's and the floor's
@@ -103,6 +151,7 @@ function toChangeView(row: ReservationChangeRow): BookingChangeView {
  */
 export function createChangeBooking(deps: AppDeps, floor: FloorService, payments: PaymentsService, restaurants: RestaurantsService) {
   const { db, clock, config, events } = deps;
+  const changeListeners: ChangeListener[] = [];
 
   /** Every check a new booking passes, on the locked booking and the locked new slot; writes nothing. */
   async function checkChange(tx: Db, principal: Principal, target: ChangeTarget, now: Date): Promise<CheckedChange> {
@@ -149,9 +198,10 @@ export function createChangeBooking(deps: AppDeps, floor: FloorService, payments
   /**
    * Writes a checked change in its transaction: the new table through the floor's seatHold (the
    * old one still counts), then the old table let go and the new one recorded, the booking, its
-   * deposit terms, the history and the change's row.
+   * deposit terms, the history and the change's row; then its listeners, whose after-commit work
+   * it returns.
    */
-  async function writeChange(tx: Db, checked: CheckedChange, target: ChangeTarget, now: Date, waitingChangeId?: string): Promise<void> {
+  async function writeChange(tx: Db, checked: CheckedChange, target: ChangeTarget, now: Date, waitingChangeId?: string): Promise<(() => void)[]> {
     const { row, terms, next, deposit, seating } = checked;
     if (seating !== null && seating !== 'no-floor') {
       await floor.releaseSeating(tx, row.restaurant_id, row.id, now);
@@ -182,24 +232,17 @@ export function createChangeBooking(deps: AppDeps, floor: FloorService, payments
     });
     if (waitingChangeId) {
       if (!(await settleWaitingChange(tx, waitingChangeId, 'applied', now))) throw conflict('This change was replaced by a newer one');
-      return;
+    } else {
+      await refuseWaitingChanges(tx, row.id);
+      await recordAppliedChange(tx, checked, target, now);
     }
-    await refuseWaitingChanges(tx, row.id);
-    await insertChange(tx, {
-      reservationId: row.id,
-      status: 'applied',
-      fromSlotId: row.slot_id,
-      toSlotId: checked.slotId,
-      fromStartsAt: asDate(row.starts_at),
-      toStartsAt: checked.startsAt,
-      fromPartySize: row.party_size,
-      toPartySize: target.partySize,
-      extraPaise: 0,
-      releasedPaise: terms.releasedPaise,
-      actorKind: 'diner',
-      actorId: target.userId,
-      now,
-    });
+    const applied = appliedChangeOf(checked, target);
+    const afterCommit: (() => void)[] = [];
+    for (const listener of changeListeners) {
+      const after = await listener(tx, applied);
+      if (after) afterCommit.push(after);
+    }
+    return afterCommit;
   }
 
   /** After commit: the dashboards hear the booking, and what the change freed goes to the old slot's waitlist. */
@@ -252,10 +295,9 @@ export function createChangeBooking(deps: AppDeps, floor: FloorService, payments
             actorId: target.userId,
             now,
           });
-          return { checked, changeId };
+          return { checked, changeId, afterCommit: [] };
         }
-        await writeChange(tx, checked, target, now);
-        return { checked, changeId: null };
+        return { checked, changeId: null, afterCommit: await writeChange(tx, checked, target, now) };
       });
       const { checked, changeId } = outcome;
       if (changeId) {
@@ -276,6 +318,7 @@ export function createChangeBooking(deps: AppDeps, floor: FloorService, payments
           payment: { intentId: started.intentId, amountPaise: checked.terms.extraPaise, approvalUrl: started.approvalUrl },
         };
       }
+      for (const run of outcome.afterCommit ?? []) run();
       const after = await announceChange(checked.row);
       return { reservation: toDinerReservation(after, clock.now()), terms: toTermsView(checked.terms), applied: true, payment: null };
     },
@@ -309,19 +352,31 @@ export function createChangeBooking(deps: AppDeps, floor: FloorService, payments
       const { date, time } = toKolkata(asDate(waiting.to_starts_at));
       const target: ChangeTarget = { reservationId: row.id, userId: row.user_id, date, time, partySize: waiting.to_party_size };
       const principal: Principal = { kind: 'diner', userId: row.user_id };
+      let afterCommit: (() => void)[];
       try {
-        await db.transaction(async (tx) => {
+        afterCommit = await db.transaction(async (tx) => {
           const now = clock.now();
           const checked = await checkChange(tx, principal, target, now);
           // The diner pays what they were shown; the booking's terms were read again under the lock.
-          await writeChange(tx, { ...checked, terms: { ...checked.terms, kind: 'pay_extra' } }, target, now, waiting.id);
+          const terms = { ...checked.terms, kind: 'pay_extra' as const, extraPaise: waiting.extra_paise };
+          return writeChange(tx, { ...checked, terms }, target, now, waiting.id);
         });
       } catch (error) {
         deps.log.info({ err: error, reservationId: row.id }, 'a paid change could not be made; its payment is released');
         await db.transaction((tx) => settleWaitingChange(tx, waiting.id, 'refused', clock.now()));
         return 'reject';
       }
+      for (const run of afterCommit) run();
       await announceChange(row);
+    },
+
+    /** Adds a listener of every applied change (server/composition.ts); returns what removes it. */
+    onChangeApplied(listener: ChangeListener): () => void {
+      changeListeners.push(listener);
+      return () => {
+        const index = changeListeners.indexOf(listener);
+        if (index >= 0) changeListeners.splice(index, 1);
+      };
     },
 
     extraMoneyStep: createExtraMoneyStep(payments),
