@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '#server/db/client.ts';
 import { DEMO_DINER, DEMO_STAFF_PASSWORD, seedDemoData } from '#server/db/seed/seed.ts';
 import { DEMO_MODERATOR, seedDemoModerator } from '#server/db/seed/moderator.ts';
-import { demoAccountsAllowed } from '#server/modules/accounts/demo-passwords.ts';
+import { DEMO_MODERATOR_PASSWORD, demoAccountsAllowed } from '#server/modules/accounts/demo-passwords.ts';
 import { hashPassword, verifyPassword } from '#server/modules/accounts/password.ts';
-import { createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
-import { buildRestaurant } from '#server/test/factories.ts';
+import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { buildDiner, buildModerator, buildRestaurant, buildStaff } from '#server/test/factories.ts';
 import { freePort } from '#server/test/server-process.ts';
 import { loadConfig } from '#server/config.ts';
 
@@ -131,6 +131,60 @@ describe('a production start', () => {
       expect((await signIn(demo, '/api/auth/login', DEMO_DINER.username, DEMO_DINER.password)).statusCode).toBe(200);
       expect((await signIn(demo, '/api/auth/restaurant-login', restaurant.slug, DEMO_STAFF_PASSWORD)).statusCode).toBe(200);
       expect((await signIn(demo, '/api/moderation/auth/login', DEMO_MODERATOR.username, DEMO_MODERATOR.password)).statusCode).toBe(200);
+    } finally {
+      await demo.app.close();
+    }
+  });
+
+  it("a password reset and the platform's new password refuse the published demo passwords; the code stays good for a private one", async () => {
+    const db = production.database.db;
+    const refused = 'password: This password is published for the demo; choose another';
+    const diner = await buildDiner(db);
+    const phone = '+919700000101';
+    await db.execute(sql`UPDATE users SET verified_phone = ${phone}, phone_verified_at = now() WHERE id = ${diner.id}`);
+    const asked = await production.app.inject({ method: 'POST', url: '/api/auth/password-reset', payload: { account: 'diner', identifier: diner.username } });
+    expect(asked.statusCode, asked.body).toBe(202);
+    await production.app.services.passwordReset.settled();
+    const [text] = await queryRows<{ body: string }>(db, sql`SELECT body FROM outbox_messages WHERE recipient = ${phone} ORDER BY created_at DESC LIMIT 1`);
+    const code = /\b(\d{6})\b/.exec(text.body)![1];
+    const confirm = (password: string) =>
+      production.app.inject({ method: 'POST', url: '/api/auth/password-reset/confirm', payload: { resetId: asked.json().resetId, code, password } });
+    for (const published of [DEMO_DINER.password, DEMO_STAFF_PASSWORD, DEMO_MODERATOR_PASSWORD]) {
+      const answer = await confirm(published);
+      expect(answer.statusCode, published).toBe(400);
+      expect(answer.json().error).toBe(refused);
+    }
+    // Nothing was set, no session ended and the code was not spent: the diner chooses a private one.
+    expect((await production.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(diner.token) })).statusCode).toBe(200);
+    expect((await confirm('a private password 7')).statusCode).toBe(200);
+    expect((await signIn(production, '/api/auth/login', diner.username, 'a private password 7')).statusCode).toBe(200);
+
+    const restaurant = await buildRestaurant(db);
+    const staff = await buildStaff(db, restaurant.id);
+    const moderator = await buildModerator(db);
+    const setByPlatform = (password: string) =>
+      production.app.inject({
+        method: 'PUT',
+        url: `/api/moderation/staff-accounts/${staff.id}/password`,
+        headers: bearer(moderator.token),
+        payload: { password },
+      });
+    const platform = await setByPlatform(DEMO_STAFF_PASSWORD);
+    expect(platform.statusCode).toBe(400);
+    expect(platform.json().error).toBe(refused);
+    expect((await signIn(production, '/api/auth/restaurant-login', staff.username, staff.password)).statusCode).toBe(200);
+    expect((await setByPlatform('a private staff password')).statusCode).toBe(200);
+
+    // Outside production the demo may reset to a demo password.
+    const demo = await createTestApp({ database: production.database });
+    try {
+      const staffAgain = await demo.app.inject({
+        method: 'PUT',
+        url: `/api/moderation/staff-accounts/${staff.id}/password`,
+        headers: bearer(moderator.token),
+        payload: { password: DEMO_STAFF_PASSWORD },
+      });
+      expect(staffAgain.statusCode, staffAgain.body).toBe(200);
     } finally {
       await demo.app.close();
     }

@@ -1,9 +1,9 @@
 import type { DinerProfile, LoginBody, LoginResponse, StaffLoginResponse } from '#common/contract/accounts.ts';
 import type { Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { badInput, conflict, isUniqueViolation, sessionExpired, unauthenticated } from '#server/errors.ts';
+import { conflict, isUniqueViolation, sessionExpired, unauthenticated } from '#server/errors.ts';
 import { findModeratorByUsername, findStaffByUsername, findUserById, findUserByUsername, insertUser } from './accounts.repository.ts';
-import { demoAccountsAllowed, isPublishedDemoPassword, PUBLISHED_PASSWORD_REFUSED } from './demo-passwords.ts';
+import { demoAccountsAllowed, isPublishedDemoPassword, refusePublishedPassword } from './demo-passwords.ts';
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from './password.ts';
 import { requireDiner, type Principal } from './principal.ts';
 import type { SessionsService } from './sessions.service.ts';
@@ -62,7 +62,7 @@ export function createAccountsService(deps: AppDeps, sessions: SessionsService) 
 
     /** Creates a diner account. Anyone may sign up; the username is unique whatever its case. */
     async signUpDiner(_principal: Principal, input: NewDiner): Promise<DinerProfile> {
-      if (refusesPublishedPasswords && isPublishedDemoPassword(input.password)) throw badInput(PUBLISHED_PASSWORD_REFUSED);
+      refusePublishedPassword(config.nodeEnv, input.password);
       if (await findUserByUsername(db, input.username)) throw conflict('Username already taken');
       const passwordHash = await hashPassword(input.password, config.passwordHashCost);
       try {

@@ -1,7 +1,10 @@
+import { badInput } from '#server/errors.ts';
+
 /**
  * The demo accounts' passwords, published in the README and on the sign-in pages (decision 201).
  * Anyone can read them, so a production server never seeds an account with one, never signs one
- * in (whatever account holds it) and never lets a new account choose one.
+ * in (whatever account holds it), and never lets a new account choose one, a reset set one or the
+ * platform give one to a restaurant login.
  */
 export const DEMO_DINER_PASSWORD = 'demo1234';
 export const DEMO_STAFF_PASSWORD = 'staff1234';
@@ -19,5 +22,10 @@ export function demoAccountsAllowed(nodeEnv: string): boolean {
   return nodeEnv !== 'production';
 }
 
-/** The signup's refusal of a published password in production. */
+/** The refusal of a published password as a new password (signup, reset, the platform's new password) in production. */
 export const PUBLISHED_PASSWORD_REFUSED = 'password: This password is published for the demo; choose another';
+
+/** Throws the 400 of a published password chosen as a new one, on a server where demo accounts may not exist. */
+export function refusePublishedPassword(nodeEnv: string, password: string): void {
+  if (!demoAccountsAllowed(nodeEnv) && isPublishedDemoPassword(password)) throw badInput(PUBLISHED_PASSWORD_REFUSED);
+}

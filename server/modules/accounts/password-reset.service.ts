@@ -19,6 +19,7 @@ import type { AppDeps } from '#server/deps.ts';
 import { AppError, badInput, notFound } from '#server/errors.ts';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
 import { createSigningKey } from '#server/signing.ts';
+import { refusePublishedPassword } from './demo-passwords.ts';
 import { hashPassword } from './password.ts';
 import {
   attachResetToAccount,
@@ -195,6 +196,8 @@ export function createPasswordResetService(deps: AppDeps, sessions: SessionsServ
 
     /** POST /api/auth/password-reset/confirm: the right code sets the new password and ends every session of the account. */
     async confirmReset(_principal: Principal, input: PasswordResetConfirmBody): Promise<PasswordResetDone> {
+      // Refused before the code is tried, so a published password spends no try and the code stays good (decision 201).
+      refusePublishedPassword(config.nodeEnv, input.password);
       const passwordHash = await hashPassword(input.password, config.passwordHashCost);
       const outcome = await db.transaction(async (tx): Promise<{ refusal: AppError } | { done: true }> => {
         const now = clock.now();

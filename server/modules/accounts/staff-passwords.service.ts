@@ -1,6 +1,7 @@
 import type { StaffAccountList, StaffPasswordSet } from '#common/contract/password-reset.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { notFound } from '#server/errors.ts';
+import { refusePublishedPassword } from './demo-passwords.ts';
 import { hashPassword } from './password.ts';
 import { findStaffAccount, recordPlatformReset, searchStaffAccounts, setStaffPasswordHash } from './password-reset.repository.ts';
 import { requireModerator, type Principal } from './principal.ts';
@@ -35,6 +36,7 @@ export function createStaffPasswords(deps: AppDeps, sessions: SessionsService) {
     /** PUT /api/moderation/staff-accounts/{staffId}/password: a new password, and every session of the login ends. */
     async setStaffPassword(principal: Principal, staffId: string, password: string): Promise<StaffPasswordSet> {
       requireModerator(principal);
+      refusePublishedPassword(config.nodeEnv, password);
       const passwordHash = await hashPassword(password, config.passwordHashCost);
       const sessionsEnded = await db.transaction(async (tx) => {
         const staff = await findStaffAccount(tx, staffId);
