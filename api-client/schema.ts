@@ -16032,6 +16032,7 @@ export interface operations {
           entryClosesAt: string;
           releaseAt: string;
           depositPerCoverPaise?: number | null;
+          takeExistingTimes?: boolean;
         };
       };
     };

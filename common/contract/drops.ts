@@ -193,6 +193,12 @@ export const createDropBody = z.object({
     .min(0, { message: 'depositPerCoverPaise cannot be negative' })
     .max(MAX_PER_COVER_PAISE, { message: `depositPerCoverPaise must be at most ${formatRupees(MAX_PER_COVER_PAISE)} a guest` })
     .nullish(),
+  /**
+   * Take the times the restaurant already offers at these dates × times into the drop (decision
+   * 226): they leave normal booking; refused, naming them, when any has a booking. Absent or
+   * false: a time that already exists is refused.
+   */
+  takeExistingTimes: z.boolean({ message: 'takeExistingTimes must be true or false' }).optional(),
 });
 export type CreateDropBody = z.infer<typeof createDropBody>;
 

@@ -56,7 +56,7 @@ export function createDropsAdminService(deps: AppDeps, offers: DropOffers, slots
       }
       const id = await db
         .transaction(async (tx) => {
-          const taken = await slots.findTakenTimes(tx, principal.restaurantId, dates, times);
+          const taken = input.takeExistingTimes ? [] : await slots.findTakenTimes(tx, principal.restaurantId, dates, times);
           if (taken.length > 0) {
             throw conflict(`There is already a slot on ${formatDateShort(taken[0].date)} at ${formatTime12h(taken[0].time)}: choose other dates or times`);
           }
@@ -74,12 +74,15 @@ export function createDropsAdminService(deps: AppDeps, offers: DropOffers, slots
             depositPerCoverPaise: input.depositPerCoverPaise || null,
             ...newSealedSeed(),
           });
-          await slots.addDropSlots(tx, principal.restaurantId, dropId, {
+          const dropSlots = {
             dates: pairs.map((pair) => pair.date),
             times: pairs.map((pair) => pair.time),
             startsAt: pairs.map((pair) => pair.startsAt.toISOString()),
             capacity: input.capacity,
-          });
+          };
+          // Times the restaurant already offers go into the drop only when asked, and only unbooked (decision 226).
+          if (input.takeExistingTimes) await slots.takeDropSlots(tx, principal.restaurantId, dropId, dropSlots, now);
+          else await slots.addDropSlots(tx, principal.restaurantId, dropId, dropSlots);
           return dropId;
         })
         .catch((error: unknown) => {

@@ -5,6 +5,7 @@ import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.
 import { buildDiner, buildRestaurant, buildSlot, buildStaff, type BuiltRestaurant } from '#server/test/factories.ts';
 import { buildVerifiedDiner, createDrop, dropReservations, enterDrop, type DropInput } from './drops.test-support.ts';
 import { HOUR_MS } from '#common/domain/time.ts';
+import { HELD_FOR_DROP } from '#server/modules/reservations/reservation-view.ts';
 
 /** The portal's drop calls, the drop lifecycle around the draw, and the per-diner limits. */
 let t: TestApp;
@@ -38,6 +39,85 @@ function call(method: 'GET' | 'POST' | 'DELETE', url: string, token?: string, pa
 }
 
 describe('staff create drops', () => {
+  it('takes existing times with nothing booked into the drop: they leave normal booking and the drop sets their covers (decision 226)', async () => {
+    const [seven, nine] = [
+      await buildSlot(t.database.db, restaurant.id, { date: '2026-12-14', time: '19:00', capacity: 10 }),
+      await buildSlot(t.database.db, restaurant.id, { date: '2026-12-14', time: '21:00', capacity: 10 }),
+    ];
+    const diner = await buildDiner(t.database.db);
+    const before = await call('POST', '/api/reservations', diner.token, { restaurantSlug: restaurant.slug, date: '2026-12-14', time: '19:00', partySize: 2 });
+    expect(before.statusCode, before.body).toBe(201);
+    expect((await call('POST', `/api/reservations/${before.json().id}/cancel`, diner.token, {})).statusCode).toBe(200);
+
+    const refusedWithout = await call('POST', '/api/admin/drops', staffToken, {
+      title: 'Prime time',
+      ...validDrop({ dateFrom: '2026-12-14', dateTo: '2026-12-15', times: ['19:00', '21:00'] }),
+    });
+    expect(refusedWithout.statusCode).toBe(409);
+    const taken = await call('POST', '/api/admin/drops', staffToken, {
+      title: 'Prime time',
+      ...validDrop({ dateFrom: '2026-12-14', dateTo: '2026-12-15', times: ['19:00', '21:00'], capacity: 6 }),
+      takeExistingTimes: true,
+    });
+    expect(taken.statusCode, taken.body).toBe(201);
+    const drop = taken.json();
+    expect(drop.slotCount).toBe(4);
+    expect(drop.slots.map((slot: { id: string }) => slot.id)).toEqual(expect.arrayContaining([seven.id, nine.id]));
+    const rows = await queryRows<{ drop_id: string | null; capacity: number; status: string }>(
+      t.database.db,
+      sql`SELECT drop_id, capacity, status FROM slots WHERE id IN (${seven.id}, ${nine.id})`,
+    );
+    expect(rows).toEqual([
+      { drop_id: drop.id, capacity: 6, status: 'available' },
+      { drop_id: drop.id, capacity: 6, status: 'available' },
+    ]);
+    const held = await call('POST', '/api/reservations', diner.token, { restaurantSlug: restaurant.slug, date: '2026-12-14', time: '19:00', partySize: 2 });
+    expect(held.statusCode).toBe(409);
+    expect(held.json().error).toBe(HELD_FOR_DROP);
+  });
+
+  it('refuses to take times with bookings on them, naming each booked time, and changes nothing', async () => {
+    await buildSlot(t.database.db, restaurant.id, { date: '2026-12-16', time: '19:00', capacity: 10 });
+    await buildSlot(t.database.db, restaurant.id, { date: '2026-12-16', time: '20:00', capacity: 10 });
+    await buildSlot(t.database.db, restaurant.id, { date: '2026-12-16', time: '21:00', capacity: 10 });
+    for (const [time, partySize] of [
+      ['19:00', 2],
+      ['21:00', 4],
+      ['21:00', 1],
+    ] as const) {
+      const diner = await buildDiner(t.database.db);
+      const held = await call('POST', '/api/reservations', diner.token, { restaurantSlug: restaurant.slug, date: '2026-12-16', time, partySize });
+      expect(held.statusCode, held.body).toBe(201);
+    }
+    const slotsBefore = await queryRows(t.database.db, sql`SELECT id, drop_id, capacity FROM slots WHERE restaurant_id = ${restaurant.id} ORDER BY id`);
+    const dropsBefore = await queryRows(t.database.db, sql`SELECT id FROM drops WHERE restaurant_id = ${restaurant.id}`);
+    const refused = await call('POST', '/api/admin/drops', staffToken, {
+      title: 'Prime time',
+      ...validDrop({ dateFrom: '2026-12-16', dateTo: '2026-12-16', times: ['19:00', '20:00', '21:00'] }),
+      takeExistingTimes: true,
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toBe(
+      'These times have bookings, so they cannot go into a drop: Wed, 16 Dec at 7:00 PM (1 booking, 2 guests), Wed, 16 Dec at 9:00 PM (2 bookings, 5 guests). Leave them out, or move or cancel those bookings first.',
+    );
+    expect(await queryRows(t.database.db, sql`SELECT id, drop_id, capacity FROM slots WHERE restaurant_id = ${restaurant.id} ORDER BY id`)).toEqual(
+      slotsBefore,
+    );
+    expect(await queryRows(t.database.db, sql`SELECT id FROM drops WHERE restaurant_id = ${restaurant.id}`)).toEqual(dropsBefore);
+  });
+
+  it("never takes another drop's times", async () => {
+    const first = await createDrop(t, staffToken, validDrop({ dateFrom: '2026-12-18', dateTo: '2026-12-18', times: ['19:00'] }));
+    const second = await call('POST', '/api/admin/drops', staffToken, {
+      title: 'Second',
+      ...validDrop({ dateFrom: '2026-12-18', dateTo: '2026-12-18', times: ['19:00'] }),
+      takeExistingTimes: true,
+    });
+    expect(second.statusCode).toBe(409);
+    expect(second.json().error).toBe('Fri, 18 Dec at 7:00 PM is already in the drop “Chef’s table”: choose other dates or times');
+    expect(first).toBeTruthy();
+  });
+
   it('creates every date × time as a hidden slot and lists the drop for diners and staff', async () => {
     const response = await call('POST', '/api/admin/drops', staffToken, {
       title: 'Diwali tasting menu',

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
-import { coversTakenJoin } from '#server/modules/reservations/reservation-sql.ts';
+import { coversTakenJoin, holdsCovers } from '#server/modules/reservations/reservation-sql.ts';
 
 /** The slots' SQL: the only place that writes the slots table (decision 091). Every staff query is scoped by restaurant id. */
 
@@ -76,6 +76,41 @@ export function findTakenSlotTimes(db: Db, restaurantId: string, dates: string[]
     sql`SELECT to_char(slot_date, 'YYYY-MM-DD') AS date, slot_time AS time FROM slots
         WHERE restaurant_id = ${restaurantId} AND slot_date = ANY(${toPgArray(dates)}::date[]) AND slot_time = ANY(${toPgArray(times)}::text[])
         ORDER BY slot_date, slot_time`,
+  );
+}
+
+/** A time the restaurant already has, locked for a drop to take: its drop if any, and its live bookings. */
+export interface ExistingTimeRow {
+  id: string;
+  date: string;
+  time: string;
+  drop_id: string | null;
+  drop_title: string | null;
+  bookings: number;
+  covers: number;
+}
+
+/** Locks the restaurant's slots at these dates × times (in date and time order), with what is booked on each at `now`. */
+export function lockExistingTimes(db: Db, restaurantId: string, dates: string[], times: string[], now: Date): Promise<ExistingTimeRow[]> {
+  return queryRows<ExistingTimeRow>(
+    db,
+    sql`SELECT s.id, to_char(s.slot_date, 'YYYY-MM-DD') AS date, s.slot_time AS time, s.drop_id,
+               (SELECT d.title FROM drops d WHERE d.id = s.drop_id) AS drop_title,
+               (SELECT count(*)::int FROM reservations r WHERE r.slot_id = s.id AND ${holdsCovers(now, 'r')}) AS bookings,
+               (SELECT coalesce(sum(r.party_size), 0)::int FROM reservations r WHERE r.slot_id = s.id AND ${holdsCovers(now, 'r')}) AS covers
+        FROM slots s
+        WHERE s.restaurant_id = ${restaurantId} AND s.slot_date = ANY(${toPgArray(dates)}::date[]) AND s.slot_time = ANY(${toPgArray(times)}::text[])
+        ORDER BY s.slot_date, s.slot_time
+        FOR UPDATE OF s`,
+  );
+}
+
+/** Makes existing slots a drop's: the drop's covers, open (the drop's release decides when anyone sees them). */
+export async function moveSlotsIntoDrop(db: Db, restaurantId: string, dropId: string, slotIds: string[], capacity: number): Promise<void> {
+  if (slotIds.length === 0) return;
+  await db.execute(
+    sql`UPDATE slots SET drop_id = ${dropId}, capacity = ${capacity}, status = 'available'
+        WHERE restaurant_id = ${restaurantId} AND id = ANY(${toPgArray(slotIds)}::uuid[]) AND drop_id IS NULL`,
   );
 }
 

@@ -1,8 +1,8 @@
 import type { AdminSlot, BulkSlotsInput, BulkSlotsResponse } from '#common/contract/portal.ts';
-import { clockTimesBetween, isPastBookingCutoff, kolkataInstant, todayInKolkata } from '#common/domain/time.ts';
+import { clockTimesBetween, formatDateShort, formatTime12h, isPastBookingCutoff, kolkataInstant, todayInKolkata } from '#common/domain/time.ts';
 import type { Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { badInput, notFound } from '#server/errors.ts';
+import { badInput, conflict, notFound } from '#server/errors.ts';
 import { requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
 import {
   findDropIdOfSlot,
@@ -11,6 +11,8 @@ import {
   insertDropSlots,
   insertSlots,
   listSlotsOfDate,
+  lockExistingTimes,
+  moveSlotsIntoDrop,
   type AdminSlotRow,
 } from './slots.repository.ts';
 
@@ -92,6 +94,53 @@ export function createSlotsService(deps: AppDeps) {
       slots: { dates: string[]; times: string[]; startsAt: string[]; capacity: number },
     ): Promise<void> {
       return insertDropSlots(tx, restaurantId, dropId, slots);
+    },
+
+    /**
+     * Inside the drop's transaction (decision 226): the drop's slots, taking the times the
+     * restaurant already offers when nothing is booked on them (they leave normal booking and take
+     * the drop's covers) and creating the rest. Refused (409) when any of them is another drop's,
+     * or has a live booking or hold, each booked time named; the caller's transaction then undoes
+     * the drop.
+     */
+    async takeDropSlots(
+      tx: Db,
+      restaurantId: string,
+      dropId: string,
+      slots: { dates: string[]; times: string[]; startsAt: string[]; capacity: number },
+      now: Date,
+    ): Promise<{ taken: number; created: number }> {
+      const existing = await lockExistingTimes(tx, restaurantId, [...new Set(slots.dates)], [...new Set(slots.times)], now);
+      const when = (row: { date: string; time: string }) => `${formatDateShort(row.date)} at ${formatTime12h(row.time)}`;
+      const otherDrop = existing.find((row) => row.drop_id !== null);
+      if (otherDrop) throw conflict(`${when(otherDrop)} is already in the drop “${otherDrop.drop_title}”: choose other dates or times`);
+      const booked = existing.filter((row) => row.bookings > 0);
+      if (booked.length > 0) {
+        const named = booked.map(
+          (row) => `${when(row)} (${row.bookings} ${row.bookings === 1 ? 'booking' : 'bookings'}, ${row.covers} ${row.covers === 1 ? 'guest' : 'guests'})`,
+        );
+        throw conflict(
+          `These times have bookings, so they cannot go into a drop: ${named.join(', ')}. Leave them out, or move or cancel those bookings first.`,
+        );
+      }
+      await moveSlotsIntoDrop(
+        tx,
+        restaurantId,
+        dropId,
+        existing.map((row) => row.id),
+        slots.capacity,
+      );
+      const have = new Set(existing.map((row) => `${row.date} ${row.time}`));
+      const fresh = slots.dates
+        .map((date, i) => ({ date, time: slots.times[i], startsAt: slots.startsAt[i] }))
+        .filter((pair) => !have.has(`${pair.date} ${pair.time}`));
+      await insertDropSlots(tx, restaurantId, dropId, {
+        dates: fresh.map((pair) => pair.date),
+        times: fresh.map((pair) => pair.time),
+        startsAt: fresh.map((pair) => pair.startsAt),
+        capacity: slots.capacity,
+      });
+      return { taken: existing.length, created: fresh.length };
     },
 
     /** The drop a slot belongs to, or null (a freed table of a drop goes down its line). */
