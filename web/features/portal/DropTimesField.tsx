@@ -13,17 +13,20 @@ export function DropTimesField({
   onChange,
   taken,
   takenDate,
+  takeExisting,
   error,
 }: {
   times: string[];
   onChange: (times: string[]) => void;
   taken: string[] | null;
   takenDate: string;
+  /** The form takes existing times into the drop (decision 226): they are offered like any other. */
+  takeExisting: boolean;
   error?: string;
 }) {
   const [draft, setDraft] = useState('');
   const full = times.length >= DROP_TIMES_MAX;
-  const suggestions = SUGGESTED_TIMES.filter((time) => !times.includes(time) && !(taken ?? []).includes(time)).slice(0, 8);
+  const suggestions = SUGGESTED_TIMES.filter((time) => !times.includes(time) && (takeExisting || !(taken ?? []).includes(time))).slice(0, 8);
 
   function add(value: string) {
     if (full) return;
@@ -101,7 +104,7 @@ export function DropTimesField({
         {full
           ? `That is the most a drop can have (${DROP_TIMES_MAX}).`
           : taken && taken.length > 0 && isIsoDate(takenDate)
-            ? `${formatDateShort(takenDate)} already has ${taken.length} ${taken.length === 1 ? 'slot' : 'slots'} (${formatTime12h(taken[0])}${taken.length > 1 ? ` – ${formatTime12h(taken[taken.length - 1])}` : ''}). A drop needs times of its own.`
+            ? `${formatDateShort(takenDate)} already has ${taken.length} ${taken.length === 1 ? 'slot' : 'slots'} (${formatTime12h(taken[0])}${taken.length > 1 ? ` – ${formatTime12h(taken[taken.length - 1])}` : ''}). ${takeExisting ? 'Those you choose move into the drop.' : 'Choose others, or take them into the drop below.'}`
             : `Up to ${DROP_TIMES_MAX} times, each on every date of the drop.`}
       </span>
       {error ? (

@@ -31,7 +31,7 @@ function instantHint(value: string): string {
 
 /** Create a drop: what diners see, the tables, and the entry window and release in Bengaluru time. */
 export function CreateDropForm({ onCreated }: { onCreated: (id: string) => void }) {
-  const { values, update, errors, summary, taken, serverError, onSubmit, isCreating } = useCreateDropForm(onCreated);
+  const { values, update, errors, summary, takenNote, taken, serverError, onSubmit, isCreating } = useCreateDropForm(onCreated);
   const headingRef = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => headingRef.current?.focus(), []);
@@ -102,7 +102,29 @@ export function CreateDropForm({ onCreated }: { onCreated: (id: string) => void 
           <fieldset className="drop-form__group">
             <legend className="drop-form__legend">Tables</legend>
             <div className="drop-form__pair">{fieldRow(DATE_FIELDS, 'date')}</div>
-            <DropTimesField times={values.times} onChange={(times) => update('times', times)} taken={taken} takenDate={values.dateFrom} error={errors.times} />
+            <DropTimesField
+              times={values.times}
+              onChange={(times) => update('times', times)}
+              taken={taken}
+              takenDate={values.dateFrom}
+              takeExisting={values.takeExistingTimes}
+              error={errors.times}
+            />
+            <div className="drop-form__take">
+              <label className="drop-form__take-label">
+                <input
+                  type="checkbox"
+                  checked={values.takeExistingTimes}
+                  aria-describedby="drop-take-hint"
+                  onChange={(event) => update('takeExistingTimes', event.target.checked)}
+                />
+                Take times we already offer
+              </label>
+              <span className="field__hint" id="drop-take-hint" aria-live="polite">
+                {takenNote ||
+                  'Times already on sale at these dates move into the drop and leave normal booking. Only times with nothing booked can move; the drop sets their covers.'}
+              </span>
+            </div>
             <NumberField
               id={fieldId('capacity')}
               label="Capacity (covers)"

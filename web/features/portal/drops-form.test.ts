@@ -4,6 +4,7 @@ import {
   addDropTime,
   defaultDropForm,
   describeDropSlots,
+  describeTakenTimes,
   dropBodyOf,
   fieldOfMessage,
   humaniseDropMessage,
@@ -26,6 +27,7 @@ const valid = (overrides: Partial<DropFormValues> = {}): DropFormValues => ({
   entryOpensAt: '2026-11-23T19:00',
   entryClosesAt: '2026-11-24T19:00',
   releaseAt: '2026-11-24T19:00',
+  takeExistingTimes: false,
   ...overrides,
 });
 
@@ -146,8 +148,12 @@ describe('validation mirrors the contract and the server', () => {
   it("refuses a time the first date's slots already use", () => {
     const taken = { date: '2026-11-30', times: ['18:00', '22:30'] };
     expect(errorsOf({ times: ['21:00', '22:30'] }, taken)).toEqual({
-      times: 'There is already a slot on Mon, 30 Nov at 10:30 PM: choose other dates or times',
+      times: 'There is already a slot on Mon, 30 Nov at 10:30 PM: choose other dates or times, or take the times we already offer',
     });
+    // Taking them is the server's to check (decision 226), and the body asks for it.
+    expect(errorsOf({ times: ['21:00', '22:30'], takeExistingTimes: true }, taken)).toEqual({});
+    expect(dropBodyOf(valid({ takeExistingTimes: true })).takeExistingTimes).toBe(true);
+    expect('takeExistingTimes' in dropBodyOf(valid())).toBe(false);
     expect(errorsOf({ times: ['23:00'] }, taken)).toEqual({});
     // Slots of another date say nothing about this one.
     expect(errorsOf({ times: ['22:30'] }, { date: '2026-12-01', times: ['22:30'] })).toEqual({});
@@ -168,6 +174,19 @@ describe('server sentences', () => {
     expect(humaniseDropMessage('There is already a slot on Mon, 30 Nov at 10:30 PM: choose other dates or times')).toBe(
       'There is already a slot on Mon, 30 Nov at 10:30 PM: choose other dates or times',
     );
+  });
+});
+
+describe('taking existing times', () => {
+  it("names the first date's times the drop takes out of normal booking", () => {
+    const taken = { date: '2026-11-30', times: ['19:00', '21:00', '22:30'] };
+    expect(describeTakenTimes(valid({ times: ['19:00', '22:30'], takeExistingTimes: true }), taken)).toBe(
+      "Takes 7:00 PM and 10:30 PM on Mon, 30 Nov out of normal booking, and the same times on the drop's other dates. A time with a booking is refused.",
+    );
+    expect(describeTakenTimes(valid({ times: ['19:00'], dateTo: '2026-11-30', takeExistingTimes: true }), taken)).toBe(
+      'Takes 7:00 PM on Mon, 30 Nov out of normal booking. A time with a booking is refused.',
+    );
+    expect(describeTakenTimes(valid({ times: ['19:00'] }), taken)).toBe('');
   });
 });
 

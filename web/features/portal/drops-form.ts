@@ -32,6 +32,8 @@ export interface DropFormValues {
   entryOpensAt: string;
   entryClosesAt: string;
   releaseAt: string;
+  /** Take times the restaurant already offers into the drop, when nothing is booked on them (decision 226). */
+  takeExistingTimes: boolean;
 }
 export type DropField = keyof DropFormValues;
 export type DropFormErrors = Partial<Record<DropField, string>>;
@@ -50,6 +52,7 @@ export const DROP_FIELD_LABELS: Record<DropField, string> = {
   entryOpensAt: 'Entries open',
   entryClosesAt: 'Entries close',
   releaseAt: 'Release',
+  takeExistingTimes: 'Take times we already offer',
 };
 
 const LOCAL_PATTERN = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::(\d{2})(?:\.\d{1,3})?)?$/;
@@ -93,6 +96,7 @@ export function defaultDropForm(now: Date): DropFormValues {
     entryOpensAt: instantToKolkataLocal(now),
     entryClosesAt: closes,
     releaseAt: closes,
+    takeExistingTimes: false,
   };
 }
 
@@ -138,6 +142,7 @@ export function dropBodyOf(values: DropFormValues): Record<string, unknown> {
     entryOpensAt: kolkataLocalToIso(values.entryOpensAt) ?? values.entryOpensAt,
     entryClosesAt: kolkataLocalToIso(values.entryClosesAt) ?? values.entryClosesAt,
     releaseAt: kolkataLocalToIso(values.releaseAt) ?? values.releaseAt,
+    ...(values.takeExistingTimes ? { takeExistingTimes: true } : {}),
   };
 }
 
@@ -187,9 +192,15 @@ export function validateDropForm(values: DropFormValues, options: { now: Date; t
     }
   }
   const taken = options.taken;
-  if (taken && taken.date === values.dateFrom) {
+  // Taking existing times is the server's to check: it refuses booked ones by name (decision 226).
+  if (taken && taken.date === values.dateFrom && !values.takeExistingTimes) {
     const clash = validTimes.find((time) => taken.times.includes(time));
-    if (clash) set('times', `There is already a slot on ${formatDateShort(taken.date)} at ${formatTime12h(clash)}: choose other dates or times`);
+    if (clash) {
+      set(
+        'times',
+        `There is already a slot on ${formatDateShort(taken.date)} at ${formatTime12h(clash)}: choose other dates or times, or take the times we already offer`,
+      );
+    }
   }
 
   const errors: DropFormErrors = {};
@@ -215,4 +226,19 @@ export function describeDropSlots(values: Pick<DropFormValues, 'dateFrom' | 'dat
   const capacity = Number(values.capacity);
   const covers = Number.isInteger(capacity) && capacity > 0 ? `, ${capacity} ${capacity === 1 ? 'cover' : 'covers'} each` : '';
   return `Creates ${slots} ${slots === 1 ? 'slot' : 'slots'}: ${days} ${days === 1 ? 'date' : 'dates'} × ${times} ${times === 1 ? 'time' : 'times'}${covers}.`;
+}
+
+/**
+ * Which chosen times the first date already offers, in words, when the form takes them into the
+ * drop: 'Takes 7:00 PM and 9:00 PM on Mon, 30 Nov out of normal booking, and the same times on the
+ * drop's other dates. A time with a booking is refused.' Empty when nothing is taken.
+ */
+export function describeTakenTimes(values: Pick<DropFormValues, 'dateFrom' | 'dateTo' | 'times' | 'takeExistingTimes'>, taken: TakenTimes | null): string {
+  if (!values.takeExistingTimes || !taken || taken.date !== values.dateFrom) return '';
+  const overlap = values.times.filter((time) => taken.times.includes(time)).sort();
+  if (overlap.length === 0) return 'None of these times is on sale on the first date; any the other dates have are taken too, if nothing is booked on them.';
+  const named = overlap.map(formatTime12h);
+  const list = named.length === 1 ? named[0] : `${named.slice(0, -1).join(', ')} and ${named[named.length - 1]}`;
+  const others = values.dateTo > values.dateFrom ? ", and the same times on the drop's other dates" : '';
+  return `Takes ${list} on ${formatDateShort(values.dateFrom)} out of normal booking${others}. A time with a booking is refused.`;
 }

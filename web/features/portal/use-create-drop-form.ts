@@ -7,6 +7,7 @@ import { useCreateDrop } from './drops-api.ts';
 import {
   defaultDropForm,
   describeDropSlots,
+  describeTakenTimes,
   DROP_FIELDS,
   fieldOfMessage,
   humaniseDropMessage,
@@ -35,6 +36,7 @@ export function useCreateDropForm(onCreated: (id: string) => void) {
   const validation = validateDropForm(values, { now: new Date(), taken: taken ? { date: values.dateFrom, times: taken } : null });
   const errors: DropFormErrors = submitted ? validation.errors : {};
   const summary = describeDropSlots(values);
+  const takenNote = describeTakenTimes(values, taken ? { date: values.dateFrom, times: taken } : null);
 
   function update<K extends DropField>(field: K, value: DropFormValues[K]) {
     setValues((current) => ({ ...current, [field]: value }));
@@ -69,5 +71,5 @@ export function useCreateDropForm(onCreated: (id: string) => void) {
     });
   }
 
-  return { values, update, errors, summary, taken, serverError, onSubmit, isCreating: create.isPending };
+  return { values, update, errors, summary, takenNote, taken, serverError, onSubmit, isCreating: create.isPending };
 }
