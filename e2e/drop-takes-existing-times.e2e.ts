@@ -66,6 +66,7 @@ describe('a drop takes existing prime-time times', () => {
       await addTime(page, '19:00');
       await addTime(page, '20:00');
       await page.getByText(`Takes 7:00 PM and 8:00 PM on ${formatDateShort(date)} out of normal booking. A time with a booking is refused.`).waitFor();
+      await page.getByText('Puts 2 slots in the drop: 1 date × 2 times, 4 covers each.').waitFor();
       expect(await page.locator('.field__error').count()).toBe(0);
       await expectAccessible(page, `drop taking times ${viewport.width}`);
       await saveScreenshot(page, `drop-take-times-${viewport.width}`);

@@ -203,6 +203,9 @@ describe('times and the slot count', () => {
     expect(describeDropSlots(valid({ times: ['19:00', '22:30'] }))).toBe('Creates 14 slots: 7 dates × 2 times, 4 covers each.');
     expect(describeDropSlots(valid({ dateTo: '2026-11-30', capacity: '1' }))).toBe('Creates 1 slot: 1 date × 1 time, 1 cover each.');
     expect(describeDropSlots(valid({ times: [] }))).toBe('7 dates: add at least one time.');
+    expect(describeDropSlots(valid({ times: ['19:00', '22:30'], takeExistingTimes: true }))).toBe(
+      'Puts 14 slots in the drop: 7 dates × 2 times, 4 covers each.',
+    );
     expect(describeDropSlots(valid({ dateTo: '2026-11-01' }))).toBe('');
   });
 });

@@ -216,8 +216,8 @@ export function addDropTime(times: string[], value: string): string[] {
   return [...times, time].sort();
 }
 
-/** What the form will create, in words: 'Creates 14 slots: 7 dates × 2 times, 4 covers each.' */
-export function describeDropSlots(values: Pick<DropFormValues, 'dateFrom' | 'dateTo' | 'times' | 'capacity'>): string {
+/** What the form will create, in words: 'Creates 14 slots: 7 dates × 2 times, 4 covers each.' ('Puts 14 slots in the drop: …' when taking existing times). */
+export function describeDropSlots(values: Pick<DropFormValues, 'dateFrom' | 'dateTo' | 'times' | 'capacity'> & { takeExistingTimes?: boolean }): string {
   if (!isIsoDate(values.dateFrom) || !isIsoDate(values.dateTo) || values.dateTo < values.dateFrom) return '';
   const days = daysBetween(values.dateFrom, values.dateTo) + 1;
   const times = values.times.filter(isClockTime).length;
@@ -225,7 +225,10 @@ export function describeDropSlots(values: Pick<DropFormValues, 'dateFrom' | 'dat
   const slots = days * times;
   const capacity = Number(values.capacity);
   const covers = Number.isInteger(capacity) && capacity > 0 ? `, ${capacity} ${capacity === 1 ? 'cover' : 'covers'} each` : '';
-  return `Creates ${slots} ${slots === 1 ? 'slot' : 'slots'}: ${days} ${days === 1 ? 'date' : 'dates'} × ${times} ${times === 1 ? 'time' : 'times'}${covers}.`;
+  // Taking existing times, some of the slots are moved rather than made (decision 226).
+  const verb = values.takeExistingTimes ? 'Puts' : 'Creates';
+  const where = values.takeExistingTimes ? ' in the drop' : '';
+  return `${verb} ${slots} ${slots === 1 ? 'slot' : 'slots'}${where}: ${days} ${days === 1 ? 'date' : 'dates'} × ${times} ${times === 1 ? 'time' : 'times'}${covers}.`;
 }
 
 /**
