@@ -8,7 +8,7 @@ import type { DatabaseHandle } from './db/client.ts';
 import { connectModules, createServices, stopServices } from './composition.ts';
 import type { AppDeps } from './deps.ts';
 import { AppEvents } from './events.ts';
-import { loggerOptions, type LogDestination } from './logging.ts';
+import { AccessLogController, loggerOptions, type LogDestination } from './logging.ts';
 import { AppMetrics } from './metrics.ts';
 import { healthPlugin } from './plugins/health.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
@@ -64,6 +64,8 @@ export interface BuildAppOptions {
 export async function buildApp({ config, database, clock = systemClock, runBackgroundJobs = true, logDestination }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(config, logDestination),
+    // One access line per request instead of Fastify's two (decision 270).
+    logController: new AccessLogController(),
     trustProxy: fastifyTrustProxy(config.trustProxy),
     // Node's own backstop for slow clients; slowClientsPlugin answers them on time (decision 096).
     requestTimeout: Math.ceil(config.requestTimeouts.requestSeconds * 1000),
