@@ -16,6 +16,7 @@ import { requestIdGenerator, requestIdPlugin } from './plugins/request-id.ts';
 import { answerFrameworkError, errorHandlerPlugin } from './plugins/error-handler.ts';
 import { etagPlugin } from './plugins/etag.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
+import { routeFactsPlugin } from './plugins/public-reads.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { sessionsPlugin } from './plugins/sessions.ts';
@@ -99,6 +100,7 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
     await deps.events.close();
   });
 
+  await app.register(routeFactsPlugin);
   await app.register(errorHandlerPlugin);
   await app.register(requestIdPlugin);
   await app.register(metricsPlugin, { config, metrics: deps.metrics! });

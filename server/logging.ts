@@ -2,6 +2,7 @@ import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import pino from 'pino';
 import type { FastifyLoggerOptions, PinoLoggerOptions } from 'fastify/types/logger.js';
 import type { AppConfig } from './config.ts';
+import { routeFacts } from './plugins/public-reads.ts';
 import { currentRequestId } from './plugins/request-id.ts';
 
 /** Where log lines go: anything with `write` (pino's destination streams); stdout when unset. */
@@ -62,10 +63,10 @@ export function loggerOptions(config: Pick<AppConfig, 'logLevel'>, destination?:
     // The request's own logger names it already: its bindings, kept by pino as serialised text,
     // are searched rather than parsed (bindings() parses them on every line).
     mixin(_object, _level, logger) {
-      const reqId = currentRequestId.getStore();
-      if (!reqId) return {};
       const bindings = (logger as unknown as Record<symbol, string | undefined>)[pino.symbols.chindingsSym];
-      return bindings?.includes('"reqId":') ? {} : { reqId };
+      if (bindings?.includes('"reqId":')) return {};
+      const reqId = currentRequestId.getStore();
+      return reqId ? { reqId } : {};
     },
     hooks: {
       logMethod(args, method, level) {
@@ -97,7 +98,7 @@ export class AccessLogController extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     const log = reply.log as FastifyReply['log'] & Pick<pino.Logger, 'isLevelEnabled'>;
     if (!error && !log.isLevelEnabled('info')) return;
-    const route = request.routeOptions.url;
+    const route = routeFacts(request).url;
     const line: AccessLine = { method: request.method, route: route ?? null, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
     if (route === undefined || route.endsWith('*')) line.url = urlForLog(request.url);
     if (error) log.error({ ...line, err: error }, 'request errored');
