@@ -9,12 +9,9 @@ import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
 import { compressText, preferredEncoding } from '#server/http-compression.ts';
 import { SECURITY_HEADERS } from '#server/plugins/security-headers.ts';
+import { CONSTANT_BODY } from './constant-body.ts';
 
-const body = Array.from({ length: 16 }, (_, i) => ({
-  id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-  time: `${String(12 + Math.floor(i / 2) + (i >= 6 ? 3 : 0)).padStart(2, '0')}:${i % 2 ? '30' : '00'}`,
-  available: i % 3 !== 0,
-}));
+const body = CONSTANT_BODY;
 
 const app = Fastify({ logger: false });
 app.get('/constant', async () => body);

@@ -4,7 +4,7 @@
  * Every server listens on loopback only; every load run is bounded in count and time.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -15,12 +15,13 @@ import { hashToken } from '#server/modules/accounts/sessions.service.ts';
 
 /** A fixed secret for the bench servers, so N instances sign alike (never a production value). */
 export const BENCH_SIGNING_SECRET = 'bench-only-signing-secret-0123456789abcdef';
-/** Ports of this bench (loopback): two app instances, the bare baseline. */
+/** Ports of this bench (loopback): two app instances, the bare baselines, the generator's ceiling. */
 export const PORTS = {
   appA: Number(process.env.BENCH_PORT_A ?? 3106),
   appB: Number(process.env.BENCH_PORT_B ?? 3107),
   baseline: Number(process.env.BENCH_PORT_BASELINE ?? 3108),
   pageBaseline: Number(process.env.BENCH_PORT_PAGE_BASELINE ?? 3109),
+  ceiling: Number(process.env.BENCH_PORT_CEILING ?? 3105),
 };
 /** The app's pool size in the bench; the raw-SQL baseline uses the same number of connections. */
 export const APP_POOL_SIZE = Number(process.env.BENCH_POOL_SIZE ?? 10);
@@ -120,20 +121,31 @@ async function waitUntilHealthy(server: RunningServer, path: string, timeoutMs: 
   throw new Error(`${server.name} did not start within ${timeoutMs / 1000} s:\n${server.output()}`);
 }
 
-function spawnServer(name: string, script: string, port: number, env: Record<string, string>, nodeArgs: string[] = []): RunningServer {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+function spawnServer(
+  name: string,
+  script: string,
+  port: number,
+  env: Record<string, string | undefined>,
+  nodeArgs: string[] = [],
+  logFile?: string,
+): RunningServer {
+  const merged: Record<string, string | undefined> = { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env };
+  // A variable given as undefined is left unset, as a newcomer's shell leaves NODE_ENV.
+  for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key];
+  // With a log file, stdout goes to it as a production log goes to a file or a collector: read by
+  // nobody in the bench's own process, which would otherwise pay for every line it receives.
+  const stdout = logFile ? openSync(logFile, 'w') : 'pipe';
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { env: merged, stdio: ['ignore', stdout, 'pipe'] });
+  if (typeof stdout === 'number') closeSync(stdout);
   let output = '';
-  child.stdout!.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
+  child.stdout?.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
   child.stderr!.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const server: RunningServer = {
     name,
     baseUrl: `http://127.0.0.1:${port}`,
     child,
-    output: () => output,
+    output: () => (logFile ? readFileSync(logFile, 'utf8').slice(-20_000) : '') + output,
     async stop() {
       running.delete(server);
       if (child.exitCode === null && child.signalCode === null) {
@@ -152,8 +164,14 @@ function spawnServer(name: string, script: string, port: number, env: Record<str
  * The real server (`server/main.ts`) in its own process, so the load generator does not share its
  * event loop: no demo seed, warn-level logs, rate limits far above what one bench run sends.
  */
-export async function startApp(target: BenchTarget, port: number, name = `app :${port}`, extraEnv: Record<string, string> = {}): Promise<RunningServer> {
-  const env: Record<string, string> = {
+export async function startApp(
+  target: BenchTarget,
+  port: number,
+  name = `app :${port}`,
+  extraEnv: Record<string, string | undefined> = {},
+  logFile?: string,
+): Promise<RunningServer> {
+  const env: Record<string, string | undefined> = {
     NODE_ENV: 'production',
     // The bench pays through the sandbox, on purpose (decision 201).
     PAYMENTS_SANDBOX_DEMO: '1',
@@ -178,8 +196,15 @@ export async function startApp(target: BenchTarget, port: number, name = `app :$
   else env.DATABASE_URL = '';
   // BENCH_APP_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the app under load.
   const nodeArgs = (process.env.BENCH_APP_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const server = spawnServer(name, 'server/main.ts', port, env, nodeArgs);
+  const server = spawnServer(name, 'server/main.ts', port, env, nodeArgs, logFile);
   await waitUntilHealthy(server, '/api/health', 120_000);
+  return server;
+}
+
+/** Node's HTTP server sending the same body with no framework (bench/ceiling-server.ts): the generator's ceiling. */
+export async function startCeiling(port: number): Promise<RunningServer> {
+  const server = spawnServer(`ceiling :${port}`, 'bench/ceiling-server.ts', port, {});
+  await waitUntilHealthy(server, '/', 30_000);
   return server;
 }
 

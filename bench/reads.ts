@@ -1,7 +1,6 @@
 /**
- * The availability reads under load: 50 concurrent connections on each endpoint for a bounded
- * time, against the bare Fastify baseline measured in the same run (before and after the app).
- * Also a scripted check that the restaurant list and the today strip answer with an ETag,
+ * The availability reads: the paths the hot-path runs ask for (bench/hot-path.ts sends them from
+ * a separate process), the first read of every restaurant, and the bursts. Also a scripted check that the restaurant list and the today strip answer with an ETag,
  * 304 on If-None-Match, and a compressed body.
  */
 import { addDays, todayInKolkata } from '#common/domain/time.ts';
@@ -28,26 +27,39 @@ function randomStream(seed: number): () => number {
 
 const citySlug = (i: number) => `city-${String(i).padStart(4, '0')}`;
 
-export async function measureBaseline(url: string, options: ReadOptions): Promise<LoadResult> {
-  return run(url, options, () => ({ path: '/constant' }));
-}
+/**
+ * How many requests a read run prepares before it starts: the mix of restaurants, dates and party
+ * sizes repeats no more often than the random stream itself would in a run of a few seconds.
+ */
+const PREPARED_REQUESTS = 65_536;
 
-/** The same constant body with the app's headers (bench/baseline-server.ts): the same bytes as an app answer. */
-export async function measureBaselineWithHeaders(url: string, options: ReadOptions): Promise<LoadResult> {
-  return run(url, options, () => ({ path: '/constant-with-headers' }));
-}
+const prepare = (make: () => string) => Array.from({ length: PREPARED_REQUESTS }, make);
 
 /** GET /api/restaurants/{slug}/availability for a random restaurant, date (30 days) and party size. */
-export async function measureAvailability(baseUrl: string, options: ReadOptions, now: Date): Promise<LoadResult> {
+export function availabilityPaths(restaurants: number, now: Date): string[] {
   const today = todayInKolkata(now);
   const random = randomStream(7);
-  const next = () => {
-    const slug = citySlug(1 + Math.floor(random() * options.restaurants));
+  return prepare(() => {
+    const slug = citySlug(1 + Math.floor(random() * restaurants));
     const date = addDays(today, Math.floor(random() * 30));
     const party = PARTY_SIZES[Math.floor(random() * PARTY_SIZES.length)];
-    return { path: `/api/restaurants/${slug}/availability?date=${date}&partySize=${party}` };
-  };
-  return run(baseUrl, options, next);
+    return `/api/restaurants/${slug}/availability?date=${date}&partySize=${party}`;
+  });
+}
+
+/** GET /api/restaurants/{slug}/calendar for a random restaurant. */
+export function calendarPaths(restaurants: number): string[] {
+  const random = randomStream(11);
+  return prepare(() => `/api/restaurants/${citySlug(1 + Math.floor(random() * restaurants))}/calendar`);
+}
+
+/**
+ * GET /r/{slug} for a random restaurant, as a phone opening a shared link asks for it: the HTML
+ * with the restaurant, its calendar and the first day's times in its head (decisions 078, 079).
+ */
+export function pagePaths(restaurants: number): string[] {
+  const random = randomStream(13);
+  return prepare(() => `/r/${citySlug(1 + Math.floor(random() * restaurants))}`);
 }
 
 /**
@@ -64,26 +76,6 @@ export async function warmEveryRestaurant(baseUrl: string, options: ReadOptions)
     timeoutSeconds: 300,
     next: () => ({ path: `/api/restaurants/${citySlug(1 + (next++ % options.restaurants))}/calendar` }),
   });
-}
-
-/** GET /api/restaurants/{slug}/calendar for a random restaurant. */
-export async function measureCalendar(baseUrl: string, options: ReadOptions): Promise<LoadResult> {
-  const random = randomStream(11);
-  return run(baseUrl, options, () => ({ path: `/api/restaurants/${citySlug(1 + Math.floor(random() * options.restaurants))}/calendar` }));
-}
-
-/** The bare baseline's constant copy of a restaurant page, asked for as a browser asks (compressed). */
-export async function measurePageBaseline(url: string, options: ReadOptions): Promise<LoadResult> {
-  return run(url, options, () => ({ path: '/page' }));
-}
-
-/**
- * GET /r/{slug} for a random restaurant, as a phone opening a shared link asks for it: the HTML
- * with the restaurant, its calendar and the first day's times in its head (decisions 078, 079).
- */
-export async function measurePage(baseUrl: string, options: ReadOptions): Promise<LoadResult> {
-  const random = randomStream(13);
-  return run(baseUrl, options, () => ({ path: `/r/${citySlug(1 + Math.floor(random() * options.restaurants))}` }));
 }
 
 /** One restaurant page's HTML as the app sends it, for the baseline to serve as a constant. */
@@ -110,32 +102,6 @@ export async function measureBurst(baseUrl: string, options: ReadOptions, path: 
     headers['if-none-match'] = etag;
   }
   return load({ url: baseUrl, connections: options.connections, amount: options.connections, timeoutSeconds: 300, next: () => ({ path, headers }) });
-}
-
-type BenchRequest = { path: string; headers?: Record<string, string> };
-
-/**
- * How many requests a read round prepares before it starts: more than a round sends to the app
- * (about 80,000 in 6 seconds), so the mix of restaurants, dates and party sizes repeats as often
- * as the random stream itself would.
- */
-const PREPARED_REQUESTS = 65_536;
-
-/**
- * Every round, the baseline's included, hands autocannon requests prepared before the clock starts,
- * in turn: the load generator shares the machine with the server, so building the app's paths
- * (a random draw, a date, a string) while measuring it would slow the generator for the app only.
- */
-async function run(baseUrl: string, options: ReadOptions, make: () => BenchRequest): Promise<LoadResult> {
-  const prepared = Array.from({ length: PREPARED_REQUESTS }, () => {
-    const request = make();
-    return { ...request, headers: { 'accept-encoding': BROWSER_ENCODINGS, ...request.headers } };
-  });
-  let turn = 0;
-  const next = () => prepared[turn++ % PREPARED_REQUESTS];
-  // Warm-up: connections, the pool, the plan cache and the JIT; not counted.
-  await load({ url: baseUrl, connections: options.connections, durationSeconds: 2, next, timeoutSeconds: 60 });
-  return load({ url: baseUrl, connections: options.connections, durationSeconds: options.seconds, next, timeoutSeconds: 60 });
 }
 
 export interface HeaderCheck {

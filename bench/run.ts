@@ -6,8 +6,13 @@
  *   npm run bench                                                                   (embedded PGlite, 200)
  *
  * The data set is generated first when missing or not for today (bench/generate-city.ts).
- * Knobs: BENCH_SECONDS (10 per read run), BENCH_ROUNDS (3 interleaved rounds of baseline, availability,
- * calendar and restaurant page, reported as medians), BENCH_CONNECTIONS (50), BENCH_RESTAURANTS, BENCH_ONLY=reads|drop,
+ * The reads (decision 270): the load comes from a separate process (wrk, else autocannon in a child
+ * process); first the generator's ceiling against the bare baseline, then, for each setting
+ * (`npm start`'s, production with LOG_LEVEL=info, production with LOG_LEVEL=warn), interleaved
+ * rounds of the bare baseline, availability and the calendar, reported as medians.
+ * Knobs: BENCH_SECONDS (5 per read run), BENCH_WARMUP_SECONDS (1 before each), BENCH_ROUNDS (3),
+ * BENCH_SETTINGS (default,production-info,production-warn), BENCH_PAGE=1 (the restaurant page too),
+ * BENCH_CONNECTIONS (50), BENCH_RESTAURANTS, BENCH_ONLY=reads|drop,
  * BENCH_RESULTS=<file> to keep the figures as JSON. Exit code 1 when a correctness check fails
  * (covers sold ≠ capacity, oversell, an unexpected status, ETag/304/compression); a missed speed
  * target is printed as FAIL but is not an error.
@@ -19,6 +24,8 @@ import { join, resolve } from 'node:path';
 import type { DatabaseHandle } from '#server/db/client.ts';
 import { countDrop, DROP_CAPACITY, prepareDrop, raceOverHttp, raceRawSql, type DropCount, type RaceResult } from './drop.ts';
 import { defaultRestaurantCount, DROP_DINERS, ensureCity } from './generate-city.ts';
+import { externalLoad, GENERATOR } from './external-load.ts';
+import { checkGeneratorCeiling, chosenSettings, measureSetting, show as showRun, summarise, type CeilingCheck, type SettingResult } from './hot-path.ts';
 import {
   APP_POOL_SIZE,
   benchTarget,
@@ -30,26 +37,16 @@ import {
   PORTS,
   startApp,
   startBaseline,
+  startCeiling,
   table,
   type LoadResult,
+  type RunningServer,
 } from './lib.ts';
-import {
-  checkCaching,
-  warmEveryRestaurant,
-  measureAvailability,
-  measureBaseline,
-  measureBaselineWithHeaders,
-  measureBurst,
-  measureCalendar,
-  measurePage,
-  measurePageBaseline,
-  samplePage,
-  type HeaderCheck,
-} from './reads.ts';
+import { BROWSER_ENCODINGS, checkCaching, measureBurst, pagePaths, samplePage, type HeaderCheck } from './reads.ts';
 
 const target = benchTarget();
 const restaurants = defaultRestaurantCount(target);
-const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /** How many interleaved rounds of baseline, availability and calendar; the figures are their medians. */
 const benchRounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -57,8 +54,6 @@ const only = process.env.BENCH_ONLY;
 const now = new Date();
 const rows: string[][] = [];
 let correctnessFailed = false;
-
-type ReadName = 'baseline' | 'baselineWithHeaders' | 'availability' | 'calendar' | 'pageBaseline' | 'page';
 
 const verdict = (pass: boolean) => (pass ? 'PASS' : 'FAIL');
 
@@ -92,7 +87,7 @@ console.log(
   `  database: ${target.label}${target.kind === 'postgres' ? `, app pool ${APP_POOL_SIZE} connections` : ' (one connection, inside the app process)'}`,
 );
 console.log(
-  `  load:     autocannon in this process; app and baseline each in their own process; ${connections} connections, ${seconds} s per read run, ${benchRounds} interleaved rounds`,
+  `  load:     ${GENERATOR}; app and baselines each in their own process; ${connections} connections, ${seconds} s per read run after ${process.env.BENCH_WARMUP_SECONDS ?? 1} s of warm-up, ${benchRounds} interleaved rounds per setting`,
 );
 
 const city = await withDatabase(async (handle) => {
@@ -105,120 +100,113 @@ const results: Record<string, unknown> = { at: now.toISOString(), target: target
 if (only !== 'drop') {
   console.log('\n== Availability reads');
   const options = { connections, seconds, restaurants };
+  const logDir = mkdtempSync(join(tmpdir(), 'tablefair-bench-logs-'));
+  const webDistDir = webBuild();
   const baselineServer = await startBaseline(PORTS.baseline);
   const reads: Record<string, LoadResult> = {};
   let checks: HeaderCheck[] = [];
-  /** Each round measures the baseline (the same body, then with the app's headers too), availability, the calendar, the page's baseline and the page, back to back. */
-  const rounds: Record<ReadName, LoadResult>[] = [];
-  const show = (name: string, r: LoadResult) =>
-    console.log(
-      `  ${name.padEnd(14)} ${fmt.rps(r.rps).padStart(9)}, p50 ${fmt.ms(r.p50)}, p99 ${fmt.ms(r.p99)}, ${Math.round(r.bytesPerResponse).toLocaleString('en-US')} B/response, statuses ${JSON.stringify(r.statuses)}${r.errors + r.timeouts ? `, ${r.errors} errors (${r.timeouts} timeouts)` : ''}`,
-    );
+  const settings: SettingResult[] = [];
+  const pageRounds: { pageBare: LoadResult; page: LoadResult }[] = [];
+  let ceiling: CeilingCheck;
   try {
-    const app = await startApp(target, PORTS.appA, undefined, { WEB_DIST_DIR: webBuild() });
-    let pageBaseline: Awaited<ReturnType<typeof startBaseline>> | null = null;
+    const ceilingServer = await startCeiling(PORTS.ceiling);
     try {
-      checks = [await checkCaching(app.baseUrl, '/api/restaurants'), await checkCaching(app.baseUrl, '/api/discover/available-today')];
-      reads['first-reads'] = await warmEveryRestaurant(app.baseUrl, options);
-      show('first-reads', reads['first-reads']);
-      const pageFile = join(mkdtempSync(join(tmpdir(), 'tablefair-bench-')), 'page.html');
-      writeFileSync(pageFile, await samplePage(app.baseUrl));
-      pageBaseline = await startBaseline(PORTS.pageBaseline, pageFile);
-      // Interleaved, so that whatever else the machine does falls on both sides of each ratio.
-      for (let round = 1; round <= benchRounds; round++) {
-        const baseline = await measureBaseline(baselineServer.baseUrl, options);
-        show(`baseline ${round}`, baseline);
-        const baselineWithHeaders = await measureBaselineWithHeaders(baselineServer.baseUrl, options);
-        show(`+headers ${round}`, baselineWithHeaders);
-        const availability = await measureAvailability(app.baseUrl, options, now);
-        show(`availability ${round}`, availability);
-        const calendar = await measureCalendar(app.baseUrl, options);
-        show(`calendar ${round}`, calendar);
-        const pageBare = await measurePageBaseline(pageBaseline.baseUrl, options);
-        show(`page bare ${round}`, pageBare);
-        const page = await measurePage(app.baseUrl, options);
-        show(`page ${round}`, page);
-        rounds.push({ baseline, baselineWithHeaders, availability, calendar, pageBaseline: pageBare, page });
-      }
-      const bursts: [string, () => Promise<LoadResult>][] = [
-        ['today-304', () => measureBurst(app.baseUrl, options, '/api/discover/available-today', true)],
-        ['today-full', () => measureBurst(app.baseUrl, options, '/api/discover/available-today', false)],
-        ['list-304', () => measureBurst(app.baseUrl, options, '/api/restaurants', true)],
-        ['list-full', () => measureBurst(app.baseUrl, options, '/api/restaurants', false)],
-      ];
-      for (const [name, measure] of bursts) {
-        reads[name] = await measure();
-        show(name, reads[name]);
-      }
+      ceiling = await checkGeneratorCeiling(ceilingServer, baselineServer, options);
     } finally {
-      await pageBaseline?.stop();
-      await app.stop();
+      await ceilingServer.stop();
+    }
+    // The caching checks, the bursts and (BENCH_PAGE=1) the restaurant page run against the app at
+    // production settings with request logs on, the settings the targets are for.
+    const alsoAtProductionInfo = async (app: RunningServer) => {
+      checks = [await checkCaching(app.baseUrl, '/api/restaurants'), await checkCaching(app.baseUrl, '/api/discover/available-today')];
+      const pageFile = join(logDir, 'page.html');
+      writeFileSync(pageFile, await samplePage(app.baseUrl));
+      if (process.env.BENCH_PAGE === '1') {
+        const pageBaseline = await startBaseline(PORTS.pageBaseline, pageFile);
+        try {
+          const headers = { 'accept-encoding': BROWSER_ENCODINGS };
+          const paths = pagePaths(restaurants);
+          for (let round = 1; round <= benchRounds; round++) {
+            const pageBare = await externalLoad({
+              baseUrl: pageBaseline.baseUrl,
+              paths: ['/page'],
+              headers,
+              connections,
+              seconds,
+              serverPid: pageBaseline.child.pid,
+            });
+            const page = await externalLoad({ baseUrl: app.baseUrl, paths, headers, connections, seconds, serverPid: app.child.pid });
+            showRun(`page bare ${round}`, pageBare);
+            showRun(`page ${round}`, page);
+            pageRounds.push({ pageBare, page });
+          }
+        } finally {
+          await pageBaseline.stop();
+        }
+      }
+      for (const [name, path, conditional] of [
+        ['today-304', '/api/discover/available-today', true],
+        ['today-full', '/api/discover/available-today', false],
+        ['list-304', '/api/restaurants', true],
+        ['list-full', '/api/restaurants', false],
+      ] as const) {
+        reads[name] = await measureBurst(app.baseUrl, options, path, conditional);
+      }
+    };
+    const context = { target, port: PORTS.appA, baseline: baselineServer, options, rounds: benchRounds, now, logDir, webDistDir };
+    for (const setting of chosenSettings()) {
+      settings.push(await measureSetting(setting, context, setting.name === 'production-info' ? alsoAtProductionInfo : undefined));
     }
   } finally {
     await baselineServer.stop();
   }
-  const medianOf = (name: ReadName, figure: 'rps' | 'p99') => median(rounds.map((round) => round[name][figure]));
-  // A ratio is taken within each round, then the median of the rounds' ratios: a machine whose
-  // speed shifts between rounds shifts both sides of a round alike.
-  const ratioOf = (name: ReadName, base: ReadName) => median(rounds.map((round) => round[name].rps / round[base].rps));
-  const baseRps = medianOf('baseline', 'rps');
-  const baseCell = `${fmt.rps(baseRps)} (bare Fastify, same body, median of ${rounds.length})`;
+  rows.push([
+    'load generator: its ceiling (bare node:http, same body) against the bare Fastify baseline',
+    `${fmt.rps(ceiling.ceiling.rps)}, p99 ${fmt.ms(ceiling.ceiling.p99)}`,
+    `${fmt.rps(ceiling.baseline.rps)}, p99 ${fmt.ms(ceiling.baseline.p99)}, the baseline busy ${Math.round(ceiling.baseline.serverBusy * 100)} % of a core`,
+    fmt.pct(ceiling.baseline.rps / ceiling.ceiling.rps),
+    'ceiling > 1.1 × baseline',
+    verdict(ceiling.outruns),
+  ]);
   const okStatuses = (r: LoadResult, status: number) =>
     r.requests > 0 && r.errors === 0 && r.timeouts === 0 && Object.keys(r.statuses).every((s) => Number(s) === status);
-  for (const [name, label, ratioTarget] of [
-    ['availability', 'GET /api/restaurants/{slug}/availability', 0.7],
-    ['calendar', 'GET /api/restaurants/{slug}/calendar', 0.6],
-  ] as const) {
-    const rps = medianOf(name, 'rps');
-    const ratio = ratioOf(name, 'baseline');
-    const p99 = medianOf(name, 'p99');
-    const allOk = rounds.every((round) => okStatuses(round[name], 200));
+  for (const result of settings) {
+    const { setting } = result;
+    for (const name of ['availability', 'calendar'] as const) {
+      const figures = summarise(result, name);
+      const ratioTarget = setting.targets[name];
+      const p99Target = name === 'availability' ? setting.targets.p99 : undefined;
+      const pass = (ratioTarget === undefined || figures.ratio >= ratioTarget) && (p99Target === undefined || figures.p99 < p99Target);
+      rows.push([
+        `${setting.label}: ${name} (median of ${result.rounds.length}; rounds ${figures.ratios.map((r) => fmt.pct(r)).join(' / ')})`,
+        `${fmt.rps(figures.rps)}, p99 ${fmt.ms(figures.p99)}, app busy ${Math.round(figures.busy * 100)} %`,
+        `${fmt.rps(figures.baselineRps)} bare Fastify, same body`,
+        fmt.pct(figures.ratio),
+        [ratioTarget === undefined ? '' : `>= ${fmt.pct(ratioTarget)}`, p99Target === undefined ? '' : `p99 < ${p99Target} ms`].filter(Boolean).join(', '),
+        ratioTarget === undefined && p99Target === undefined ? check(figures.allOk) : verdict(pass && figures.allOk),
+      ]);
+      if (!figures.allOk) correctnessFailed = true;
+    }
     rows.push([
-      `${label}: requests/s (median of ${rounds.length})`,
-      fmt.rps(rps),
-      baseCell,
-      fmt.pct(ratio),
-      `>= ${fmt.pct(ratioTarget)}`,
-      verdict(ratio >= ratioTarget && allOk),
-    ]);
-    rows.push([`${label}: p99 (median of ${rounds.length})`, fmt.ms(p99), fmt.ms(medianOf('baseline', 'p99')), '', '< 10 ms', verdict(p99 < 10)]);
-    // The targets are against the same body; this says how much of the gap is the bytes the app
-    // must send besides it (security headers, request id), which cost the server and the load
-    // generator alike. No target of its own.
-    const withHeadersRps = medianOf('baselineWithHeaders', 'rps');
-    rows.push([
-      `${label}: against the same body and the app's headers`,
-      fmt.rps(rps),
-      `${fmt.rps(withHeadersRps)} (bare Fastify, same body and headers, median of ${rounds.length})`,
-      fmt.pct(ratioOf(name, 'baselineWithHeaders')),
+      `${setting.label}: first read of each of the ${restaurants.toLocaleString('en-US')} restaurants (calendar, memory cold)`,
+      `${fmt.rps(result.firstReads.rps)}, p99 ${fmt.ms(result.firstReads.p99)}`,
       '',
       '',
+      'all 200',
+      check(result.firstReads.ok),
     ]);
-    if (!allOk) correctnessFailed = true;
   }
-  // The restaurant page has no target of its own (it asks the same work as availability);
-  // its ratio is printed against its own same-bytes baseline.
-  const pageRps = medianOf('page', 'rps');
-  const pageBaseRps = medianOf('pageBaseline', 'rps');
-  const pageOk = rounds.every((round) => okStatuses(round.page, 200));
-  rows.push([
-    `GET /r/{slug} (the restaurant page's HTML with its first screen): requests/s (median of ${rounds.length})`,
-    fmt.rps(pageRps),
-    `${fmt.rps(pageBaseRps)} (bare Fastify, same page as constant compressed bytes, median of ${rounds.length})`,
-    fmt.pct(ratioOf('page', 'pageBaseline')),
-    '',
-    check(pageOk),
-  ]);
-  rows.push([`GET /r/{slug}: p99 (median of ${rounds.length})`, fmt.ms(medianOf('page', 'p99')), fmt.ms(medianOf('pageBaseline', 'p99')), '', '', '']);
-  const firstReads = reads['first-reads'];
-  rows.push([
-    `first read of each of the ${restaurants.toLocaleString('en-US')} restaurants (calendar, memory cold): requests/s, p99`,
-    `${fmt.rps(firstReads.rps)}, p99 ${fmt.ms(firstReads.p99)}`,
-    '',
-    '',
-    'all 200',
-    check(okStatuses(firstReads, 200)),
-  ]);
+  if (pageRounds.length) {
+    const ratio = median(pageRounds.map((round) => round.page.rps / round.pageBare.rps));
+    rows.push([
+      `GET /r/{slug} at production-info (median of ${pageRounds.length})`,
+      `${fmt.rps(median(pageRounds.map((round) => round.page.rps)))}, p99 ${fmt.ms(median(pageRounds.map((round) => round.page.p99)))}`,
+      `${fmt.rps(median(pageRounds.map((round) => round.pageBare.rps)))} (bare Fastify, the same compressed bytes)`,
+      fmt.pct(ratio),
+      '',
+      check(pageRounds.every((round) => round.page.non2xx === 0 && round.page.errors === 0)),
+    ]);
+  }
   for (const [name, label, status] of [
     ['today-304', `GET /api/discover/available-today, If-None-Match (304), burst of ${connections}`, 304],
     ['today-full', `GET /api/discover/available-today, full, compressed, burst of ${connections}`, 200],
@@ -226,7 +214,7 @@ if (only !== 'drop') {
     ['list-full', `GET /api/restaurants, full, compressed, burst of ${connections}`, 200],
   ] as const) {
     const r = reads[name];
-    rows.push([`${label}: requests/s, p99`, `${fmt.rps(r.rps)}, p99 ${fmt.ms(r.p99)}`, '', '', `all ${status}`, check(okStatuses(r, status))]);
+    if (r) rows.push([`${label}: requests/s, p99`, `${fmt.rps(r.rps)}, p99 ${fmt.ms(r.p99)}`, '', '', `all ${status}`, check(okStatuses(r, status))]);
   }
   for (const c of checks) {
     rows.push([
@@ -238,7 +226,7 @@ if (only !== 'drop') {
       check(c.ok),
     ]);
   }
-  Object.assign(results, { reads, rounds, checks });
+  Object.assign(results, { ceiling, settings, pageRounds, reads, checks });
 }
 
 if (only !== 'reads') {

@@ -1,6 +1,8 @@
-import type { FastifyRequest } from 'fastify';
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import pino from 'pino';
 import type { FastifyLoggerOptions, PinoLoggerOptions } from 'fastify/types/logger.js';
 import type { AppConfig } from './config.ts';
+import { routeFacts } from './plugins/public-reads.ts';
 import { currentRequestId } from './plugins/request-id.ts';
 
 /** Where log lines go: anything with `write` (pino's destination streams); stdout when unset. */
@@ -58,9 +60,13 @@ export function loggerOptions(config: Pick<AppConfig, 'logLevel'>, destination?:
       }),
     },
     // A line written outside the request's own logger (a service's) still names the request it served.
+    // The request's own logger names it already: its bindings, kept by pino as serialised text,
+    // are searched rather than parsed (bindings() parses them on every line).
     mixin(_object, _level, logger) {
+      const bindings = (logger as unknown as Record<symbol, string | undefined>)[pino.symbols.chindingsSym];
+      if (bindings?.includes('"reqId":')) return {};
       const reqId = currentRequestId.getStore();
-      return reqId && !(logger as { bindings?: () => Record<string, unknown> }).bindings?.().reqId ? { reqId } : {};
+      return reqId ? { reqId } : {};
     },
     hooks: {
       logMethod(args, method, level) {
@@ -75,5 +81,59 @@ export function loggerOptions(config: Pick<AppConfig, 'logLevel'>, destination?:
       },
     },
     ...(destination ? { stream: destination } : {}),
+  };
+}
+
+/**
+ * One access line per request, written when the answer is finished (decision 270): method, the
+ * route's pattern (never the raw path, so no token or id in it), status, duration in ms and, from
+ * the request's logger, its id. Fastify's own two lines per request (arrival, completion, each
+ * with the whole request or reply serialised) are not written. A request without a pattern of its
+ * own (a 404, a wildcard page) also says which path it asked for, signed tokens taken out.
+ * A route's `logLevel` (the health checks and metrics at warn) still silences its line.
+ */
+export class AccessLogController extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const log = reply.log as FastifyReply['log'] & Pick<pino.Logger, 'isLevelEnabled'>;
+    if (!error && !log.isLevelEnabled('info')) return;
+    const route = routeFacts(request).url;
+    const line: AccessLine = { method: request.method, route: route ?? null, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
+    if (route === undefined || route.endsWith('*')) line.url = urlForLog(request.url);
+    if (error) log.error({ ...line, err: error }, 'request errored');
+    else log.info(line, 'request completed');
+  }
+}
+
+interface AccessLine {
+  method: string;
+  route: string | null;
+  status: number;
+  ms: number;
+  url?: string;
+}
+
+/**
+ * Where the server's log lines go: stdout through pino's asynchronous destination, which gathers
+ * the lines written while a write is under way into the next write instead of one blocking system
+ * call per line (decision 270). `end` waits for the write under way and writes what is left, so
+ * the lines of a SIGTERM's last requests are out before the process exits (server/main.ts).
+ */
+export function asyncStdoutLog(): { destination: LogDestination; end(): Promise<void> } {
+  const destination = pino.destination({ dest: 1, sync: false });
+  return {
+    destination,
+    end: () =>
+      new Promise<void>((resolve) => {
+        // A stdout that no longer takes writes must not keep the process from exiting.
+        const giveUp = setTimeout(resolve, 5_000);
+        giveUp.unref();
+        destination.once('close', () => {
+          clearTimeout(giveUp);
+          resolve();
+        });
+        destination.end();
+      }),
   };
 }

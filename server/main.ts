@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { lockDataDir, restrictDataDir } from './data-dir-lock.ts';
 import { openDatabase } from './db/client.ts';
+import { asyncStdoutLog } from './logging.ts';
 import { seedDemoData } from './db/seed/seed.ts';
 import { demoAccountsAllowed } from './modules/accounts/demo-passwords.ts';
 
@@ -22,7 +23,9 @@ async function main(): Promise<void> {
     );
   }
   if (lock) restrictDataDir(config.dataDir);
-  const app = await buildApp({ config, database });
+  // Log lines leave through an asynchronous destination, flushed before every exit below (decision 270).
+  const log = asyncStdoutLog();
+  const app = await buildApp({ config, database, logDestination: log.destination });
   await app.listen({ port: config.port, host: config.host });
   const shownHost = config.host === '0.0.0.0' ? 'localhost' : config.host;
   if (app.metricsListener) {
@@ -58,9 +61,12 @@ async function main(): Promise<void> {
       await app.close();
       await database.close();
       lock?.release();
+      app.log.info({ signal }, 'stopped');
+      await log.end();
       process.exit(0);
     } catch (error) {
       app.log.error({ err: error }, 'shutdown failed');
+      await log.end();
       process.exit(1);
     }
   };

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { compressText, preferredEncoding, type KeptEncoding } from '#server/http-compression.ts';
 import { createKeptAnswers, normalisedAnswerKey, type KeptAnswers } from './kept-answers.ts';
-import { hookWhen, onSendWhen } from './public-reads.ts';
+import { hookWhen, onSendWhen, routeFacts } from './public-reads.ts';
 
 /**
  * How many shared answers are kept, and how large they may be together (characters of the
@@ -83,13 +83,13 @@ export const etagPlugin = fp(async (app) => {
   });
 
   // Only routes marked sharedAnswerSeconds (preHandler) or etag (onSend) run these (decision 186).
-  const sharesAnswers = (request: FastifyRequest) => Boolean(request.routeOptions.config?.sharedAnswerSeconds);
-  const sendsEtags = (request: FastifyRequest) => request.routeOptions.config?.etag === true;
+  const sharesAnswers = (request: FastifyRequest) => Boolean(routeFacts(request).config?.sharedAnswerSeconds);
+  const sendsEtags = (request: FastifyRequest) => routeFacts(request).config?.etag === true;
 
   app.addHook(
     'preHandler',
     hookWhen(sharesAnswers, async (request, reply) => {
-      const maxAgeSeconds = request.routeOptions.config?.sharedAnswerSeconds;
+      const maxAgeSeconds = routeFacts(request).config?.sharedAnswerSeconds;
       if (!maxAgeSeconds) return;
       const key = normalisedAnswerKey(request);
       const answer = shared.get(key);
@@ -114,7 +114,7 @@ export const etagPlugin = fp(async (app) => {
   app.addHook(
     'onSend',
     onSendWhen(sendsEtags, async (request, reply, payload) => {
-      const config = request.routeOptions.config;
+      const config = routeFacts(request).config;
       if (!config?.etag || reply.statusCode !== 200 || reply.hasHeader('etag')) return payload;
       if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
       const etag = `"${createHash('sha1').update(payload).digest('base64url')}"`;

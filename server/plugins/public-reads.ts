@@ -1,4 +1,5 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -14,9 +15,45 @@ declare module 'fastify' {
   }
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** What the hooks ask of the request's route, read once per request (routeFacts). */
+    tablefairRouteFacts: RouteFacts | null;
+  }
+}
+
+/** The route options the app's hooks read on every request: the pattern and its config. */
+export interface RouteFacts {
+  /** The route's pattern (`/api/restaurants/:slug/availability`); undefined for a 404. */
+  url: string | undefined;
+  config: FastifyContextConfig | undefined;
+  publicRead: boolean;
+}
+
+/**
+ * The request's route facts. Fastify's `request.routeOptions` builds a new object of thirteen
+ * fields on every read, and eight hooks read it per request; the facts are read once per request
+ * and kept on it (decision 270). The request is decorated with `tablefairRouteFacts` by
+ * routeFactsPlugin, so the property is part of every request's shape from the start.
+ */
+export function routeFacts(request: FastifyRequest): RouteFacts {
+  let facts = request.tablefairRouteFacts;
+  if (!facts) {
+    const options = request.routeOptions;
+    facts = { url: options.url, config: options.config, publicRead: options.config?.publicRead === true };
+    request.tablefairRouteFacts = facts;
+  }
+  return facts;
+}
+
+/** Declares `tablefairRouteFacts` on every request (registered first, in server/app.ts). */
+export const routeFactsPlugin = fp(async (app: FastifyInstance) => {
+  app.decorateRequest('tablefairRouteFacts', null);
+});
+
 /** Whether the request's route is marked `config: { publicRead: true }` (false for 404s). */
 export function isPublicRead(request: FastifyRequest): boolean {
-  return request.routeOptions.config?.publicRead === true;
+  return routeFacts(request).publicRead;
 }
 
 type HookDone = (error?: Error) => void;

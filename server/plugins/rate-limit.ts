@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppConfig } from '#server/config.ts';
 import type { Db } from '#server/db/client.ts';
 import { AppError } from '#server/errors.ts';
-import { hookWhen, onSendWhen } from './public-reads.ts';
+import { hookWhen, onSendWhen, routeFacts } from './public-reads.ts';
 import { MemoryRateLimitStore, PostgresRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './rate-limit-stores.ts';
 
 export type RateLimitGroup = NonNullable<import('fastify').FastifyContextConfig['rateLimitGroup']>;
@@ -85,9 +85,9 @@ export const rateLimitPlugin = fp(async (app, options: { config: AppConfig; db: 
   app.addHook(
     'preHandler',
     hookWhen(
-      (request) => request.routeOptions.config?.rateLimitGroup !== undefined,
+      (request) => routeFacts(request).config?.rateLimitGroup !== undefined,
       async (request, reply) => {
-        const group = request.routeOptions.config?.rateLimitGroup;
+        const group = routeFacts(request).config?.rateLimitGroup;
         if (!group) return;
         const now = app.deps.clock.now().getTime();
         const windowStart = new Date(now - (now % windowMs));
