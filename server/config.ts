@@ -235,8 +235,7 @@ const exotelEnv = {
 /** Web Push (docs/decisions/212-web-push-and-installable-app.md): the VAPID key pair that signs every push. */
 const pushEnv = {
   PUSH_DRIVER: z
-    .enum(['webpush', 'off'])
-    .optional()
+    .preprocess((value) => (value === '' ? undefined : value), z.enum(['webpush', 'off']).optional())
     .describe(
       '`webpush` sends offers, reminders, draw results and date-plan changes to the browsers diners subscribed (Web Push with VAPID); `off` leaves push out of every route. Unset: `webpush`, except in production without VAPID keys, where push stays off and the start-up log says so. `NODE_ENV=production` with `PUSH_DRIVER=webpush` (or only some of the VAPID settings) refuses to start without all three (decision 212).',
     ),
