@@ -145,11 +145,16 @@ describe('push and the installable app, in Chromium', () => {
       // The real service worker receives that payload and shows the notification.
       const { cdp, registrationId } = await serviceWorkerSession(page);
       await cdp.send('ServiceWorker.deliverPushMessage', { origin: server.baseUrl, registrationId, data: payload });
-      const shown = await page.waitForFunction(async () => {
-        const notifications = await (await navigator.serviceWorker.ready).getNotifications();
-        return notifications.length > 0 ? notifications.map((notification) => ({ title: notification.title, body: notification.body, data: notification.data })) : null;
-      });
-      const [notification] = (await shown.jsonValue())!;
+      const shownNotifications = () =>
+        page.evaluate(async () =>
+          (await (await navigator.serviceWorker.ready).getNotifications()).map((shown) => ({
+            title: shown.title,
+            body: shown.body,
+            data: shown.data as unknown,
+          })),
+        );
+      await expect.poll(async () => (await shownNotifications()).length, { timeout: 10_000 }).toBe(1);
+      const [notification] = await shownNotifications();
       expect(notification.title).toContain('Chai Point Reserve');
       expect(notification.data).toEqual({ url: `/hold/${holdId}` });
       expect(errors).toEqual([]);
@@ -186,9 +191,7 @@ describe('push and the installable app, in Chromium', () => {
     await context.setOffline(true);
     await proxy.cut();
     await page.reload();
-    await page
-      .getByText(/^Offline — showing your reservations as of \d{1,2}:\d\d (AM|PM)$/)
-      .waitFor();
+    await page.getByText(/^Offline — showing your reservations as of \d{1,2}:\d\d (AM|PM)$/).waitFor();
     expect(await page.locator('.res-card').count()).toBeGreaterThan(0);
     expect(await page.locator('.res-card').first().innerText()).toContain('Chai Point Reserve');
     await expectAccessible(page, '/me offline');

@@ -45,7 +45,12 @@ self.addEventListener('message', (event) => {
   // The page names the assets it loaded before this worker controlled it (its lazy screens).
   if (message.type === 'keep-assets' && Array.isArray(message.urls)) {
     const urls = message.urls.filter((url) => typeof url === 'string' && url.startsWith('/assets/'));
-    event.waitUntil(caches.open(SHELL_CACHE).then((cache) => cache.addAll(urls)).catch(() => undefined));
+    event.waitUntil(
+      caches
+        .open(SHELL_CACHE)
+        .then((cache) => cache.addAll(urls))
+        .catch(() => undefined),
+    );
   }
 });
 

@@ -23,7 +23,7 @@ export function NotificationsCard() {
         How we reach you when a table frees, a draw is done or your booking is near. Only what you asked for — never marketing.
       </p>
       {preferences.isPending ? (
-        <div className="my-notifications__loading" aria-label="Loading your notification settings">
+        <div className="my-notifications__loading" role="status" aria-label="Loading your notification settings">
           <Skeleton height={56} />
           <Skeleton height={56} />
           <Skeleton height={56} />
@@ -64,7 +64,11 @@ function Channels({ preferences }: { preferences: NotificationPreferences }) {
         <ChannelRow
           icon="📧"
           name="Email"
-          note={preferences.hasEmail ? 'Offers, bookings and receipts always reach your email, so nothing important is lost.' : 'Add an email to your account to get offers there too.'}
+          note={
+            preferences.hasEmail
+              ? 'Offers, bookings and receipts always reach your email, so nothing important is lost.'
+              : 'Add an email to your account to get offers there too.'
+          }
         >
           <span className="my-notifications__always">Always on</span>
         </ChannelRow>
@@ -101,7 +105,11 @@ function PushRow({ preferences, onTurnedOn }: { preferences: NotificationPrefere
   }
   const failure = subscribe.error ?? unsubscribe.error;
   return (
-    <ChannelRow icon="📲" name="Push on this device" note={others > 0 ? `${note} Also on ${others === 1 ? 'one other device' : `${others} other devices`}.` : note}>
+    <ChannelRow
+      icon="📲"
+      name="Push on this device"
+      note={others > 0 ? `${note} Also on ${others === 1 ? 'one other device' : `${others} other devices`}.` : note}
+    >
       {control}
       {failure ? (
         <p className="my-notifications__row-error" role="alert">

@@ -10,7 +10,8 @@ import './notifications.css';
 export function PushOptIn({ what }: { what: string }) {
   const device = useThisBrowserPush();
   const subscribe = useSubscribeThisBrowser();
-  if (device.isPending) return <div className="push-opt-in push-opt-in--loading" aria-busy="true" aria-label="Checking notifications on this device" />;
+  if (device.isPending)
+    return <div className="push-opt-in push-opt-in--loading" role="status" aria-busy="true" aria-label="Checking notifications on this device" />;
   if (device.data === 'on') {
     return (
       <p className="push-opt-in push-opt-in--on" role="status">

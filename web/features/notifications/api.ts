@@ -18,7 +18,8 @@ export function useNotificationPreferences(enabled: boolean) {
 export function useChooseChannels() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (choices: ChannelChoices) => apiRequest<NotificationPreferences>('/api/me/notification-preferences', { method: 'PUT', body: choices, auth: 'customer' }),
+    mutationFn: (choices: ChannelChoices) =>
+      apiRequest<NotificationPreferences>('/api/me/notification-preferences', { method: 'PUT', body: choices, auth: 'customer' }),
     onSuccess: (preferences) => queryClient.setQueryData(notificationKeys.preferences, preferences),
   });
 }

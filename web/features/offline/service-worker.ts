@@ -23,6 +23,10 @@ export function registerServiceWorker(): void {
     offlineAnswers = {};
     notify();
   });
+  // Offline as the browser knows it: the kept answers' own times, read from the cache (the worker's
+  // message may come before this page listens).
+  window.addEventListener('offline', () => void readKeptTimes());
+  if (!navigator.onLine) void readKeptTimes();
   window.addEventListener('load', () => {
     navigator.serviceWorker
       .register('/sw.js')
@@ -38,6 +42,16 @@ export function registerServiceWorker(): void {
       })
       .catch((error: unknown) => console.error('The service worker could not be registered', error));
   });
+}
+
+async function readKeptTimes(): Promise<void> {
+  if (!('caches' in window)) return;
+  const cache = await caches.open(DATA_CACHE);
+  for (const request of await cache.keys()) {
+    const cachedAt = (await cache.match(request))?.headers.get('x-tablefair-cached-at');
+    if (cachedAt) offlineAnswers = { ...offlineAnswers, [new URL(request.url).pathname]: cachedAt };
+  }
+  notify();
 }
 
 /** When `path` was last answered from the worker's kept copy (ISO time), or null when it came from the network. */
