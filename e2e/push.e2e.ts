@@ -157,6 +157,12 @@ describe('push and the installable app, in Chromium', () => {
       const [notification] = await shownNotifications();
       expect(notification.title).toContain('Chai Point Reserve');
       expect(notification.data).toEqual({ url: `/hold/${holdId}` });
+
+      // The Notifications card at laptop width: the browser's refusal is said on the push row, a device is counted.
+      await page.goto(`${server.baseUrl}/me`);
+      await page.getByRole('switch', { name: 'SMS' }).waitFor();
+      await expectAccessible(page, '/me Notifications at 1280');
+      await saveScreenshot(page, 'me-notifications-1280', { dismissToasts: true });
       expect(errors).toEqual([]);
     } finally {
       await pushService.close();
