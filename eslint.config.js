@@ -120,6 +120,11 @@ export default tseslint.config(
     },
   },
   {
+    // The service worker runs in its own global scope (decision 212).
+    files: ['web/public/sw.js'],
+    languageOptions: { globals: { ...globals.serviceworker } },
+  },
+  {
     files: ['web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     ...reactHooks.configs.flat.recommended,

@@ -32,6 +32,7 @@ import { datingModerationRoutes } from './modules/dating/dating.moderation.route
 import { dropsAdminRoutes } from './modules/drops/drops.admin.routes.ts';
 import { dropsRoutes } from './modules/drops/drops.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
+import { pushRoutes } from './modules/notifications/push.routes.ts';
 import { remindersAdminRoutes } from './modules/reminders/reminders.admin.routes.ts';
 import { remindersRoutes } from './modules/reminders/reminders.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
@@ -138,6 +139,7 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   await app.register(datingAdminRoutes);
   await app.register(datingModerationRoutes);
   await app.register(notificationsRoutes);
+  await app.register(pushRoutes);
   await app.register(dropsRoutes);
   await app.register(dropsAdminRoutes);
   await app.register(waitlistRoutes);

@@ -322,6 +322,17 @@ export const authorizationTable: Row[] = [
   // No code was sent to this phone: a diner is told so (409), others that they are not diners.
   { method: 'POST', path: '/api/auth/phone/verify', body: () => ({ phone: '+919800000000', code: '000000' }), expect: dinerOnly(409) },
   { method: 'GET', path: '/api/me/events', stream: true, expect: dinerOnly(200) },
+  // Web Push and the diner's channels (decision 212): the key is public, the rest the signed-in diner's own.
+  { method: 'GET', path: '/api/push/vapid-public-key', expect: all(200) },
+  {
+    method: 'POST',
+    path: '/api/me/push-subscriptions',
+    body: () => ({ endpoint: `https://fcm.googleapis.com/fcm/send/matrix-${signupCounter++}`, keys: { p256dh: 'B'.repeat(87), auth: 'A'.repeat(22) } }),
+    expect: dinerOnly(201),
+  },
+  { method: 'DELETE', path: '/api/me/push-subscriptions', body: () => ({ endpoint: 'https://fcm.googleapis.com/fcm/send/none' }), expect: dinerOnly(200) },
+  { method: 'GET', path: '/api/me/notification-preferences', expect: dinerOnly(200) },
+  { method: 'PUT', path: '/api/me/notification-preferences', body: () => ({ push: true, whatsapp: true, sms: true }), expect: dinerOnly(200) },
   // Outside production each diner reads only their own messages (decision 093).
   { method: 'GET', path: '/api/dev/mailbox', expect: dinerOnly(200) },
   { method: 'GET', path: '/api/drops', expect: all(200) },

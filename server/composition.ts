@@ -21,6 +21,7 @@ import { createDropOffers } from './modules/drops/drop-offers.ts';
 import { createDropsAdminService } from './modules/drops/drops.admin.service.ts';
 import { createDropsService } from './modules/drops/drops.service.ts';
 import { createNotificationsService } from './modules/notifications/notifications.service.ts';
+import { createPushService } from './modules/notifications/push.service.ts';
 import { createPagesService } from './modules/pages/pages.service.ts';
 import { createPaymentsService } from './modules/payments/payments.service.ts';
 import { createRemindersService } from './modules/reminders/reminders.service.ts';
@@ -61,6 +62,7 @@ export function createServices(deps: AppDeps) {
   const pages = createPagesService(availability);
   const strikes = createStrikesService(deps);
   const notifications = createNotificationsService(deps);
+  const push = createPushService(deps, notifications.vapidPublicKey);
   // Payments knows no other module: its owners hear it through the listeners wired below.
   const payments = createPaymentsService(deps);
   const reservations = createReservationsService(deps, restaurants, availability, strikes, floor);
@@ -119,6 +121,7 @@ export function createServices(deps: AppDeps) {
     datingModeration,
     datePlans,
     notifications,
+    push,
     phoneVerification,
     passwordReset,
     emailVerification,

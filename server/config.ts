@@ -232,6 +232,22 @@ const exotelEnv = {
     ),
 };
 
+/** Web Push (docs/decisions/212-web-push-and-installable-app.md): the VAPID key pair that signs every push. */
+const pushEnv = {
+  PUSH_DRIVER: z
+    .preprocess((value) => (value === '' ? undefined : value), z.enum(['webpush', 'off']).optional())
+    .describe(
+      '`webpush` sends offers, reminders, draw results and date-plan changes to the browsers diners subscribed (Web Push with VAPID); `off` leaves push out of every route. Unset: `webpush`, except in production without VAPID keys, where push stays off and the start-up log says so. `NODE_ENV=production` with `PUSH_DRIVER=webpush` (or only some of the VAPID settings) refuses to start without all three (decision 212).',
+    ),
+  VAPID_PUBLIC_KEY: optionalText.describe(
+    'The VAPID public key (URL-safe base64, 65 bytes uncompressed P-256), as `npx web-push generate-vapid-keys` prints it; browsers subscribe with it. Unset outside production: a pair is made once and kept in `DATA_DIR/vapid-keys.json` (tests keep theirs in memory).',
+  ),
+  VAPID_PRIVATE_KEY: optionalText.describe('The VAPID private key that signs each push; kept secret, never logged. Changing it ends every subscription.'),
+  VAPID_SUBJECT: optionalText.describe(
+    'Who push services may contact about our pushes: a `mailto:` address or an `https:` URL (`mailto:ops@tablefair.in`). Unset outside production: `mailto:push@localhost`.',
+  ),
+};
+
 /** WhatsApp Business Cloud API settings (decision 211): read only when WHATSAPP_DRIVER=cloud. */
 const whatsappEnv = {
   WHATSAPP_API_BASE: z
@@ -428,6 +444,7 @@ export const envSections = [
   { title: 'Email and texts', variables: messagesEnv },
   { title: 'SMS through Exotel (SMS_DRIVER=exotel, docs/operations.md §11)', variables: exotelEnv },
   { title: 'WhatsApp Business Cloud API (WHATSAPP_DRIVER=cloud, docs/operations.md §11)', variables: whatsappEnv },
+  { title: 'Web Push (PUSH_DRIVER=webpush, docs/operations.md §11)', variables: pushEnv },
   { title: 'Dating', variables: datingEnv },
   { title: 'Rate limits', variables: rateLimitsEnv },
   { title: 'File storage', variables: storageEnv },
@@ -444,6 +461,7 @@ export const envSchema = z.object({
   ...messagesEnv,
   ...exotelEnv,
   ...whatsappEnv,
+  ...pushEnv,
   ...datingEnv,
   ...rateLimitsEnv,
   ...storageEnv,
@@ -578,6 +596,8 @@ export type AppConfig = {
     exotel?: ExotelConfig;
     /** Set when whatsappDriver is cloud (decision 211). */
     whatsapp?: WhatsAppCloudConfig;
+    /** Web Push (decision 212): off, or on with the keys given (unset keys are made in development). */
+    push: { driver: 'webpush' | 'off'; vapid: { publicKey: string; privateKey: string; subject: string } | null; subject: string };
   };
   /** Where diners reach the app, without a trailing slash: links in emails and texts start with it. */
   publicUrl: string;
@@ -726,6 +746,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
               templates: { code: e.WHATSAPP_TEMPLATE_CODE, notice: e.WHATSAPP_TEMPLATE_NOTICE, offer: e.WHATSAPP_TEMPLATE_OFFER },
             }
           : undefined,
+      push: {
+        driver: e.PUSH_DRIVER ?? (e.NODE_ENV === 'production' && !e.VAPID_PUBLIC_KEY && !e.VAPID_PRIVATE_KEY ? 'off' : 'webpush'),
+        vapid:
+          e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY
+            ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT ?? 'mailto:push@localhost' }
+            : null,
+        subject: e.VAPID_SUBJECT ?? 'mailto:push@localhost',
+      },
     },
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     sms: {

@@ -30,6 +30,15 @@ export const PRODUCTION_REFUSALS: readonly ProductionRefusal[] = [
       'SMS_DRIVER=log (the default) with WHATSAPP_DRIVER=log sends no text to any phone and is refused when NODE_ENV=production ' +
       '(set SMS_DRIVER=exotel with its EXOTEL_* settings, or WHATSAPP_DRIVER=cloud with its WHATSAPP_* settings, or TEXTS_LOG_DEMO=1 for a demo where no text reaches a phone)',
   },
+  {
+    // Push signs with a VAPID key pair; one made on a laptop would change with every new DATA_DIR (decision 212).
+    applies: (env) =>
+      (env.PUSH_DRIVER === 'webpush' || (env.PUSH_DRIVER === undefined && Boolean(env.VAPID_PUBLIC_KEY || env.VAPID_PRIVATE_KEY))) &&
+      (!env.VAPID_PUBLIC_KEY || !env.VAPID_PRIVATE_KEY || !env.VAPID_SUBJECT),
+    message:
+      'Web Push needs VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT when NODE_ENV=production ' +
+      '(make a pair with `npx web-push generate-vapid-keys`, or set PUSH_DRIVER=off)',
+  },
 ];
 
 /** Throws, naming every refused setting, when NODE_ENV=production and a row of PRODUCTION_REFUSALS applies. */

@@ -105,7 +105,7 @@ export const devMailboxQuery = z.object({
 
 export const outboxMessage = z.object({
   id: z.string(),
-  channel: z.enum(['email', 'sms', 'whatsapp']),
+  channel: z.enum(['email', 'sms', 'whatsapp', 'push']),
   recipient: z.string(),
   subject: z.string(),
   body: z.string(),

@@ -6,10 +6,12 @@
  * offer of a table they queued for. Nothing is sent for marketing.
  */
 
-export const MESSAGE_KINDS = ['code', 'notice', 'reminder', 'offer'] as const;
+export const MESSAGE_KINDS = ['code', 'notice', 'reminder', 'offer', 'result'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
+/** The kinds that may go out as a text (SMS, WhatsApp): a draw's result goes only by push. */
+export type TextMessageKind = Exclude<MessageKind, 'result'>;
 
-export const DELIVERY_CHANNELS = ['whatsapp', 'sms', 'email'] as const;
+export const DELIVERY_CHANNELS = ['push', 'whatsapp', 'sms', 'email'] as const;
 export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
 
 export const DELIVERY_STATUSES = ['queued', 'sent', 'delivered', 'failed'] as const;
@@ -20,11 +22,20 @@ export const DELIVERY_POLICY: Readonly<Record<MessageKind, readonly DeliveryChan
   code: ['sms', 'whatsapp'],
   /** The account notice answers a signup with a taken number: the same phone, the same way. */
   notice: ['sms', 'whatsapp'],
-  /** A reminder's text (its email goes out beside it, as before): WhatsApp is read first in Bengaluru. */
-  reminder: ['whatsapp', 'sms'],
+  /** A reminder's text (its email goes out beside it, as before): this device first, then WhatsApp, read first in Bengaluru. */
+  reminder: ['push', 'whatsapp', 'sms'],
   /** A table held for ten minutes: the fastest channel the diner has, email last. */
-  offer: ['whatsapp', 'sms', 'email'],
+  offer: ['push', 'whatsapp', 'sms', 'email'],
+  /** A drop's draw is done (the winners also get their offer): only to a device that asked for it (decision 212). */
+  result: ['push'],
 };
+
+/**
+ * Channels a diner may turn off in /me (decision 212). Email is the channel of record for
+ * transactional messages: it cannot be turned off, so an offer always has somewhere to land.
+ */
+export const OPTIONAL_CHANNELS = ['push', 'whatsapp', 'sms'] as const satisfies readonly DeliveryChannel[];
+export type OptionalChannel = (typeof OPTIONAL_CHANNELS)[number];
 
 /** Where a person can be reached, and which channels have a real driver behind them. */
 export interface Reachability {
@@ -32,8 +43,12 @@ export interface Reachability {
   email: string | null;
   /** Channels the deployment can send on for real (a log driver reaches nobody). */
   liveChannels: readonly DeliveryChannel[];
-  /** The channel the person (or the deployment, for reminders) puts first, if any. */
-  preferred?: DeliveryChannel | null;
+  /** The text channel the deployment puts first for reminders (REMINDER_TEXT_CHANNEL), if any. */
+  preferred?: 'sms' | 'whatsapp' | null;
+  /** The diner's account, when one of their browsers subscribed to push and push is on (decision 212). */
+  pushTo?: string | null;
+  /** Channels the diner turned off in /me; email cannot be (decision 212). */
+  declined?: readonly OptionalChannel[];
 }
 
 /**
@@ -43,10 +58,17 @@ export interface Reachability {
  * (the dev mailbox shows it), so when no live channel is left it falls back to the policy's first.
  */
 export function deliveryRoute(kind: MessageKind, reach: Reachability): { channel: DeliveryChannel; recipient: string }[] {
-  const address = (channel: DeliveryChannel) => (channel === 'email' ? reach.email : reach.phone);
-  let channels = [...DELIVERY_POLICY[kind]];
-  if (reach.preferred && channels.includes(reach.preferred)) channels = [reach.preferred, ...channels.filter((channel) => channel !== reach.preferred)];
-  const live = channels.filter((channel) => address(channel) && (channel === 'email' || reach.liveChannels.includes(channel)));
+  const address = (channel: DeliveryChannel) => (channel === 'email' ? reach.email : channel === 'push' ? (reach.pushTo ?? null) : reach.phone);
+  let channels = DELIVERY_POLICY[kind].filter((channel) => !(reach.declined ?? []).some((declined) => declined === channel));
+  // The deployment's text channel goes first among the texts; a subscribed device stays ahead of both.
+  const preferred = reach.preferred;
+  if (preferred && channels.includes(preferred)) {
+    const at = channels.findIndex((channel) => channel === 'whatsapp' || channel === 'sms');
+    channels = channels.filter((channel) => channel !== preferred);
+    channels.splice(at, 0, preferred);
+  }
+  const isLive = (channel: DeliveryChannel) => channel === 'email' || channel === 'push' || reach.liveChannels.includes(channel);
+  const live = channels.filter((channel) => address(channel) && isLive(channel));
   if (live.length > 0) return live.map((channel) => ({ channel, recipient: address(channel)! }));
   const first = channels.find((channel) => address(channel));
   return first ? [{ channel: first, recipient: address(first)! }] : [];

@@ -117,7 +117,7 @@ export default function DevMailboxScreen() {
   );
 }
 
-const channelLabels: Record<OutboxMessage['channel'], string> = { email: 'Email', sms: 'SMS', whatsapp: 'WhatsApp' };
+const channelLabels: Record<OutboxMessage['channel'], string> = { email: 'Email', sms: 'SMS', whatsapp: 'WhatsApp', push: 'Push' };
 
 function Messages({ messages, recipient }: { messages: OutboxMessage[]; recipient: string }) {
   return (

@@ -18,6 +18,9 @@ import { isUpcoming } from '#web/features/reservations/rules.ts';
 import { PhoneVerification } from '#web/features/drops/PhoneVerification.tsx';
 import { MyStrikes } from '#web/features/strikes/MyStrikes.tsx';
 import { useDinerEvents } from '#web/features/live/diner-events.ts';
+import { NotificationsCard } from '#web/features/notifications/NotificationsCard.tsx';
+import { useOfflineAnswer } from '#web/features/offline/service-worker.ts';
+import { formatTime12h, toKolkata } from '#common/domain/time.ts';
 import '#web/features/accounts/profile.css';
 import '#web/features/drops/drops.css';
 
@@ -98,6 +101,7 @@ export default function ProfileScreen() {
       <MyStrikes />
 
       <MyReservations />
+      <NotificationsCard />
       <MyDeposits />
       <DeleteAccount />
     </div>
@@ -127,6 +131,7 @@ function MyReservations() {
     if (asked) setSearch({}, { replace: true });
   };
   const now = new Date();
+  const offlineAsOf = useOfflineAnswer('/api/reservations');
 
   let body;
   if (reservations.isPending) {
@@ -164,6 +169,11 @@ function MyReservations() {
   return (
     <section className="my-profile__reservations" aria-labelledby="my-reservations-title" aria-busy={reservations.isPending}>
       <h2 id="my-reservations-title">My reservations</h2>
+      {offlineAsOf ? (
+        <p className="my-profile__offline" role="status">
+          Offline — showing your reservations as of {formatTime12h(toKolkata(new Date(offlineAsOf)).time)}
+        </p>
+      ) : null}
       {body}
       {cancel.dialog}
       {shownChange ? <ChangeBookingDialog reservation={shownChange} onClose={closeChange} /> : null}

@@ -84,12 +84,26 @@ export function createDropOffers(deps: AppDeps, reservations: ReservationsServic
       }
       const order = await drawOrder(seed, ids);
       await recordDraw(tx, dropId, { seed: seed.toString('hex'), order, now });
-      return { userIds: entries.filter((entry) => entry.status !== 'withdrawn').map((entry) => entry.user_id), count: order.length };
+      const userIds = entries.filter((entry) => entry.status !== 'withdrawn').map((entry) => entry.user_id);
+      // The result reaches the browsers that asked for it, once per entrant (decision 212); winners also get their offer.
+      const messageIds: (string | null)[] = [];
+      for (const userId of userIds)
+        messageIds.push(
+          await notifications.queuePush(tx, userId, {
+            kind: 'result',
+            title: `The draw for ${drop.title} is done`,
+            body: 'See your place in line. If a table is yours, it is held for you now.',
+            link: `/drops/${dropId}`,
+            idempotencyKey: `result:${dropId}:${userId}`,
+          }),
+        );
+      return { userIds, count: order.length, messageIds };
     });
     if (!drawn) return false;
     deps.metrics?.drawDuration.observe((performance.now() - startedAt) / 1000);
     log.info({ dropId, entries: drawn.count }, 'drop drawn');
     for (const userId of drawn.userIds) notifications.publishToUser(userId, { type: 'drop', dropId });
+    notifications.deliverSoon(drawn.messageIds);
     return true;
   }
 
@@ -139,6 +153,7 @@ export function createDropOffers(deps: AppDeps, reservations: ReservationsServic
               `Complete your booking on Tablefair before then (Drops → ${drop.title}, or /hold/${held.id}); otherwise the table goes to the next person in line.`,
             values: offerTemplateValues(held, until.time, `${config.publicUrl}/hold/${held.id}`),
             idempotencyKey: `offer:${held.id}`,
+            link: `/hold/${held.id}`,
           });
           return { kind: 'offered', held, entryId: candidate.id, userId: candidate.user_id, messageId };
         }

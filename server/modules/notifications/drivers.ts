@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
-import type { MessageKind } from '#common/domain/delivery-policy.ts';
+import type { TextMessageKind } from '#common/domain/delivery-policy.ts';
 
 /** The ports messages leave through (decision 087). A driver throws when a message could not be handed over. */
 export interface MailDriver {
@@ -38,7 +38,7 @@ export interface TextMessage {
   text: string;
   template?: TextTemplate | null;
   /** The delivery policy's kind (decision 213): picks the DLT template id or the WhatsApp template. */
-  kind?: MessageKind | null;
+  kind?: TextMessageKind | null;
   /** Our outbox id, sent along where the provider keeps a reference for us. */
   messageId?: string;
 }

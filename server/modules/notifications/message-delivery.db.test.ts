@@ -93,6 +93,7 @@ const queueOffer = (app: TestApp, userId: string, key: string) =>
       body: 'Good news from the waitlist: a table for 2 at Toit is held in your name until 7:40 PM.',
       values: ['Toit', '2 guests', 'Tue, 24 Nov', '7:30 PM', '7:40 PM', 'https://tablefair.example/hold/x'],
       idempotencyKey: key,
+      link: '/hold/x',
     }),
   );
 

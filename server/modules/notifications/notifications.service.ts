@@ -14,7 +14,10 @@ import {
   type TextDriver,
   type TextTemplate,
 } from './drivers.ts';
-import { deliveryRoute, type MessageKind } from '#common/domain/delivery-policy.ts';
+import { deliveryRoute, type MessageKind, type Reachability } from '#common/domain/delivery-policy.ts';
+import { deletePushDataOf, findPushReach } from './push-subscriptions.repository.ts';
+import { resolveVapidKeys } from './vapid-keys.ts';
+import { createNoPushDriver, createWebPushDriver, type PushDriver } from './web-push-driver.ts';
 import { createExotelSmsDriver } from './exotel-driver.ts';
 import { createOutboxDelivery } from './outbox-delivery.ts';
 import {
@@ -46,11 +49,47 @@ function toOutboxMessage(row: OutboxRow): OutboxMessage {
   };
 }
 
+/** The diner's push subscription and turned-off channels, for the delivery policy; none of it when push is off (decision 212). */
+async function diningReach(tx: Db, userId: string, pushOn: boolean): Promise<Pick<Reachability, 'pushTo' | 'declined'>> {
+  const reach = await findPushReach(tx, userId);
+  return { pushTo: pushOn ? reach.pushTo : null, declined: reach.declined };
+}
+
+/**
+ * The SMS policy (decision 095), checked in the caller's transaction: only to the allowed countries
+ * (400), and within the caps per account, per address and per hour (429). The counts are written in
+ * `tx`, so a refusal (which rolls `tx` back) costs nothing.
+ */
+async function enforceSmsPolicy(tx: Db, deps: AppDeps, message: { userId: string | null; to: string; ip?: string }): Promise<void> {
+  const { config, clock, log } = deps;
+  const policy = config.sms;
+  const allowed = textablePhone(policy.allowedCountryCodes).safeParse(message.to);
+  if (!allowed.success) throw badInput(`phone: ${allowed.error.issues[0]?.message ?? 'Enter a valid phone number'}`);
+  const now = clock.now().getTime();
+  const hourStart = new Date(now - (now % HOUR_MS));
+  const dayStart = new Date(Math.floor((now + KOLKATA_OFFSET_MS) / DAY_MS) * DAY_MS - KOLKATA_OFFSET_MS);
+  if (message.userId && (await countSmsInWindow(tx, `account:${message.userId}`, dayStart)) > policy.maxPerAccountPerDay) {
+    throw new AppError(
+      'RATE_LIMITED',
+      `We have sent this account ${policy.maxPerAccountPerDay} codes today, the most we send in a day. Please try again tomorrow.`,
+    );
+  }
+  if (message.ip && (await countSmsInWindow(tx, `ip:${message.ip}`, dayStart)) > policy.maxPerIpPerDay) {
+    throw new AppError('RATE_LIMITED', 'Too many codes have been asked for from this network today. Please try again tomorrow.');
+  }
+  const thisHour = await countSmsInWindow(tx, 'all', hourStart);
+  if (thisHour > policy.maxPerHour) {
+    log.warn({ maxPerHour: policy.maxPerHour }, 'SMS cap per hour reached: texts refused until the next hour');
+    throw new AppError('RATE_LIMITED', 'We are sending too many texts right now. Please try again within the hour.');
+  }
+  if (thisHour === 1) await deleteOldSmsCounts(tx, new Date(dayStart.getTime() - 2 * DAY_MS));
+}
+
 /**
  * Email and SMS through an outbox (written in the transaction that caused them, sent after it
  * commits, retried by the sweep), and live events to signed-in diners (decision 087).
  */
-export function createNotificationsService(deps: AppDeps, drivers: { mail?: MailDriver; sms?: SmsDriver; whatsapp?: TextDriver } = {}) {
+export function createNotificationsService(deps: AppDeps, drivers: { mail?: MailDriver; sms?: SmsDriver; whatsapp?: TextDriver; push?: PushDriver } = {}) {
   const { db, clock, config, log, events } = deps;
   const mail =
     drivers.mail ??
@@ -64,7 +103,11 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
   const whatsapp =
     drivers.whatsapp ??
     (cloud ? createWhatsAppCloudDriver({ ...cloud, timeoutMs }) : createLogWhatsAppDriver(log, { isProduction: config.nodeEnv === 'production' }));
-  const delivery = createOutboxDelivery(deps, { mail, sms, whatsapp });
+  const vapid = resolveVapidKeys(config);
+  if (!vapid && config.notifications.push.driver !== 'off') log.warn('push is off: set VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT (decision 212)');
+  const push = drivers.push ?? (vapid ? createWebPushDriver({ db, clock, vapid, timeoutMs }) : createNoPushDriver());
+  const pushOn = push.name !== 'off';
+  const delivery = createOutboxDelivery(deps, { mail, sms, whatsapp, push });
   /** Live listeners per diner: the streams open on this instance. */
   const listeners = new Map<string, Set<(event: DinerStreamEvent) => void>>();
   // Events reach the diner's streams on whichever instance they are connected to (decision 076).
@@ -77,6 +120,7 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
     /** Removes every message to or about a diner whose account is deleted, sent or not, in `tx` (decision 266). */
     async eraseMessagesOf(tx: Db, userId: string, recipients: readonly string[]): Promise<void> {
       await deleteMessagesOf(tx, userId, recipients);
+      await deletePushDataOf(tx, userId);
     },
 
     async queueEmailToUser(tx: Db, userId: string, message: { subject: string; body: string }): Promise<string | null> {
@@ -91,8 +135,13 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
      * `idempotencyKey` (null when that key was already written, or the diner cannot be reached).
      * `values` fill the registered offer template's slots.
      */
-    async queueOffer(tx: Db, userId: string, message: { subject: string; body: string; values: string[]; idempotencyKey: string }): Promise<string | null> {
-      const route = deliveryRoute('offer', { ...(await findUserAddresses(tx, userId)), liveChannels: delivery.liveChannels() });
+    async queueOffer(
+      tx: Db,
+      userId: string,
+      message: { subject: string; body: string; values: string[]; idempotencyKey: string; link: string },
+    ): Promise<string | null> {
+      const reach = { ...(await findUserAddresses(tx, userId)), ...(await diningReach(tx, userId, pushOn)) };
+      const route = deliveryRoute('offer', { ...reach, liveChannels: delivery.liveChannels() });
       const [first, ...fallbacks] = route;
       if (!first) return null;
       return insertOutboxMessage(tx, {
@@ -105,8 +154,25 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
         kind: 'offer',
         idempotencyKey: message.idempotencyKey,
         fallbacks,
+        link: message.link,
         now: clock.now(),
       });
+    },
+
+    /**
+     * Writes a message that goes only to the diner's subscribed browsers (a draw's result, a
+     * reminder for a diner without a verified phone) in `tx`; null when no browser
+     * of theirs is subscribed, push is turned off, or `idempotencyKey` was already written.
+     */
+    async queuePush(
+      tx: Db,
+      userId: string,
+      message: { kind: 'result' | 'reminder'; title: string; body: string; link: string; idempotencyKey?: string },
+    ): Promise<string | null> {
+      const [first] = deliveryRoute(message.kind, { phone: null, email: null, liveChannels: [], ...(await diningReach(tx, userId, pushOn)) });
+      if (first?.channel !== 'push') return null;
+      const { title: subject, body, kind, link, idempotencyKey } = message;
+      return insertOutboxMessage(tx, { channel: 'push', recipient: first.recipient, userId, subject, body, kind, link, idempotencyKey, now: clock.now() });
     },
 
     /**
@@ -145,37 +211,22 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
         /** A code's slot values for a WhatsApp template (the code itself), when `template` is not given. */
         values?: string[];
         idempotencyKey?: string;
+        /** A reminder's notification title and screen: its diner's subscribed browsers come first (decision 212). */
+        push?: { title: string; link: string };
       },
     ): Promise<string> {
-      const policy = config.sms;
-      const allowed = textablePhone(policy.allowedCountryCodes).safeParse(message.to);
-      if (!allowed.success) throw badInput(`phone: ${allowed.error.issues[0]?.message ?? 'Enter a valid phone number'}`);
-      const now = clock.now().getTime();
-      const hourStart = new Date(now - (now % HOUR_MS));
-      const dayStart = new Date(Math.floor((now + KOLKATA_OFFSET_MS) / DAY_MS) * DAY_MS - KOLKATA_OFFSET_MS);
-      if (message.userId && (await countSmsInWindow(tx, `account:${message.userId}`, dayStart)) > policy.maxPerAccountPerDay) {
-        throw new AppError(
-          'RATE_LIMITED',
-          `We have sent this account ${policy.maxPerAccountPerDay} codes today, the most we send in a day. Please try again tomorrow.`,
-        );
-      }
-      if (message.ip && (await countSmsInWindow(tx, `ip:${message.ip}`, dayStart)) > policy.maxPerIpPerDay) {
-        throw new AppError('RATE_LIMITED', 'Too many codes have been asked for from this network today. Please try again tomorrow.');
-      }
-      const thisHour = await countSmsInWindow(tx, 'all', hourStart);
-      if (thisHour > policy.maxPerHour) {
-        log.warn({ maxPerHour: policy.maxPerHour }, 'SMS cap per hour reached: texts refused until the next hour');
-        throw new AppError('RATE_LIMITED', 'We are sending too many texts right now. Please try again within the hour.');
-      }
-      if (thisHour === 1) await deleteOldSmsCounts(tx, new Date(dayStart.getTime() - 2 * DAY_MS));
+      await enforceSmsPolicy(tx, deps, message);
       const kind = message.kind ?? 'code';
-      const route = deliveryRoute(kind, { phone: message.to, email: null, liveChannels: delivery.liveChannels(), preferred: message.channel });
+      const diner = message.push && message.userId ? await diningReach(tx, message.userId, pushOn) : {};
+      const route = deliveryRoute(kind, { phone: message.to, email: null, liveChannels: delivery.liveChannels(), preferred: message.channel, ...diner });
       const [first, ...fallbacks] = route;
+      if (!first) throw new AppError('CONFLICT', 'The diner turned off every channel this message could take.');
       const id = await insertOutboxMessage(tx, {
         channel: first.channel,
         recipient: first.recipient,
         userId: message.userId,
-        subject: '',
+        subject: message.push?.title ?? '',
+        link: message.push?.link,
         body: message.body,
         template: message.template ?? (message.values ? { name: '', language: '', values: message.values } : undefined),
         kind,
@@ -190,6 +241,8 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
 
     /** Exotel's receipts, WhatsApp's webhook and its verify handshake (notifications.routes.ts). */
     receiveExotelReceipt: delivery.receiveExotelReceipt,
+    /** The key browsers subscribe with; null when push is off (decision 212). */
+    vapidPublicKey: vapid?.publicKey ?? null,
     receiveWhatsAppWebhook: delivery.receiveWhatsAppWebhook,
     answerWhatsAppChallenge: delivery.answerWhatsAppChallenge,
 

@@ -1,8 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
-import { retryDelayMs } from '#common/domain/delivery-policy.ts';
+import { retryDelayMs, type TextMessageKind } from '#common/domain/delivery-policy.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { DeliveryFailure, type MailDriver, type TextDriver } from './drivers.ts';
 import { exotelStatus } from './exotel-driver.ts';
+import type { PushDriver } from './web-push-driver.ts';
 import {
   claimDueMessages,
   failMessageOnChannel,
@@ -24,7 +25,7 @@ const LEASE_SECONDS = 60;
  * what may work later with backoff, moves what failed for good to the policy's next channel, and
  * records the providers' receipts: sent, delivered, failed. Each outcome is counted in /metrics.
  */
-export function createOutboxDelivery(deps: AppDeps, drivers: { mail: MailDriver; sms: TextDriver; whatsapp: TextDriver }) {
+export function createOutboxDelivery(deps: AppDeps, drivers: { mail: MailDriver; sms: TextDriver; whatsapp: TextDriver; push: PushDriver }) {
   const { db, clock, config, log } = deps;
   const count = (row: Pick<OutboxRow, 'channel' | 'kind'>, outcome: string) =>
     deps.metrics?.messageOutcomes.inc({ channel: row.channel, kind: row.kind ?? 'email', outcome });
@@ -34,8 +35,16 @@ export function createOutboxDelivery(deps: AppDeps, drivers: { mail: MailDriver;
       await drivers.mail.send({ to: row.recipient, subject: row.subject, text: row.body });
       return null;
     }
+    if (row.channel === 'push') {
+      // A push's recipient is the diner's account: it goes to every browser they subscribed (decision 212).
+      const url = row.link ?? '/me';
+      await drivers.push.send({ userId: row.recipient, title: row.subject, body: row.body, url, kind: row.kind, messageId: row.id });
+      return null;
+    }
     const driver = row.channel === 'whatsapp' ? drivers.whatsapp : drivers.sms;
-    const receipt = await driver.send({ to: row.recipient, text: row.body, template: row.template, kind: row.kind, messageId: row.id });
+    // The policy routes only text kinds to a text channel (common/domain/delivery-policy.ts).
+    const kind = row.kind as TextMessageKind | null;
+    const receipt = await driver.send({ to: row.recipient, text: row.body, template: row.template, kind, messageId: row.id });
     return receipt?.providerMessageId ?? null;
   }
 

@@ -6,7 +6,7 @@ import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import type { DeliveryStatus, MessageKind } from '#common/domain/delivery-policy.ts';
 import type { TextTemplate } from './drivers.ts';
 
-export type OutboxChannel = 'email' | 'sms' | 'whatsapp';
+export type OutboxChannel = 'email' | 'sms' | 'whatsapp' | 'push';
 
 export interface OutboxRow {
   id: string;
@@ -22,9 +22,11 @@ export interface OutboxRow {
   kind: MessageKind | null;
   delivery_status: DeliveryStatus;
   fallbacks: { channel: OutboxChannel; recipient: string }[];
+  /** The screen a push notification opens (decision 212). */
+  link: string | null;
 }
 
-const COLUMNS = sql.raw('id, channel, recipient, user_id, subject, body, created_at, sent_at, attempts, template, kind, delivery_status, fallbacks');
+const COLUMNS = sql.raw('id, channel, recipient, user_id, subject, body, created_at, sent_at, attempts, template, kind, delivery_status, fallbacks, link');
 
 /**
  * Writes one message. With an idempotency key, a second write of the same key (another instance,
@@ -43,14 +45,16 @@ export async function insertOutboxMessage(
     kind?: MessageKind;
     idempotencyKey?: string;
     fallbacks?: { channel: OutboxChannel; recipient: string }[];
+    link?: string | null;
   },
 ): Promise<string | null> {
   const template = message.template ? JSON.stringify(message.template) : null;
   const [row] = await queryRows<{ id: string }>(
     db,
-    sql`INSERT INTO outbox_messages (channel, recipient, user_id, subject, body, template, created_at, kind, idempotency_key, fallbacks)
+    sql`INSERT INTO outbox_messages (channel, recipient, user_id, subject, body, template, created_at, kind, idempotency_key, fallbacks, link)
         VALUES (${message.channel}, ${message.recipient}, ${message.userId}, ${message.subject}, ${message.body}, ${template}::jsonb,
-                ${message.now.toISOString()}, ${message.kind ?? null}, ${message.idempotencyKey ?? null}, ${JSON.stringify(message.fallbacks ?? [])}::jsonb)
+                ${message.now.toISOString()}, ${message.kind ?? null}, ${message.idempotencyKey ?? null}, ${JSON.stringify(message.fallbacks ?? [])}::jsonb,
+                ${message.link ?? null})
         ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
         RETURNING id`,
   );

@@ -295,10 +295,16 @@ export function createRemindersService(deps: AppDeps, notifications: Notificatio
           for (const row of claimed) {
             const facts = factsOf(row);
             const links = await linksFor(row.reservation_id, asDate(row.starts_at), tx);
-            ids.push(await notifications.queueEmailToUser(tx, row.user_id, reminderEmail(facts, links)));
+            const email = reminderEmail(facts, links);
+            ids.push(await notifications.queueEmailToUser(tx, row.user_id, email));
+            // Once per reminder per person (decision 213), whichever instance claims it.
+            const idempotencyKey = `reminder:${row.reservation_id}:${row.offset_minutes}:${asDate(row.starts_at).toISOString()}`;
+            const text = reminderText(facts, links);
+            // The diner's subscribed browsers come first; without a verified phone they are the only text (decision 212).
+            const push = { title: email.subject, link: '/me' };
+            if (!row.verified_phone) ids.push(await notifications.queuePush(tx, row.user_id, { kind: 'reminder', body: text.body, idempotencyKey, ...push }));
             if (row.verified_phone) {
               const phone = row.verified_phone;
-              const text = reminderText(facts, links);
               // A text refused by the SMS policy (a cap reached) leaves the email to stand alone.
               const textId = await tx
                 .transaction((savepoint) =>
@@ -309,8 +315,8 @@ export function createRemindersService(deps: AppDeps, notifications: Notificatio
                     template: text.template,
                     channel: config.reminderTextChannel,
                     kind: 'reminder',
-                    // Once per reminder per person (decision 213), whichever instance claims it.
-                    idempotencyKey: `reminder:${row.reservation_id}:${row.offset_minutes}:${asDate(row.starts_at).toISOString()}`,
+                    idempotencyKey,
+                    push,
                   }),
                 )
                 .catch((error: unknown) => {

@@ -129,6 +129,7 @@ export function createWaitlistService(
           // The registered offer template's slots (decision 213): restaurant, guests, date, time, held until, the hold's link.
           values: offerTemplateValues(held, until.time, `${config.publicUrl}/hold/${held.id}`),
           idempotencyKey: `offer:${held.id}`,
+          link: `/hold/${held.id}`,
         });
         return { kind: 'offered' as const, held, entryId: entry.id, userId: entry.user_id, messageId };
       });

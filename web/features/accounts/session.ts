@@ -3,6 +3,8 @@ import { useCallback, useSyncExternalStore } from 'react';
 import { useNavigate } from 'react-router';
 import type { DinerProfile } from '#common/contract/accounts.ts';
 import { ApiError, apiRequest, readToken, TOKEN_KEYS, writeToken } from '#web/api/client.ts';
+import { unsubscribeThisBrowser } from '#web/features/notifications/push.ts';
+import { forgetOfflineData } from '#web/features/offline/service-worker.ts';
 import { accountKeys } from './keys.ts';
 
 /*
@@ -101,12 +103,16 @@ export function useSignOut() {
     signOuts += 1;
     notify();
     try {
+      // This browser stops receiving the leaving diner's offers and reminders (decision 212).
+      await unsubscribeThisBrowser().catch(() => null);
       await apiRequest('/api/auth/logout', { method: 'POST', auth: 'customer' });
     } catch {
       // Signing out locally still works when the server cannot be reached.
     }
     setCustomerToken(null);
     queryClient.clear();
+    // What the service worker kept for offline reading was this diner's (decision 212).
+    await forgetOfflineData();
     try {
       await navigate('/');
     } finally {

@@ -6,6 +6,7 @@ import { Button, ButtonLink } from '#web/components/ui/Button.tsx';
 import { ConfirmDialog } from '#web/components/ui/ConfirmDialog.tsx';
 import { Alert } from '#web/components/ui/Feedback.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
+import { PushOptIn } from '#web/features/notifications/PushOptIn.tsx';
 import { useConfirmHold } from '#web/features/reservations/api.ts';
 import { CONFIRM_FALLBACKS } from '#web/features/reservations/rules.ts';
 import { useWithdrawFromDrop } from './api.ts';
@@ -57,6 +58,7 @@ export function DropEntryResult({ drop, entry, now }: { drop: DropDetail; entry:
         {entry.position ? ` · drawn number ${entry.position.toLocaleString('en-IN')} of ${drop.entryCount.toLocaleString('en-IN')}` : ''}
       </p>
       {error ? <Alert tone="error">{error}</Alert> : null}
+      {canWithdraw ? <PushOptIn what="the draw is done or a table is yours" /> : null}
       {result.state === 'won' ? (
         <div className="drop-result__actions">
           <Button block onClick={() => void onComplete(result.reservationId)} disabled={confirm.isPending}>

@@ -9,6 +9,7 @@ import { Alert } from '#web/components/ui/Feedback.tsx';
 import { SelectField } from '#web/components/ui/Field.tsx';
 import { loginPath } from '#web/features/accounts/return-path.ts';
 import { setCustomerToken, useCustomerToken } from '#web/features/accounts/session.ts';
+import { PushOptIn } from '#web/features/notifications/PushOptIn.tsx';
 import { useJoinWaitlist } from './api.ts';
 import { defaultWindow, partyText, validateWindow, windowLabel, windowOptions, type TimeWindow } from './rules.ts';
 import './waitlist.css';
@@ -123,7 +124,8 @@ export function JoinWaitlist({
             {windowLabel({ start: joined.windowStart, end: joined.windowEnd })}.{joined.placeInLine ? ` You are number ${joined.placeInLine} in line.` : ''}
           </p>
         </div>
-        <p className="join-waitlist__fine">You’ll get an email and a message here when it’s yours to confirm.</p>
+        <PushOptIn what="a table frees" />
+        <p className="join-waitlist__fine">You’ll also get an email and a message here when it’s yours to confirm.</p>
         <Link className="btn btn--secondary btn--block" to="/waitlist">
           See your waitlist
         </Link>

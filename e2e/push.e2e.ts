@@ -1,0 +1,215 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { AdminFloor } from '#common/contract/floor.ts';
+import type { AdminSlot } from '#common/contract/portal.ts';
+import type { NotificationPreferences } from '#common/contract/push.ts';
+import type { DinerReservation } from '#common/contract/reservations.ts';
+import type { WaitlistResponse } from '#common/contract/waitlist.ts';
+import { addDays, todayInKolkata } from '#common/domain/time.ts';
+import { browserKeys, decryptPush, startFakePushService } from '#server/test/fake-push-service.ts';
+import { TcpProxy } from '#server/test/tcp-proxy.ts';
+import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
+import { apiClient, createDiner as createDinerByApi, expectAccessible, holdFirstFreeTable, openAs, saveScreenshot } from './support/fixtures.ts';
+import { useE2eEnvironment } from './support/environment.ts';
+import type { E2eServer } from './support/server.ts';
+
+/**
+ * Push and the installable app in Chromium (decision 212).
+ *
+ * What is real and what is not: headless Chromium refuses pushManager.subscribe ("Registration
+ * failed - permission denied") even with the notifications permission granted, and this machine
+ * cannot reach a browser vendor's push service anyway. So the diner taps "Notify me" for real and
+ * the screen must answer (on, or the refusal sentence); the subscription the server sends to is
+ * then one this test holds (its own P-256 keys) on a local push service. The server's real offer
+ * goes out through web-push, encrypted and VAPID-signed, to that local service; the test decrypts
+ * it as a browser would and hands the payload to the real service worker through CDP
+ * (ServiceWorker.deliverPushMessage), which must show the notification that opens the hold.
+ */
+const RESTAURANT = 'chai-point-reserve';
+const BLOCKED_TIME = '19:30';
+
+let server: E2eServer;
+let browser: Browser;
+let api: ReturnType<typeof apiClient>;
+useE2eEnvironment('push', (environment) => ({ server, browser, api } = environment));
+
+const createDiner = (name: string) => createDinerByApi(api, { prefix: 'push', name });
+
+/** Every slot of the day full but one, whose tables rival diners take; returns the 2-top's booking to cancel (as e2e/waitlist.e2e.ts does). */
+async function fillTheEvening(date: string): Promise<{ rivalToken: string; reservationId: string }> {
+  const staff = await api<{ token: string }>('/api/auth/restaurant-login', { method: 'POST', body: { username: RESTAURANT, password: 'staff1234' } });
+  const slots = await api<AdminSlot[]>(`/api/admin/slots?date=${date}`, { token: staff.body.token });
+  const blocked = slots.body.find((slot) => slot.time === BLOCKED_TIME)!;
+  for (const slot of slots.body.filter((slot) => slot.id !== blocked.id))
+    expect((await api(`/api/admin/slots/${slot.id}`, { method: 'PATCH', token: staff.body.token, body: { status: 'full' } })).status).toBe(200);
+  const floor = await api<AdminFloor>('/api/admin/floor', { token: staff.body.token });
+  const parties = floor.body.tables
+    .filter((table) => table.onlineBookable)
+    .map((table) => table.maxCovers)
+    .sort((a, b) => b - a);
+  let blocking: { rivalToken: string; reservationId: string } | null = null;
+  for (const [index, partySize] of parties.entries()) {
+    const rival = await createDiner(`Rival ${index + 1}`);
+    const held = await api<DinerReservation>('/api/reservations', {
+      method: 'POST',
+      token: rival.token,
+      body: { restaurantSlug: RESTAURANT, date, time: BLOCKED_TIME, partySize },
+    });
+    expect(held.status, JSON.stringify(held.body)).toBe(201);
+    expect((await api(`/api/reservations/${held.body.id}/confirm`, { method: 'POST', body: {} })).status).toBe(200);
+    if (partySize === 2 && !blocking) blocking = { rivalToken: rival.token, reservationId: held.body.id };
+  }
+  expect(blocking, 'a 2-top on the floor').toBeTruthy();
+  return blocking!;
+}
+
+async function pageWithNotifications(
+  token: string,
+  viewport: { width: number; height: number },
+  origin = server.baseUrl,
+): Promise<{ page: Page; context: BrowserContext }> {
+  const page = await openAs(browser, token, viewport);
+  const context = page.context();
+  await context.grantPermissions(['notifications'], { origin });
+  return { page, context };
+}
+
+/** A CDP session with the ServiceWorker domain on, and the id it knows the page's registration by. */
+async function serviceWorkerSession(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
+  const found = new Promise<string>((resolve) =>
+    cdp.on('ServiceWorker.workerRegistrationUpdated', (event) => {
+      const match = event.registrations.find((registration) => registration.scopeURL === scope && !registration.isDeleted);
+      if (match) resolve(match.registrationId);
+    }),
+  );
+  await cdp.send('ServiceWorker.enable');
+  return { cdp, registrationId: await found };
+}
+
+describe('push and the installable app, in Chromium', () => {
+  it('opts in after joining a waitlist, and the offer arrives as a notification that opens the hold', async () => {
+    const pushService = await startFakePushService();
+    try {
+      const date = addDays(todayInKolkata(), 2);
+      const rival = await fillTheEvening(date);
+      const diner = await createDiner('Asha');
+      const { page } = await pageWithNotifications(diner.token, LAPTOP);
+      const errors = collectPageErrors(page);
+
+      // The installable app: its manifest and worker are served and the worker takes the page.
+      const manifest = await api<{ name: string; icons: { sizes: string }[]; start_url: string; display: string }>('/manifest.webmanifest');
+      expect(manifest.status).toBe(200);
+      expect(manifest.body).toMatchObject({ name: 'Tablefair', start_url: '/me', display: 'standalone' });
+      expect(manifest.body.icons.map((icon) => icon.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
+
+      await page.goto(`${server.baseUrl}/r/${RESTAURANT}?date=${date}&party=2`);
+      await page.getByRole('heading', { name: 'Chai Point Reserve' }).waitFor();
+      await page.locator(`.date-chip[data-date="${date}"]`).click();
+      await page.getByRole('heading', { name: 'Wait for a table' }).waitFor();
+      await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+      await page.getByRole('button', { name: 'Join the waitlist', exact: true }).click();
+      await page.getByRole('button', { name: 'Join the waitlist', exact: true }).click();
+      await page.getByRole('heading', { name: 'You’re on the waitlist' }).waitFor();
+      const optIn = page.getByText('Tell me the moment a table frees');
+      await optIn.waitFor();
+      await expectAccessible(page, 'the waitlist joined, with the push opt-in');
+      await saveScreenshot(page, 'push-opt-in-waitlist-1280', { dismissToasts: true });
+
+      // The real subscribe, from the screen: headless Chromium refuses it; either way the screen must say where it stands.
+      await page.getByRole('button', { name: 'Notify me' }).click();
+      await page.getByText(/Notifications are on for this device|We could not turn on notifications on this device/).waitFor();
+
+      // The subscription the server will push to: this test's keys, on the local push service.
+      const keys = browserKeys();
+      const subscribed = await api('/api/me/push-subscriptions', {
+        method: 'POST',
+        token: diner.token,
+        body: { endpoint: pushService.endpoint('asha-laptop'), keys: keys.json },
+      });
+      expect(subscribed.status).toBe(201);
+      expect((await api<NotificationPreferences>('/api/me/notification-preferences', { token: diner.token })).body.pushDevices).toBeGreaterThanOrEqual(1);
+
+      // A table frees: the server holds it for Asha and pushes the offer.
+      expect((await api(`/api/reservations/${rival.reservationId}/cancel`, { method: 'POST', token: rival.rivalToken, body: {} })).status).toBe(200);
+      await expect.poll(() => pushService.requests.length, { timeout: 10_000 }).toBeGreaterThan(0);
+      const waitlist = await api<WaitlistResponse>('/api/waitlist', { token: diner.token });
+      const holdId = waitlist.body.entries[0]!.offer!.reservationId;
+      const [request] = pushService.requests;
+      expect(request.headers.authorization).toMatch(/^vapid t=.+, k=.+$/);
+      expect(request.headers.ttl).toBe('600');
+      const payload = decryptPush(request.body, keys);
+      expect(JSON.parse(payload)).toMatchObject({ url: `/hold/${holdId}`, title: expect.stringContaining('is yours') });
+
+      // The real service worker receives that payload and shows the notification.
+      const { cdp, registrationId } = await serviceWorkerSession(page);
+      await cdp.send('ServiceWorker.deliverPushMessage', { origin: server.baseUrl, registrationId, data: payload });
+      const shownNotifications = () =>
+        page.evaluate(async () =>
+          (await (await navigator.serviceWorker.ready).getNotifications()).map((shown) => ({
+            title: shown.title,
+            body: shown.body,
+            data: shown.data as unknown,
+          })),
+        );
+      await expect.poll(async () => (await shownNotifications()).length, { timeout: 10_000 }).toBe(1);
+      const [notification] = await shownNotifications();
+      expect(notification.title).toContain('Chai Point Reserve');
+      expect(notification.data).toEqual({ url: `/hold/${holdId}` });
+
+      // The Notifications card at laptop width: the browser's refusal is said on the push row, a device is counted.
+      await page.goto(`${server.baseUrl}/me`);
+      await page.getByRole('switch', { name: 'SMS' }).waitFor();
+      await expectAccessible(page, '/me Notifications at 1280');
+      await saveScreenshot(page, 'me-notifications-1280', { dismissToasts: true });
+      expect(errors).toEqual([]);
+    } finally {
+      await pushService.close();
+    }
+  });
+
+  it('keeps My reservations readable offline, says as of when, and forgets them at sign-out', async () => {
+    const diner = await createDiner('Kavya');
+    const holdId = await holdFirstFreeTable(api, diner.token, RESTAURANT, addDays(todayInKolkata(), 4));
+    expect((await api(`/api/reservations/${holdId}/confirm`, { method: 'POST', body: {} })).status).toBe(200);
+    // The server behind a proxy this test can cut: Chromium's offline mode (setOffline) does not reach the
+    // service worker's own fetches, so "offline" is both the page's offline mode and no server at all.
+    const proxy = new TcpProxy({ host: '127.0.0.1', port: Number(new URL(server.baseUrl).port) });
+    const origin = `http://127.0.0.1:${await proxy.start()}`;
+    const { page, context } = await pageWithNotifications(diner.token, PHONE, origin);
+    const errors = collectPageErrors(page);
+
+    await page.goto(`${origin}/me`);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    // Once the worker is in charge, the list's answer goes through it and is kept.
+    await page.reload();
+    const card = page.locator('.res-card').first();
+    await card.waitFor();
+    await page.getByRole('heading', { name: 'Notifications' }).waitFor();
+    await page.getByRole('switch', { name: 'WhatsApp' }).waitFor();
+    await expectAccessible(page, '/me with the Notifications card');
+    await saveScreenshot(page, 'me-notifications-375', { dismissToasts: true });
+    await expect
+      .poll(() => page.evaluate(async () => Boolean(await (await caches.open('tablefair-data-v1')).match(`${location.origin}/api/reservations`))))
+      .toBe(true);
+
+    await context.setOffline(true);
+    await proxy.cut();
+    await page.reload();
+    await page.getByText(/^Offline — showing your reservations as of \d{1,2}:\d\d (AM|PM)$/).waitFor();
+    expect(await page.locator('.res-card').count()).toBeGreaterThan(0);
+    expect(await page.locator('.res-card').first().innerText()).toContain('Chai Point Reserve');
+    await expectAccessible(page, '/me offline');
+    await saveScreenshot(page, 'me-offline-375', { dismissToasts: true });
+
+    await context.setOffline(false);
+    await proxy.restore();
+    await page.reload();
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.waitForURL(`${origin}/`);
+    expect(await page.evaluate(async () => (await caches.open('tablefair-data-v1')).keys().then((keys) => keys.length))).toBe(0);
+    expect(errors).toEqual([]);
+    await proxy.cut();
+  });
+});
