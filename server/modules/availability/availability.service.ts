@@ -75,8 +75,9 @@ function isOfferedIn(cached: CachedRestaurant, slot: CachedSlot, partySize: numb
 
 /**
  * What the today list says of a slot as of `nowMs`: the largest party it seats — its free covers,
- * and on a restaurant with a floor, no more than a free table or combination seats for the whole
- * turn — or null when it does not seat the smallest probed party (two) and is left out.
+ * and on a restaurant with a floor, the largest N such that every party from two to N has a free
+ * table or combination for its whole turn, so a filter by party size (Explore Tonight) never shows
+ * a time that cannot be seated — or null when it does not seat a party of two and is left out.
  */
 function largestPartySeated(
   cachedFloor: CachedRestaurant['floor'],
@@ -85,9 +86,10 @@ function largestPartySeated(
 ): number | null {
   if (!cachedFloor) return row.free_covers;
   const slot = { date: row.date, startsAtMs: asDate(row.starts_at).getTime() };
-  if (!floorSeatsAt(cachedFloor, slot, probedPartySizes[0], nowMs)) return null;
-  for (let size = Math.min(row.free_covers, MAX_PARTY_SIZE); size > probedPartySizes[0]; size--) if (floorSeatsAt(cachedFloor, slot, size, nowMs)) return size;
-  return probedPartySizes[0];
+  const most = Math.min(row.free_covers, MAX_PARTY_SIZE);
+  let size = probedPartySizes[0] - 1;
+  while (size < most && floorSeatsAt(cachedFloor, slot, size + 1, nowMs)) size += 1;
+  return size >= probedPartySizes[0] ? size : null;
 }
 
 /** Availability is public: anyone may read it, so these take a principal only to keep the rule uniform. */

@@ -6,7 +6,7 @@ import { buildDiner, buildRestaurant, buildSlot, buildStaff, type BuiltRestauran
 /**
  * GET /api/discover/available-today on a restaurant with a floor (decision 240): a time is listed
  * only when a table or combination seats a party of two for its whole turn, and `freeCovers` is the
- * largest party the floor seats then, not the slot's free covers.
+ * largest party the floor seats then (every size up to it), not the slot's free covers.
  */
 let t: TestApp;
 beforeAll(async () => {
@@ -44,6 +44,17 @@ describe('the today strip follows the floor', () => {
       { name: 'T2', minCovers: 1, maxCovers: 2 },
     ]);
     expect(await todayTimes(smallRoom)).toEqual({ '19:00': 4 });
+  });
+
+  it('says the largest party below which every size has a table, so a filter by party size never shows an unseatable time', async () => {
+    const gappedRoom = await buildRestaurant(t.database.db, { name: 'Gapped Room Floor' });
+    await buildSlot(t.database.db, gappedRoom.id, { date: TODAY, time: '19:00', capacity: 12 });
+    // Twos fit the 2-top and fours to sixes the 6-top, but no table seats three.
+    await saveFloor(gappedRoom, [
+      { name: 'T2', minCovers: 1, maxCovers: 2 },
+      { name: 'T6', minCovers: 4, maxCovers: 6 },
+    ]);
+    expect(await todayTimes(gappedRoom)).toEqual({ '19:00': 2 });
   });
 
   it('leaves out a time whose only table is taken by a turn that started earlier', async () => {
