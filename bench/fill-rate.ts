@@ -5,7 +5,8 @@
  * for a random size and kind of room, every table usable), and requests for 1.6-2.4 times the
  * room's covers at times from 18:00 to 22:00 every 15 minutes, party sizes as Bengaluru evenings
  * have them (mostly twos and fours). Greedy takes them in arrival order, as holds arrive:
- * seatingAt, the smallest free table first, combinations last. The exact search sees the whole
+ * seatingAt, the free table or combination with the fewest seats, a single table before a
+ * combination of as many. The exact search sees the whole
  * night and maximises covers seated at the times asked (branch and bound; tables of one kind that
  * are free are interchangeable, so it tries one). Pacing is off in both, so only the choice of
  * table differs. Deterministic (BENCH_SEED); exit code 1 below BENCH_TARGET (default 0.95).

@@ -58,6 +58,10 @@ describe('chooseSeating', () => {
     expect(chooseSeating(tables, combinations, all, 3, online)).toEqual({ tableIds: ['T4'], combinationId: null });
     expect(chooseSeating(tables, combinations, all, 5, online)).toEqual({ tableIds: ['T6'], combinationId: null });
   });
+  it('weighs a combination by its seats: a four takes two joined 2-tops before a free 6-top a bigger party needs', () => {
+    expect(chooseSeating(tables, combinations, new Set(['T2a', 'T2b', 'T6']), 4, online)).toEqual({ tableIds: ['T2a', 'T2b'], combinationId: 'C2+2' });
+    expect(chooseSeating(tables, combinations, new Set(['T2a', 'T6']), 4, online)).toEqual({ tableIds: ['T6'], combinationId: null });
+  });
   it('respects a table’s minimum covers', () => {
     expect(chooseSeating([table('T6', 4, 6)], [], new Set(['T6']), 2, online)).toBeNull();
   });

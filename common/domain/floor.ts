@@ -155,9 +155,16 @@ export interface SeatingOptions {
 
 type Candidate = { tableIds: string[]; combinationId: string | null; maxCovers: number; minCovers: number; joinable: boolean; idle: number; name: string };
 
-/** Orders candidates: fewest seats, then a table no combination needs, then the tightest fit in time, then fewest minimum covers, then by name. */
+/**
+ * Orders candidates (best fit): fewest seats, then a single table before a combination of as many
+ * seats, then a table no combination needs, then the tightest fit in time, then fewest minimum
+ * covers, then by name. A combination is weighed by its seats like a table: a party of four takes
+ * two joined 2-tops before a free 6-top, which a party of five or six may still need
+ * (docs/performance.md §9 measures the choice).
+ */
 function isBetter(a: Candidate, b: Candidate): boolean {
   if (a.maxCovers !== b.maxCovers) return a.maxCovers < b.maxCovers;
+  if ((a.combinationId === null) !== (b.combinationId === null)) return a.combinationId === null;
   if (a.joinable !== b.joinable) return !a.joinable;
   if (a.idle !== b.idle) return a.idle < b.idle;
   if (a.minCovers !== b.minCovers) return a.minCovers < b.minCovers;
@@ -166,10 +173,10 @@ function isBetter(a: Candidate, b: Candidate): boolean {
 }
 
 /**
- * Where a party of `partySize` sits among the free tables: the smallest single table that seats it
- * (fewest seats; among equals one that no combination needs, then the tightest fit in time, then
- * the fewest minimum covers, then by name), and only when none does, the smallest allowed
- * combination whose tables are all free, so big parties keep the combinations.
+ * Where a party of `partySize` sits among the free tables: the smallest single table or allowed
+ * combination (all its tables free) that seats it — fewest seats; among equals a single table, one
+ * that no combination needs, then the tightest fit in time, then the fewest minimum covers, then by
+ * name — so big parties keep the big tables and the combinations.
  */
 export function chooseSeating(
   tables: readonly FloorTable[],
@@ -195,7 +202,6 @@ export function chooseSeating(
     };
     if (!best || isBetter(candidate, best)) best = candidate;
   }
-  if (best) return { tableIds: best.tableIds, combinationId: null };
   const byId = new Map(tables.map((table) => [table.id, table]));
   for (const combination of combinations) {
     if (partySize < combination.minCovers || partySize > combination.maxCovers) continue;

@@ -73,6 +73,25 @@ function isOfferedIn(cached: CachedRestaurant, slot: CachedSlot, partySize: numb
   return isSlotOpenAt(slot, nowMs, cutoffMinutes) && freeCoversAt(slot, nowMs) >= partySize && floorSeatsAt(cached.floor, slot, partySize, nowMs);
 }
 
+/**
+ * What the today list says of a slot as of `nowMs`: the largest party it seats — its free covers,
+ * and on a restaurant with a floor, the largest N such that every party from two to N has a free
+ * table or combination for its whole turn, so a filter by party size (Explore Tonight) never shows
+ * a time that cannot be seated — or null when it does not seat a party of two and is left out.
+ */
+function largestPartySeated(
+  cachedFloor: CachedRestaurant['floor'],
+  row: { date: string; starts_at: Date | string; free_covers: number },
+  nowMs: number,
+): number | null {
+  if (!cachedFloor) return row.free_covers;
+  const slot = { date: row.date, startsAtMs: asDate(row.starts_at).getTime() };
+  const most = Math.min(row.free_covers, MAX_PARTY_SIZE);
+  let size = probedPartySizes[0] - 1;
+  while (size < most && floorSeatsAt(cachedFloor, slot, size + 1, nowMs)) size += 1;
+  return size >= probedPartySizes[0] ? size : null;
+}
+
 /** Availability is public: anyone may read it, so these take a principal only to keep the rule uniform. */
 export function createAvailabilityService(
   { db, clock, config, availabilityChanges, metrics }: AppDeps,
@@ -148,7 +167,13 @@ export function createAvailabilityService(
     // Each time says its deposit, as the restaurant page's times do (decision 220).
     const policies = new Map<string, DepositPolicy>();
     for (const id of new Set(rows.map((row) => row.restaurant_id))) policies.set(id, await restaurants.getDepositPolicy(anonymous, id));
+    // On a restaurant with a floor, a time is listed only when a table seats a party of two, and
+    // says the largest party a table or combination seats then (decision 240).
+    const floors = new Map<string, CachedRestaurant['floor']>();
+    for (const id of new Set(rows.map((row) => row.restaurant_id))) floors.set(id, (await cache.getRestaurant(id, now)).floor);
     for (const row of rows) {
+      const largestParty = largestPartySeated(floors.get(row.restaurant_id) ?? null, row, now.getTime());
+      if (largestParty === null) continue;
       let entry = byRestaurant.get(row.restaurant_id);
       if (!entry) {
         entry = {
@@ -171,7 +196,7 @@ export function createAvailabilityService(
         slot_id: row.slot_id,
         date: row.date,
         time: row.time,
-        freeCovers: row.free_covers,
+        freeCovers: largestParty,
         ...slotDepositOf(policies.get(row.restaurant_id)!, asDate(row.starts_at), dropDeposit),
       });
     }

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { emptyBody, standardErrors } from '#common/contract/common.ts';
+import { emptyBody } from '#common/contract/common.ts';
 import {
   floorAssignmentParams,
   floorLive,
@@ -10,105 +10,93 @@ import {
   seatBookingBody,
   seatWalkInBody,
 } from '#common/contract/floor-live.ts';
-import { bearerAccess } from '#common/contract/openapi-security.ts';
 import { adminBooking } from '#common/contract/portal.ts';
+import { staffRoute } from './staff-route.ts';
 
 /** The host view (decision 245): the floor now, and the host's seat, walk-in, move, finish and no-show. */
 export const floorLiveAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const { floorLive: live } = app.services;
-  const tags = ['portal'];
 
-  app.get(
+  staffRoute(
+    app,
+    'GET',
     '/api/admin/floor/live',
     {
-      schema: {
-        operationId: 'getFloorLive',
-        security: bearerAccess,
-        tags,
-        summary: 'Every table’s state now (free, reserved, running late, seated, to clear) and the day’s parties per table (today by default)',
-        querystring: floorLiveQuery,
-        response: { 200: floorLive, ...standardErrors },
-      },
+      operationId: 'getFloorLive',
+      summary: 'Every table’s state now (free, reserved, running late, seated, to clear) and the day’s parties per table (today by default)',
+      querystring: floorLiveQuery,
+      reply: floorLive,
     },
-    async (request) => live.getFloorLive(await request.principal(), request.query.date),
+    (principal, { query }) => live.getFloorLive(principal, query.date),
   );
 
-  app.post(
+  staffRoute(
+    app,
+    'POST',
     '/api/admin/floor/live/bookings/:reservationId/seat',
     {
-      schema: {
-        operationId: 'seatBooking',
-        security: bearerAccess,
-        tags,
-        summary: 'Seat an accepted booking now, at its table or at other tables free for its turn',
-        params: floorReservationParams,
-        body: seatBookingBody,
-        response: { 200: floorParty, ...standardErrors },
-      },
+      operationId: 'seatBooking',
+      summary: 'Seat an accepted booking now, at its table or at other tables free for its turn',
+      params: floorReservationParams,
+      body: seatBookingBody,
+      reply: floorParty,
     },
-    async (request) => live.seatBooking(await request.principal(), request.params.reservationId, request.body),
+    (principal, { params, body }) => live.seatBooking(principal, params.reservationId, body),
   );
 
-  app.post(
+  staffRoute(
+    app,
+    'POST',
     '/api/admin/floor/live/bookings/:reservationId/no-show',
     {
-      schema: {
-        operationId: 'markFloorNoShow',
-        security: bearerAccess,
-        tags,
-        summary: 'Mark an accepted booking a no-show (15 minutes after its time; the deposit policy and strike apply)',
-        params: floorReservationParams,
-        body: emptyBody,
-        response: { 200: adminBooking, ...standardErrors },
-      },
+      operationId: 'markFloorNoShow',
+      summary: 'Mark an accepted booking a no-show (15 minutes after its time; the deposit policy and strike apply)',
+      params: floorReservationParams,
+      body: emptyBody,
+      reply: adminBooking,
     },
-    async (request) => live.markNoShow(await request.principal(), request.params.reservationId),
+    (principal, { params }) => live.markNoShow(principal, params.reservationId),
   );
 
-  app.post(
+  staffRoute(
+    app,
+    'POST',
     '/api/admin/floor/live/walk-ins',
     {
-      schema: {
-        operationId: 'seatWalkIn',
-        security: bearerAccess,
-        tags,
-        summary: 'Seat a walk-in now at tables free for its whole turn (online availability drops with it)',
-        body: seatWalkInBody,
-        response: { 201: floorParty, ...standardErrors },
-      },
+      operationId: 'seatWalkIn',
+      summary: 'Seat a walk-in now at tables free for its whole turn (online availability drops with it)',
+      body: seatWalkInBody,
+      reply: floorParty,
+      status: 201,
     },
-    async (request, reply) => reply.code(201).send(await live.seatWalkIn(await request.principal(), request.body)),
+    (principal, { body }) => live.seatWalkIn(principal, body),
   );
 
-  app.post(
+  staffRoute(
+    app,
+    'POST',
     '/api/admin/floor/live/parties/:assignmentId/move',
     {
-      schema: {
-        operationId: 'moveFloorParty',
-        security: bearerAccess,
-        tags,
-        summary: 'Move a party, seated or expected, to other tables free for the rest of its turn',
-        params: floorAssignmentParams,
-        body: moveFloorPartyBody,
-        response: { 200: floorParty, ...standardErrors },
-      },
+      operationId: 'moveFloorParty',
+      summary: 'Move a party, seated or expected, to other tables free for the rest of its turn',
+      params: floorAssignmentParams,
+      body: moveFloorPartyBody,
+      reply: floorParty,
     },
-    async (request) => live.moveParty(await request.principal(), request.params.assignmentId, request.body),
+    (principal, { params, body }) => live.moveParty(principal, params.assignmentId, body),
   );
 
-  app.post(
+  staffRoute(
+    app,
+    'POST',
     '/api/admin/floor/live/parties/:assignmentId/finish',
     {
-      schema: {
-        operationId: 'finishFloorParty',
-        security: bearerAccess,
-        tags,
-        summary: 'The party has left: the table is free now and the rest of its turn is offered to the waitlist first',
-        params: floorAssignmentParams,
-        body: emptyBody,
-        response: { 200: floorParty, ...standardErrors },
-      },
+      operationId: 'finishFloorParty',
+      summary: 'The party has left: the table is free now and the rest of its turn is offered to the waitlist first',
+      params: floorAssignmentParams,
+      body: emptyBody,
+      reply: floorParty,
     },
-    async (request) => live.finishParty(await request.principal(), request.params.assignmentId),
+    (principal, { params }) => live.finishParty(principal, params.assignmentId),
   );
 };

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { ReservationStatus } from '#common/domain/reservation-status.ts';
 import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import { effectiveStatusSql, holdsCovers } from '#server/modules/reservations/reservation-sql.ts';
+import type { NewAssignment } from './floor.repository.ts';
 
 /** The floor, live (decision 245): the SQL of seating, moving and finishing parties on table_assignments (migration 0026). */
 
@@ -97,17 +98,7 @@ export async function listTakenTables(tx: Db, restaurantId: string, from: Date, 
 /** A party seated now: a booking's new assignment (its old one released first) or a walk-in's. */
 export async function insertSeatedParty(
   tx: Db,
-  party: {
-    restaurantId: string;
-    reservationId: string | null;
-    tableIds: string[];
-    combinationId: string | null;
-    partySize: number;
-    startsAt: Date;
-    endsAt: Date;
-    seatedAt: Date;
-    walkIn: { name: string | null; phone: string | null } | null;
-  },
+  party: NewAssignment & { seatedAt: Date; walkIn: { name: string | null; phone: string | null } | null },
 ): Promise<string> {
   const [row] = await queryRows<{ id: string }>(
     tx,

@@ -41,9 +41,15 @@ export async function loadFloor(database: Db, restaurantId: string, settings?: F
   return { tables, combinations, settings: settings ?? (await findSettings(database, restaurantId)) ?? DEFAULT_FLOOR_SETTINGS };
 }
 
-/** What takes tables during [startMs, endMs), and what starts in its pacing window, as of `now`. */
+/** How far back a party's choice of table looks for the turn before it (idleMinutesAround's cap). */
+const IDLE_LOOK_BACK_MS = 180 * MINUTE_MS;
+
+/**
+ * What takes tables during [startMs, endMs), what starts in its pacing window, and the turns just
+ * before and after it (so the choice of table sees how tightly the turn fits), as of `now`.
+ */
 export function occupanciesAround(database: Db, restaurantId: string, startMs: number, endMs: number, now: Date): Promise<TimedOccupancy[]> {
-  return listOccupancies(database, restaurantId, new Date(startMs - (startMs % (15 * MINUTE_MS))), new Date(endMs + LONGEST_TURN_MS), now);
+  return listOccupancies(database, restaurantId, new Date(startMs - IDLE_LOOK_BACK_MS), new Date(endMs + LONGEST_TURN_MS), now);
 }
 
 /**

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { standardErrors } from '#common/contract/common.ts';
 import {
   adminFloor,
   floorDay,
@@ -11,103 +10,91 @@ import {
   reservationIdParams,
   tableAssignmentView,
 } from '#common/contract/floor.ts';
-import { bearerAccess } from '#common/contract/openapi-security.ts';
+import { staffRoute } from './staff-route.ts';
 
 /** The staff's floor (decision 240): tables, combinations, shifts, turn times, pacing, and which table each booking takes. */
 export const floorAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const { floor } = app.services;
-  const tags = ['portal'];
 
-  app.get(
+  staffRoute(
+    app,
+    'GET',
     '/api/admin/floor',
     {
-      schema: {
-        operationId: 'getFloor',
-        security: bearerAccess,
-        tags,
-        summary: 'The restaurant’s tables (by section), allowed combinations, shifts, booking interval, turn times and pacing',
-        response: { 200: adminFloor, ...standardErrors },
-      },
+      operationId: 'getFloor',
+      summary: 'The restaurant’s tables (by section), allowed combinations, shifts, booking interval, turn times and pacing',
+      reply: adminFloor,
     },
-    async (request) => floor.getFloor(await request.principal()),
+    (principal) => floor.getFloor(principal),
   );
 
-  app.put(
+  staffRoute(
+    app,
+    'PUT',
     '/api/admin/floor/tables',
     {
-      schema: {
-        operationId: 'replaceFloorTables',
-        security: bearerAccess,
-        tags,
-        summary: 'Replace the tables and combinations (a table kept by id keeps its bookings; removing one with bookings to come is refused)',
-        body: replaceFloorTablesBody,
-        response: { 200: adminFloor, ...standardErrors },
-      },
+      operationId: 'replaceFloorTables',
+      summary: 'Replace the tables and combinations (a table kept by id keeps its bookings; removing one with bookings to come is refused)',
+      body: replaceFloorTablesBody,
+      reply: adminFloor,
     },
-    async (request) => floor.replaceTables(await request.principal(), request.body),
+    (principal, { body }) => floor.replaceTables(principal, body),
   );
 
-  app.put(
+  staffRoute(
+    app,
+    'PUT',
     '/api/admin/floor/settings',
     {
-      schema: {
-        operationId: 'updateFloorSettings',
-        security: bearerAccess,
-        tags,
-        summary: 'Shifts per weekday (Monday first), booking interval, turn times by party size and pacing per 15 minutes',
-        body: floorSettings,
-        response: { 200: adminFloor, ...standardErrors },
-      },
+      operationId: 'updateFloorSettings',
+      summary: 'Shifts per weekday (Monday first), booking interval, turn times by party size and pacing per 15 minutes',
+      body: floorSettings,
+      reply: adminFloor,
     },
-    async (request) => floor.updateSettings(await request.principal(), request.body),
+    (principal, { body }) => floor.updateSettings(principal, body),
   );
 
-  app.get(
+  staffRoute(
+    app,
+    'GET',
     '/api/admin/floor/day',
     {
-      schema: {
-        operationId: 'getFloorDay',
-        security: bearerAccess,
-        tags,
-        summary: 'The day’s table assignments that still count, with their bookings',
-        querystring: floorDayQuery,
-        response: { 200: floorDay, ...standardErrors },
-      },
+      operationId: 'getFloorDay',
+      summary: 'The day’s table assignments that still count, with their bookings',
+      querystring: floorDayQuery,
+      reply: floorDay,
     },
-    async (request) => floor.getDay(await request.principal(), request.query.date),
+    (principal, { query }) => floor.getDay(principal, query.date),
   );
 
-  app.put(
+  staffRoute(
+    app,
+    'PUT',
     '/api/admin/floor/assignments/:reservationId',
     {
-      schema: {
-        operationId: 'reassignTable',
-        security: bearerAccess,
-        tags,
-        summary: 'Seat a live booking at other tables, free for its whole turn',
-        params: reservationIdParams,
-        body: reassignTableBody,
-        response: { 200: tableAssignmentView, ...standardErrors },
-      },
+      operationId: 'reassignTable',
+      summary: 'Seat a live booking at other tables, free for its whole turn',
+      params: reservationIdParams,
+      body: reassignTableBody,
+      reply: tableAssignmentView,
     },
-    async (request) => floor.reassignTable(await request.principal(), request.params.reservationId, request.body),
+    (principal, { params, body }) => floor.reassignTable(principal, params.reservationId, body),
   );
 
-  app.delete(
+  staffRoute(
+    app,
+    'DELETE',
     '/api/admin/floor/assignments/:reservationId',
     {
-      schema: {
-        operationId: 'unassignTable',
-        security: bearerAccess,
-        tags,
-        summary: 'Take a booking off its table (its time and covers stay)',
-        params: reservationIdParams,
-        response: { 204: z.null(), ...standardErrors },
-      },
+      operationId: 'unassignTable',
+      summary: 'Take a booking off its table (its time and covers stay)',
+      params: reservationIdParams,
+      reply: z.null(),
+      status: 204,
     },
-    async (request, reply) => {
-      await floor.unassignTable(await request.principal(), request.params.reservationId);
-      return reply.code(204).send(null);
+    async (principal, { params }) => {
+      await floor.unassignTable(principal, params.reservationId);
+      return null;
     },
   );
 };

@@ -161,18 +161,18 @@ export async function listOccupancies(db: Db, restaurantId: string, from: Date, 
   }));
 }
 
-export async function insertAssignment(
-  tx: Db,
-  assignment: {
-    restaurantId: string;
-    reservationId: string | null;
-    tableIds: string[];
-    combinationId: string | null;
-    partySize: number;
-    startsAt: Date;
-    endsAt: Date;
-  },
-): Promise<string> {
+/** A party's place to write: a booking's (or staff's own, without a reservation) tables over [startsAt, endsAt). */
+export interface NewAssignment {
+  restaurantId: string;
+  reservationId: string | null;
+  tableIds: string[];
+  combinationId: string | null;
+  partySize: number;
+  startsAt: Date;
+  endsAt: Date;
+}
+
+export async function insertAssignment(tx: Db, assignment: NewAssignment): Promise<string> {
   const [row] = await queryRows<{ id: string }>(
     tx,
     sql`INSERT INTO table_assignments (restaurant_id, reservation_id, table_ids, combination_id, party_size, starts_at, ends_at)

@@ -7,6 +7,7 @@ import { Alert, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { AdminPanel } from '#web/features/portal/AdminPanel.tsx';
 import { useFloor, useSaveFloorSettings, useSaveTables } from './floor-api.ts';
+import { ListEditor, type ListField } from './ListEditor.tsx';
 import './floor.css';
 
 const FAILED = { server: 'The floor could not be saved. Try again.', network: 'Could not reach the server. Check your connection and try again.' };
@@ -26,6 +27,19 @@ interface CombinationDraft {
   minCovers: number;
   maxCovers: number;
 }
+
+const TABLE_FIELDS: ListField<TableDraft>[] = [
+  { kind: 'text', field: 'name', label: 'Name', maxLength: 40 },
+  { kind: 'select', field: 'section', label: 'Section', options: floorSections.map((section) => ({ value: section, label: floorSectionLabels[section] })) },
+  { kind: 'number', field: 'minCovers', label: 'Min', max: 40 },
+  { kind: 'number', field: 'maxCovers', label: 'Max', max: 40 },
+  { kind: 'check', field: 'onlineBookable', label: 'Online' },
+];
+const COMBINATION_FIELDS: ListField<CombinationDraft>[] = [
+  { kind: 'text', field: 'tables', label: 'Tables' },
+  { kind: 'number', field: 'minCovers', label: 'Min', max: 80 },
+  { kind: 'number', field: 'maxCovers', label: 'Max', max: 80 },
+];
 
 let draftCount = 0;
 const nextKey = () => `draft-${++draftCount}`;
@@ -114,65 +128,14 @@ function TablesEditor({ floor }: { floor: AdminFloor }) {
           return (
             <div key={section} className="floor-section">
               <h3 className="floor-section__title">{floorSectionLabels[section]}</h3>
-              <ul className="floor-rows">
-                {inSection.map((table) => (
-                  <li key={table.key} className="floor-row">
-                    <label className="floor-cell floor-cell--name">
-                      <span>Name</span>
-                      <input
-                        value={table.name}
-                        maxLength={40}
-                        autoFocus={table.key === added}
-                        onChange={(event) => change(table.key, { name: event.target.value })}
-                      />
-                    </label>
-                    <label className="floor-cell">
-                      <span>Section</span>
-                      <select value={table.section} onChange={(event) => change(table.key, { section: event.target.value as FloorSection })}>
-                        {floorSections.map((option) => (
-                          <option key={option} value={option}>
-                            {floorSectionLabels[option]}
-                          </option>
-                        ))}
-                      </select>
-                    </label>
-                    <label className="floor-cell floor-cell--number">
-                      <span>Min</span>
-                      <input
-                        type="number"
-                        inputMode="numeric"
-                        min={1}
-                        max={40}
-                        value={table.minCovers}
-                        onChange={(event) => change(table.key, { minCovers: toNumber(event.target.value) })}
-                      />
-                    </label>
-                    <label className="floor-cell floor-cell--number">
-                      <span>Max</span>
-                      <input
-                        type="number"
-                        inputMode="numeric"
-                        min={1}
-                        max={40}
-                        value={table.maxCovers}
-                        onChange={(event) => change(table.key, { maxCovers: toNumber(event.target.value) })}
-                      />
-                    </label>
-                    <label className="floor-cell floor-cell--check">
-                      <input type="checkbox" checked={table.onlineBookable} onChange={(event) => change(table.key, { onlineBookable: event.target.checked })} />
-                      <span>Online</span>
-                    </label>
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      aria-label={`Remove table ${table.name}`}
-                      onClick={() => setTables((all) => all.filter((other) => other.key !== table.key))}
-                    >
-                      Remove
-                    </Button>
-                  </li>
-                ))}
-              </ul>
+              <ListEditor
+                rows={inSection}
+                fields={TABLE_FIELDS}
+                onChange={change}
+                onRemove={(key) => setTables((all) => all.filter((other) => other.key !== key))}
+                removeLabel={(table) => `Remove table ${table.name}`}
+                focusKey={added}
+              />
             </div>
           );
         })}
@@ -190,47 +153,16 @@ function TablesEditor({ floor }: { floor: AdminFloor }) {
       </AdminPanel>
 
       <AdminPanel className="floor-combinations" title="Tables that join" count={combinations.length}>
-        <p className="floor-hint">Name the tables with a + between them (T8 + T9). Joined tables are given only when no single table seats the party.</p>
-        <ul className="floor-rows">
-          {combinations.map((combination, index) => (
-            <li key={combination.key} className="floor-row">
-              <label className="floor-cell floor-cell--name">
-                <span>Tables</span>
-                <input value={combination.tables} onChange={(event) => changeCombination(combination.key, { tables: event.target.value })} />
-              </label>
-              <label className="floor-cell floor-cell--number">
-                <span>Min</span>
-                <input
-                  type="number"
-                  inputMode="numeric"
-                  min={1}
-                  max={80}
-                  value={combination.minCovers}
-                  onChange={(event) => changeCombination(combination.key, { minCovers: toNumber(event.target.value) })}
-                />
-              </label>
-              <label className="floor-cell floor-cell--number">
-                <span>Max</span>
-                <input
-                  type="number"
-                  inputMode="numeric"
-                  min={1}
-                  max={80}
-                  value={combination.maxCovers}
-                  onChange={(event) => changeCombination(combination.key, { maxCovers: toNumber(event.target.value) })}
-                />
-              </label>
-              <Button
-                variant="ghost"
-                size="sm"
-                aria-label={`Remove joined tables ${index + 1}`}
-                onClick={() => setCombinations((all) => all.filter((other) => other.key !== combination.key))}
-              >
-                Remove
-              </Button>
-            </li>
-          ))}
-        </ul>
+        <p className="floor-hint">
+          Name the tables with a + between them (T8 + T9). A party is given the table or joined tables with the fewest seats that seat it, a single table first.
+        </p>
+        <ListEditor
+          rows={combinations}
+          fields={COMBINATION_FIELDS}
+          onChange={changeCombination}
+          onRemove={(key) => setCombinations((all) => all.filter((other) => other.key !== key))}
+          removeLabel={(_combination, index) => `Remove joined tables ${index + 1}`}
+        />
         <div className="floor-actions">
           <Button variant="secondary" size="sm" onClick={() => setCombinations((all) => [...all, { key: nextKey(), tables: '', minCovers: 3, maxCovers: 4 }])}>
             Add joined tables
