@@ -202,8 +202,7 @@ describe('5. two servers on one data folder', () => {
       const env = { DATA_DIR: dataDir, DATABASE_URL: '', SEED_DEMO: '0', PASSWORD_HASH_COST: '10' };
       let first: ServerProcess | undefined;
       try {
-        // The first start on an empty folder: initdb, every migration, the lock and the modes.
-        first = await startServerProcess(env, await freePort(), { emptyDataDir: true });
+        first = await startServerProcess(env, await freePort());
         expect(readFileSync(join(dataDir, 'tablefair.lock'), 'utf8').trim()).toBe(String(first.child.pid));
         const signup = await fetch(`${first.baseUrl}/api/auth/signup`, {
           method: 'POST',

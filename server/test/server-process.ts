@@ -29,12 +29,12 @@ export interface ServerProcess {
  * Starts `server/main.ts` as its own process (as `npm start` does) and waits until it answers.
  * On the embedded database, a DATA_DIR without a database yet gets a copy of the run's migrated
  * one, so the server starts as it would on its second day instead of running initdb and every
- * migration (docs/decisions/271-test-databases-are-copied-folders.md). A folder that has one
- * keeps it; `options.emptyDataDir` starts on the empty folder, for the test of a first start.
+ * migration (docs/decisions/271-test-databases-are-copied-folders.md); the migration of an
+ * empty folder is the global setup's, on the same code. A folder that has one keeps it.
  */
-export async function startServerProcess(env: Record<string, string>, port: number, options: { emptyDataDir?: boolean } = {}): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string>, port: number): Promise<ServerProcess> {
   const embedded = (env.DATABASE_URL ?? process.env.DATABASE_URL ?? '') === '';
-  if (embedded && env.DATA_DIR && !options.emptyDataDir && !existsSync(join(env.DATA_DIR, 'pglite'))) {
+  if (embedded && env.DATA_DIR && !existsSync(join(env.DATA_DIR, 'pglite'))) {
     copyPgliteTemplate(inject('pgliteTemplateDir'), join(env.DATA_DIR, 'pglite'));
   }
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
