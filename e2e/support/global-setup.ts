@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
@@ -14,21 +14,21 @@ export const E2E_PASSWORD_HASH_COST = 10;
  * it (launchBrowser) and works in its own contexts, so a file pays a connection, not a browser
  * start. Without a Chromium this fails, as each file's launch did before.
  *
- * Beside it, on PGlite, one demo-seeded snapshot that each journey's server starts from instead
- * of seeding its own migrated database (decision 180).
+ * Beside it, on PGlite, one demo-seeded template folder that each journey's server starts from a
+ * copy of, instead of seeding its own migrated database (decisions 180 and 271).
  */
 export default async function setup(project: TestProject) {
   const executablePath = findChromium();
   if (!executablePath) throw new Error("Chromium not found: install Debian's chromium or set CHROMIUM_PATH");
-  const [server, demoSnapshotPath] = await Promise.all([
+  const [server, demoTemplateDir] = await Promise.all([
     chromium.launchServer({ executablePath, headless: true, args: CHROMIUM_ARGS }),
-    process.env.DATABASE_URL ? Promise.resolve('') : writeDemoSnapshot(project.getProvidedContext().pgliteSnapshotPath),
+    process.env.DATABASE_URL ? Promise.resolve('') : writeDemoTemplate(project.getProvidedContext().pgliteTemplateDir),
   ]);
   project.provide('chromiumWsEndpoint', server.wsEndpoint());
-  project.provide('pgliteDemoSnapshotPath', demoSnapshotPath);
+  project.provide('pgliteDemoTemplateDir', demoTemplateDir);
   return async () => {
     await server.close();
-    if (demoSnapshotPath) rmSync(demoSnapshotPath, { force: true });
+    if (demoTemplateDir) rmSync(demoTemplateDir, { recursive: true, force: true });
   };
 }
 
@@ -37,21 +37,20 @@ export default async function setup(project: TestProject) {
  * out: their entry windows are measured from the moment of seeding, so each server seeds them
  * at its own start, exactly as a fresh seed would.
  */
-async function writeDemoSnapshot(migratedSnapshotPath: string): Promise<string> {
-  const handle = await openPglite({ loadDataDir: new Blob([readFileSync(migratedSnapshotPath)]) });
+async function writeDemoTemplate(migratedTemplateDir: string): Promise<string> {
+  const dataDir = join(dirname(migratedTemplateDir), 'demo-seeded');
+  cpSync(migratedTemplateDir, dataDir, { recursive: true });
+  const handle = await openPglite({ dataDir });
   await seedDemoData(handle.db, { now: new Date(), passwordHashCost: E2E_PASSWORD_HASH_COST, demoAccounts: true });
   await handle.pglite!.exec('DELETE FROM slots WHERE drop_id IS NOT NULL; DELETE FROM drops;');
-  const dump = await handle.pglite!.dumpDataDir('none');
   await handle.close();
-  const path = join(dirname(migratedSnapshotPath), 'demo-seeded.tar');
-  writeFileSync(path, Buffer.from(await dump.arrayBuffer()));
-  return path;
+  return dataDir;
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
     chromiumWsEndpoint: string;
-    /** Empty when the journeys run on PostgreSQL (DATABASE_URL), which seeds per file. */
-    pgliteDemoSnapshotPath: string;
+    /** A closed, demo-seeded PGlite data directory to copy; empty on PostgreSQL (DATABASE_URL), which seeds per file. */
+    pgliteDemoTemplateDir: string;
   }
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -6,11 +6,11 @@ import { inject } from 'vitest';
 import { buildApp } from '#server/app.ts';
 import type { Clock } from '#server/clock.ts';
 import { loadConfig, type AppConfig } from '#server/config.ts';
-import { openPglite, type DatabaseHandle } from '#server/db/client.ts';
+import type { DatabaseHandle } from '#server/db/client.ts';
 import { seedDemoData } from '#server/db/seed/seed.ts';
 import { demoAccountsAllowed } from '#server/modules/accounts/demo-passwords.ts';
 import { GENEROUS_RATE_LIMITS } from '#server/test/app.ts';
-import { createTestDatabase } from '#server/test/database.ts';
+import { createTestDatabase, openPgliteCopy } from '#server/test/database.ts';
 import { E2E_PASSWORD_HASH_COST } from './global-setup.ts';
 
 export interface E2eServer {
@@ -67,11 +67,9 @@ export async function startE2eServer(env: Record<string, string> = {}, options: 
   };
 }
 
-/** The run's demo-seeded snapshot (e2e/support/global-setup.ts) when it fits, else a migrated database. */
+/** A copy of the run's demo-seeded template (e2e/support/global-setup.ts) when it fits, else a migrated database. */
 async function openDemoDatabase(config: AppConfig): Promise<DatabaseHandle> {
-  const snapshotPath = process.env.DATABASE_URL ? '' : inject('pgliteDemoSnapshotPath');
-  if (!snapshotPath || config.passwordHashCost !== E2E_PASSWORD_HASH_COST) return createTestDatabase();
-  const handle = await openPglite({ loadDataDir: new Blob([readFileSync(snapshotPath)]) });
-  await handle.migrate();
-  return handle;
+  const templateDir = process.env.DATABASE_URL ? '' : inject('pgliteDemoTemplateDir');
+  if (!templateDir || config.passwordHashCost !== E2E_PASSWORD_HASH_COST) return createTestDatabase();
+  return openPgliteCopy(templateDir);
 }

@@ -1,45 +1,52 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openPglite } from '#server/db/client.ts';
 
 /**
- * Once per run: migrate one PGlite and dump its data directory, so every test file
- * starts its own database from the snapshot in a fraction of a migration's time.
+ * Once per run: migrate one PGlite in a folder of its own (the template), so every test file
+ * starts its own database from a copy of that folder in a fraction of a migration's time, and a
+ * spawned server starts on a copy instead of running initdb and every migration
+ * (docs/decisions/271-test-databases-are-copied-folders.md). The copies are made in the same
+ * run folder, on /dev/shm where there is one, and go with it at the end.
  * With DATABASE_URL set, each file makes its own schema instead (see database.ts).
  */
 export default async function setup(project: TestProject) {
   if (process.env.CI === 'true' && process.env.REQUIRE_POSTGRES === '1' && !process.env.DATABASE_URL) {
     throw new Error('REQUIRE_POSTGRES=1 but DATABASE_URL is not set');
   }
-  const { dir, path } = await migratedSnapshot();
-  project.provide('pgliteSnapshotPath', path);
-  return () => rmSync(dir, { recursive: true, force: true });
+  const { runDir, templateDir } = await migratedTemplate();
+  project.provide('pgliteRunDir', runDir);
+  project.provide('pgliteTemplateDir', templateDir);
+  return () => rmSync(runDir, { recursive: true, force: true });
 }
 
 // The db and e2e projects both run this setup in the one Vitest process: they share one
 // migration instead of paying for two before the first file starts (decision 180).
-const SHARED_SNAPSHOT = Symbol.for('tablefair.migratedSnapshot');
-type SnapshotHolder = { [SHARED_SNAPSHOT]?: Promise<{ dir: string; path: string }> };
+const SHARED_TEMPLATE = Symbol.for('tablefair.migratedTemplate');
+type TemplateHolder = { [SHARED_TEMPLATE]?: Promise<{ runDir: string; templateDir: string }> };
 
-function migratedSnapshot(): Promise<{ dir: string; path: string }> {
-  const holder = globalThis as SnapshotHolder;
-  holder[SHARED_SNAPSHOT] ??= (async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tablefair-snapshot-'));
-    const handle = await openPglite();
+function migratedTemplate(): Promise<{ runDir: string; templateDir: string }> {
+  const holder = globalThis as TemplateHolder;
+  holder[SHARED_TEMPLATE] ??= (async () => {
+    // A RAM-backed folder when the machine has one: the copies are written and read like memory.
+    const runDir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'tablefair-test-'));
+    const templateDir = join(runDir, 'migrated');
+    const handle = await openPglite({ dataDir: templateDir });
     await handle.migrate();
-    const dump = await handle.pglite!.dumpDataDir('none');
-    const path = join(dir, 'migrated.tar');
-    writeFileSync(path, Buffer.from(await dump.arrayBuffer()));
+    // A clean close checkpoints, so a copy opens without replaying the log.
     await handle.close();
-    return { dir, path };
+    return { runDir, templateDir };
   })();
-  return holder[SHARED_SNAPSHOT];
+  return holder[SHARED_TEMPLATE];
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    pgliteSnapshotPath: string;
+    /** The run's folder on a fast disk: the templates and every file's copy live in it. */
+    pgliteRunDir: string;
+    /** A migrated, closed PGlite data directory to copy, never to open. */
+    pgliteTemplateDir: string;
   }
 }

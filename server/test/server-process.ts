@@ -1,5 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { copyPgliteTemplate } from './database.ts';
 
 /** A free TCP port on loopback. */
 export async function freePort(): Promise<number> {
@@ -21,8 +25,18 @@ export interface ServerProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `server/main.ts` as its own process (as `npm start` does) and waits until it answers. */
+/**
+ * Starts `server/main.ts` as its own process (as `npm start` does) and waits until it answers.
+ * On the embedded database, a DATA_DIR without a database yet gets a copy of the run's migrated
+ * one, so the server starts as it would on its second day instead of running initdb and every
+ * migration (docs/decisions/271-test-databases-are-copied-folders.md); the migration of an
+ * empty folder is the global setup's, on the same code. A folder that has one keeps it.
+ */
 export async function startServerProcess(env: Record<string, string>, port: number): Promise<ServerProcess> {
+  const embedded = (env.DATABASE_URL ?? process.env.DATABASE_URL ?? '') === '';
+  if (embedded && env.DATA_DIR && !existsSync(join(env.DATA_DIR, 'pglite'))) {
+    copyPgliteTemplate(inject('pgliteTemplateDir'), join(env.DATA_DIR, 'pglite'));
+  }
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), WEB_DIST_DIR: '/nonexistent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
