@@ -94,6 +94,14 @@ export function shareLinkExpiry(startsAt: Date): Date {
   return new Date(startsAt.getTime() + DATE_SHARE_HOURS_AFTER_START * HOUR_MS);
 }
 
+/** Plans that closed before their date: their share links end with them (decision 208). */
+export const datePlanStatusesEndingShares: ReadonlySet<DatePlanStatus> = new Set(['DECLINED', 'EXPIRED', 'REPLACED', 'CANCELLED']);
+
+/** Whether a (not revoked) share link of a plan in `status` starting at `startsAt` still answers at `now` (decision 208). */
+export function shareLinkWorks(status: DatePlanStatus, startsAt: Date, now: Date): boolean {
+  return !datePlanStatusesEndingShares.has(status) && now.getTime() < shareLinkExpiry(startsAt).getTime();
+}
+
 /** Two members who both came, both said the other showed up and both would meet again are offered a second date. */
 export function wantSecondDate(answers: readonly { showedUp: boolean | null; meetAgain: boolean | null }[]): boolean {
   return answers.length === 2 && answers.every((answer) => answer.showedUp === true && answer.meetAgain === true);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import type { DatePlanShareLink } from '#common/contract/dating-plans.ts';
+import type { DatePlan, DatePlanShareLink } from '#common/contract/dating-plans.ts';
 import { queryRows } from '#server/db/client.ts';
 import { bearer } from '#server/test/app.ts';
 import { buildDiner } from '#server/test/factories.ts';
@@ -134,5 +134,32 @@ describe('10. A declined plan’s share link still answers', () => {
     expect((await call('GET', `/api/date-share/${bookedToken}`, {})).statusCode).toBe(200);
     await t.app.services.datePlans.onPairBlocked(booked.asha.id, booked.ravi.id);
     expect((await call('GET', `/api/date-share/${bookedToken}`, {})).statusCode).toBe(404);
+  });
+
+  it('lets the member stop sharing: every link they made for the plan ends at once, their partner’s stays, and anyone else is told 404', async () => {
+    const pair = await matchedPair();
+    const [plan] = (await plansOf(pair.asha)).plans;
+    expect(plan!.sharing).toBe(false);
+    const linkOf = async (member: { cookie: Record<string, string> }) =>
+      (await call('POST', `/dating/plans/${plan!.id}/share`, member.cookie)).json<DatePlanShareLink>().path.replace('/dating/share/', '');
+    const [first, second, ravis] = [await linkOf(pair.asha), await linkOf(pair.asha), await linkOf(pair.ravi)];
+    expect((await plansOf(pair.asha)).plans[0]!.sharing).toBe(true);
+
+    const stranger = await matchedPair({ freeEvenings: ['SUN_LATE'] });
+    expect((await call('DELETE', `/dating/plans/${plan!.id}/share`, stranger.asha.cookie)).statusCode).toBe(404);
+    expect((await call('DELETE', `/dating/plans/${plan!.id}/share`, {})).statusCode).toBe(401);
+    expect((await call('GET', `/api/date-share/${first}`, {})).statusCode).toBe(200);
+
+    const stopped = await call('DELETE', `/dating/plans/${plan!.id}/share`, pair.asha.cookie);
+    expect(stopped.statusCode, stopped.body).toBe(200);
+    expect(stopped.json<DatePlan>()).toMatchObject({ id: plan!.id, status: 'PROPOSED', sharing: false });
+    for (const token of [first, second]) {
+      const ended = await call('GET', `/api/date-share/${token}`, {});
+      expect(ended.statusCode).toBe(404);
+      expect(ended.json<{ error: string }>().error).toBe('This link no longer works: the person who shared it has stopped sharing.');
+    }
+    // Ravi's own link is his to stop; a new link of Asha's works again.
+    expect((await call('GET', `/api/date-share/${ravis}`, {})).statusCode).toBe(200);
+    expect((await call('GET', `/api/date-share/${await linkOf(pair.asha)}`, {})).statusCode).toBe(200);
   });
 });
