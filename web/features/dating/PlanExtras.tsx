@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { DatePlan, DatePlanShareLink, DatePlansResponse } from '#common/contract/dating-plans.ts';
 import { formatInstantKolkata } from '#common/domain/time.ts';
@@ -8,6 +8,13 @@ import { datingApi, datingErrorMessage } from './api.ts';
 import { datingKeys } from './keys.ts';
 
 const TOAST_KEY = 'date-plan';
+
+/** Writes a plan a member's action answered into the cached list, so its card shows the new state at once; the list reads again behind it. */
+export function showPlanAtOnce(queryClient: QueryClient, updated: DatePlan): void {
+  queryClient.setQueryData<DatePlansResponse>(datingKeys.plans, (data) =>
+    data ? { ...data, plans: data.plans.map((candidate) => (candidate.id === updated.id ? updated : candidate)) } : data,
+  );
+}
 
 /**
  * "Share with someone you trust" on a plan (decision 184): a link that shows where,
@@ -35,10 +42,7 @@ export function SharePlan({ plan, disabled }: { plan: DatePlan; disabled?: boole
     mutationFn: () => datingApi.stopSharingPlan(plan.id),
     onSuccess: (updated) => {
       setLink(null);
-      // The card shows the plan unshared at once; the list reads again behind it.
-      queryClient.setQueryData<DatePlansResponse>(datingKeys.plans, (data) =>
-        data ? { ...data, plans: data.plans.map((candidate) => (candidate.id === updated.id ? updated : candidate)) } : data,
-      );
+      showPlanAtOnce(queryClient, updated);
       toast('Sharing stopped: your link no longer shows this date.', 'success', { key: TOAST_KEY });
     },
     onError: (error) => toast(datingErrorMessage(error, 'Could not stop sharing. Please try again.'), 'error', { key: TOAST_KEY }),
