@@ -1502,7 +1502,8 @@ export interface paths {
     put?: never;
     /** A link to the plan for a trusted contact: where, when and both first names, until the end of the date */
     post: operations['shareDatePlan'];
-    delete?: never;
+    /** Stop sharing: every link the member made for this plan ends now (decision 208); answers the plan */
+    delete: operations['stopSharingDatePlan'];
     options?: never;
     head?: never;
     patch?: never;
@@ -12345,6 +12346,7 @@ export interface operations {
               } | null;
               /** @enum {string|null} */
               flaked: 'me' | 'partner' | 'both' | null;
+              sharing: boolean;
               canAskAgain: boolean;
               cancelIsLate: boolean;
               isSecondDate: boolean;
@@ -12541,6 +12543,7 @@ export interface operations {
               } | null;
               /** @enum {string|null} */
               flaked: 'me' | 'partner' | 'both' | null;
+              sharing: boolean;
               canAskAgain: boolean;
               cancelIsLate: boolean;
               isSecondDate: boolean;
@@ -12752,6 +12755,7 @@ export interface operations {
             } | null;
             /** @enum {string|null} */
             flaked: 'me' | 'partner' | 'both' | null;
+            sharing: boolean;
             canAskAgain: boolean;
             cancelIsLate: boolean;
             isSecondDate: boolean;
@@ -12957,6 +12961,7 @@ export interface operations {
             } | null;
             /** @enum {string|null} */
             flaked: 'me' | 'partner' | 'both' | null;
+            sharing: boolean;
             canAskAgain: boolean;
             cancelIsLate: boolean;
             isSecondDate: boolean;
@@ -13162,6 +13167,7 @@ export interface operations {
             } | null;
             /** @enum {string|null} */
             flaked: 'me' | 'partner' | 'both' | null;
+            sharing: boolean;
             canAskAgain: boolean;
             cancelIsLate: boolean;
             isSecondDate: boolean;
@@ -13370,6 +13376,7 @@ export interface operations {
             } | null;
             /** @enum {string|null} */
             flaked: 'me' | 'partner' | 'both' | null;
+            sharing: boolean;
             canAskAgain: boolean;
             cancelIsLate: boolean;
             isSecondDate: boolean;
@@ -13544,6 +13551,196 @@ export interface operations {
       };
       /** @description Default Response */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  stopSharingDatePlan: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        planId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            /** @enum {string} */
+            status: 'PROPOSED' | 'BOOKED' | 'SEATED' | 'FLAKED' | 'NO_SHOW' | 'DECLINED' | 'EXPIRED' | 'REPLACED' | 'CANCELLED';
+            restaurant: {
+              id: string;
+              slug: string;
+              name: string;
+              emoji: string;
+              neighborhood: string;
+            };
+            startsAt: string;
+            date: string;
+            time: string;
+            deadline: string;
+            depositPaise: number;
+            partner: {
+              memberId: string;
+              firstName: string;
+              accepted: boolean;
+              paid: boolean;
+              arrived: boolean;
+              photoUrl: string | null;
+              blocked: boolean;
+            };
+            venue: {
+              photoUrl: string | null;
+              /** @enum {string|null} */
+              budget: 'INR_500_1000' | 'INR_1000_2500' | 'INR_2500_5000' | 'INR_5000_PLUS' | null;
+              address: string | null;
+              mapUrl: string | null;
+            };
+            shared: {
+              cuisines: (
+                'NORTH_INDIAN' | 'SOUTH_INDIAN' | 'ITALIAN' | 'JAPANESE' | 'THAI' | 'MEXICAN' | 'MIDDLE_EASTERN' | 'VEGETARIAN_ONLY' | 'VEGAN' | 'JAIN'
+              )[];
+              dateTypes: (
+                | 'COFFEE'
+                | 'QUICK_COCKTAIL'
+                | 'BREAKFAST'
+                | 'LUNCH'
+                | 'DINNER'
+                | 'GO_KARTING'
+                | 'PAINT_DATE'
+                | 'BOWLING'
+                | 'MUSEUM_WALK'
+                | 'LIVE_MUSIC'
+                | 'ICECREAM_WALK'
+              )[];
+              neighbourhoods: string[];
+              evenings: (
+                | 'MON_EARLY'
+                | 'MON_LATE'
+                | 'TUE_EARLY'
+                | 'TUE_LATE'
+                | 'WED_EARLY'
+                | 'WED_LATE'
+                | 'THU_EARLY'
+                | 'THU_LATE'
+                | 'FRI_EARLY'
+                | 'FRI_LATE'
+                | 'SAT_EARLY'
+                | 'SAT_LATE'
+                | 'SUN_EARLY'
+                | 'SUN_LATE'
+              )[];
+            };
+            lateCancel: {
+              from: string;
+              costPaise: number;
+            };
+            me: {
+              /** @enum {string|null} */
+              answer: 'ACCEPTED' | 'DECLINED' | null;
+              paid: boolean;
+              arrived: boolean;
+              /** @enum {string} */
+              deposit: 'none' | 'awaiting_payment' | 'held' | 'credit_at_table' | 'paid_to_partner' | 'released' | 'kept';
+              approvalUrl: string | null;
+            };
+            payoutToMe: {
+              amountPaise: number;
+              /** @enum {string} */
+              status: 'PENDING' | 'PAID' | 'FAILED';
+            } | null;
+            /** @enum {string|null} */
+            flaked: 'me' | 'partner' | 'both' | null;
+            sharing: boolean;
+            canAskAgain: boolean;
+            cancelIsLate: boolean;
+            isSecondDate: boolean;
+            afterDate: {
+              showedUp: boolean | null;
+              meetAgain: boolean | null;
+              canAnswer: boolean;
+            };
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Default Response */
+      409: {
         headers: {
           [name: string]: unknown;
         };

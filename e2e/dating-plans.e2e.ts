@@ -233,7 +233,27 @@ describe('date plans', () => {
     // A changed link shows a clear refusal, not the plan.
     await friend.goto(`${shareUrl.slice(0, -3)}${shareUrl.endsWith('AAA') ? 'BBB' : 'AAA'}`);
     await friend.getByText('This is not a Tablefair date link. Ask for the link again.').waitFor();
+    // Asha stops sharing (decision 208): the link ends at once, and the card offers sharing anew.
+    await expectAccessible(asha.page, 'a date plan being shared, with Stop sharing (375 px)');
+    await saveScreenshot(asha.page, 'dating-plan-sharing-375', { dismissToasts: true });
+    await ashaPlan.getByRole('button', { name: 'Stop sharing' }).click();
+    await asha.page.getByText('Sharing stopped: your link no longer shows this date.').first().waitFor();
+    await ashaPlan.getByRole('button', { name: 'Share with someone you trust' }).waitFor();
+    expect(await ashaPlan.getByRole('button', { name: 'Stop sharing' }).count()).toBe(0);
+    await friend.goto(shareUrl);
+    await friend.getByText('This link no longer works: the person who shared it has stopped sharing.').waitFor();
+    await expectAccessible(friend, 'a share link its member stopped (375 px)');
     expect(friendErrors).toEqual([]);
+
+    // Ravi (1280 px) shared from another device: his card says so and offers Stop sharing.
+    expect((await inPage(ravi.page, `/dating/plans/${planId}/share`, 'POST', {})).status).toBe(200);
+    await ravi.page.reload();
+    await raviPlan.getByText('Someone you trust can see where and when this date is, from the link you shared.').waitFor();
+    expect(await hasSidewaysScroll(ravi.page)).toBe(false);
+    await expectAccessible(ravi.page, 'a booked date plan shared from another device (1280 px)');
+    await saveScreenshot(ravi.page, 'dating-plan-sharing-1280', { dismissToasts: true });
+    await raviPlan.getByRole('button', { name: 'Stop sharing' }).click();
+    await raviPlan.getByText('Someone you trust can see where and when this date is').waitFor({ state: 'hidden' });
 
     // Staff (1280 px): the date in "Tablefair dates", on the plan's day; both arrive.
     const portal = await openAs(browser, null, LAPTOP);

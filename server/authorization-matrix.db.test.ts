@@ -303,6 +303,7 @@ export const authorizationTable: Row[] = [
   { method: 'PUT', path: '/dating/plans/{missingId}/after-date', body: () => ({ showedUp: true, meetAgain: true }), expect: all(401) },
   // A shared plan's link is its own access: anyone holding a genuine one may read it; a forged one is refused alike.
   { method: 'GET', path: '/api/date-share/{foreignLink}', expect: all(400) },
+  { method: 'DELETE', path: '/dating/plans/{missingId}/share', expect: all(401) },
   ...(['accept', 'decline', 'another', 'cancel', 'share'] as const).map((move) => ({
     method: 'POST' as const,
     path: `/dating/plans/{missingId}/${move}`,

@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { ReminderLinkView } from '#common/contract/reminders.ts';
 import { HOUR_MS, MINUTE_MS } from '#common/domain/time.ts';
 import { queryRows } from '#server/db/client.ts';
 import { unbalancedPostings } from '#server/modules/payments/payments.test-support.ts';
-import type { SandboxGateway } from '#server/modules/payments/sandbox-gateway.ts';
-import { bearer, createTestApp, requestHold, TEST_NOW, TEST_TOMORROW, type TestApp } from '#server/test/app.ts';
+import { requestHold, TEST_NOW, TEST_TOMORROW } from '#server/test/app.ts';
+import { call, place as restaurant, sandbox, setUpDepositsFixture, staff, t } from '#server/modules/reservations/deposits.test-support.ts';
 import { waitFor } from '#server/modules/drops/drops.test-support.ts';
-import { buildDiner, buildRestaurant, buildSlot, buildStaff, eveningSlots, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
+import { buildDiner, buildRestaurant, buildSlot, eveningSlots, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 
 /**
  * The money-and-dates attack (docs/security.md, "The ten holes of the money-and-dates attack"):
@@ -16,38 +16,19 @@ import { buildDiner, buildRestaurant, buildSlot, buildStaff, eveningSlots, type 
  * the 23rd; the slots are tomorrow evening.
  */
 const PER_COVER = 20_000;
-let t: TestApp;
-let sandbox: SandboxGateway;
-let restaurant: BuiltRestaurant;
-let staff: BuiltAccount;
 /** A restaurant that asks no deposit. */
 let plain: BuiltRestaurant;
 
+setUpDepositsFixture({
+  restaurantName: 'Resale Bhavan',
+  perCoverPaise: PER_COVER,
+  lateCancelKeepPercent: 100,
+  noShowKeepPercent: 100,
+  env: { PUBLIC_URL: 'https://tablefair.example' },
+});
 beforeAll(async () => {
-  t = await createTestApp({ env: { PUBLIC_URL: 'https://tablefair.example', PAYMENTS_WEBHOOK_SECRET: 'test-webhook-secret-0123456789' } });
-  sandbox = t.app.services.payments.sandbox!;
-  restaurant = await buildRestaurant(t.database.db, { name: 'Resale Bhavan' });
   plain = await buildRestaurant(t.database.db, { name: 'Plain Dosa Corner' });
-  staff = await buildStaff(t.database.db, restaurant.id);
-  const policy = {
-    defaultCharge: { kind: 'deposit', perCoverPaise: PER_COVER },
-    rules: [],
-    freeCancelMinutes: 120,
-    lateCancelKeepPercent: 100,
-    noShowKeepPercent: 100,
-  };
-  const saved = await call('PUT', '/api/admin/deposit-policy', staff.token, policy);
-  expect(saved.statusCode, saved.body).toBe(200);
 });
-afterAll(() => t.close());
-beforeEach(() => {
-  t.clock.set(TEST_NOW);
-  sandbox.resetFaults();
-});
-
-function call(method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, token?: string, payload?: object) {
-  return t.app.inject({ method, url, headers: token ? bearer(token) : {}, payload });
-}
 
 const nextSlot = eveningSlots(() => t.database.db, TEST_TOMORROW);
 

@@ -80,6 +80,8 @@ export const datePlan = z.object({
   payoutToMe: z.object({ amountPaise: z.number(), status: z.enum(['PENDING', 'PAID', 'FAILED']) }).nullable(),
   /** Who flaked, from the member's side. */
   flaked: z.enum(['me', 'partner', 'both']).nullable(),
+  /** The member has a share link for this plan that still works: "Stop sharing" ends it (decision 208). */
+  sharing: z.boolean(),
   /** Whether "Another option" is still open on this plan (once per match). */
   canAskAgain: z.boolean(),
   /** Whether cancelling now would count as a flake (within 24 hours of the start). */
@@ -159,6 +161,7 @@ export const DATE_SHARE_MESSAGES = {
   invalid: 'This is not a Tablefair date link. Ask for the link again.',
   expired: 'This link has expired: it worked until the end of the date.',
   ended: 'This date plan has ended, so this link no longer works.',
+  revoked: 'This link no longer works: the person who shared it has stopped sharing.',
 } as const;
 
 export const dateShareParams = z.object({

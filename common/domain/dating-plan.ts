@@ -67,6 +67,18 @@ export const PLAN_MIN_LEAD_HOURS = 4;
 export const PLAN_MIN_LEAD_HOURS_WITHOUT_CONSENT = 24;
 /** Plans are looked for this many days ahead. */
 export const PLAN_HORIZON_DAYS = 7;
+/**
+ * Bounds on unpaid date holds (decision 209). A proposed plan holds a table for two and nobody has
+ * paid for it yet: a member is on at most one proposed plan at a time, and one restaurant's
+ * evening (its slots of one Kolkata day) gives proposed plans at most a quarter of its seats (its
+ * largest slot's covers), and plans with a member who has never been at the table of a date through
+ * us an eighth; either way always room for one plan of two.
+ */
+export const UNPAID_DATE_SEATS_DIVISOR = 4;
+export const NEW_MEMBERS_UNPAID_DATE_SEATS_DIVISOR = 8;
+/** A date is a table for two. */
+export const DATE_PARTY_SIZE = 2;
+
 /** A member who has not arrived this long after the start has flaked. */
 export const DATE_ARRIVAL_GRACE_MINUTES = 15;
 /** A member who cancels a booked date closer to its start than this has flaked. */
@@ -80,6 +92,14 @@ const HOUR_MS = 3_600_000;
 /** When a share link of a date starting at `startsAt` stops working. */
 export function shareLinkExpiry(startsAt: Date): Date {
   return new Date(startsAt.getTime() + DATE_SHARE_HOURS_AFTER_START * HOUR_MS);
+}
+
+/** Plans that closed before their date: their share links end with them (decision 208). */
+export const datePlanStatusesEndingShares: ReadonlySet<DatePlanStatus> = new Set(['DECLINED', 'EXPIRED', 'REPLACED', 'CANCELLED']);
+
+/** Whether a (not revoked) share link of a plan in `status` starting at `startsAt` still answers at `now` (decision 208). */
+export function shareLinkWorks(status: DatePlanStatus, startsAt: Date, now: Date): boolean {
+  return !datePlanStatusesEndingShares.has(status) && now.getTime() < shareLinkExpiry(startsAt).getTime();
 }
 
 /** Two members who both came, both said the other showed up and both would meet again are offered a second date. */

@@ -693,6 +693,15 @@ export const datingPlanMembers = pgTable(
   (table) => [primaryKey({ columns: [table.planId, table.memberId] })],
 );
 
+/** A date plan's share links, one row a link, each revocable by the member who made it (migration 0028, decision 208). */
+export const datingPlanShares = pgTable('dating_plan_shares', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  planId: uuid('plan_id').notNull(),
+  memberId: uuid('member_id').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+});
+
 /** Strikes for flaked dates (migration 0015). */
 export const datingStrikes = pgTable(
   'dating_strikes',

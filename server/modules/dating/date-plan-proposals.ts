@@ -1,9 +1,10 @@
-import { PLAN_HORIZON_DAYS, PLAN_MIN_LEAD_HOURS, PLAN_MIN_LEAD_HOURS_WITHOUT_CONSENT, planDeadline } from '#common/domain/dating-plan.ts';
+import { DATE_PARTY_SIZE, PLAN_HORIZON_DAYS, PLAN_MIN_LEAD_HOURS, PLAN_MIN_LEAD_HOURS_WITHOUT_CONSENT, planDeadline } from '#common/domain/dating-plan.ts';
 import { asDate, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import type { ReservationsService } from '#server/modules/reservations/reservations.service.ts';
 import { DATE_ACCOUNT_ID } from './date-plan-table.ts';
-import { findPlanCandidates, insertPlan, listPlansOfPair, lockPair, type PlanRow } from './date-plans.repository.ts';
+import { hasOpenProposal, hasRoomForUnpaidDate, lockEveningsOfSlots, lockMembers } from './date-plan-limits.repository.ts';
+import { findPlanCandidates, insertPlan, listPlansOfPair, type PlanRow } from './date-plans.repository.ts';
 
 const CANDIDATES_TRIED = 5;
 const HOUR_MS = 3_600_000;
@@ -21,16 +22,20 @@ export type ProposalAfter = { plan: PlanRow; why: 'askedAgain' | 'secondDate' };
  * A pair's plan proposed (decision 184): one SQL statement picks the earliest partner tables both
  * members are free for, in budget, nearest their homes, at least 24 hours ahead unless both said
  * "tonight is fine" (decision 252); the first that still takes two becomes
- * the platform's hold for the pair, lasting until the plan's deadline.
+ * the platform's hold for the pair, lasting until the plan's deadline. Unpaid holds are bounded
+ * (decision 209): a member on a proposed plan gets no other until it closes or is booked, and a
+ * restaurant's evening gives proposed plans only a share of its seats.
  */
 export function createDatePlanProposals({ db, clock, config }: Pick<AppDeps, 'db' | 'clock' | 'config'>, reservations: ReservationsService) {
   /** `propose` inside the caller's transaction; the caller announces the hold after commit. */
   async function proposeIn(tx: Db, memberA: string, memberB: string, after?: ProposalAfter): Promise<PlacedPlan | undefined> {
-    await lockPair(tx, memberA, memberB);
+    await lockMembers(tx, [memberA, memberB]);
     const earlier = await listPlansOfPair(tx, memberA, memberB);
     if (earlier.some((plan) => plan.status === 'PROPOSED' || plan.status === 'BOOKED')) return undefined;
     if (!after && earlier.length > 0) return undefined;
     const now = clock.now();
+    // One unpaid plan per member at a time (decision 209): the member's other matches wait for it to close or be booked.
+    if (await hasOpenProposal(tx, [memberA, memberB], now)) return undefined;
     const candidates = await findPlanCandidates(tx, {
       memberA,
       memberB,
@@ -41,13 +46,19 @@ export function createDatePlanProposals({ db, clock, config }: Pick<AppDeps, 'db
       excludeRestaurantIds: earlier.map((plan) => plan.restaurant_id),
       limit: CANDIDATES_TRIED,
     });
+    // Counted again under the evenings' locks: proposals for other pairs may have taken their share since.
+    await lockEveningsOfSlots(
+      tx,
+      candidates.map((candidate) => candidate.slot_id),
+    );
     for (const candidate of candidates) {
+      if (!(await hasRoomForUnpaidDate(tx, { slotId: candidate.slot_id, memberA, memberB, now }))) continue;
       const startsAt = asDate(candidate.starts_at);
       const deadline = planDeadline(now, startsAt);
       const held = await reservations.createHoldForPlatform(tx, {
         userId: DATE_ACCOUNT_ID,
         slotId: candidate.slot_id,
-        partySize: 2,
+        partySize: DATE_PARTY_SIZE,
         holdUntil: deadline,
         reason: 'DATE_PLAN',
       });

@@ -1,6 +1,6 @@
 import type { AdminDatesResponse, DateDepositState, DatePlan } from '#common/contract/dating-plans.ts';
 import type { PaymentIntent } from '#common/contract/payments.ts';
-import { arrivalsOpenAt, canUndoArrivalAt, DATE_ARRIVAL_UNDO_MINUTES, isLateDateCancel, lateCancelFrom } from '#common/domain/dating-plan.ts';
+import { arrivalsOpenAt, canUndoArrivalAt, DATE_ARRIVAL_UNDO_MINUTES, isLateDateCancel, lateCancelFrom, shareLinkWorks } from '#common/domain/dating-plan.ts';
 import type { DateBudget } from '#common/domain/dating-profile.ts';
 import { directionsUrlFor, photoUrl as restaurantPhotoUrl } from '#common/domain/restaurant-profile.ts';
 import { toKolkata } from '#common/domain/time.ts';
@@ -20,6 +20,7 @@ import {
   type PlanRow,
 } from './date-plans.repository.ts';
 import { listPlanCards } from './date-plan-cards.repository.ts';
+import { listPlansSharedBy } from './date-plan-shares.repository.ts';
 import { datingPhotoUrl, sharedOf } from './dating-matches.service.ts';
 
 export const PLAN_NOT_FOUND = 'Date plan not found';
@@ -64,6 +65,7 @@ export function createDatePlanViews({ db, clock }: Pick<AppDeps, 'db' | 'clock'>
     const pair = await listPlansOfPair(db, plan.member_a, plan.member_b);
     const [card] = await listPlanCards(db, [plan.id], memberId);
     const startsAt = asDate(plan.starts_at);
+    const sharing = shareLinkWorks(plan.status, startsAt, now) && (await listPlansSharedBy(db, [plan.id], memberId)).has(plan.id);
     return {
       id: plan.id,
       status: plan.status,
@@ -105,6 +107,7 @@ export function createDatePlanViews({ db, clock }: Pick<AppDeps, 'db' | 'clock'>
       },
       payoutToMe: payout && payout.toAccountId === memberId ? { amountPaise: payout.amountPaise, status: payout.status } : null,
       flaked: flakedMe && flakedPartner ? 'both' : flakedMe ? 'me' : flakedPartner ? 'partner' : null,
+      sharing,
       // Once per match: neither this plan nor any before it replaced another.
       canAskAgain: plan.status === 'PROPOSED' && now < asDate(plan.deadline) && !pair.some((earlier) => earlier.replaces_plan_id !== null),
       cancelIsLate: isLateDateCancel(asDate(plan.starts_at), now),

@@ -1,126 +1,29 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import type { AcceptDatePlanResponse, DatePlanShareLink, DatePlansResponse } from '#common/contract/dating-plans.ts';
+import type { DatePlan, DatePlanShareLink } from '#common/contract/dating-plans.ts';
 import { queryRows } from '#server/db/client.ts';
-import type { SandboxGateway } from '#server/modules/payments/sandbox-gateway.ts';
-import { DATING_SESSION_COOKIE } from '#server/plugins/sessions.ts';
-import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
-import { buildDatingMember, buildDiner, buildRestaurant, buildSlot, buildStaff, type BuiltAccount } from '#server/test/factories.ts';
+import { bearer } from '#server/test/app.ts';
+import { buildDiner } from '#server/test/factories.ts';
+import {
+  acceptAndPay,
+  bookedPair,
+  call,
+  intent,
+  matchedPair,
+  plansOf,
+  reservationOf,
+  sandbox,
+  setUpDatePlansFixture,
+  sweep,
+  t,
+} from './date-plans.test-support.ts';
 
 /**
  * Date plans closing before their date, on a real database, through HTTP and the sandbox gateway
  * (decisions 205, 207, 208; docs/security.md, rows 3, 6 and 10 of the money-and-dates attack). "Now" is Monday 2026-11-23, 10:00 in Kolkata; the members are free on Monday
  * evenings, so tonight's 19:00 is the first table that fits.
  */
-const DAY = '2026-11-23';
-let t: TestApp;
-let sandbox: SandboxGateway;
-let near: { id: string; staff: BuiltAccount };
-let far: { id: string; staff: BuiltAccount };
-
-async function partner(name: string, neighbourhood: string, budget = 'INR_1000_2500') {
-  const restaurant = await buildRestaurant(t.database.db, { name });
-  await t.database.db.execute(
-    sql`INSERT INTO dating_partners (restaurant_id, budget, neighbourhood, cuisines, date_types, opted_in_at, updated_at)
-        VALUES (${restaurant.id}, ${budget}, ${neighbourhood}, '{SOUTH_INDIAN}', '{DINNER}', ${TEST_NOW}, ${TEST_NOW})`,
-  );
-  return { id: restaurant.id, staff: await buildStaff(t.database.db, restaurant.id) };
-}
-
-beforeAll(async () => {
-  t = await createTestApp();
-  sandbox = t.app.services.payments.sandbox!;
-  // Whitefield is 14 km from both members' Indiranagar homes; Koramangala 6.
-  far = await partner('Far Away Grill', 'Whitefield');
-  near = await partner('Candle Light Cafe', 'Koramangala');
-  const pricey = await partner('Gold Leaf', 'Indiranagar', 'INR_5000_PLUS');
-  for (const restaurant of [far, near, pricey]) {
-    for (const time of ['13:00', '19:00', '20:30']) await buildSlot(t.database.db, restaurant.id, { date: DAY, time, capacity: 6 });
-    await buildSlot(t.database.db, restaurant.id, { date: '2026-11-24', time: '19:00', capacity: 6 });
-  }
-  // Next Monday evening, for a second date.
-  await buildSlot(t.database.db, far.id, { date: '2026-11-30', time: '19:00', capacity: 6 });
-});
-afterAll(() => t.close());
-beforeEach(async () => {
-  t.clock.set(TEST_NOW);
-  sandbox.resetFaults();
-  await t.database.db.execute(sql`DELETE FROM dating_plans`);
-  await t.database.db.execute(sql`DELETE FROM dating_users`);
-  await t.database.db.execute(sql`DELETE FROM reservations`);
-});
-
-async function cookieOf(memberId: string): Promise<Record<string, string>> {
-  const token = await t.app.services.sessions.issueSession('dating', memberId);
-  return { cookie: `${DATING_SESSION_COOKIE}=${token}` };
-}
-
-function call(method: 'GET' | 'POST' | 'PUT', url: string, headers: Record<string, string>, payload?: object) {
-  return t.app.inject({ method, url, headers, ...(method === 'GET' ? {} : { payload: payload ?? {} }) });
-}
-
-/** Two members free on Monday evenings who both said yes, and both said "tonight is fine" so a plan can be the same evening (decision 252). */
-async function matchedPair(profile: Parameters<typeof buildDatingMember>[1] = {}) {
-  const asha = await buildDatingMember(t.database.db, {
-    name: 'Asha Rao',
-    freeEvenings: ['MON_EARLY', 'TUE_EARLY'],
-    firstDateTypes: ['DINNER'],
-    tonightIsFine: true,
-    ...profile,
-  });
-  const ravi = await buildDatingMember(t.database.db, { name: 'Ravi Kumar', dob: '1992-02-02', freeEvenings: ['MON_EARLY'], tonightIsFine: true, ...profile });
-  const [a, b] = asha < ravi ? [asha, ravi] : [ravi, asha];
-  await t.database.db.execute(
-    sql`INSERT INTO dating_suggestions (day, member_a, member_b, score, answer_a, answer_b) VALUES (${DAY}, ${a}, ${b}, 20, 'YES', 'YES')`,
-  );
-  return { asha: { id: asha, cookie: await cookieOf(asha) }, ravi: { id: ravi, cookie: await cookieOf(ravi) } };
-}
-
-async function plansOf(member: { cookie: Record<string, string> }): Promise<DatePlansResponse> {
-  const response = await call('GET', '/dating/plans', member.cookie);
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json<DatePlansResponse>();
-}
-
-async function reservationOf(planId: string) {
-  const [row] = await queryRows<{ id: string; status: string; user_id: string; party_size: number; hold_expires_at: Date | string; slot_time: string }>(
-    t.database.db,
-    sql`SELECT r.id, r.status, r.user_id, r.party_size, r.hold_expires_at, s.slot_time FROM dating_plans p JOIN reservations r ON r.id = p.reservation_id
-        JOIN slots s ON s.id = r.slot_id WHERE p.id = ${planId}`,
-  );
-  return row;
-}
-
-/** Accepts and approves on the sandbox page, and waits for the webhooks. */
-async function acceptAndPay(member: { cookie: Record<string, string> }, planId: string): Promise<string> {
-  const accepted = await call('POST', `/dating/plans/${planId}/accept`, member.cookie);
-  expect(accepted.statusCode, accepted.body).toBe(200);
-  const { payment } = accepted.json<AcceptDatePlanResponse>();
-  expect(payment).toEqual({ intentId: expect.any(String), amountPaise: 30_000, approvalUrl: `/pay/sandbox/${payment.intentId}` });
-  const approved = await call('POST', `/api/payments/sandbox/${payment.intentId}/decision`, {}, { decision: 'approve' });
-  expect(approved.statusCode, approved.body).toBe(200);
-  await sandbox.settle();
-  return payment.intentId;
-}
-
-async function bookedPair() {
-  const pair = await matchedPair();
-  const [plan] = (await plansOf(pair.asha)).plans;
-  const ashaIntent = await acceptAndPay(pair.asha, plan!.id);
-  const raviIntent = await acceptAndPay(pair.ravi, plan!.id);
-  return { ...pair, plan: plan!, ashaIntent, raviIntent };
-}
-
-async function intent(intentId: string) {
-  return t.app.services.payments.readIntent(intentId);
-}
-
-async function sweep() {
-  await t.app.services.datePlans.sweep();
-  await sandbox.settle();
-  await t.app.services.datePlans.sweep();
-  await sandbox.settle();
-}
+setUpDatePlansFixture();
 
 describe('3. A report or block against a date partner leaves the plan open', () => {
   async function strikesOf(member: { cookie: Record<string, string> }) {
@@ -231,5 +134,32 @@ describe('10. A declined plan’s share link still answers', () => {
     expect((await call('GET', `/api/date-share/${bookedToken}`, {})).statusCode).toBe(200);
     await t.app.services.datePlans.onPairBlocked(booked.asha.id, booked.ravi.id);
     expect((await call('GET', `/api/date-share/${bookedToken}`, {})).statusCode).toBe(404);
+  });
+
+  it('lets the member stop sharing: every link they made for the plan ends at once, their partner’s stays, and anyone else is told 404', async () => {
+    const pair = await matchedPair();
+    const [plan] = (await plansOf(pair.asha)).plans;
+    expect(plan!.sharing).toBe(false);
+    const linkOf = async (member: { cookie: Record<string, string> }) =>
+      (await call('POST', `/dating/plans/${plan!.id}/share`, member.cookie)).json<DatePlanShareLink>().path.replace('/dating/share/', '');
+    const [first, second, ravis] = [await linkOf(pair.asha), await linkOf(pair.asha), await linkOf(pair.ravi)];
+    expect((await plansOf(pair.asha)).plans[0]!.sharing).toBe(true);
+
+    const stranger = await matchedPair({ freeEvenings: ['SUN_LATE'] });
+    expect((await call('DELETE', `/dating/plans/${plan!.id}/share`, stranger.asha.cookie)).statusCode).toBe(404);
+    expect((await call('DELETE', `/dating/plans/${plan!.id}/share`, {})).statusCode).toBe(401);
+    expect((await call('GET', `/api/date-share/${first}`, {})).statusCode).toBe(200);
+
+    const stopped = await call('DELETE', `/dating/plans/${plan!.id}/share`, pair.asha.cookie);
+    expect(stopped.statusCode, stopped.body).toBe(200);
+    expect(stopped.json<DatePlan>()).toMatchObject({ id: plan!.id, status: 'PROPOSED', sharing: false });
+    for (const token of [first, second]) {
+      const ended = await call('GET', `/api/date-share/${token}`, {});
+      expect(ended.statusCode).toBe(404);
+      expect(ended.json<{ error: string }>().error).toBe('This link no longer works: the person who shared it has stopped sharing.');
+    }
+    // Ravi's own link is his to stop; a new link of Asha's works again.
+    expect((await call('GET', `/api/date-share/${ravis}`, {})).statusCode).toBe(200);
+    expect((await call('GET', `/api/date-share/${await linkOf(pair.asha)}`, {})).statusCode).toBe(200);
   });
 });

@@ -5,6 +5,7 @@ import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import { coversTakenJoin } from '#server/modules/reservations/reservation-sql.ts';
 import { restaurantRefColumns, type RestaurantRefRow } from '#server/modules/restaurants/restaurant-sql.ts';
 import { slotIsPublic } from '#server/modules/slots/slot-sql.ts';
+import { pairIsNewSql, roomForUnpaidDateSql } from './date-plan-limits.repository.ts';
 import { budgetGapSql, kmBetweenSql, wishesMatchSql } from './dating-matches.repository.ts';
 
 /** Date plans' SQL (decision 184): proposals, the plan and its two members, settlement, sweeps. */
@@ -24,7 +25,8 @@ export interface PlanCandidateRow {
  * The best tables for a pair's date, best first (decision 184), in one statement (none for a pair
  * where either has blocked the other): partner
  * restaurants within one budget band of both members and offering one of their cuisines or kinds of
- * date, on slots open to anyone with room for two, starting in [`earliest`, `latest`) on an evening
+ * date, on slots open to anyone with room for two and on an evening with room for one more unpaid
+ * date hold (decision 209), starting in [`earliest`, `latest`) on an evening
  * both are free (day and window). Ordered by the earliest start, then the smallest sum of the
  * distances from the two homes, then how many of the pair's cuisines and kinds of date it offers.
  */
@@ -50,7 +52,8 @@ export async function findPlanCandidates(
                  a.first_date_types || b.first_date_types AS date_types, a.date_budget AS budget_a, b.date_budget AS budget_b,
                  a.neighbourhoods[1] AS home_a, b.neighbourhoods[1] AS home_b,
                  CASE WHEN a.tonight_is_fine AND b.tonight_is_fine THEN ${request.earliestIfBothSayTonight.toISOString()}::timestamptz
-                      ELSE ${request.earliest.toISOString()}::timestamptz END AS earliest
+                      ELSE ${request.earliest.toISOString()}::timestamptz END AS earliest,
+                 ${pairIsNewSql(sql`a.id`, sql`b.id`)} AS is_new
           FROM dating_users a, dating_users b WHERE a.id = ${request.memberA} AND b.id = ${request.memberB}
             -- A pair where either has blocked the other is never planned for, whatever asked.
             AND NOT EXISTS (SELECT 1 FROM dating_blocks x WHERE (x.blocker_id = a.id AND x.blocked_id = b.id) OR (x.blocker_id = b.id AND x.blocked_id = a.id))
@@ -67,17 +70,14 @@ export async function findPlanCandidates(
         ${coversTakenJoin(now)}
         CROSS JOIN LATERAL (SELECT upper(to_char(s.slot_date, 'DY')) || '_' || ${SLOT_WINDOW} AS code) AS evening
         WHERE s.capacity - taken.covers >= 2 AND evening.code = ANY(pair.evenings_a) AND evening.code = ANY(pair.evenings_b)
+          -- Unpaid date holds take a bounded share of the restaurant's evening (decision 209).
+          AND ${roomForUnpaidDateSql(sql`s`, sql`pair.is_new`, now)}
         ORDER BY s.starts_at,
                  ${kmBetweenSql(sql`pair.home_a`, sql`p.neighbourhood`)} + ${kmBetweenSql(sql`pair.home_b`, sql`p.neighbourhood`)},
                  (SELECT count(*) FROM unnest(p.cuisines || p.date_types) AS offered WHERE offered = ANY(pair.cuisines || pair.date_types)) DESC,
                  s.id
         LIMIT ${request.limit}`,
   );
-}
-
-/** Serialises plan proposals of one pair (two members listing at once propose once). */
-export async function lockPair(db: Db, memberA: string, memberB: string): Promise<void> {
-  await db.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`dating-plan:${memberA}:${memberB}`}))`);
 }
 
 export interface PlanRow {

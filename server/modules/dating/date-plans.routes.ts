@@ -132,6 +132,22 @@ export const datePlansRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => datePlans.shareLink(await request.principal(), request.params.planId),
   );
 
+  app.delete(
+    '/dating/plans/:planId/share',
+    {
+      schema: {
+        operationId: 'stopSharingDatePlan',
+        security: datingCookieAccess,
+        tags,
+        summary: 'Stop sharing: every link the member made for this plan ends now (decision 208); answers the plan',
+        params: datePlanParams,
+        response: { 200: datePlan, ...standardErrors },
+      },
+      config: { rateLimitGroup: 'booking' },
+    },
+    async (request) => datePlans.stopSharing(await request.principal(), request.params.planId),
+  );
+
   app.get(
     '/api/date-share/:token',
     {

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '#server/db/client.ts';
 import { balances, unbalancedPostings } from '#server/modules/payments/payments.test-support.ts';
-import type { SandboxGateway } from '#server/modules/payments/sandbox-gateway.ts';
-import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
-import { buildDiner, buildRestaurant, buildStaff, eveningSlots, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
+import { buildDiner, buildRestaurant, eveningSlots, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
+import { call, place as paid, sandbox, setUpDepositsFixture, staff, t } from './deposits.test-support.ts';
 import { MINUTE_MS } from '#common/domain/time.ts';
 import { bookingCode } from '#common/domain/booking-code.ts';
 
@@ -15,37 +14,12 @@ import { bookingCode } from '#common/domain/booking-code.ts';
  */
 const TODAY = '2026-11-23';
 const PER_COVER = 50_000;
-let t: TestApp;
-let sandbox: SandboxGateway;
-let paid: BuiltRestaurant;
 let free: BuiltRestaurant;
-let staff: BuiltAccount;
 
+setUpDepositsFixture({ restaurantName: 'Deposit House', perCoverPaise: PER_COVER, lateCancelKeepPercent: 100, noShowKeepPercent: 50 });
 beforeAll(async () => {
-  t = await createTestApp({ env: { PAYMENTS_WEBHOOK_SECRET: 'test-webhook-secret-0123456789' } });
-  sandbox = t.app.services.payments.sandbox!;
-  paid = await buildRestaurant(t.database.db, { name: 'Deposit House' });
   free = await buildRestaurant(t.database.db, { name: 'Walk In Cafe' });
-  staff = await buildStaff(t.database.db, paid.id);
-  const policy = {
-    defaultCharge: { kind: 'deposit', perCoverPaise: PER_COVER },
-    rules: [],
-    freeCancelMinutes: 120,
-    lateCancelKeepPercent: 100,
-    noShowKeepPercent: 50,
-  };
-  const saved = await call('PUT', '/api/admin/deposit-policy', staff.token, policy);
-  expect(saved.statusCode, saved.body).toBe(200);
 });
-afterAll(() => t.close());
-beforeEach(() => {
-  t.clock.set(TEST_NOW);
-  sandbox.resetFaults();
-});
-
-function call(method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, token?: string, payload?: object) {
-  return t.app.inject({ method, url, headers: token ? bearer(token) : {}, payload });
-}
 
 const nextSlot = eveningSlots(() => t.database.db, TODAY);
 /** A fresh evening slot (each test its own time, so holds never meet). */

@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { formatRupees as rupees } from '#common/domain/deposit-policy.ts';
 import { cancelMoneySentences, depositFigures } from '#common/domain/money-sentences.ts';
 import { MINUTE_MS } from '#common/domain/time.ts';
 import type { MyDeposit } from '#common/contract/deposit-receipts.ts';
 import { queryRows } from '#server/db/client.ts';
-import type { SandboxGateway } from '#server/modules/payments/sandbox-gateway.ts';
-import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
-import { buildDiner, buildRestaurant, buildStaff, eveningSlots, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
+import { buildDiner, eveningSlots, type BuiltAccount } from '#server/test/factories.ts';
+import { call, place, sandbox, setUpDepositsFixture, staff, t } from './deposits.test-support.ts';
 
 /**
  * Every money sentence a diner reads about a deposit, on screen (/me's receipt, the cancel dialog)
@@ -17,35 +16,8 @@ import { buildDiner, buildRestaurant, buildStaff, eveningSlots, type BuiltAccoun
  */
 const TODAY = '2026-11-23';
 const PER_COVER = 20_000;
-let t: TestApp;
-let sandbox: SandboxGateway;
-let place: BuiltRestaurant;
-let staff: BuiltAccount;
-
-beforeAll(async () => {
-  t = await createTestApp({ env: { PAYMENTS_WEBHOOK_SECRET: 'test-webhook-secret-0123456789' } });
-  sandbox = t.app.services.payments.sandbox!;
-  place = await buildRestaurant(t.database.db, { name: 'Vino Veritas' });
-  staff = await buildStaff(t.database.db, place.id);
-  // Late cancel keeps half, a no-show keeps it all: every outcome has its own figures.
-  const policy = {
-    defaultCharge: { kind: 'deposit', perCoverPaise: PER_COVER },
-    rules: [],
-    freeCancelMinutes: 120,
-    lateCancelKeepPercent: 50,
-    noShowKeepPercent: 100,
-  };
-  expect((await call('PUT', '/api/admin/deposit-policy', staff.token, policy)).statusCode).toBe(200);
-});
-afterAll(() => t.close());
-beforeEach(() => {
-  t.clock.set(TEST_NOW);
-  sandbox.resetFaults();
-});
-
-function call(method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, token?: string, payload?: object) {
-  return t.app.inject({ method, url, headers: token ? bearer(token) : {}, payload });
-}
+// Late cancel keeps half, a no-show keeps it all: every outcome has its own figures.
+setUpDepositsFixture({ restaurantName: 'Vino Veritas', perCoverPaise: PER_COVER, lateCancelKeepPercent: 50, noShowKeepPercent: 100 });
 
 const nextSlot = eveningSlots(() => t.database.db, TODAY);
 

@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import type { DatePlan, DatePlanShareLink } from '#common/contract/dating-plans.ts';
+import type { DatePlan, DatePlanShareLink, DatePlansResponse } from '#common/contract/dating-plans.ts';
 import { formatInstantKolkata } from '#common/domain/time.ts';
 import { TextField } from '#web/components/ui/Field.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
@@ -9,24 +9,44 @@ import { datingKeys } from './keys.ts';
 
 const TOAST_KEY = 'date-plan';
 
+/** Writes a plan a member's action answered into the cached list, so its card shows the new state at once; the list reads again behind it. */
+export function showPlanAtOnce(queryClient: QueryClient, updated: DatePlan): void {
+  queryClient.setQueryData<DatePlansResponse>(datingKeys.plans, (data) =>
+    data ? { ...data, plans: data.plans.map((candidate) => (candidate.id === updated.id ? updated : candidate)) } : data,
+  );
+}
+
 /**
  * "Share with someone you trust" on a plan (decision 184): a link that shows where,
  * when and both first names, and stops working at the end of the date. The phone's share sheet
- * when it has one; otherwise the link to copy.
+ * when it has one; otherwise the link to copy. "Stop sharing" ends every link the member made for
+ * the plan at once (decision 208), whenever they made it.
  */
 export function SharePlan({ plan, disabled }: { plan: DatePlan; disabled?: boolean }) {
   const toast = useToast();
+  const queryClient = useQueryClient();
   const [link, setLink] = useState<(DatePlanShareLink & { url: string }) | null>(null);
   const share = useMutation({
     mutationFn: () => datingApi.sharePlan(plan.id),
     onSuccess: async (answer) => {
       const url = new URL(answer.path, window.location.origin).toString();
       setLink({ ...answer, url });
+      void queryClient.invalidateQueries({ queryKey: datingKeys.plans });
       if (typeof navigator.share === 'function') {
         await navigator.share({ title: 'My Tablefair date', text: `My date at ${plan.restaurant.name}`, url }).catch(() => undefined);
       }
     },
     onError: (error) => toast(datingErrorMessage(error, 'Could not make the link. Please try again.'), 'error', { key: TOAST_KEY }),
+  });
+  const stop = useMutation({
+    mutationFn: () => datingApi.stopSharingPlan(plan.id),
+    onSuccess: (updated) => {
+      setLink(null);
+      showPlanAtOnce(queryClient, updated);
+      toast('Sharing stopped: your link no longer shows this date.', 'success', { key: TOAST_KEY });
+    },
+    onError: (error) => toast(datingErrorMessage(error, 'Could not stop sharing. Please try again.'), 'error', { key: TOAST_KEY }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: datingKeys.plans }),
   });
 
   async function copy(url: string) {
@@ -38,11 +58,25 @@ export function SharePlan({ plan, disabled }: { plan: DatePlan; disabled?: boole
     }
   }
 
+  const isBusy = disabled || share.isPending || stop.isPending;
+  const stopButton = (
+    <button type="button" className="btn d-btn--quiet" disabled={isBusy} onClick={() => stop.mutate()}>
+      {stop.isPending ? 'Stopping…' : 'Stop sharing'}
+    </button>
+  );
   if (!link) {
     return (
-      <button type="button" className="btn d-btn--ghost d-plan__share" disabled={disabled || share.isPending} onClick={() => share.mutate()}>
-        {share.isPending ? 'Making the link…' : 'Share with someone you trust'}
-      </button>
+      <div className="d-plan__share-row">
+        <button type="button" className="btn d-btn--ghost d-plan__share" disabled={isBusy} onClick={() => share.mutate()}>
+          {share.isPending ? 'Making the link…' : plan.sharing ? 'Share again' : 'Share with someone you trust'}
+        </button>
+        {plan.sharing ? (
+          <>
+            <p className="d-plan__share-note">Someone you trust can see where and when this date is, from the link you shared.</p>
+            {stopButton}
+          </>
+        ) : null}
+      </div>
     );
   }
   return (
@@ -54,9 +88,12 @@ export function SharePlan({ plan, disabled }: { plan: DatePlan; disabled?: boole
         value={link.url}
         onFocus={(event) => event.currentTarget.select()}
       />
-      <button type="button" className="btn d-btn--ghost" onClick={() => void copy(link.url)}>
-        Copy link
-      </button>
+      <div className="d-plan__share-actions">
+        <button type="button" className="btn d-btn--ghost" onClick={() => void copy(link.url)}>
+          Copy link
+        </button>
+        {stopButton}
+      </div>
     </div>
   );
 }

@@ -12,7 +12,7 @@ import { datingApi, datingErrorMessage, datingUrl } from './api.ts';
 import { WhyYouTwo } from './WhyYouTwo.tsx';
 import { datingKeys } from './keys.ts';
 import { MemberSafety, useMemberSafety } from './MemberSafety.tsx';
-import { AfterDateQuestions, SharePlan } from './PlanExtras.tsx';
+import { AfterDateQuestions, SharePlan, showPlanAtOnce } from './PlanExtras.tsx';
 import {
   answerBy,
   cancelConsequence,
@@ -246,10 +246,7 @@ function OpenPlanCard({ plan, isCancelling, onCancel }: { plan: DatePlan; isCanc
     mutationFn: () => datingApi.declinePlan(plan.id),
     onSuccess: (updated) => {
       setConfirmingDecline(false);
-      // The card shows the declined plan at once; the list reads again behind it.
-      queryClient.setQueryData<DatePlansResponse>(datingKeys.plans, (data) =>
-        data ? { ...data, plans: data.plans.map((candidate) => (candidate.id === updated.id ? updated : candidate)) } : data,
-      );
+      showPlanAtOnce(queryClient, updated);
       toast(`You declined the plan with ${name}. ${depositWords(updated)}`, 'info', { key: TOAST_KEY });
     },
     onError: fail('Could not decline the plan. Please try again.'),

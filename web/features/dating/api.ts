@@ -52,7 +52,10 @@ async function readError(response: Response): Promise<DatingRequestError> {
   return new DatingRequestError(message, response.status, body?.details);
 }
 
-export async function datingRequest<T>(path: string, options: { method?: 'GET' | 'POST' | 'PUT'; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+export async function datingRequest<T>(
+  path: string,
+  options: { method?: 'GET' | 'POST' | 'PUT' | 'DELETE'; body?: unknown; signal?: AbortSignal } = {},
+): Promise<T> {
   let response: Response;
   try {
     response = await fetch(datingUrl(path), {
@@ -107,6 +110,8 @@ export const datingApi = {
   cancelPlan: (planId: string) => datingRequest<DatePlan>(`/dating/plans/${encodeURIComponent(planId)}/cancel`, { method: 'POST', body: {} }),
   /** A link for a trusted contact, working until the end of the date. */
   sharePlan: (planId: string) => datingRequest<DatePlanShareLink>(`/dating/plans/${encodeURIComponent(planId)}/share`, { method: 'POST', body: {} }),
+  /** "Stop sharing": every link the member made for the plan ends now (decision 208); answers the plan. */
+  stopSharingPlan: (planId: string) => datingRequest<DatePlan>(`/dating/plans/${encodeURIComponent(planId)}/share`, { method: 'DELETE' }),
   /** "Did they show up?" and "Would you meet again?", once, after a date both came to. */
   answerAfterDate: (planId: string, body: AfterDateBody) =>
     datingRequest<DatePlan>(`/dating/plans/${encodeURIComponent(planId)}/after-date`, { method: 'PUT', body }),

@@ -40,6 +40,7 @@ function plan(overrides: Partial<Omit<DatePlan, 'me' | 'partner'>> & { me?: Part
     me: { answer: null, paid: false, arrived: false, deposit: 'none', approvalUrl: null, ...me },
     payoutToMe: null,
     flaked: null,
+    sharing: false,
     canAskAgain: true,
     cancelIsLate: false,
     isSecondDate: false,
