@@ -1,9 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { AdminFloor } from '#common/contract/floor.ts';
-import type { AdminSlot } from '#common/contract/portal.ts';
 import type { NotificationPreferences } from '#common/contract/push.ts';
-import type { DinerReservation } from '#common/contract/reservations.ts';
 import type { WaitlistResponse } from '#common/contract/waitlist.ts';
 import { addDays, todayInKolkata } from '#common/domain/time.ts';
 import { browserKeys, decryptPush, startFakePushService } from '#server/test/fake-push-service.ts';
@@ -11,6 +8,7 @@ import { TcpProxy } from '#server/test/tcp-proxy.ts';
 import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
 import { apiClient, createDiner as createDinerByApi, expectAccessible, holdFirstFreeTable, openAs, saveScreenshot } from './support/fixtures.ts';
 import { useE2eEnvironment } from './support/environment.ts';
+import { fillTheEvening } from './support/full-evening.ts';
 import type { E2eServer } from './support/server.ts';
 
 /**
@@ -34,34 +32,7 @@ let api: ReturnType<typeof apiClient>;
 useE2eEnvironment('push', (environment) => ({ server, browser, api } = environment));
 
 const createDiner = (name: string) => createDinerByApi(api, { prefix: 'push', name });
-
-/** Every slot of the day full but one, whose tables rival diners take; returns the 2-top's booking to cancel (as e2e/waitlist.e2e.ts does). */
-async function fillTheEvening(date: string): Promise<{ rivalToken: string; reservationId: string }> {
-  const staff = await api<{ token: string }>('/api/auth/restaurant-login', { method: 'POST', body: { username: RESTAURANT, password: 'staff1234' } });
-  const slots = await api<AdminSlot[]>(`/api/admin/slots?date=${date}`, { token: staff.body.token });
-  const blocked = slots.body.find((slot) => slot.time === BLOCKED_TIME)!;
-  for (const slot of slots.body.filter((slot) => slot.id !== blocked.id))
-    expect((await api(`/api/admin/slots/${slot.id}`, { method: 'PATCH', token: staff.body.token, body: { status: 'full' } })).status).toBe(200);
-  const floor = await api<AdminFloor>('/api/admin/floor', { token: staff.body.token });
-  const parties = floor.body.tables
-    .filter((table) => table.onlineBookable)
-    .map((table) => table.maxCovers)
-    .sort((a, b) => b - a);
-  let blocking: { rivalToken: string; reservationId: string } | null = null;
-  for (const [index, partySize] of parties.entries()) {
-    const rival = await createDiner(`Rival ${index + 1}`);
-    const held = await api<DinerReservation>('/api/reservations', {
-      method: 'POST',
-      token: rival.token,
-      body: { restaurantSlug: RESTAURANT, date, time: BLOCKED_TIME, partySize },
-    });
-    expect(held.status, JSON.stringify(held.body)).toBe(201);
-    expect((await api(`/api/reservations/${held.body.id}/confirm`, { method: 'POST', body: {} })).status).toBe(200);
-    if (partySize === 2 && !blocking) blocking = { rivalToken: rival.token, reservationId: held.body.id };
-  }
-  expect(blocking, 'a 2-top on the floor').toBeTruthy();
-  return blocking!;
-}
+const fillTheEveningAt = (date: string) => fillTheEvening(api, { restaurant: RESTAURANT, date, time: BLOCKED_TIME, prefix: 'push' });
 
 async function pageWithNotifications(
   token: string,
@@ -93,7 +64,7 @@ describe('push and the installable app, in Chromium', () => {
     const pushService = await startFakePushService();
     try {
       const date = addDays(todayInKolkata(), 2);
-      const rival = await fillTheEvening(date);
+      const rival = await fillTheEveningAt(date);
       const diner = await createDiner('Asha');
       const { page } = await pageWithNotifications(diner.token, LAPTOP);
       const errors = collectPageErrors(page);

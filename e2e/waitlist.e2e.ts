@@ -3,8 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { AdminFloor } from '#common/contract/floor.ts';
-import type { AdminSlot } from '#common/contract/portal.ts';
 import type { DinerReservation } from '#common/contract/reservations.ts';
 import type { WaitlistEntry, WaitlistResponse } from '#common/contract/waitlist.ts';
 import { addDays, todayInKolkata } from '#common/domain/time.ts';
@@ -19,6 +17,7 @@ import {
   toastTexts,
 } from './support/fixtures.ts';
 import { useE2eEnvironment } from './support/environment.ts';
+import { fillTheEvening } from './support/full-evening.ts';
 import { startE2eServer, type E2eServer } from './support/server.ts';
 
 /**
@@ -37,59 +36,18 @@ let api: ReturnType<typeof apiClient>;
 useE2eEnvironment('waitlist', (environment) => ({ server, browser, api } = environment));
 
 const createDiner = (name: string) => createDinerByApi(api, { prefix: 'wl', name });
+const fillTheEveningAt = (date: string) => fillTheEvening(api, { restaurant: RESTAURANT, date, time: BLOCKED_TIME, prefix: 'wl' });
 const openAs = (token: string | null, viewport = LAPTOP): Promise<Page> => openPageAs(browser, token, viewport);
 
 /** A full-page picture from the top, with no toast over it. */
 const shot = (page: Page, name: string) => saveScreenshot(page, name, { dismissToasts: true });
-
-/**
- * Staff mark every slot of the date full except one, and rival diners take every table of that one
- * (decision 240: a hold needs a table, so the slot is filled by one party per table, the largest
- * first so each takes its own). The blocking booking returned is a 2-top's: cancelling it frees a
- * table (and its covers) for a party of 2.
- */
-async function fillTheEvening(date: string): Promise<{ rivalToken: string; reservationId: string }> {
-  const staff = await api<{ token: string }>('/api/auth/restaurant-login', { method: 'POST', body: { username: RESTAURANT, password: 'staff1234' } });
-  expect(staff.status).toBe(200);
-  const slots = await api<AdminSlot[]>(`/api/admin/slots?date=${date}`, { token: staff.body.token });
-  expect(slots.status).toBe(200);
-  const blocked = slots.body.find((slot) => slot.time === BLOCKED_TIME);
-  expect(blocked, `a ${BLOCKED_TIME} slot on ${date}`).toBeTruthy();
-  for (const slot of slots.body) {
-    if (slot.id === blocked!.id) continue;
-    expect((await api(`/api/admin/slots/${slot.id}`, { method: 'PATCH', token: staff.body.token, body: { status: 'full' } })).status).toBe(200);
-  }
-  const floor = await api<AdminFloor>('/api/admin/floor', { token: staff.body.token });
-  expect(floor.status).toBe(200);
-  const parties = floor.body.tables
-    .filter((table) => table.onlineBookable)
-    .map((table) => table.maxCovers)
-    .sort((a, b) => b - a);
-  // The tables seat exactly the slot's covers, so the slot is full by covers and by tables alike.
-  expect(parties.reduce((sum, size) => sum + size, 0)).toBe(blocked!.capacity);
-  const rivals: { rivalToken: string; reservationId: string; partySize: number }[] = [];
-  for (const [index, partySize] of parties.entries()) {
-    const rival = await createDiner(`Rival ${index + 1}`);
-    const held = await api<DinerReservation>('/api/reservations', {
-      method: 'POST',
-      token: rival.token,
-      body: { restaurantSlug: RESTAURANT, date, time: BLOCKED_TIME, partySize },
-    });
-    expect(held.status, JSON.stringify(held.body)).toBe(201);
-    expect((await api(`/api/reservations/${held.body.id}/confirm`, { method: 'POST', body: {} })).status).toBe(200);
-    rivals.push({ rivalToken: rival.token, reservationId: held.body.id, partySize });
-  }
-  const blocking = rivals.find((rival) => rival.partySize === 2);
-  expect(blocking, 'a 2-top on the floor').toBeTruthy();
-  return { rivalToken: blocking!.rivalToken, reservationId: blocking!.reservationId };
-}
 
 describe('the waitlist, in the browser', () => {
   it('joins from a full evening, is offered the freed table at once, confirms it, and finds the email in the dev mailbox', async () => {
     const today = todayInKolkata();
     const date = addDays(today, 2);
     const otherDate = addDays(today, 3);
-    const rival = await fillTheEvening(date);
+    const rival = await fillTheEveningAt(date);
 
     const diner = await createDiner('Asha');
     const page = await openAs(diner.token, PHONE);
@@ -204,7 +162,7 @@ describe('the waitlist, in the browser', () => {
 
     // Leaving: a second entry (another full evening) goes after a confirm dialog.
     const later = addDays(today, 4);
-    await fillTheEvening(later);
+    await fillTheEveningAt(later);
     const joined = await api<WaitlistEntry>('/api/waitlist', {
       method: 'POST',
       token: diner.token,
@@ -271,7 +229,7 @@ describe('the waitlist, in the browser', () => {
 
   it('sends a signed-out diner to sign in and back with the window kept, then lets an offered table go to the next in line', async () => {
     const date = addDays(todayInKolkata(), 5);
-    const rival = await fillTheEvening(date);
+    const rival = await fillTheEveningAt(date);
     const page = await openAs(null, PHONE);
     const errors = collectPageErrors(page);
     await page.goto(`${server.baseUrl}/waitlist`);
