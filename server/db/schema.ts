@@ -364,7 +364,7 @@ export const outboxMessages = pgTable('outbox_messages', {
   id: uuid('id')
     .primaryKey()
     .default(sql`gen_random_uuid()`),
-  channel: text('channel').notNull().$type<'email' | 'sms' | 'whatsapp'>(),
+  channel: text('channel').notNull().$type<'email' | 'sms' | 'whatsapp' | 'push'>(),
   recipient: text('recipient').notNull(),
   userId: uuid('user_id'),
   subject: text('subject').notNull().default(''),
@@ -387,6 +387,32 @@ export const outboxMessages = pgTable('outbox_messages', {
   fallbacks: jsonb('fallbacks')
     .notNull()
     .default(sql`'[]'::jsonb`),
+  /** The screen a push notification opens (migration 0028, decision 212); null for other channels. */
+  link: text('link'),
+});
+
+/** A browser's Web Push subscription, one row an endpoint, owned by one account (migration 0028, decision 212). */
+export const pushSubscriptions = pgTable('push_subscriptions', {
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
+  userId: uuid('user_id').notNull(),
+  endpoint: text('endpoint').notNull(),
+  p256dh: text('p256dh').notNull(),
+  auth: text('auth').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  lastSuccessAt: timestamp('last_success_at', { withTimezone: true }),
+  lastFailureAt: timestamp('last_failure_at', { withTimezone: true }),
+  lastFailure: text('last_failure'),
+});
+
+/** The text channels a diner turned off; no row means every channel is on (migration 0028, decision 212). */
+export const notificationPreferences = pgTable('notification_preferences', {
+  userId: uuid('user_id').primaryKey(),
+  push: boolean('push').notNull().default(true),
+  whatsapp: boolean('whatsapp').notNull().default(true),
+  sms: boolean('sms').notNull().default(true),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });
 
 /** Fixed-window request counters shared by every instance, for RATE_LIMIT_STORE=postgres (migration 0005). */
@@ -693,7 +719,7 @@ export const datingPlanMembers = pgTable(
   (table) => [primaryKey({ columns: [table.planId, table.memberId] })],
 );
 
-/** A date plan's share links, one row a link, each revocable by the member who made it (migration 0028, decision 208). */
+/** A date plan's share links, one row a link, each revocable by the member who made it (migration 0029, decision 208). */
 export const datingPlanShares = pgTable('dating_plan_shares', {
   id: uuid('id').primaryKey().defaultRandom(),
   planId: uuid('plan_id').notNull(),
