@@ -153,6 +153,22 @@ describe('push and the installable app, in Chromium', () => {
 
     await page.goto(`${origin}/me`);
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    // Installable as Chromium judges it: a worker in charge of the page (waited for above) and a
+    // manifest that parses with a name, a start URL, standalone display and 192 and 512 px icons.
+    // Lighthouse 12 no longer has its installability audit. Chromium's own list of installability
+    // errors is read too; a test's browser context is always incognito, which it names and which
+    // is the only entry allowed.
+    const cdp = await context.newCDPSession(page);
+    const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: { errorId: string }[] };
+    expect(installabilityErrors.map((error) => error.errorId).filter((id) => id !== 'in-incognito')).toEqual([]);
+    const appManifest = (await cdp.send('Page.getAppManifest')) as { url: string; errors: { message: string }[]; data: string };
+    expect(appManifest.url).toBe(`${origin}/manifest.webmanifest`);
+    expect(appManifest.errors).toEqual([]);
+    const manifest = JSON.parse(appManifest.data) as { name?: string; start_url?: string; display?: string; icons?: { sizes: string; type: string }[] };
+    expect(manifest).toMatchObject({ name: 'Tablefair', start_url: expect.any(String), display: 'standalone' });
+    expect(manifest.icons?.filter((icon) => icon.type === 'image/png').map((icon) => icon.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
+    for (const size of ['192', '512']) expect((await page.request.get(`${origin}/icons/icon-${size}.png`)).status()).toBe(200);
+    await cdp.detach();
     // Once the worker is in charge, the list's answer goes through it and is kept.
     await page.reload();
     const card = page.locator('.res-card').first();
