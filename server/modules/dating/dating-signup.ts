@@ -5,6 +5,7 @@ import { checkDatingAge, normalizeDatingPhone } from '#common/domain/dating-prof
 import { todayInKolkata } from '#common/domain/time.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { AppError, badInput, conflict, forbidden, isUniqueViolation, notFound } from '#server/errors.ts';
+import { refusePublishedPassword } from '#server/modules/accounts/demo-passwords.ts';
 import { hashPassword } from '#server/modules/accounts/password.ts';
 import type { Principal } from '#server/modules/accounts/principal.ts';
 import type { SessionsService } from '#server/modules/accounts/sessions.service.ts';
@@ -59,10 +60,13 @@ export function createDatingSignup(
      * here the rules that need the database, the clock or the browser: 18 or older, and three
      * photos uploaded from this very browser and not used by anyone yet. Nothing is said about the
      * phone: whether it is free or taken, the same work is done (password hashed, a signup row, a
-     * text) and the same 202 goes back. A free phone gets a code; a taken one is told by text that
+     * text) and the same 202 goes back. In production a published demo password is refused first,
+     * as at every other signup (decision 201). A free phone gets a code; a taken one is told by text that
      * it already has an account, and its signup can never complete.
      */
     async signUp(_principal: Principal, input: DatingSignupInput, browserNonce: string | undefined, from: { ip?: string } = {}): Promise<DatingSignupStarted> {
+      // A password the README publishes opens the account to anyone who reads it (decision 201).
+      refusePublishedPassword(config.nodeEnv, input.password);
       const ageProblem = checkDatingAge(input.dob, today());
       if (ageProblem) throw badInput(ageProblem);
       const phone = normalizeDatingPhone(input.phone);
