@@ -5,7 +5,18 @@ import { HOUR_MS, MINUTE_MS } from '#common/domain/time.ts';
 import { queryRows } from '#server/db/client.ts';
 import { unbalancedPostings } from '#server/modules/payments/payments.test-support.ts';
 import { requestHold, TEST_NOW, TEST_TOMORROW } from '#server/test/app.ts';
-import { call, place as restaurant, sandbox, setUpDepositsFixture, staff, t } from '#server/modules/reservations/deposits.test-support.ts';
+import {
+  call,
+  dinerCancel,
+  intentOf,
+  paidBooking,
+  place as restaurant,
+  sandbox,
+  setUpDepositsFixture,
+  staffMove,
+  statusOf,
+  t,
+} from '#server/modules/reservations/deposits.test-support.ts';
 import { waitFor } from '#server/modules/drops/drops.test-support.ts';
 import { buildDiner, buildRestaurant, buildSlot, eveningSlots, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 
@@ -31,42 +42,6 @@ beforeAll(async () => {
 });
 
 const nextSlot = eveningSlots(() => t.database.db, TEST_TOMORROW);
-
-/** Held, Pay pressed and approved on the sandbox page: the booking is PENDING. */
-async function paidBooking(time: string, diner: BuiltAccount, partySize = 2) {
-  const held = await requestHold(t.app, diner.token, { restaurantSlug: restaurant.slug, date: TEST_TOMORROW, time, partySize });
-  expect(held.statusCode, held.body).toBe(201);
-  const id = held.json<{ id: string }>().id;
-  const confirm = await call('POST', `/api/reservations/${id}/confirm`, diner.token, {});
-  expect(confirm.statusCode, confirm.body).toBe(200);
-  const intentId = confirm.json().payment.intentId as string;
-  const approved = await call('POST', `/api/payments/sandbox/${intentId}/decision`, undefined, { decision: 'approve' });
-  expect(approved.statusCode, approved.body).toBe(200);
-  await sandbox.settle();
-  expect(await statusOf(id)).toBe('PENDING');
-  return { id, intentId };
-}
-
-async function staffMove(id: string, status: string) {
-  const answer = await call('PATCH', `/api/admin/bookings/${id}`, staff.token, { status });
-  expect(answer.statusCode, answer.body).toBe(200);
-  await sandbox.settle();
-}
-
-async function dinerCancel(id: string, diner: BuiltAccount) {
-  const cancelled = await call('POST', `/api/reservations/${id}/cancel`, diner.token, {});
-  expect(cancelled.statusCode, cancelled.body).toBe(200);
-  await sandbox.settle();
-}
-
-const statusOf = async (id: string) => (await queryRows<{ status: string }>(t.database.db, sql`SELECT status FROM reservations WHERE id = ${id}`))[0].status;
-const intentOf = async (intentId: string) =>
-  (
-    await queryRows<{ status: string; captured_paise: number; refunded_paise: number }>(
-      t.database.db,
-      sql`SELECT status, captured_paise, refunded_paise FROM payment_intents WHERE id = ${intentId}`,
-    )
-  )[0];
 
 /** The 2-hour reminder to `userId`, sent by the sweep at that moment: its "Release my table" token. */
 async function releaseLinkAt(startsAt: Date, userId: string): Promise<string> {

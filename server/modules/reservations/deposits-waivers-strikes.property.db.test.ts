@@ -226,12 +226,10 @@ async function noShowElsewhere(userId: string): Promise<void> {
 }
 
 async function perform(world: World, step: Command): Promise<void> {
-  if (step.kind === 'late') {
-    t.clock.set(new Date(Math.max(t.clock.now().getTime(), world.startsAt.getTime() - HOUR_MS)));
-    return;
-  }
-  if (step.kind === 'service') {
-    t.clock.set(new Date(Math.max(t.clock.now().getTime(), world.startsAt.getTime())));
+  if (!('diner' in step)) {
+    // The clock only goes forward: an hour before the start (a cancel is late), or the start itself (service).
+    const at = step.kind === 'late' ? world.startsAt.getTime() - HOUR_MS : world.startsAt.getTime();
+    t.clock.set(new Date(Math.max(t.clock.now().getTime(), at)));
     return;
   }
   const who = world.diners[step.diner]!;

@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '#server/db/client.ts';
 import type { SandboxGateway } from '#server/modules/payments/sandbox-gateway.ts';
-import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { bearer, createTestApp, requestHold, TEST_NOW, TEST_TOMORROW, type TestApp } from '#server/test/app.ts';
 import { buildRestaurant, buildStaff, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 
 /**
  * The deposits' tests' world (deposits.db.test.ts, money-sentences.db.test.ts,
- * server/security-money-dates.db.test.ts): a fresh app on a real database with the sandbox
+ * server/security-money-dates.db.test.ts, deposits-red-team.db.test.ts,
+ * deposits-waivers-strikes.property.db.test.ts): a fresh app on a real database with the sandbox
  * gateway's signed webhooks, one restaurant asking a deposit a guest under the policy given, and
  * its staff. Call setUpDepositsFixture() once per test file; the bindings below are then live.
  * Each test starts at TEST_NOW (10:00 in Kolkata on the 23rd) with the sandbox's faults cleared.
@@ -49,3 +52,43 @@ export function setUpDepositsFixture(options: {
 export function call(method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, token?: string, payload?: object) {
   return t.app.inject({ method, url, headers: token ? bearer(token) : {}, payload });
 }
+
+/** Held at the restaurant tomorrow, Pay pressed and approved on the sandbox page: the booking is PENDING. */
+export async function paidBooking(time: string, diner: BuiltAccount, partySize = 2) {
+  const held = await requestHold(t.app, diner.token, { restaurantSlug: place.slug, date: TEST_TOMORROW, time, partySize });
+  expect(held.statusCode, held.body).toBe(201);
+  const id = held.json<{ id: string }>().id;
+  const confirm = await call('POST', `/api/reservations/${id}/confirm`, diner.token, {});
+  expect(confirm.statusCode, confirm.body).toBe(200);
+  const intentId = confirm.json().payment.intentId as string;
+  const approved = await call('POST', `/api/payments/sandbox/${intentId}/decision`, undefined, { decision: 'approve' });
+  expect(approved.statusCode, approved.body).toBe(200);
+  await sandbox.settle();
+  expect(await statusOf(id)).toBe('PENDING');
+  return { id, intentId };
+}
+
+/** A move by the restaurant's staff, which must be accepted. */
+export async function staffMove(id: string, status: string) {
+  const answer = await call('PATCH', `/api/admin/bookings/${id}`, staff.token, { status });
+  expect(answer.statusCode, answer.body).toBe(200);
+  await sandbox.settle();
+}
+
+/** The diner's own cancel, which must be accepted. */
+export async function dinerCancel(id: string, diner: BuiltAccount) {
+  const cancelled = await call('POST', `/api/reservations/${id}/cancel`, diner.token, {});
+  expect(cancelled.statusCode, cancelled.body).toBe(200);
+  await sandbox.settle();
+}
+
+export const statusOf = async (id: string) =>
+  (await queryRows<{ status: string }>(t.database.db, sql`SELECT status FROM reservations WHERE id = ${id}`))[0]!.status;
+
+export const intentOf = async (intentId: string) =>
+  (
+    await queryRows<{ status: string; captured_paise: number; refunded_paise: number }>(
+      t.database.db,
+      sql`SELECT status, captured_paise, refunded_paise FROM payment_intents WHERE id = ${intentId}`,
+    )
+  )[0];
