@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { HOUR_MS, MINUTE_MS } from '#common/domain/time.ts';
 import { queryRows } from '#server/db/client.ts';
@@ -7,11 +7,26 @@ import { unbalancedPostings } from '#server/modules/payments/payments.test-suppo
 import { SANDBOX_EVENT_ID_HEADER, SANDBOX_SIGNATURE_HEADER } from '#server/modules/payments/sandbox-gateway.ts';
 import { signAnswerLink } from '#server/modules/reminders/reminder-links.ts';
 import { LINK_NOT_VALID } from '#server/modules/reminders/reminders.service.ts';
-import { BOOKING_NOT_FOUND } from './reservation-view.ts';
 import { createSigningKey } from '#server/signing.ts';
 import { bearer, requestHold, TEST_TOMORROW } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildStaff, eveningSlots, type BuiltAccount } from '#server/test/factories.ts';
-import { call, dinerCancel, intentOf, paidBooking, place, sandbox, setUpDepositsFixture, staff, staffMove, statusOf, t } from './deposits.test-support.ts';
+import {
+  call,
+  dinerCancel,
+  expectRefused,
+  intentOf,
+  ledgerPostingsOf,
+  moneyAndBookings,
+  paidBooking,
+  place,
+  sandbox,
+  setUpDepositsFixture,
+  staff,
+  staffMove,
+  statusOf,
+  t,
+} from './deposits.test-support.ts';
+import { BOOKING_NOT_FOUND } from './reservation-view.ts';
 
 /**
  * The red-team pass over HTTP on the deposits' money routes (docs/security.md, "The red-team pass
@@ -28,39 +43,6 @@ const SIGNATURE_REFUSED = { error: 'The webhook signature is not valid' };
 setUpDepositsFixture({ restaurantName: 'Red Team Thali', perCoverPaise: PER_COVER, lateCancelKeepPercent: 100, noShowKeepPercent: 100 });
 
 const nextSlot = eveningSlots(() => t.database.db, TEST_TOMORROW);
-let secret: () => Promise<string>;
-beforeAll(() => {
-  secret = createSigningKey({ db: t.database.db, config: t.config });
-});
-
-/** Everything money or a booking is made of: the ledger, every intent, deposit, reservation and its history. */
-async function moneyAndBookings(): Promise<string> {
-  const [ledger] = await queryRows(
-    t.database.db,
-    sql`SELECT (SELECT count(*)::int FROM ledger_postings) AS postings, (SELECT count(*)::int FROM ledger_lines) AS lines,
-               (SELECT count(*)::int FROM provider_calls) AS calls, (SELECT count(*)::int FROM reservation_events) AS events`,
-  );
-  const intents = await queryRows(t.database.db, sql`SELECT id, status, authorised_paise, captured_paise, refunded_paise FROM payment_intents ORDER BY id`);
-  const deposits = await queryRows(
-    t.database.db,
-    sql`SELECT reservation_id, authorised_at, late_cancel, move, move_key, move_done_at FROM reservation_deposits ORDER BY reservation_id`,
-  );
-  const reservations = await queryRows(t.database.db, sql`SELECT id, status, party_size, slot_id, starts_at FROM reservations ORDER BY id`);
-  return JSON.stringify({ ledger, intents, deposits, reservations });
-}
-
-/** Runs `attack`, which must be refused as `status` with `error`; nothing of money or bookings may change. */
-async function expectRefused(attack: () => Promise<{ statusCode: number; body: string; json(): unknown }>, status: number, error: string | RegExp) {
-  const before = await moneyAndBookings();
-  const answer = await attack();
-  await sandbox.settle();
-  expect(answer.statusCode, answer.body).toBe(status);
-  const body = answer.json() as { error: string };
-  if (typeof error === 'string') expect(body.error).toBe(error);
-  else expect(body.error).toMatch(error);
-  expect(await moneyAndBookings()).toBe(before);
-  expect(await unbalancedPostings(t.database.db)).toBe(0);
-}
 
 function deliver(rawBody: string, headers: Record<string, string>, provider = 'sandbox') {
   return t.app.inject({ method: 'POST', url: `/api/payments/webhooks/${provider}`, headers, payload: rawBody });
@@ -82,13 +64,10 @@ async function approvalCaught(diner: BuiltAccount, time: string, partySize = 2) 
   return { id, intentId, genuine, release: () => sandbox.releaseHeld() };
 }
 
-/** The "Release my table" token the 2-hour reminder carries for this booking. */
-async function releaseToken(id: string, startsAt: Date) {
-  return signAnswerLink('release', id, startsAt, await secret());
+/** The "Release my table" (or "I'm coming") token the 2-hour reminder carries for this booking. */
+async function releaseToken(id: string, startsAt: Date, action: 'release' | 'coming' = 'release') {
+  return signAnswerLink(action, id, startsAt, await createSigningKey({ db: t.database.db, config: t.config })());
 }
-
-const ledgerPostingsOf = async (intentId: string) =>
-  (await queryRows<{ kind: string }>(t.database.db, sql`SELECT kind FROM ledger_postings WHERE intent_id = ${intentId} ORDER BY id`)).map((row) => row.kind);
 
 describe('the red-team pass on the deposits: forged, replayed and altered webhooks', () => {
   it('refuses a genuine authorisation webhook altered under its own signature, re-signed with another key, or without its event id (400, nothing changes), then takes the genuine one', async () => {
@@ -230,7 +209,7 @@ describe('the red-team pass on the deposits: another diner’s ids, another rest
     await staffMove(booking.id, 'CONFIRMED');
     const genuine = await releaseToken(booking.id, startsAt);
     const flipped = `${genuine.slice(0, 10)}${genuine[10] === 'A' ? 'B' : 'A'}${genuine.slice(11)}`;
-    const coming = signAnswerLink('coming', booking.id, startsAt, await secret());
+    const coming = await releaseToken(booking.id, startsAt, 'coming');
     const tokens = [
       flipped,
       genuine.slice(0, -2),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '#server/db/client.ts';
+import { unbalancedPostings } from '#server/modules/payments/payments.test-support.ts';
 import type { SandboxGateway } from '#server/modules/payments/sandbox-gateway.ts';
 import { bearer, createTestApp, requestHold, TEST_NOW, TEST_TOMORROW, type TestApp } from '#server/test/app.ts';
 import { buildRestaurant, buildStaff, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
@@ -92,3 +93,36 @@ export const intentOf = async (intentId: string) =>
       sql`SELECT status, captured_paise, refunded_paise FROM payment_intents WHERE id = ${intentId}`,
     )
   )[0];
+
+/** Everything money or a booking is made of: the ledger, every intent, deposit, reservation and its history. */
+export async function moneyAndBookings(): Promise<string> {
+  const [ledger] = await queryRows(
+    t.database.db,
+    sql`SELECT (SELECT count(*)::int FROM ledger_postings) AS postings, (SELECT count(*)::int FROM ledger_lines) AS lines,
+               (SELECT count(*)::int FROM provider_calls) AS calls, (SELECT count(*)::int FROM reservation_events) AS events`,
+  );
+  const intents = await queryRows(t.database.db, sql`SELECT id, status, authorised_paise, captured_paise, refunded_paise FROM payment_intents ORDER BY id`);
+  const deposits = await queryRows(
+    t.database.db,
+    sql`SELECT reservation_id, authorised_at, late_cancel, move, move_key, move_done_at FROM reservation_deposits ORDER BY reservation_id`,
+  );
+  const reservations = await queryRows(t.database.db, sql`SELECT id, status, party_size, slot_id, starts_at FROM reservations ORDER BY id`);
+  return JSON.stringify({ ledger, intents, deposits, reservations });
+}
+
+/** Runs `attack`, which must be refused as `status` with `error`; nothing of money or bookings may change. */
+export async function expectRefused(attack: () => Promise<{ statusCode: number; body: string; json(): unknown }>, status: number, error: string | RegExp) {
+  const before = await moneyAndBookings();
+  const answer = await attack();
+  await sandbox.settle();
+  expect(answer.statusCode, answer.body).toBe(status);
+  const body = answer.json() as { error: string };
+  if (typeof error === 'string') expect(body.error).toBe(error);
+  else expect(body.error).toMatch(error);
+  expect(await moneyAndBookings()).toBe(before);
+  expect(await unbalancedPostings(t.database.db)).toBe(0);
+}
+
+/** The kinds of the ledger postings of one payment, oldest first. */
+export const ledgerPostingsOf = async (intentId: string) =>
+  (await queryRows<{ kind: string }>(t.database.db, sql`SELECT kind FROM ledger_postings WHERE intent_id = ${intentId} ORDER BY id`)).map((row) => row.kind);
