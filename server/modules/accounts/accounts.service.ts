@@ -3,8 +3,8 @@ import type { Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { conflict, isUniqueViolation, sessionExpired, unauthenticated } from '#server/errors.ts';
 import { findModeratorByUsername, findStaffByUsername, findUserById, findUserByUsername, insertUser } from './accounts.repository.ts';
-import { demoAccountsAllowed, isPublishedDemoPassword, refusePublishedPassword } from './demo-passwords.ts';
-import { hashPassword, verifyAgainstDecoy, verifyPassword } from './password.ts';
+import { refusePublishedPassword, signInPasswordOpens } from './demo-passwords.ts';
+import { hashPassword } from './password.ts';
 import { requireDiner, type Principal } from './principal.ts';
 import type { SessionsService } from './sessions.service.ts';
 
@@ -38,17 +38,7 @@ export type WelcomeSender = (tx: Db, diner: { id: string; email: string; name: s
 export function createAccountsService(deps: AppDeps, sessions: SessionsService) {
   const { db, config } = deps;
   /** Production never takes a published demo password (decision 201): not for a new account, not at any sign-in. */
-  const refusesPublishedPasswords = !demoAccountsAllowed(config.nodeEnv);
-
-  /**
-   * Whether `password` opens an account whose hash is `stored` (a decoy's when there is no account,
-   * so the time taken never tells). A published demo password is checked like any other, then
-   * refused in production, whichever account holds it.
-   */
-  async function passwordOpens(password: string, stored: string | undefined): Promise<boolean> {
-    const matches = stored ? await verifyPassword(password, stored) : await verifyAgainstDecoy(password, config.passwordHashCost);
-    return matches && !(refusesPublishedPasswords && isPublishedDemoPassword(password));
-  }
+  const passwordOpens = (password: string, stored: string | undefined) => signInPasswordOpens(config, password, stored);
 
   let sendWelcome: WelcomeSender | undefined;
   return {

@@ -1,4 +1,5 @@
 import { badInput } from '#server/errors.ts';
+import { verifyAgainstDecoy, verifyPassword } from './password.ts';
 
 /**
  * The demo accounts' passwords, published in the README and on the sign-in pages (decision 201).
@@ -28,4 +29,19 @@ export const PUBLISHED_PASSWORD_REFUSED = 'password: This password is published 
 /** Throws the 400 of a published password chosen as a new one, on a server where demo accounts may not exist. */
 export function refusePublishedPassword(nodeEnv: string, password: string): void {
   if (!demoAccountsAllowed(nodeEnv) && isPublishedDemoPassword(password)) throw badInput(PUBLISHED_PASSWORD_REFUSED);
+}
+
+/**
+ * Whether `password` opens an account whose hash is `stored` (a decoy's when there is no account,
+ * so the time taken never tells), for every sign-in: diners, staff, moderators and dating members.
+ * A published password is checked like any other, then refused in production, whichever account
+ * holds it.
+ */
+export async function signInPasswordOpens(
+  config: { nodeEnv: string; passwordHashCost: number },
+  password: string,
+  stored: string | undefined,
+): Promise<boolean> {
+  const matches = stored ? await verifyPassword(password, stored) : await verifyAgainstDecoy(password, config.passwordHashCost);
+  return matches && !(!demoAccountsAllowed(config.nodeEnv) && isPublishedDemoPassword(password));
 }

@@ -15,7 +15,7 @@ import type { DatingIntent, FreeEvening } from '#common/domain/dating-match.ts';
 import { todayInKolkata } from '#common/domain/time.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { forbidden, notFound, sessionExpired, unauthenticated } from '#server/errors.ts';
-import { verifyAgainstDecoy, verifyPassword } from '#server/modules/accounts/password.ts';
+import { signInPasswordOpens } from '#server/modules/accounts/demo-passwords.ts';
 import { requireDating, requireModerator, type Principal } from '#server/modules/accounts/principal.ts';
 import { hasAnyReport } from './dating-moderation.repository.ts';
 import type { SessionsService } from '#server/modules/accounts/sessions.service.ts';
@@ -102,7 +102,8 @@ export function createDatingAccount(deps: AppDeps, sessions: SessionsService, st
       previousToken: string | undefined,
     ): Promise<{ profile: DatingProfile; token: string }> {
       const user = await findDatingUserByPhone(db, normalizeDatingPhone(phone));
-      const isValid = user ? await verifyPassword(password, user.passwordHash) : await verifyAgainstDecoy(password, config.passwordHashCost);
+      // A published demo password never opens a member's account in production (decision 201).
+      const isValid = await signInPasswordOpens(config, password, user?.passwordHash);
       if (!user || !isValid) throw unauthenticated(LOGIN_REFUSED);
       // Only someone who knows the password learns of a suspension (decision 185). The row lock
       // orders this sign-in with a moderator's suspension: either it sees the suspension, or the

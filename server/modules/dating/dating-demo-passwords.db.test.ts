@@ -7,12 +7,15 @@ import { queryRows } from '#server/db/client.ts';
 import { DEMO_DINER_PASSWORD, DEMO_MODERATOR_PASSWORD, DEMO_STAFF_PASSWORD, PUBLISHED_PASSWORD_REFUSED } from '#server/modules/accounts/demo-passwords.ts';
 import { createTestApp, type TestApp } from '#server/test/app.ts';
 import { buildDatingMember } from '#server/test/factories.ts';
+import { hashPassword } from '#server/modules/accounts/password.ts';
+import { LOGIN_REFUSED } from './dating-account.ts';
 import { Browser, profile, uploadPhotos } from './dating.test-support.ts';
 
 /**
  * Dating accounts on a production server (decision 201): a dating signup and a dating member's
  * password reset refuse the passwords the README publishes for the demo, with the message every
- * other signup and reset gives, and take a private one.
+ * other signup and reset gives, and take a private one; and no member signs in with one, whatever
+ * account holds it (one made before the rule, or written in by hand).
  */
 let production: TestApp;
 let dataDir: string;
@@ -90,5 +93,21 @@ describe('dating accounts refuse the published demo passwords in production', ()
     expect((await confirm('a private dating password 2')).statusCode).toBe(200);
     const login = await production.app.inject({ method: 'POST', url: '/dating/auth/login', payload: { phone, password: 'a private dating password 2' } });
     expect(login.statusCode, login.body).toBe(200);
+  });
+
+  it('refuses a dating sign-in with a published password, with the refusal of a wrong one, and signs in a private one', async () => {
+    const memberId = await buildDatingMember(production.database.db);
+    const [{ phone }] = await queryRows<{ phone: string }>(production.database.db, sql`SELECT phone FROM dating_users WHERE id = ${memberId}`);
+    const logIn = (password: string) => production.app.inject({ method: 'POST', url: '/dating/auth/login', payload: { phone, password } });
+    for (const password of PUBLISHED) {
+      const hash = await hashPassword(password, production.config.passwordHashCost);
+      await production.database.db.execute(sql`UPDATE dating_users SET password_hash = ${hash} WHERE id = ${memberId}`);
+      const answer = await logIn(password);
+      expect(answer.statusCode, `${password}: ${answer.body}`).toBe(401);
+      expect(answer.json()).toEqual({ error: LOGIN_REFUSED });
+    }
+    const privateHash = await hashPassword('a private dating password 3', production.config.passwordHashCost);
+    await production.database.db.execute(sql`UPDATE dating_users SET password_hash = ${privateHash} WHERE id = ${memberId}`);
+    expect((await logIn('a private dating password 3')).statusCode).toBe(200);
   });
 });
