@@ -3,12 +3,12 @@ import {
   DEFAULT_FLOOR_SETTINGS,
   freeTableIds,
   isPacingAllowed,
-  seatingAt,
   turnMinutes,
   type Floor,
   type FloorSettings,
   type Seating,
 } from '#common/domain/floor.ts';
+import { placeParty, type SeatingMove } from '#common/domain/floor-repack.ts';
 import { addDays, kolkataInstant, toKolkata } from '#common/domain/time.ts';
 import type { Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
@@ -20,6 +20,7 @@ import {
   listTables,
   lockFloor,
   releaseAssignment,
+  repackAssignment,
   type TimedOccupancy,
 } from './floor.repository.ts';
 
@@ -27,10 +28,11 @@ const MINUTE_MS = 60_000;
 /** The longest turn any band may set (contract TURN_MINUTES_MAX): how far back an occupancy can reach into a time. */
 const LONGEST_TURN_MS = 360 * MINUTE_MS;
 
-/** Where a hold sits: the tables it takes until `endsAt`. */
+/** Where a hold sits: the tables it takes until `endsAt`, and the bookings not yet seated that move so it can (decision 217). */
 export interface HoldSeating extends Seating {
   startsAt: Date;
   endsAt: Date;
+  moves: SeatingMove[];
 }
 
 /** The restaurant's floor, or null when it has no tables (then covers alone decide, decision 240). */
@@ -46,10 +48,12 @@ const IDLE_LOOK_BACK_MS = 180 * MINUTE_MS;
 
 /**
  * What takes tables during [startMs, endMs), what starts in its pacing window, and the turns just
- * before and after it (so the choice of table sees how tightly the turn fits), as of `now`.
+ * before and after it (so the choice of table sees how tightly the turn fits), as of `now`; and what
+ * takes tables around any turn that overlaps it (a turn is at most LONGEST_TURN_MS), so a re-pack
+ * sees everything in the way of the bookings it moves (decision 217).
  */
 export function occupanciesAround(database: Db, restaurantId: string, startMs: number, endMs: number, now: Date): Promise<TimedOccupancy[]> {
-  return listOccupancies(database, restaurantId, new Date(startMs - IDLE_LOOK_BACK_MS), new Date(endMs + LONGEST_TURN_MS), now);
+  return listOccupancies(database, restaurantId, new Date(startMs - LONGEST_TURN_MS - IDLE_LOOK_BACK_MS), new Date(endMs + LONGEST_TURN_MS), now);
 }
 
 /**
@@ -61,7 +65,9 @@ export function createFloorSeating({ db, clock }: Pick<AppDeps, 'db' | 'clock'>)
     /**
      * For every hold, inside its transaction after the diner's and the slot's locks (lock order:
      * diner, slot, floor): locks the restaurant's floor and finds where a party of `partySize`
-     * starting at `startsAt` sits, by chooseSeating, free for its whole turn and within pacing.
+     * starting at `startsAt` sits, by placeParty (the rule availability asks too): a free table for its
+     * whole turn within pacing, or, when none is, one that bookings not yet seated make room at by
+     * moving to other free tables (written by recordSeating with the hold, decision 217).
      * 'no-floor' when the restaurant has no tables (covers alone decide); null when nothing seats it.
      */
     async seatHold(tx: Db, hold: { restaurantId: string; startsAt: Date; partySize: number; onlineOnly: boolean }): Promise<HoldSeating | null | 'no-floor'> {
@@ -71,12 +77,21 @@ export function createFloorSeating({ db, clock }: Pick<AppDeps, 'db' | 'clock'>)
       const startMs = hold.startsAt.getTime();
       const endMs = startMs + turnMinutes(hold.partySize, floor.settings.turns) * MINUTE_MS;
       const occupancies = await occupanciesAround(tx, hold.restaurantId, startMs, endMs, clock.now());
-      const seating = seatingAt(floor, occupancies, startMs, hold.partySize, { onlineOnly: hold.onlineOnly });
-      return seating ? { ...seating, startsAt: hold.startsAt, endsAt: new Date(endMs) } : null;
+      const placement = placeParty(floor, occupancies, startMs, hold.partySize, { onlineOnly: hold.onlineOnly });
+      return placement ? { ...placement, startsAt: hold.startsAt, endsAt: new Date(endMs) } : null;
     },
 
-    /** Writes the table(s) seatHold chose for the reservation just inserted, in the same transaction. */
+    /**
+     * Writes what seatHold chose, in the same transaction under the floor's lock: the moved bookings
+     * at their new tables (same turn; staff screens read these rows and reload on the hold's own
+     * announcement), then the table(s) of the reservation just inserted.
+     */
     async recordSeating(tx: Db, restaurantId: string, reservationId: string, partySize: number, seating: HoldSeating): Promise<void> {
+      for (const move of seating.moves) {
+        if (!(await repackAssignment(tx, restaurantId, move.id, move.tableIds, move.combinationId))) {
+          throw new Error('A booking to re-pack was seated or placed by staff under the floor lock');
+        }
+      }
       await insertAssignment(tx, {
         restaurantId,
         reservationId,
