@@ -49,11 +49,12 @@ const IDLE_LOOK_BACK_MS = 180 * MINUTE_MS;
 /**
  * What takes tables during [startMs, endMs), what starts in its pacing window, and the turns just
  * before and after it (so the choice of table sees how tightly the turn fits), as of `now`; and what
- * takes tables around any turn that overlaps it (a turn is at most LONGEST_TURN_MS), so a re-pack
- * sees everything in the way of the bookings it moves (decision 217).
+ * takes tables around the turns a re-pack may move (decision 217: a booking whose turn overlaps this
+ * one, or one whose turn overlaps that booking's; a turn is at most LONGEST_TURN_MS), so the hold
+ * sees what availability sees.
  */
 export function occupanciesAround(database: Db, restaurantId: string, startMs: number, endMs: number, now: Date): Promise<TimedOccupancy[]> {
-  return listOccupancies(database, restaurantId, new Date(startMs - LONGEST_TURN_MS - IDLE_LOOK_BACK_MS), new Date(endMs + LONGEST_TURN_MS), now);
+  return listOccupancies(database, restaurantId, new Date(startMs - 2 * LONGEST_TURN_MS - IDLE_LOOK_BACK_MS), new Date(endMs + 2 * LONGEST_TURN_MS), now);
 }
 
 /**
