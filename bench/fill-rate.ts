@@ -1,14 +1,15 @@
 /**
- * `npm run bench:fill`: how many covers the hold's greedy table choice seats (decision 240), against
+ * `npm run bench:fill`: how many covers the holds' table choice seats (decisions 240 and 217), against
  * the best assignment an exact search finds for the same requests, on BENCH_NIGHTS (default 1,000)
  * simulated busy nights, in the same run. Each night: a demo-like floor (server/db/seed/floors.ts
  * for a random size and kind of room, every table usable), and requests for 1.6-2.4 times the
  * room's covers at times from 18:00 to 22:00 every 15 minutes, party sizes as Bengaluru evenings
- * have them (mostly twos and fours). Greedy takes them in arrival order, as holds arrive:
- * seatingAt, the free table or combination with the fewest seats, a single table before a
- * combination of as many. The exact search sees the whole
+ * have them (mostly twos and fours). Greedy takes them in arrival order, as holds arrive, through
+ * the server's own placeParty: the free table or combination with the fewest seats, a single table
+ * before a combination of as many, and when none is free a re-pack of bookings not yet seated; the
+ * same greedy without re-packing is counted beside it. The exact search sees the whole
  * night and maximises covers seated at the times asked (branch and bound; tables of one kind that
- * are free are interchangeable, so it tries one). Pacing is off in both, so only the choice of
+ * are free are interchangeable, so it tries one). Pacing is off in all, so only the choice of
  * table differs. Deterministic (BENCH_SEED); exit code 1 below BENCH_TARGET (default 0.95).
  */
 import { applyMoves, placeParty } from '#common/domain/floor-repack.ts';
