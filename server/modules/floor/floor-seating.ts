@@ -89,6 +89,9 @@ export function createFloorSeating({ db, clock }: Pick<AppDeps, 'db' | 'clock'>)
      */
     async recordSeating(tx: Db, restaurantId: string, reservationId: string, partySize: number, seating: HoldSeating): Promise<void> {
       for (const move of seating.moves) {
+        // A booking being changed (decision 280) counts on its old table until the change is written,
+        // so the re-pack may have moved it aside: that old place is released by the caller instead.
+        if (move.id === reservationId) continue;
         if (!(await repackAssignment(tx, restaurantId, move.id, move.tableIds, move.combinationId))) {
           throw new Error('A booking to re-pack was seated or placed by staff under the floor lock');
         }
