@@ -1,5 +1,4 @@
 import {
-  chooseSeating,
   DEFAULT_FLOOR_SETTINGS,
   freeTableIds,
   isPacingAllowed,
@@ -8,7 +7,7 @@ import {
   type FloorSettings,
   type Seating,
 } from '#common/domain/floor.ts';
-import { placeParty, type SeatingMove } from '#common/domain/floor-repack.ts';
+import { placeParty, type Placement, type SeatingMove } from '#common/domain/floor-repack.ts';
 import { addDays, kolkataInstant, toKolkata } from '#common/domain/time.ts';
 import type { Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
@@ -158,14 +157,14 @@ export function createFloorSeating({ db, clock }: Pick<AppDeps, 'db' | 'clock'>)
       return { floor, occupanciesByDate };
     },
 
-    /** Where a party would be seated now, without taking anything (for tests and the host view). */
-    async previewSeating(restaurantId: string, startsAt: Date, partySize: number, onlineOnly: boolean): Promise<Seating | null> {
+    /** Where a party would be seated now, and who would move for it (placeParty, as a hold), without taking anything. */
+    async previewSeating(restaurantId: string, startsAt: Date, partySize: number, onlineOnly: boolean): Promise<Placement | null> {
       const floor = await loadFloor(db, restaurantId);
       if (!floor) return null;
       const startMs = startsAt.getTime();
       const endMs = startMs + turnMinutes(partySize, floor.settings.turns) * MINUTE_MS;
       const occupancies = await occupanciesAround(db, restaurantId, startMs, endMs, clock.now());
-      return chooseSeating(floor.tables, floor.combinations, freeTableIds(floor.tables, occupancies, startMs, endMs), partySize, { onlineOnly });
+      return placeParty(floor, occupancies, startMs, partySize, { onlineOnly });
     },
   };
 }
