@@ -1,12 +1,4 @@
-import {
-  DEFAULT_FLOOR_SETTINGS,
-  freeTableIds,
-  isPacingAllowed,
-  turnMinutes,
-  type Floor,
-  type FloorSettings,
-  type Seating,
-} from '#common/domain/floor.ts';
+import { DEFAULT_FLOOR_SETTINGS, freeTableIds, isPacingAllowed, turnMinutes, type Floor, type FloorSettings, type Seating } from '#common/domain/floor.ts';
 import { placeParty, type Placement, type SeatingMove } from '#common/domain/floor-repack.ts';
 import { addDays, kolkataInstant, toKolkata } from '#common/domain/time.ts';
 import type { Db } from '#server/db/client.ts';
