@@ -132,6 +132,11 @@ export interface Occupancy {
   startMs: number;
   endMs: number;
   partySize: number;
+  /**
+   * Set on a booking a re-pack may move to other tables (decision 217): reserved, not seated, not
+   * placed by staff. Names it in the moves (the server's reservation id).
+   */
+  movableId?: string;
 }
 
 /** The tables that no occupancy touches during [startMs, endMs). */

@@ -841,4 +841,6 @@ export const tableAssignments = pgTable('table_assignments', {
   isWalkIn: boolean('is_walk_in').notNull().default(false),
   guestName: text('guest_name'),
   guestPhone: text('guest_phone'),
+  // Placed by staff: a re-pack never moves it (migration 0032, decision 217).
+  pinned: boolean('pinned').notNull().default(false),
 });

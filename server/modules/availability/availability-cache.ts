@@ -2,7 +2,8 @@ import { addDays, bookingClosesAt, isPastBookingCutoff, todayInKolkata } from '#
 import { AVAILABILITY_HORIZON_DAYS } from '#common/domain/restaurants.ts';
 import type { RestaurantDetail } from '#common/contract/restaurants.ts';
 import type { DepositPolicy, DropDepositRequirement } from '#common/domain/deposit-policy.ts';
-import { seatingAt, type Floor, type Occupancy } from '#common/domain/floor.ts';
+import type { Floor, Occupancy } from '#common/domain/floor.ts';
+import { placeParty } from '#common/domain/floor-repack.ts';
 import { asDate, type ChangeFeed } from '#server/db/client.ts';
 import type { CachedSlotRow } from './availability.repository.ts';
 
@@ -138,8 +139,9 @@ export function freeCoversAt(slot: CachedSlot, nowMs: number): number {
 
 /**
  * Whether the floor seats a party of `partySize` at the slot's time, as of `nowMs` (decision 240):
- * some table bookable online, or an allowed combination, free for the whole turn, and pacing
- * allows it. True when the restaurant has no floor (covers alone decide).
+ * some table bookable online, or an allowed combination, free for the whole turn (or freed by
+ * moving bookings not yet seated, decision 217), and pacing allows it: placeParty, the rule a hold
+ * takes its table by. True when the restaurant has no floor (covers alone decide).
  */
 export function floorSeatsAt(cachedFloor: CachedFloor | null, slot: Pick<CachedSlot, 'date' | 'startsAtMs'>, partySize: number, nowMs: number): boolean {
   if (!cachedFloor) return true;
@@ -147,7 +149,7 @@ export function floorSeatsAt(cachedFloor: CachedFloor | null, slot: Pick<CachedS
   for (const date of [addDays(slot.date, -1), slot.date, addDays(slot.date, 1)]) {
     for (const occupancy of cachedFloor.occupanciesByDate.get(date) ?? []) if (occupancy.expiresAtMs > nowMs) near.push(occupancy);
   }
-  return seatingAt(cachedFloor.floor, near, slot.startsAtMs, partySize, { onlineOnly: true }) !== null;
+  return placeParty(cachedFloor.floor, near, slot.startsAtMs, partySize, { onlineOnly: true }) !== null;
 }
 
 export interface AvailabilityCacheOptions {

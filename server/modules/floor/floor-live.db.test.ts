@@ -174,4 +174,42 @@ describe('the floor, live', () => {
     expect(done.json()).toMatchObject({ status: 'COMPLETED', finishedAt: kolkataInstant(TODAY, '19:16').toISOString() });
     expect((await send('POST', `/api/admin/floor/live/parties/${seated.assignmentId}/move`, staff.token, { tableIds: [ids.A] })).statusCode).toBe(409);
   });
+
+  it('a booking the host moved stays where it was put: a later hold does not re-pack it (decision 217)', async () => {
+    const restaurant: BuiltRestaurant = await buildRestaurant(t.database.db, { name: 'Pinned Hall' });
+    const staff: BuiltAccount = await buildStaff(t.database.db, restaurant.id);
+    await buildSlot(t.database.db, restaurant.id, { date: TODAY, time: '21:00', capacity: 20 });
+    const saved = await call('PUT', '/api/admin/floor/tables', staff.token, {
+      tables: [
+        { name: 'A', section: 'indoor', minCovers: 1, maxCovers: 2, onlineBookable: true },
+        { name: 'B', section: 'indoor', minCovers: 2, maxCovers: 4, onlineBookable: true },
+      ],
+      combinations: [],
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const ids = Object.fromEntries(saved.json().tables.map((table: { id: string; name: string }) => [table.name, table.id]));
+    t.clock.set('2026-11-23T04:30:00.000Z');
+    const couple = async () => {
+      const someone = await buildDiner(t.database.db);
+      const held = await hold(someone.token, restaurant.slug, TODAY, '21:00', 2);
+      expect(held.statusCode, held.body).toBe(201);
+      return { id: held.json().id as string, token: someone.token };
+    };
+    const [first, second] = [await couple(), await couple()];
+    // The first couple sat on A, the second on B; the first cancels, so a party of four could sit on B were the second moved to A.
+    expect((await call('POST', `/api/reservations/${first.id}/cancel`, first.token, {})).statusCode).toBe(200);
+    const dayParties = async () =>
+      (await call('GET', `/api/admin/floor/live?date=${TODAY}`, staff.token)).json().parties as {
+        assignmentId: string;
+        reservationId: string;
+        tableNames: string[];
+      }[];
+    const party = (await dayParties()).find((entry) => entry.reservationId === second.id)!;
+    expect(party.tableNames).toEqual(['B']);
+    // The host puts the second couple on B by hand.
+    const moved = await send('POST', `/api/admin/floor/live/parties/${party.assignmentId}/move`, staff.token, { tableIds: [ids.B] });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect((await hold((await buildDiner(t.database.db)).token, restaurant.slug, TODAY, '21:00', 4)).statusCode).toBe(409);
+    expect((await dayParties()).find((entry) => entry.reservationId === second.id)?.tableNames).toEqual(['B']);
+  });
 });

@@ -111,10 +111,10 @@ export async function insertSeatedParty(
   return row.id;
 }
 
-/** The party keeps its turn and moves to other tables. */
+/** The party keeps its turn and moves to other tables, chosen by staff: pinned there, a re-pack never moves it (decision 217). */
 export async function moveParty(tx: Db, restaurantId: string, assignmentId: string, tableIds: string[], combinationId: string | null): Promise<void> {
   await tx.execute(
-    sql`UPDATE table_assignments SET table_ids = ${toPgArray(tableIds)}::uuid[], combination_id = ${combinationId}
+    sql`UPDATE table_assignments SET table_ids = ${toPgArray(tableIds)}::uuid[], combination_id = ${combinationId}, pinned = true
         WHERE id = ${assignmentId} AND restaurant_id = ${restaurantId} AND released_at IS NULL`,
   );
 }

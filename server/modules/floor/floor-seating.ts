@@ -1,14 +1,5 @@
-import {
-  chooseSeating,
-  DEFAULT_FLOOR_SETTINGS,
-  freeTableIds,
-  isPacingAllowed,
-  seatingAt,
-  turnMinutes,
-  type Floor,
-  type FloorSettings,
-  type Seating,
-} from '#common/domain/floor.ts';
+import { DEFAULT_FLOOR_SETTINGS, freeTableIds, isPacingAllowed, turnMinutes, type Floor, type FloorSettings, type Seating } from '#common/domain/floor.ts';
+import { placeParty, type Placement, type SeatingMove } from '#common/domain/floor-repack.ts';
 import { addDays, kolkataInstant, toKolkata } from '#common/domain/time.ts';
 import type { Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
@@ -20,6 +11,7 @@ import {
   listTables,
   lockFloor,
   releaseAssignment,
+  repackAssignment,
   type TimedOccupancy,
 } from './floor.repository.ts';
 
@@ -27,10 +19,11 @@ const MINUTE_MS = 60_000;
 /** The longest turn any band may set (contract TURN_MINUTES_MAX): how far back an occupancy can reach into a time. */
 const LONGEST_TURN_MS = 360 * MINUTE_MS;
 
-/** Where a hold sits: the tables it takes until `endsAt`. */
+/** Where a hold sits: the tables it takes until `endsAt`, and the bookings not yet seated that move so it can (decision 217). */
 export interface HoldSeating extends Seating {
   startsAt: Date;
   endsAt: Date;
+  moves: SeatingMove[];
 }
 
 /** The restaurant's floor, or null when it has no tables (then covers alone decide, decision 240). */
@@ -46,10 +39,13 @@ const IDLE_LOOK_BACK_MS = 180 * MINUTE_MS;
 
 /**
  * What takes tables during [startMs, endMs), what starts in its pacing window, and the turns just
- * before and after it (so the choice of table sees how tightly the turn fits), as of `now`.
+ * before and after it (so the choice of table sees how tightly the turn fits), as of `now`; and what
+ * takes tables around the turns a re-pack may move (decision 217: a booking whose turn overlaps this
+ * one, or one whose turn overlaps that booking's; a turn is at most LONGEST_TURN_MS), so the hold
+ * sees what availability sees.
  */
 export function occupanciesAround(database: Db, restaurantId: string, startMs: number, endMs: number, now: Date): Promise<TimedOccupancy[]> {
-  return listOccupancies(database, restaurantId, new Date(startMs - IDLE_LOOK_BACK_MS), new Date(endMs + LONGEST_TURN_MS), now);
+  return listOccupancies(database, restaurantId, new Date(startMs - 2 * LONGEST_TURN_MS - IDLE_LOOK_BACK_MS), new Date(endMs + 2 * LONGEST_TURN_MS), now);
 }
 
 /**
@@ -61,7 +57,9 @@ export function createFloorSeating({ db, clock }: Pick<AppDeps, 'db' | 'clock'>)
     /**
      * For every hold, inside its transaction after the diner's and the slot's locks (lock order:
      * diner, slot, floor): locks the restaurant's floor and finds where a party of `partySize`
-     * starting at `startsAt` sits, by chooseSeating, free for its whole turn and within pacing.
+     * starting at `startsAt` sits, by placeParty (the rule availability asks too): a free table for its
+     * whole turn within pacing, or, when none is, one that bookings not yet seated make room at by
+     * moving to other free tables (written by recordSeating with the hold, decision 217).
      * 'no-floor' when the restaurant has no tables (covers alone decide); null when nothing seats it.
      */
     async seatHold(tx: Db, hold: { restaurantId: string; startsAt: Date; partySize: number; onlineOnly: boolean }): Promise<HoldSeating | null | 'no-floor'> {
@@ -71,12 +69,24 @@ export function createFloorSeating({ db, clock }: Pick<AppDeps, 'db' | 'clock'>)
       const startMs = hold.startsAt.getTime();
       const endMs = startMs + turnMinutes(hold.partySize, floor.settings.turns) * MINUTE_MS;
       const occupancies = await occupanciesAround(tx, hold.restaurantId, startMs, endMs, clock.now());
-      const seating = seatingAt(floor, occupancies, startMs, hold.partySize, { onlineOnly: hold.onlineOnly });
-      return seating ? { ...seating, startsAt: hold.startsAt, endsAt: new Date(endMs) } : null;
+      const placement = placeParty(floor, occupancies, startMs, hold.partySize, { onlineOnly: hold.onlineOnly });
+      return placement ? { ...placement, startsAt: hold.startsAt, endsAt: new Date(endMs) } : null;
     },
 
-    /** Writes the table(s) seatHold chose for the reservation just inserted, in the same transaction. */
+    /**
+     * Writes what seatHold chose, in the same transaction under the floor's lock: the moved bookings
+     * at their new tables (same turn; staff screens read these rows and reload on the hold's own
+     * announcement), then the table(s) of the reservation just inserted.
+     */
     async recordSeating(tx: Db, restaurantId: string, reservationId: string, partySize: number, seating: HoldSeating): Promise<void> {
+      for (const move of seating.moves) {
+        // A booking being changed (decision 280) counts on its old table until the change is written,
+        // so the re-pack may have moved it aside: that old place is released by the caller instead.
+        if (move.id === reservationId) continue;
+        if (!(await repackAssignment(tx, restaurantId, move.id, move.tableIds, move.combinationId))) {
+          throw new Error('A booking to re-pack was seated or placed by staff under the floor lock');
+        }
+      }
       await insertAssignment(tx, {
         restaurantId,
         reservationId,
@@ -139,14 +149,14 @@ export function createFloorSeating({ db, clock }: Pick<AppDeps, 'db' | 'clock'>)
       return { floor, occupanciesByDate };
     },
 
-    /** Where a party would be seated now, without taking anything (for tests and the host view). */
-    async previewSeating(restaurantId: string, startsAt: Date, partySize: number, onlineOnly: boolean): Promise<Seating | null> {
+    /** Where a party would be seated now, and who would move for it (placeParty, as a hold), without taking anything. */
+    async previewSeating(restaurantId: string, startsAt: Date, partySize: number, onlineOnly: boolean): Promise<Placement | null> {
       const floor = await loadFloor(db, restaurantId);
       if (!floor) return null;
       const startMs = startsAt.getTime();
       const endMs = startMs + turnMinutes(partySize, floor.settings.turns) * MINUTE_MS;
       const occupancies = await occupanciesAround(db, restaurantId, startMs, endMs, clock.now());
-      return chooseSeating(floor.tables, floor.combinations, freeTableIds(floor.tables, occupancies, startMs, endMs), partySize, { onlineOnly });
+      return placeParty(floor, occupancies, startMs, partySize, { onlineOnly });
     },
   };
 }

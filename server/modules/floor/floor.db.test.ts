@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { buildDiner, buildSlot } from '#server/test/factories.ts';
 import { setUpStaffFixture, TOMORROW, t, x, staffX, staffY, diner, call, hold, wrongKinds } from '#server/test/staff-fixture.ts';
 import type { AdminFloor, FloorDay } from '#common/contract/floor.ts';
+import type { FloorLive } from '#common/contract/floor-live.ts';
+import type { PortalStreamEvent } from '#common/contract/portal.ts';
 
 /** The floor through HTTP (decision 240): staff edit it, holds take its tables, availability follows it. */
 setUpStaffFixture();
@@ -185,5 +187,51 @@ describe('every hold goes through the floor', () => {
       [2, 'T1'],
       [2, 'T2'],
     ]);
+  });
+});
+
+describe('re-packing the night (decision 217)', () => {
+  const live = async () => (await call('GET', `/api/admin/floor/live?date=${TOMORROW}`, staffX.token)).json() as FloorLive;
+  const tablesOf = async (reservationId: string) => (await day()).assignments.find((assignment) => assignment.reservation?.id === reservationId)?.tableNames;
+  /** Two couples on the 2-tops and a party of four on the 4-top at `time`: no single table or combination is left for a party of three. */
+  async function fillUp(time: string): Promise<string> {
+    await buildSlot(t.database.db, x.id, { date: TOMORROW, time, capacity: 40 });
+    for (const partySize of [2, 2]) expect((await hold((await buildDiner(t.database.db)).token, x.slug, TOMORROW, time, partySize)).statusCode).toBe(201);
+    const four = await hold((await buildDiner(t.database.db)).token, x.slug, TOMORROW, time, 4);
+    expect(four.statusCode, four.body).toBe(201);
+    expect(await tablesOf(four.json().id)).toEqual(['T4']);
+    return four.json().id as string;
+  }
+
+  it('a party no free table seats is offered and held when a booking not yet seated moves to another table; staff screens show the move', async () => {
+    const four = await fillUp('16:00');
+    // T4 is taken, T1+T2 too, the 6-top needs four: only moving the four to the 6-top seats three.
+    expect(await availability('16:00', 3)).toBe(true);
+    const principal = await t.app.services.sessions.resolvePrincipal(staffX.token);
+    const heard: PortalStreamEvent[] = [];
+    const stop = t.app.services.reservationsAdmin.subscribeToChanges(principal, (event) => heard.push(event));
+    const three = await hold((await buildDiner(t.database.db)).token, x.slug, TOMORROW, '16:00', 3);
+    stop();
+    expect(three.statusCode, three.body).toBe(201);
+    expect(await tablesOf(three.json().id)).toEqual(['T4']);
+    expect(await tablesOf(four)).toEqual(['Big']);
+    // The host view reads the same rows, and the hold's own announcement reloads it.
+    expect((await live()).parties.find((party) => party.reservationId === four)?.tableNames).toEqual(['Big']);
+    expect(heard).toContainEqual({ type: 'booking', reservationId: three.json().id, status: 'HELD' });
+    // Now nothing is left at 16:00 for three, and availability says so too.
+    expect(await availability('16:00', 3)).toBe(false);
+    expect((await hold((await buildDiner(t.database.db)).token, x.slug, TOMORROW, '16:00', 3)).statusCode).toBe(409);
+  });
+
+  it('never moves a booking staff placed: then the time is not offered and a hold is refused', async () => {
+    const four = await fillUp('11:00');
+    const floor = (await call('GET', '/api/admin/floor', staffX.token)).json() as AdminFloor;
+    const pinned = await call('PUT', `/api/admin/floor/assignments/${four}`, staffX.token, {
+      tableIds: [floor.tables.find((table) => table.name === 'T4')!.id],
+    });
+    expect(pinned.statusCode, pinned.body).toBe(200);
+    expect(await availability('11:00', 3)).toBe(false);
+    expect((await hold((await buildDiner(t.database.db)).token, x.slug, TOMORROW, '11:00', 3)).statusCode).toBe(409);
+    expect(await tablesOf(four)).toEqual(['T4']);
   });
 });

@@ -132,6 +132,7 @@ export interface TimedOccupancy extends Occupancy {
 }
 
 interface OccupancyRow {
+  movable_id: string | null;
   table_ids: string[];
   starts_at: Date | string;
   ends_at: Date | string;
@@ -141,12 +142,15 @@ interface OccupancyRow {
 
 /**
  * What takes the restaurant's tables at `now` over [from, to): assignments not released whose
- * reservation still holds covers (reservation-sql.ts holdsCovers), and staff's own rows.
+ * reservation still holds covers (reservation-sql.ts holdsCovers), and staff's own rows. A booking
+ * not yet seated (held, pending or accepted) that staff did not place is movable (decision 217).
  */
 export async function listOccupancies(db: Db, restaurantId: string, from: Date, to: Date, now: Date): Promise<TimedOccupancy[]> {
   const rows = await queryRows<OccupancyRow>(
     db,
-    sql`SELECT a.table_ids, a.starts_at, a.ends_at, a.party_size, CASE WHEN r.status = 'HELD' THEN r.hold_expires_at END AS hold_expires_at
+    sql`SELECT a.table_ids, a.starts_at, a.ends_at, a.party_size, CASE WHEN r.status = 'HELD' THEN r.hold_expires_at END AS hold_expires_at,
+               CASE WHEN a.reservation_id IS NOT NULL AND NOT a.pinned AND a.seated_at IS NULL AND a.finished_at IS NULL
+                         AND r.status IN ('HELD', 'PENDING', 'CONFIRMED') THEN a.reservation_id END AS movable_id
         FROM table_assignments a LEFT JOIN reservations r ON r.id = a.reservation_id
         WHERE a.restaurant_id = ${restaurantId} AND a.released_at IS NULL
           AND a.starts_at < ${to.toISOString()} AND a.ends_at > ${from.toISOString()}
@@ -158,6 +162,7 @@ export async function listOccupancies(db: Db, restaurantId: string, from: Date, 
     endMs: asDate(row.ends_at).getTime(),
     partySize: row.party_size,
     expiresAtMs: row.hold_expires_at ? asDate(row.hold_expires_at).getTime() : Number.POSITIVE_INFINITY,
+    ...(row.movable_id ? { movableId: row.movable_id } : {}),
   }));
 }
 
@@ -170,17 +175,41 @@ export interface NewAssignment {
   partySize: number;
   startsAt: Date;
   endsAt: Date;
+  /** Staff chose these tables: a re-pack never moves them (decision 217). */
+  pinned?: boolean;
 }
 
 export async function insertAssignment(tx: Db, assignment: NewAssignment): Promise<string> {
   const [row] = await queryRows<{ id: string }>(
     tx,
-    sql`INSERT INTO table_assignments (restaurant_id, reservation_id, table_ids, combination_id, party_size, starts_at, ends_at)
+    sql`INSERT INTO table_assignments (restaurant_id, reservation_id, table_ids, combination_id, party_size, starts_at, ends_at, pinned)
         VALUES (${assignment.restaurantId}, ${assignment.reservationId}, ${toPgArray(assignment.tableIds)}::uuid[], ${assignment.combinationId},
-                ${assignment.partySize}, ${assignment.startsAt.toISOString()}, ${assignment.endsAt.toISOString()})
+                ${assignment.partySize}, ${assignment.startsAt.toISOString()}, ${assignment.endsAt.toISOString()}, ${assignment.pinned ?? false})
         RETURNING id`,
   );
   return row.id;
+}
+
+/**
+ * A re-pack's move (decision 217): a booking not yet seated and not placed by staff takes other
+ * tables for the same turn. False when it no longer qualifies (the caller holds the floor's lock, so
+ * it does not happen unless the read was wrong).
+ */
+export async function repackAssignment(
+  tx: Db,
+  restaurantId: string,
+  reservationId: string,
+  tableIds: string[],
+  combinationId: string | null,
+): Promise<boolean> {
+  const rows = await queryRows<{ id: string }>(
+    tx,
+    sql`UPDATE table_assignments SET table_ids = ${toPgArray(tableIds)}::uuid[], combination_id = ${combinationId}
+        WHERE restaurant_id = ${restaurantId} AND reservation_id = ${reservationId} AND released_at IS NULL
+          AND seated_at IS NULL AND finished_at IS NULL AND NOT pinned
+        RETURNING id`,
+  );
+  return rows.length > 0;
 }
 
 /** Ends a reservation's current assignment (moved or unassigned); true when it had one. */

@@ -193,6 +193,8 @@ export function createFloorService(deps: AppDeps) {
           partySize: reservation.party_size,
           startsAt,
           endsAt,
+          // Staff's choice: a re-pack for a later hold never moves it (decision 217).
+          pinned: true,
         });
       });
       return toAssignmentView(restaurantId, reservationId, now);

@@ -298,3 +298,43 @@ describe('the email a change sends (decision 284)', () => {
     expect(await changeEmails(diner.id)).toHaveLength(1);
   });
 });
+
+describe('changing a booking on a full floor (decision 217)', () => {
+  it('a couple growing to four takes the 4-top it sits on when its own old table would have to move aside, and keeps one table', async () => {
+    const restaurant = await buildRestaurant(t.database.db, { name: 'Two Tables' });
+    const staff = await buildStaff(t.database.db, restaurant.id);
+    const floor = await call('PUT', '/api/admin/floor/tables', staff.token, {
+      tables: [
+        { name: 'A', section: 'indoor', minCovers: 1, maxCovers: 2, onlineBookable: true },
+        { name: 'B', section: 'indoor', minCovers: 2, maxCovers: 4, onlineBookable: true },
+      ],
+      combinations: [],
+    });
+    expect(floor.statusCode, floor.body).toBe(200);
+    const date = '2026-12-20';
+    await buildSlot(t.database.db, restaurant.id, { date, time: '19:00', capacity: 8 });
+    const book = async () => {
+      const diner = await buildDiner(t.database.db);
+      const held = await call('POST', '/api/reservations', diner.token, { restaurantSlug: restaurant.slug, date, time: '19:00', partySize: 2 });
+      expect(held.statusCode, held.body).toBe(201);
+      const id = held.json().id as string;
+      expect((await call('POST', `/api/reservations/${id}/confirm`, diner.token, {})).statusCode).toBe(200);
+      return { id, diner };
+    };
+    const [first, second] = [await book(), await book()];
+    // The first couple had A, the second B; once the first cancels, the second sits alone on the 4-top.
+    expect((await call('POST', `/api/reservations/${first.id}/cancel`, first.diner.token, {})).statusCode).toBe(200);
+    const changed = await call('POST', `/api/reservations/${second.id}/change`, second.diner.token, { date, time: '19:00', partySize: 4 });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const tables = await queryRows<{ table_ids: string[] }>(
+      t.database.db,
+      sql`SELECT table_ids FROM table_assignments WHERE reservation_id = ${second.id} AND released_at IS NULL`,
+    );
+    expect(tables.map((row) => row.table_ids)).toEqual([
+      floor
+        .json()
+        .tables.filter((table: { name: string }) => table.name === 'B')
+        .map((table: { id: string }) => table.id),
+    ]);
+  });
+});

@@ -1,0 +1,140 @@
+import { chooseSeating, freeTableIds, idleMinutesAround, isPacingAllowed, seatingAt, turnMinutes } from './floor.ts';
+import type { Floor, FloorTable, Occupancy, Seating, SeatingOptions } from './floor.ts';
+
+/**
+ * Re-packing the night (decision 217): when no table or combination is free for a new party's
+ * whole turn, bookings not yet seated may move to other free tables that seat them, so the new
+ * party fits. A booking at another table keeps its time and party; the diner sees nothing.
+ */
+
+/** At most this many bookings move for one new party: a small search, run inside the floor's lock. */
+export const REPACK_MAX_MOVES = 2;
+
+/** A booking a re-pack moves: its id (Occupancy.movableId) and the tables it takes instead, for the same turn. */
+export interface SeatingMove {
+  id: string;
+  tableIds: string[];
+  combinationId: string | null;
+}
+
+/** Where a party sits, and the bookings that move so it can. */
+export interface Placement extends Seating {
+  moves: SeatingMove[];
+}
+
+const overlaps = (occupancy: Occupancy, startMs: number, endMs: number) => occupancy.startMs < endMs && startMs < occupancy.endMs;
+
+/** The best seating for an occupancy being moved: tables bookable online only (a moved booking never lands on a table staff keep back), no pacing asked (its start does not change). */
+function reseat(floor: Floor, state: readonly Occupancy[], moving: Occupancy): Seating | null {
+  const free = freeTableIds(floor.tables, state, moving.startMs, moving.endMs);
+  return chooseSeating(floor.tables, floor.combinations, free, moving.partySize, {
+    onlineOnly: true,
+    idleMinutes: (tableIds) => idleMinutesAround(state, tableIds, moving.startMs, moving.endMs),
+  });
+}
+
+/**
+ * Moves `blockers` off `reserved` (the new party's tables over its turn), largest party first, each
+ * to the best free seating left; null when one finds none. A blocker may push aside one more movable
+ * booking while the moves stay within REPACK_MAX_MOVES.
+ */
+function moveAside(floor: Floor, others: Occupancy[], blockers: Occupancy[], budget: number): SeatingMove[] | null {
+  const state = [...others];
+  const moves: SeatingMove[] = [];
+  for (const blocker of [...blockers].sort((a, b) => b.partySize - a.partySize || a.startMs - b.startMs)) {
+    const direct = reseat(floor, state, blocker);
+    if (direct) {
+      state.push({ ...blocker, tableIds: direct.tableIds });
+      moves.push({ id: blocker.movableId!, ...direct });
+      continue;
+    }
+    // One level deeper: a table that seats the blocker, held by exactly one movable booking that fits elsewhere.
+    if (moves.length + 2 > budget) return null;
+    const deeper = pushAside(floor, state, blocker);
+    if (!deeper) return null;
+    state.splice(0, state.length, ...deeper.state);
+    moves.push(...deeper.moves);
+  }
+  return moves;
+}
+
+function pushAside(floor: Floor, state: Occupancy[], blocker: Occupancy): { state: Occupancy[]; moves: SeatingMove[] } | null {
+  for (const option of seatingsFor(floor, blocker.partySize, true)) {
+    const inTheWay = state.filter(
+      (occupancy) => overlaps(occupancy, blocker.startMs, blocker.endMs) && occupancy.tableIds.some((id) => option.tableIds.includes(id)),
+    );
+    if (inTheWay.length !== 1 || !inTheWay[0].movableId) continue;
+    const rest = state.filter((occupancy) => occupancy !== inTheWay[0]);
+    rest.push({ ...blocker, tableIds: option.tableIds });
+    const second = reseat(floor, rest, inTheWay[0]);
+    if (!second) continue;
+    rest.push({ ...inTheWay[0], tableIds: second.tableIds });
+    return {
+      state: rest,
+      moves: [
+        { id: blocker.movableId!, tableIds: option.tableIds, combinationId: option.combinationId },
+        { id: inTheWay[0].movableId!, ...second },
+      ],
+    };
+  }
+  return null;
+}
+
+/** Every single table and allowed combination that seats `partySize` (online only when asked), fewest seats first, a single table before a combination. */
+function seatingsFor(floor: Floor, partySize: number, onlineOnly: boolean): (Seating & { seats: number })[] {
+  const byId = new Map(floor.tables.map((table) => [table.id, table]));
+  const usable = (table: FloorTable | undefined) => !!table && (!onlineOnly || table.onlineBookable);
+  const options: (Seating & { seats: number; name: string })[] = [];
+  for (const table of floor.tables) {
+    if (usable(table) && partySize >= table.minCovers && partySize <= table.maxCovers)
+      options.push({ tableIds: [table.id], combinationId: null, seats: table.maxCovers, name: table.name });
+  }
+  for (const combination of floor.combinations) {
+    if (partySize < combination.minCovers || partySize > combination.maxCovers || combination.tableIds.length === 0) continue;
+    if (combination.tableIds.every((id) => usable(byId.get(id))))
+      options.push({ tableIds: [...combination.tableIds], combinationId: combination.id, seats: combination.maxCovers, name: combination.id });
+  }
+  return options.sort(
+    (a, b) => a.seats - b.seats || Number(a.combinationId !== null) - Number(b.combinationId !== null) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
+}
+
+/**
+ * Where a party of `partySize` sits at `startMs` (decision 217): the free seating seatingAt picks
+ * when there is one; otherwise, when pacing allows it, a table or combination whose only
+ * occupants over the turn are movable bookings (Occupancy.movableId: reserved, not seated, not
+ * placed by staff) that fit other free tables, with the fewest moves (at most REPACK_MAX_MOVES),
+ * then the fewest seats. Null when nothing seats the party even so. Holds and availability both
+ * ask this, so a time is offered exactly when a hold would seat it.
+ */
+export function placeParty(floor: Floor, occupancies: readonly Occupancy[], startMs: number, partySize: number, options: SeatingOptions): Placement | null {
+  const direct = seatingAt(floor, occupancies, startMs, partySize, options);
+  if (direct) return { ...direct, moves: [] };
+  if (!isPacingAllowed(floor.settings.pacing, occupancies, startMs, partySize)) return null;
+  const endMs = startMs + turnMinutes(partySize, floor.settings.turns) * 60_000;
+  let best: Placement | null = null;
+  for (const option of seatingsFor(floor, partySize, options.onlineOnly)) {
+    const blockers = occupancies.filter((occupancy) => overlaps(occupancy, startMs, endMs) && occupancy.tableIds.some((id) => option.tableIds.includes(id)));
+    if (blockers.length === 0 || blockers.length > REPACK_MAX_MOVES || blockers.some((blocker) => !blocker.movableId)) continue;
+    const others = occupancies.filter((occupancy) => !blockers.includes(occupancy));
+    others.push({ tableIds: option.tableIds, startMs, endMs, partySize });
+    const moves = dedupe(moveAside(floor, others, blockers, REPACK_MAX_MOVES));
+    if (moves && (!best || moves.length < best.moves.length)) best = { tableIds: option.tableIds, combinationId: option.combinationId, moves };
+    if (best?.moves.length === 1) break;
+  }
+  return best;
+}
+
+/** A booking moved twice in one search keeps its last tables, and counts once. */
+function dedupe(moves: SeatingMove[] | null): SeatingMove[] | null {
+  return moves && [...new Map(moves.map((move) => [move.id, move])).values()];
+}
+
+/** The occupancies after `placement`'s moves (the new party not included): for callers that keep a night in memory. */
+export function applyMoves<T extends Occupancy>(occupancies: readonly T[], moves: readonly SeatingMove[]): T[] {
+  const moved = new Map(moves.map((move) => [move.id, move]));
+  return occupancies.map((occupancy) => {
+    const move = occupancy.movableId === undefined ? undefined : moved.get(occupancy.movableId);
+    return move ? { ...occupancy, tableIds: move.tableIds } : occupancy;
+  });
+}
