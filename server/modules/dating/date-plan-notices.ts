@@ -5,7 +5,8 @@ import type { NotificationsService } from '#server/modules/notifications/notific
 import { findPlanNoticeFacts, type PlanNoticeRow } from './date-plans.repository.ts';
 
 /** What changed on a plan, in the words of its push. */
-export type PlanChange = 'proposed' | 'replaced' | 'accepted' | 'booked' | 'declined' | 'expired' | 'cancelled' | 'cancelledLate' | 'closed' | 'restaurantCancelled';
+export type PlanChange =
+  'proposed' | 'replaced' | 'accepted' | 'booked' | 'declined' | 'expired' | 'cancelled' | 'cancelledLate' | 'closed' | 'restaurantCancelled';
 
 /** A change to tell, and the member whose doing it was (they know already: they are not told). */
 export interface PlanNotice {

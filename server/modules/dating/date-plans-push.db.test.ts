@@ -78,9 +78,9 @@ describe("a dating member's browsers", () => {
       devices: 1,
     });
     // The same browser subscribed by the diner too: both keep it (decision 219).
-    expect((await t.app.inject({ method: 'POST', url: '/api/me/push-subscriptions', headers: bearer(diner.token), payload: { endpoint, keys } })).statusCode).toBe(
-      201,
-    );
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/me/push-subscriptions', headers: bearer(diner.token), payload: { endpoint, keys } })).statusCode,
+    ).toBe(201);
     const owners = await queryRows<{ user_id: string | null; dating_user_id: string | null }>(
       t.database.db,
       sql`SELECT user_id, dating_user_id FROM push_subscriptions WHERE endpoint = ${endpoint} ORDER BY user_id NULLS FIRST`,
@@ -141,11 +141,13 @@ describe('date-plan changes by push', () => {
       ['Your date with Ravi is booked', link],
     ]);
     // Marked sent once the push service answered (a moment after it received the request).
-    await expect.poll(async () => (await pushesTo(asha)).map((row) => [row.channel, row.kind, row.delivery_status, row.user_id])).toEqual([
-      ['push', 'datePlan', 'sent', null],
-      ['push', 'datePlan', 'sent', null],
-      ['push', 'datePlan', 'sent', null],
-    ]);
+    await expect
+      .poll(async () => (await pushesTo(asha)).map((row) => [row.channel, row.kind, row.delivery_status, row.user_id]))
+      .toEqual([
+        ['push', 'datePlan', 'sent', null],
+        ['push', 'datePlan', 'sent', null],
+        ['push', 'datePlan', 'sent', null],
+      ]);
     // Ravi subscribed nothing: no push is written for him, and no other channel either (decision 227).
     expect(await anyMessageTo(ravi)).toBe(0);
   });

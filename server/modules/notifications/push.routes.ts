@@ -125,7 +125,8 @@ export const datingPushRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'unsubscribeDatingMemberFromPush',
         security: datingCookieAccess,
         tags: dating,
-        summary: "Stop pushing the member's date-plan changes to this browser (by its endpoint); also sent at sign-out; removing one that is not kept is not an error",
+        summary:
+          "Stop pushing the member's date-plan changes to this browser (by its endpoint); also sent at sign-out; removing one that is not kept is not an error",
         body: pushUnsubscribeBody,
         response: { 200: pushSubscriptionAnswer, ...standardErrors },
       },
