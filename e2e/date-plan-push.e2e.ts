@@ -40,7 +40,12 @@ async function newMember(viewport: { width: number; height: number }, person: { 
   await signUpJourneyMemberInPage(page, person);
   await page.goto(`${server.baseUrl}/dating/app`);
   await page.getByRole('heading', { name: 'Your dates' }).waitFor();
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  const controlled = () => page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 10_000 });
+  // A worker still installing when the page loaded takes it at the next load.
+  await controlled().catch(async () => {
+    await page.reload();
+    await controlled();
+  });
   return { page, errors, keys: browserKeys(), device };
 }
 
