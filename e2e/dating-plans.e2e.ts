@@ -7,7 +7,7 @@ import { datingDays, eveningWindows, freeEvenings } from '#common/domain/dating-
 import { todayInKolkata } from '#common/domain/time.ts';
 import { queryRows } from '#server/db/client.ts';
 import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
-import { signUpJourneyMemberInPage } from './support/dating.ts';
+import { inPage, makeOnlyDatePartner, signUpJourneyMemberInPage } from './support/dating.ts';
 import { useE2eEnvironment } from './support/environment.ts';
 import { apiClient, expectAccessible, openAs, saveScreenshot, signInStaff } from './support/fixtures.ts';
 import type { E2eServer } from './support/server.ts';
@@ -37,17 +37,7 @@ let staffToken: string | undefined;
 async function partnerStaff(): Promise<string> {
   if (staffToken) return staffToken;
   // The demo's own partners are let go: this journey's only partner table is RESTAURANT's.
-  await server.database.db.execute(sql`DELETE FROM dating_partners`);
-  const login = await api<{ token: string }>('/api/auth/restaurant-login', { method: 'POST', body: STAFF });
-  expect(login.status).toBe(200);
-  const saved = await api<{ partner: { optedInAt: string } | null }>('/api/admin/date-partner', {
-    method: 'PUT',
-    token: login.body.token,
-    body: { budget: 'INR_1000_2500', neighbourhood: 'Indiranagar', cuisines: ['SOUTH_INDIAN'], dateTypes: ['COFFEE', 'DINNER'] },
-  });
-  expect(saved.status, JSON.stringify(saved.body)).toBe(200);
-  expect(saved.body.partner).not.toBeNull();
-  staffToken = login.body.token;
+  staffToken = await makeOnlyDatePartner(server, api, STAFF);
   return staffToken;
 }
 
@@ -59,21 +49,6 @@ async function newMember(viewport: { width: number; height: number }, person: { 
   await page.goto(`${server.baseUrl}/dating`);
   await signUpJourneyMemberInPage(page, person);
   return { page, errors };
-}
-
-/** A JSON call from inside the page, with the member's session cookie. */
-async function inPage<T>(page: Page, path: string, method = 'GET', body?: unknown): Promise<{ status: number; body: T }> {
-  return page.evaluate(
-    async ({ path, method, body }) => {
-      const response = await fetch(path, {
-        method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, body: await response.json().catch(() => null) };
-    },
-    { path, method, body },
-  ) as Promise<{ status: number; body: T }>;
 }
 
 /** Ages 25-40, Indiranagar, every evening of the week, saved through the form. */

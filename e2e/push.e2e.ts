@@ -9,6 +9,7 @@ import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
 import { apiClient, createDiner as createDinerByApi, expectAccessible, holdFirstFreeTable, openAs, saveScreenshot } from './support/fixtures.ts';
 import { useE2eEnvironment } from './support/environment.ts';
 import { fillTheEvening } from './support/full-evening.ts';
+import { allowNotifications, deliverToServiceWorker, shownNotifications } from './support/push.ts';
 import type { E2eServer } from './support/server.ts';
 
 /**
@@ -40,23 +41,8 @@ async function pageWithNotifications(
   origin = server.baseUrl,
 ): Promise<{ page: Page; context: BrowserContext }> {
   const page = await openAs(browser, token, viewport);
-  const context = page.context();
-  await context.grantPermissions(['notifications'], { origin });
-  return { page, context };
-}
-
-/** A CDP session with the ServiceWorker domain on, and the id it knows the page's registration by. */
-async function serviceWorkerSession(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
-  const found = new Promise<string>((resolve) =>
-    cdp.on('ServiceWorker.workerRegistrationUpdated', (event) => {
-      const match = event.registrations.find((registration) => registration.scopeURL === scope && !registration.isDeleted);
-      if (match) resolve(match.registrationId);
-    }),
-  );
-  await cdp.send('ServiceWorker.enable');
-  return { cdp, registrationId: await found };
+  await allowNotifications(page, origin);
+  return { page, context: page.context() };
 }
 
 describe('push and the installable app, in Chromium', () => {
@@ -114,18 +100,9 @@ describe('push and the installable app, in Chromium', () => {
       expect(JSON.parse(payload)).toMatchObject({ url: `/hold/${holdId}`, title: expect.stringContaining('is yours') });
 
       // The real service worker receives that payload and shows the notification.
-      const { cdp, registrationId } = await serviceWorkerSession(page);
-      await cdp.send('ServiceWorker.deliverPushMessage', { origin: server.baseUrl, registrationId, data: payload });
-      const shownNotifications = () =>
-        page.evaluate(async () =>
-          (await (await navigator.serviceWorker.ready).getNotifications()).map((shown) => ({
-            title: shown.title,
-            body: shown.body,
-            data: shown.data as unknown,
-          })),
-        );
-      await expect.poll(async () => (await shownNotifications()).length, { timeout: 10_000 }).toBe(1);
-      const [notification] = await shownNotifications();
+      await deliverToServiceWorker(page, server.baseUrl, payload);
+      await expect.poll(async () => (await shownNotifications(page)).length, { timeout: 10_000 }).toBe(1);
+      const [notification] = await shownNotifications(page);
       expect(notification.title).toContain('Chai Point Reserve');
       expect(notification.data).toEqual({ url: `/hold/${holdId}` });
 

@@ -300,6 +300,16 @@ export const authorizationTable: Row[] = [
   { method: 'POST', path: '/dating/suggestions/{missingId}/report', body: () => ({ reason: 'OTHER' }), expect: all(401) },
   // Date plans are for their two members only (date-plans.db.test.ts covers members and strangers).
   { method: 'GET', path: '/dating/plans', expect: all(401) },
+  // A dating member's push subscriptions and choice (decision 219): the member's cookie session only (date-plans-push.db.test.ts signs one in).
+  {
+    method: 'POST',
+    path: '/dating/me/push-subscriptions',
+    body: () => ({ endpoint: 'https://fcm.googleapis.com/fcm/send/none', keys: { p256dh: 'B'.repeat(87), auth: 'A'.repeat(22) } }),
+    expect: all(401),
+  },
+  { method: 'DELETE', path: '/dating/me/push-subscriptions', body: () => ({ endpoint: 'https://fcm.googleapis.com/fcm/send/none' }), expect: all(401) },
+  { method: 'GET', path: '/dating/me/notification-preferences', expect: all(401) },
+  { method: 'PUT', path: '/dating/me/notification-preferences', body: () => ({ push: false }), expect: all(401) },
   { method: 'PUT', path: '/dating/plans/{missingId}/after-date', body: () => ({ showedUp: true, meetAgain: true }), expect: all(401) },
   // A shared plan's link is its own access: anyone holding a genuine one may read it; a forged one is refused alike.
   { method: 'GET', path: '/api/date-share/{foreignLink}', expect: all(400) },

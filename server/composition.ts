@@ -79,7 +79,7 @@ export function createServices(deps: AppDeps) {
   const datingPartners = createDatingPartners(deps);
   // The moderation list of reported members (decision 185): a moderator's SUSPEND revokes the member's sessions.
   const datingModeration = createDatingModeration(deps, sessions);
-  const datePlans = createDatePlans(deps, reservations, payments, restaurants);
+  const datePlans = createDatePlans(deps, reservations, payments, restaurants, notifications);
   const phoneVerification = createPhoneVerificationService(deps, notifications);
   // Forgot password for the three sign-ins, and the welcome email that proves a diner's address (decisions 230, 231).
   const passwordReset = createPasswordResetService(deps, sessions, notifications, createDatingRecovery());
@@ -94,7 +94,7 @@ export function createServices(deps: AppDeps) {
     reservations,
     guests,
     notifications,
-    datingErasure: createDatingErasure(storage),
+    datingErasure: createDatingErasure(storage, push),
     waitlist,
     drops,
   });

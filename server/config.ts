@@ -237,7 +237,7 @@ const pushEnv = {
   PUSH_DRIVER: z
     .preprocess((value) => (value === '' ? undefined : value), z.enum(['webpush', 'off']).optional())
     .describe(
-      '`webpush` sends offers, reminders, draw results and date-plan changes to the browsers diners subscribed (Web Push with VAPID); `off` leaves push out of every route. Unset: `webpush`, except in production without VAPID keys, where push stays off and the start-up log says so. `NODE_ENV=production` with `PUSH_DRIVER=webpush` (or only some of the VAPID settings) refuses to start without all three (decision 212).',
+      '`webpush` sends offers, reminders, draw results and date-plan changes to the browsers diners and dating members subscribed (Web Push with VAPID); `off` leaves push out of every route. Unset: `webpush`, except in production without VAPID keys, where push stays off and the start-up log says so. `NODE_ENV=production` with `PUSH_DRIVER=webpush` (or only some of the VAPID settings) refuses to start without all three (decision 212).',
     ),
   VAPID_PUBLIC_KEY: optionalText.describe(
     'The VAPID public key (URL-safe base64, 65 bytes uncompressed P-256), as `npx web-push generate-vapid-keys` prints it; browsers subscribe with it. Unset outside production: a pair is made once and kept in `DATA_DIR/vapid-keys.json` (tests keep theirs in memory).',

@@ -55,3 +55,21 @@ export const notificationPreferences = channelChoices.extend({
   hasEmail: z.boolean(),
 });
 export type NotificationPreferences = z.infer<typeof notificationPreferences>;
+
+/**
+ * A dating member's push choice (decision 219): date-plan changes go by push alone (decision 227),
+ * so push is the one channel a member turns on or off.
+ */
+export const datingPushChoice = channelChoices.pick({ push: true });
+export type DatingPushChoice = z.infer<typeof datingPushChoice>;
+
+/** `endpoint`: this browser's push endpoint, to learn whether it is one of the member's devices. */
+export const datingNotificationPreferencesQuery = z.object({ endpoint: pushEndpoint.optional() });
+
+export const datingNotificationPreferences = z.object({
+  push: z.boolean().describe('Date-plan changes by push on the browsers this member subscribed'),
+  pushEnabled: z.boolean().describe('Whether this server sends push at all'),
+  pushDevices: z.number().int().min(0).describe('Browsers of this member subscribed to push'),
+  thisDevice: z.boolean().describe('Whether the `endpoint` asked about is one of them (false when none was given)'),
+});
+export type DatingNotificationPreferences = z.infer<typeof datingNotificationPreferences>;

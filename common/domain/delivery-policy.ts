@@ -6,10 +6,10 @@
  * offer of a table they queued for. Nothing is sent for marketing.
  */
 
-export const MESSAGE_KINDS = ['code', 'notice', 'reminder', 'offer', 'result'] as const;
+export const MESSAGE_KINDS = ['code', 'notice', 'reminder', 'offer', 'result', 'datePlan'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
-/** The kinds that may go out as a text (SMS, WhatsApp): a draw's result goes only by push. */
-export type TextMessageKind = Exclude<MessageKind, 'result'>;
+/** The kinds that may go out as a text (SMS, WhatsApp): a draw's result and a date plan's change go only by push. */
+export type TextMessageKind = Exclude<MessageKind, 'result' | 'datePlan'>;
 
 export const DELIVERY_CHANNELS = ['push', 'whatsapp', 'sms', 'email'] as const;
 export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
@@ -28,6 +28,12 @@ export const DELIVERY_POLICY: Readonly<Record<MessageKind, readonly DeliveryChan
   offer: ['push', 'whatsapp', 'sms', 'email'],
   /** A drop's draw is done (the winners also get their offer): only to a device that asked for it (decision 212). */
   result: ['push'],
+  /**
+   * A date plan changed (proposed, accepted, booked, declined, cancelled, closed, replaced): only to
+   * a dating member's subscribed browsers (decision 227). The plans card shows every change
+   * whenever the member opens it, as before; no text or email names a date on a phone's lock screen.
+   */
+  datePlan: ['push'],
 };
 
 /**

@@ -1,5 +1,8 @@
+import { sql } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import type { apiClient } from './fixtures.ts';
+import type { E2eServer } from './server.ts';
 
 /**
  * Signs a member up from inside the page, with the browser's own cookies: three canvas photos
@@ -77,4 +80,41 @@ export function signUpJourneyMemberInPage(page: Page, person: { name: string; do
     languages: ['Kannada'],
     firstDateTypes: ['COFFEE'],
   });
+}
+
+/** A JSON call from inside the page, with the member's session cookie. */
+export async function inPage<T>(page: Page, path: string, method = 'GET', body?: unknown): Promise<{ status: number; body: T }> {
+  return page.evaluate(
+    async ({ path, method, body }) => {
+      const response = await fetch(path, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, body: await response.json().catch(() => null) };
+    },
+    { path, method, body },
+  ) as Promise<{ status: number; body: T }>;
+}
+
+/**
+ * Makes `staff`'s restaurant the journey server's only date partner (the demo's own partners are
+ * let go), one that fits every journey member; answers the staff's token.
+ */
+export async function makeOnlyDatePartner(
+  server: E2eServer,
+  api: ReturnType<typeof apiClient>,
+  staff: { username: string; password: string },
+): Promise<string> {
+  await server.database.db.execute(sql`DELETE FROM dating_partners`);
+  const login = await api<{ token: string }>('/api/auth/restaurant-login', { method: 'POST', body: staff });
+  expect(login.status).toBe(200);
+  const saved = await api<{ partner: { optedInAt: string } | null }>('/api/admin/date-partner', {
+    method: 'PUT',
+    token: login.body.token,
+    body: { budget: 'INR_1000_2500', neighbourhood: 'Indiranagar', cuisines: ['SOUTH_INDIAN'], dateTypes: ['COFFEE', 'DINNER'] },
+  });
+  expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+  expect(saved.body.partner).not.toBeNull();
+  return login.body.token;
 }

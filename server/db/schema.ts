@@ -396,7 +396,9 @@ export const pushSubscriptions = pgTable('push_subscriptions', {
   id: uuid('id')
     .primaryKey()
     .default(sql`gen_random_uuid()`),
-  userId: uuid('user_id').notNull(),
+  /** Exactly one owner: a diner or a dating member (migration 0030, decision 219). */
+  userId: uuid('user_id'),
+  datingUserId: uuid('dating_user_id'),
   endpoint: text('endpoint').notNull(),
   p256dh: text('p256dh').notNull(),
   auth: text('auth').notNull(),
@@ -408,7 +410,12 @@ export const pushSubscriptions = pgTable('push_subscriptions', {
 
 /** The text channels a diner turned off; no row means every channel is on (migration 0028, decision 212). */
 export const notificationPreferences = pgTable('notification_preferences', {
-  userId: uuid('user_id').primaryKey(),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
+  /** Exactly one owner: a diner or a dating member (migration 0030, decision 219). */
+  userId: uuid('user_id'),
+  datingUserId: uuid('dating_user_id'),
   push: boolean('push').notNull().default(true),
   whatsapp: boolean('whatsapp').notNull().default(true),
   sms: boolean('sms').notNull().default(true),

@@ -15,6 +15,8 @@ import { Alert, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { DatingRequestError, datingApi, datingErrorMessage, datingUrl } from '#web/features/dating/api.ts';
 import { DatingPage } from '#web/features/dating/DatingLayout.tsx';
+import { DatingNotificationSettings } from '#web/features/dating/DatingNotifications.tsx';
+import { forgetThisBrowserForDating } from '#web/features/dating/push.ts';
 import { datingKeys } from '#web/features/dating/keys.ts';
 import { Plans } from '#web/features/dating/Plans.tsx';
 import { Preferences } from '#web/features/dating/Preferences.tsx';
@@ -59,6 +61,8 @@ function LogOutButton({ name }: { name: string }) {
   async function logOut() {
     setBusy(true);
     try {
+      // This browser stops receiving the leaving member's date-plan pushes (decision 219).
+      await forgetThisBrowserForDating().catch(() => null);
       await datingApi.logout();
       window.location.assign('/dating');
     } catch (error) {
@@ -227,6 +231,8 @@ function Profile({ profile }: { profile: DatingProfile }) {
       </div>
 
       <Preferences profile={profile} />
+
+      <DatingNotificationSettings />
     </div>
   );
 }

@@ -106,7 +106,7 @@ export function createDatePlanAnswers(
       await table.movePlanAndTable(plan, { to: 'CANCELLED', by: 'member', cancelReason: 'DATE_DECLINED' }, async (tx, locked, members, now) => {
         if (locked.status !== 'PROPOSED') throw notNow(locked.status, 'declined');
         await setAnswer(tx, planId, memberId, 'DECLINED', now);
-        return { event: 'declined', settlement: releaseAll(members) };
+        return { event: 'declined', settlement: releaseAll(members), notice: { change: 'declined', by: memberId } };
       });
       return memberView(planId, memberId);
     },
@@ -135,12 +135,13 @@ export function createDatePlanAnswers(
           event: 'askedAgain',
           settlement: releaseAll(members),
           afterwards: async (tx) => {
-            next = await proposals.proposeIn(tx, locked.member_a, locked.member_b, { plan: locked, why: 'askedAgain' });
+            next = await proposals.proposeIn(tx, locked.member_a, locked.member_b, { plan: locked, why: 'askedAgain', by: memberId });
             if (!next) throw conflict(NO_OTHER_OPTION);
           },
         };
       });
       reservations.announceOfferedHold(next!.held);
+      proposals.deliver(next!);
       return memberView(next!.id, memberId);
     },
 
@@ -158,7 +159,7 @@ export function createDatePlanAnswers(
         if (locked.status !== 'BOOKED') throw notNow(locked.status, 'cancelled');
         const late = isLateDateCancel(asDate(locked.starts_at), now);
         const settlement = settleDatePlan([locked.member_a, locked.member_b], { kind: 'memberCancel', by: memberId, late });
-        return { event: late ? 'oneFlaked' : 'cancelledInTime', settlement };
+        return { event: late ? 'oneFlaked' : 'cancelledInTime', settlement, notice: { change: late ? 'cancelledLate' : 'cancelled', by: memberId } };
       });
       return memberView(planId, memberId);
     },

@@ -5,6 +5,7 @@ import type { AppDeps } from '#server/deps.ts';
 import { anonymous } from '#server/modules/accounts/principal.ts';
 import type { PaymentStatusChange } from '#server/modules/payments/payments.service.ts';
 import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
+import type { DatePlanNotices } from './date-plan-notices.ts';
 import { notNow, releaseAll, type DatePlanTable } from './date-plan-table.ts';
 import {
   findPlan,
@@ -30,16 +31,33 @@ const SWEEP_BATCH = 100;
  * the sweep (deadlines, arrivals, deposit moves left undone). The listeners are wired in
  * server/composition.ts.
  */
-export function createDatePlanEvents({ db, clock, log }: Pick<AppDeps, 'db' | 'clock' | 'log'>, restaurants: RestaurantsService, table: DatePlanTable) {
+export function createDatePlanEvents(
+  { db, clock, log }: Pick<AppDeps, 'db' | 'clock' | 'log'>,
+  restaurants: RestaurantsService,
+  table: DatePlanTable,
+  notices: DatePlanNotices,
+) {
   const { movePlanAndTable, applyPlanEvent, settleMoves, bookIfBothPaid } = table;
 
-  /** Closes an open plan with nobody at fault: its hold or booked table goes back, both deposits released. */
-  async function closeWithNobodyAtFault(plan: PlanRow, cancelReason: 'DATE_MEMBER_SUSPENDED' | 'DATE_MEMBER_BLOCKED'): Promise<void> {
+  /**
+   * Closes an open plan with nobody at fault: its hold or booked table goes back, both deposits
+   * released. The members are told it closed, not why; the one whose doing it was (`by`, a blocker
+   * or the suspended member) is not told (decision 227).
+   */
+  async function closeWithNobodyAtFault(plan: PlanRow, cancelReason: 'DATE_MEMBER_SUSPENDED' | 'DATE_MEMBER_BLOCKED', by: string | null): Promise<void> {
+    const notice = { change: 'closed' as const, by };
     await movePlanAndTable(plan, { to: 'CANCELLED', by: 'member', cancelReason }, async (_tx, locked, members) => {
-      if (locked.status === 'PROPOSED') return { event: 'declined', settlement: releaseAll(members) };
-      if (locked.status === 'BOOKED') return { event: 'cancelledInTime', settlement: releaseAll(members) };
+      if (locked.status === 'PROPOSED') return { event: 'declined', settlement: releaseAll(members), notice };
+      if (locked.status === 'BOOKED') return { event: 'cancelledInTime', settlement: releaseAll(members), notice };
       throw notNow(locked.status, 'closed');
     }).catch((error: unknown) => log.warn({ err: error, planId: plan.id }, 'date plan not closed; the sweep retries'));
+  }
+
+  /** One member's deposit is in and the table waits for the other's: the other hears they said yes (decision 227). */
+  async function tellAccepted(planId: string, intentId: string): Promise<void> {
+    const payer = (await listPlanMembers(db, [planId])).find((member) => member.intent_id === intentId);
+    if (!payer) return;
+    notices.deliver(await db.transaction((tx) => notices.tell(tx, planId, { change: 'accepted', by: payer.member_id })));
   }
 
   return {
@@ -52,7 +70,7 @@ export function createDatePlanEvents({ db, clock, log }: Pick<AppDeps, 'db' | 'c
       if (!plan || plan.status !== 'PROPOSED' || clock.now() >= asDate(plan.deadline)) return 'reject';
       await markPaid(db, change.intentId, clock.now());
       try {
-        await bookIfBothPaid(planId);
+        if (!(await bookIfBothPaid(planId))) await tellAccepted(planId, change.intentId);
       } catch (error) {
         // The plan closed or its hold lapsed meanwhile: this money goes back (the plan's own close
         // releases the other's). Anything else leaves the plan paid for, and the sweep books it.
@@ -72,7 +90,7 @@ export function createDatePlanEvents({ db, clock, log }: Pick<AppDeps, 'db' | 'c
      * settles by arrivals, as any other).
      */
     async onMemberSuspended(memberId: string): Promise<void> {
-      for (const plan of await listOpenPlansOfMember(db, memberId)) await closeWithNobodyAtFault(plan, 'DATE_MEMBER_SUSPENDED');
+      for (const plan of await listOpenPlansOfMember(db, memberId)) await closeWithNobodyAtFault(plan, 'DATE_MEMBER_SUSPENDED', memberId);
     },
 
     /**
@@ -81,7 +99,7 @@ export function createDatePlanEvents({ db, clock, log }: Pick<AppDeps, 'db' | 'c
      * released, the table back on sale and to its waitlist first.
      */
     async onPairBlocked(blockerId: string, blockedId: string): Promise<void> {
-      for (const plan of await listOpenPlansBetween(db, blockerId, blockedId)) await closeWithNobodyAtFault(plan, 'DATE_MEMBER_BLOCKED');
+      for (const plan of await listOpenPlansBetween(db, blockerId, blockedId)) await closeWithNobodyAtFault(plan, 'DATE_MEMBER_BLOCKED', blockerId);
     },
 
     /**
@@ -97,10 +115,13 @@ export function createDatePlanEvents({ db, clock, log }: Pick<AppDeps, 'db' | 'c
         await db
           .transaction(async (tx) => {
             const locked = await findPlan(tx, planId, { forUpdate: true });
-            if (!locked || locked.status !== 'PROPOSED') return;
-            await applyPlanEvent(tx, locked, 'deadlinePassed', releaseAll(await listPlanMembers(tx, [planId])), clock.now());
+            if (!locked || locked.status !== 'PROPOSED') return [];
+            return applyPlanEvent(tx, locked, 'deadlinePassed', releaseAll(await listPlanMembers(tx, [planId])), clock.now());
           })
-          .then(() => settleMoves(planId))
+          .then((messageIds) => {
+            notices.deliver(messageIds);
+            return settleMoves(planId);
+          })
           .catch((error: unknown) => log.warn({ err: error, planId }, 'lapsed date plan not closed; the next sweep retries'));
         done += 1;
       }
@@ -127,7 +148,7 @@ export function createDatePlanEvents({ db, clock, log }: Pick<AppDeps, 'db' | 'c
         done += 1;
       }
       for (const plan of await listOpenPlansOfBlockedPairs(db, now, SWEEP_BATCH)) {
-        await closeWithNobodyAtFault(plan, 'DATE_MEMBER_BLOCKED');
+        await closeWithNobodyAtFault(plan, 'DATE_MEMBER_BLOCKED', null);
         done += 1;
       }
       for (const planId of await listPlansWithUndoneMoves(db, SWEEP_BATCH)) {

@@ -2,6 +2,7 @@ import { DATE_PARTY_SIZE, PLAN_HORIZON_DAYS, PLAN_MIN_LEAD_HOURS, PLAN_MIN_LEAD_
 import { asDate, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import type { ReservationsService } from '#server/modules/reservations/reservations.service.ts';
+import type { DatePlanNotices } from './date-plan-notices.ts';
 import { DATE_ACCOUNT_ID } from './date-plan-table.ts';
 import { hasOpenProposal, hasRoomForUnpaidDate, lockEveningsOfSlots, lockMembers } from './date-plan-limits.repository.ts';
 import { findPlanCandidates, insertPlan, listPlansOfPair, type PlanRow } from './date-plans.repository.ts';
@@ -13,10 +14,12 @@ const HOUR_MS = 3_600_000;
 export interface PlacedPlan {
   id: string;
   held: NonNullable<Awaited<ReturnType<ReservationsService['createHoldForPlatform']>>>;
+  /** The members' pushes of the new plan (decision 227), sent once its transaction committed. */
+  messageIds: string[];
 }
 
-/** Why a pair gets a plan after an earlier one: a member asked for another option, or both want a second date. */
-export type ProposalAfter = { plan: PlanRow; why: 'askedAgain' | 'secondDate' };
+/** Why a pair gets a plan after an earlier one: a member (`by`) asked for another option, or both want a second date. */
+export type ProposalAfter = { plan: PlanRow; why: 'askedAgain'; by: string } | { plan: PlanRow; why: 'secondDate' };
 
 /**
  * A pair's plan proposed (decision 184): one SQL statement picks the earliest partner tables both
@@ -26,7 +29,11 @@ export type ProposalAfter = { plan: PlanRow; why: 'askedAgain' | 'secondDate' };
  * (decision 209): a member on a proposed plan gets no other until it closes or is booked, and a
  * restaurant's evening gives proposed plans only a share of its seats.
  */
-export function createDatePlanProposals({ db, clock, config }: Pick<AppDeps, 'db' | 'clock' | 'config'>, reservations: ReservationsService) {
+export function createDatePlanProposals(
+  { db, clock, config }: Pick<AppDeps, 'db' | 'clock' | 'config'>,
+  reservations: ReservationsService,
+  notices: DatePlanNotices,
+) {
   /** `propose` inside the caller's transaction; the caller announces the hold after commit. */
   async function proposeIn(tx: Db, memberA: string, memberB: string, after?: ProposalAfter): Promise<PlacedPlan | undefined> {
     await lockMembers(tx, [memberA, memberB]);
@@ -74,13 +81,20 @@ export function createDatePlanProposals({ db, clock, config }: Pick<AppDeps, 'db
         replacesPlanId: after?.why === 'askedAgain' ? after.plan.id : null,
         now,
       });
-      return { id, held };
+      // The member who asked again knows; the other hears that the table changed (decision 227).
+      const notice = after?.why === 'askedAgain' ? { change: 'replaced' as const, by: after.by } : { change: 'proposed' as const };
+      return { id, held, messageIds: await notices.tell(tx, id, notice) };
     }
     return undefined;
   }
 
   return {
     proposeIn,
+
+    /** After the proposal's transaction committed: its pushes go out. */
+    deliver(placed: PlacedPlan): void {
+      notices.deliver(placed.messageIds);
+    },
 
     /**
      * Proposes the pair's best plan now: the first of a match, one replacing `after` when a member
@@ -91,6 +105,7 @@ export function createDatePlanProposals({ db, clock, config }: Pick<AppDeps, 'db
       const placed = await db.transaction((tx) => proposeIn(tx, memberA, memberB, after));
       if (!placed) return undefined;
       reservations.announceOfferedHold(placed.held);
+      notices.deliver(placed.messageIds);
       return placed.id;
     },
   };

@@ -17,6 +17,7 @@ import type { DateCancelReason, MoveStep } from '#server/modules/reservations/mo
 import { RESERVATION_NOT_FOUND } from '#server/modules/reservations/reservation-view.ts';
 import type { ReservationsService } from '#server/modules/reservations/reservations.service.ts';
 import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
+import { noticeOfEvent, type DatePlanNotices, type PlanNotice } from './date-plan-notices.ts';
 import { insertBlock } from './dating-matches.repository.ts';
 import {
   findPlan,
@@ -48,6 +49,8 @@ export interface PlanDecision {
   event: DatePlanEvent;
   settlement?: DateSettlement;
   afterwards?: (tx: Db) => Promise<void>;
+  /** What the members are told by push (decision 227); by default what the event tells, null for nothing. */
+  notice?: PlanNotice | null;
 }
 
 /** Why a date deposit moves, as the provider call records it. */
@@ -67,13 +70,26 @@ export function createDatePlanTable(
   reservations: ReservationsService,
   payments: PaymentsService,
   restaurants: RestaurantsService,
+  notices: DatePlanNotices,
 ) {
-  /** Writes a plan's move, its deposit moves, and for flakes their strikes and a block between the two. */
-  async function applyPlanEvent(tx: Db, plan: PlanRow, event: DatePlanEvent, settlement: DateSettlement | undefined, now: Date): Promise<void> {
+  /**
+   * Writes a plan's move, its deposit moves, for flakes their strikes and a block between the two,
+   * and the members' pushes of the change (decision 227). Answers the pushes' message ids, to
+   * deliver once the transaction commits.
+   */
+  async function applyPlanEvent(
+    tx: Db,
+    plan: PlanRow,
+    event: DatePlanEvent,
+    settlement: DateSettlement | undefined,
+    now: Date,
+    notice: PlanNotice | null = noticeOfEvent(event),
+  ): Promise<string[]> {
     const to = datePlanMove(plan.status, event);
     if (!to) throw notNow(plan.status, 'changed');
     await setPlanStatus(tx, plan.id, to, now);
-    if (!settlement) return;
+    const messageIds = notice ? await notices.tell(tx, plan.id, notice) : [];
+    if (!settlement) return messageIds;
     for (const member of await listPlanMembers(tx, [plan.id])) {
       const flaked = settlement.flaked.includes(member.member_id);
       // A member who never paid has nothing to move.
@@ -83,6 +99,7 @@ export function createDatePlanTable(
       // The two are never suggested to each other again, nor see each other's profile.
       await insertBlock(tx, member.member_id, member.member_id === plan.member_a ? plan.member_b : plan.member_a);
     }
+    return messageIds;
   }
 
   /** Hands each decided deposit move of a plan to payments' executor, under the move's own key; left undone for the sweep when payments cannot take it yet. */
@@ -113,6 +130,7 @@ export function createDatePlanTable(
     table: { to: 'CONFIRMED' | 'CANCELLED' | 'SEATED' | 'NO_SHOW'; by: 'member' | 'plan'; cancelReason?: DateCancelReason },
     decide: (tx: Db, locked: PlanRow, members: PlanMemberRow[], now: Date) => Promise<PlanDecision>,
   ): Promise<void> {
+    let messageIds: string[] = [];
     await reservations.moveReservation({
       id: plan.reservation_id,
       to: table.to,
@@ -124,11 +142,12 @@ export function createDatePlanTable(
       alsoInTransaction: async (tx) => {
         const locked = (await findPlan(tx, plan.id, { forUpdate: true }))!;
         const now = clock.now();
-        const { event, settlement, afterwards } = await decide(tx, locked, await listPlanMembers(tx, [plan.id]), now);
-        await applyPlanEvent(tx, locked, event, settlement, now);
+        const { event, settlement, afterwards, notice } = await decide(tx, locked, await listPlanMembers(tx, [plan.id]), now);
+        messageIds = await applyPlanEvent(tx, locked, event, settlement, now, notice === undefined ? noticeOfEvent(event) : notice);
         await afterwards?.(tx);
       },
     });
+    notices.deliver(messageIds);
     await settleMoves(plan.id);
   }
 
@@ -151,12 +170,16 @@ export function createDatePlanTable(
           // A proposed plan's hold went another way than through its plan: the plan closes with
           // nobody at fault and any deposit paid is released (decision 207).
           if (move.to !== 'CANCELLED') return;
-          await applyPlanEvent(tx, plan, 'declined', releaseAll(await listPlanMembers(tx, [plan.id])), now);
+          const told = await applyPlanEvent(tx, plan, 'declined', releaseAll(await listPlanMembers(tx, [plan.id])), now);
           // Taken before the caller is answered; left undone for the sweep if payments cannot take it yet.
-          return () => settleMoves(plan.id).catch(() => undefined);
+          return () => {
+            notices.deliver(told);
+            return settleMoves(plan.id).catch(() => undefined);
+          };
         }
         const members = await listPlanMembers(tx, [plan.id]);
         const pair = [plan.member_a, plan.member_b] as const;
+        let told: string[] = [];
         if (move.to === 'SEATED') {
           await markArrived(tx, plan.id, pair, now);
           await applyPlanEvent(tx, plan, 'bothArrived', settleDatePlan(pair, { kind: 'arrivals', arrived: new Set(pair), noShowKeepPaise: 0 }), now);
@@ -169,9 +192,12 @@ export function createDatePlanTable(
           });
           await applyPlanEvent(tx, plan, settlement.status === 'NO_SHOW' ? 'bothFlaked' : 'oneFlaked', settlement, now);
         } else {
-          await applyPlanEvent(tx, plan, 'cancelledInTime', settleDatePlan(pair, { kind: 'restaurantCancel' }), now);
+          told = await applyPlanEvent(tx, plan, 'cancelledInTime', settleDatePlan(pair, { kind: 'restaurantCancel' }), now);
         }
-        return () => void settleMoves(plan.id);
+        return () => {
+          notices.deliver(told);
+          void settleMoves(plan.id);
+        };
       },
     };
   };

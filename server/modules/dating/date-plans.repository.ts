@@ -373,3 +373,23 @@ export async function listOpenPlansOfBlockedPairs(db: Db, now: Date, limit: numb
         ORDER BY p.id LIMIT ${limit}`,
   );
 }
+
+/** What a date plan's push names (decision 227): both members with their first names, the restaurant and the start. */
+export interface PlanNoticeRow {
+  member_a: string;
+  member_b: string;
+  first_a: string;
+  first_b: string;
+  restaurant: string;
+  starts_at: Date | string;
+}
+
+export async function findPlanNoticeFacts(db: Db, planId: string): Promise<PlanNoticeRow | undefined> {
+  const [row] = await queryRows<PlanNoticeRow>(
+    db,
+    sql`SELECT p.member_a, p.member_b, split_part(btrim(a.name), ' ', 1) AS first_a, split_part(btrim(b.name), ' ', 1) AS first_b, r.name AS restaurant, p.starts_at
+        FROM dating_plans p JOIN dating_users a ON a.id = p.member_a JOIN dating_users b ON b.id = p.member_b JOIN restaurants r ON r.id = p.restaurant_id
+        WHERE p.id = ${planId}`,
+  );
+  return row;
+}

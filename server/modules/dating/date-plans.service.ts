@@ -5,11 +5,13 @@ import { asDate } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { conflict, notFound } from '#server/errors.ts';
 import { requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
+import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
 import type { PaymentsService } from '#server/modules/payments/payments.service.ts';
 import type { ReservationsService } from '#server/modules/reservations/reservations.service.ts';
 import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
 import { createDatePlanAnswers } from './date-plan-answers.ts';
 import { createDatePlanEvents } from './date-plan-events.ts';
+import { createDatePlanNotices } from './date-plan-notices.ts';
 import { createDatePlanProposals } from './date-plan-proposals.ts';
 import { createDatePlanSharing } from './date-plan-sharing.ts';
 import { createDatePlanTable, notNow } from './date-plan-table.ts';
@@ -26,12 +28,20 @@ export { DATE_ACCOUNT_ID } from './date-plan-table.ts';
  * becomes (date-plan-table.ts, date-plan-events.ts). Every change of a plan that moves its table
  * runs under the reservation's row lock, inside its move.
  */
-export function createDatePlans(deps: AppDeps, reservations: ReservationsService, payments: PaymentsService, restaurants: RestaurantsService) {
+export function createDatePlans(
+  deps: AppDeps,
+  reservations: ReservationsService,
+  payments: PaymentsService,
+  restaurants: RestaurantsService,
+  notifications: NotificationsService,
+) {
   const { db, clock } = deps;
-  const table = createDatePlanTable(deps, reservations, payments, restaurants);
+  // Every change of a plan is pushed to its members' browsers (decision 227).
+  const notices = createDatePlanNotices(notifications);
+  const table = createDatePlanTable(deps, reservations, payments, restaurants, notices);
   const views = createDatePlanViews(deps, payments);
-  const proposals = createDatePlanProposals(deps, reservations);
-  const events = createDatePlanEvents(deps, restaurants, table);
+  const proposals = createDatePlanProposals(deps, reservations, notices);
+  const events = createDatePlanEvents(deps, restaurants, table, notices);
 
   return {
     ...createDatePlanAnswers(deps, reservations, payments, proposals, table, views),

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Db } from '#server/db/client.ts';
+import type { PushService } from '#server/modules/notifications/push.service.ts';
 import type { StorageService } from '#server/modules/storage/storage.service.ts';
 import { deleteMemberPhotos, deleteSignupsOfPhone, emptyMember, lockMemberOnPhone } from './dating-erasure.repository.ts';
 
@@ -8,9 +9,9 @@ import { deleteMemberPhotos, deleteSignupsOfPhone, emptyMember, lockMemberOnPhon
  * account is the one on the diner's verified phone (dating accounts prove their phone at signup,
  * so only a phone the diner proved is theirs links the two). The member's row stays, emptied and
  * suspended, because their past date plans and the other member's history point at it; the
- * profile, the photos, the pending signups and the sessions go.
+ * profile, the photos, the pending signups, the sessions and the push subscriptions go.
  */
-export function createDatingErasure(storage: StorageService) {
+export function createDatingErasure(storage: StorageService, push: Pick<PushService, 'eraseDatingMember'>) {
   return {
     /** Empties the dating account on `phone` in `tx`; answers the photo keys to delete once `tx` commits. */
     async eraseMemberOnPhone(tx: Db, phone: string, now: Date): Promise<string[]> {
@@ -18,6 +19,8 @@ export function createDatingErasure(storage: StorageService) {
       const memberId = await lockMemberOnPhone(tx, phone);
       if (!memberId) return [];
       const keys = await deleteMemberPhotos(tx, memberId);
+      // No push reaches the member's browsers again (decision 219).
+      await push.eraseDatingMember(tx, memberId);
       // A phone no one can hold ('+00…' has no country), unique like every member's.
       await emptyMember(tx, memberId, `+00${String(randomInt(1e9)).padStart(9, '0')}${String(randomInt(1e5)).padStart(5, '0')}`, now);
       return keys;

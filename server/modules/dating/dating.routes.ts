@@ -22,6 +22,7 @@ import { devMailboxResponse } from '#common/contract/waitlist.ts';
 import { DATING_PHOTO_MAX_BYTES } from '#common/domain/dating-profile.ts';
 import { AppError } from '#server/errors.ts';
 import { DATING_SESSION_COOKIE, datingSessionToken } from '#server/plugins/sessions.ts';
+import { datingPushRoutes } from '#server/modules/notifications/push.routes.ts';
 import { datePlansRoutes } from './date-plans.routes.ts';
 import { LOCAL_UPLOAD_PATH } from './dating-uploads.ts';
 import { datingCookieAccess, optionalDatingCookieAccess, publicAccess } from '#common/contract/openapi-security.ts';
@@ -315,6 +316,7 @@ export const datingRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // Date plans share this scope's JSON-only rule.
   await app.register(datePlansRoutes);
+  await app.register(datingPushRoutes);
 
   // The local driver's upload target: raw bytes of any declared type (the bytes decide), up to 8 MB.
   await app.register(async (scope) => {

@@ -89,13 +89,17 @@ export function createDropOffers(deps: AppDeps, reservations: ReservationsServic
       const messageIds: (string | null)[] = [];
       for (const userId of userIds)
         messageIds.push(
-          await notifications.queuePush(tx, userId, {
-            kind: 'result',
-            title: `The draw for ${drop.title} is done`,
-            body: 'See your place in line. If a table is yours, it is held for you now.',
-            link: `/drops/${dropId}`,
-            idempotencyKey: `result:${dropId}:${userId}`,
-          }),
+          await notifications.queuePush(
+            tx,
+            { userId },
+            {
+              kind: 'result',
+              title: `The draw for ${drop.title} is done`,
+              body: 'See your place in line. If a table is yours, it is held for you now.',
+              link: `/drops/${dropId}`,
+              idempotencyKey: `result:${dropId}:${userId}`,
+            },
+          ),
         );
       return { userIds, count: order.length, messageIds };
     });

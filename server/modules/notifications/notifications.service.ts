@@ -15,7 +15,7 @@ import {
   type TextTemplate,
 } from './drivers.ts';
 import { deliveryRoute, type MessageKind, type Reachability } from '#common/domain/delivery-policy.ts';
-import { deletePushDataOf, findPushReach } from './push-subscriptions.repository.ts';
+import { deletePushDataOf, findPushReach, type PushOwner } from './push-subscriptions.repository.ts';
 import { resolveVapidKeys } from './vapid-keys.ts';
 import { createNoPushDriver, createWebPushDriver, type PushDriver } from './web-push-driver.ts';
 import { createExotelSmsDriver } from './exotel-driver.ts';
@@ -49,9 +49,9 @@ function toOutboxMessage(row: OutboxRow): OutboxMessage {
   };
 }
 
-/** The diner's push subscription and turned-off channels, for the delivery policy; none of it when push is off (decision 212). */
-async function diningReach(tx: Db, userId: string, pushOn: boolean): Promise<Pick<Reachability, 'pushTo' | 'declined'>> {
-  const reach = await findPushReach(tx, userId);
+/** The diner's (or dating member's) push subscription and turned-off channels, for the delivery policy; none of it when push is off (decision 212). */
+async function diningReach(tx: Db, owner: PushOwner, pushOn: boolean): Promise<Pick<Reachability, 'pushTo' | 'declined'>> {
+  const reach = await findPushReach(tx, owner);
   return { pushTo: pushOn ? reach.pushTo : null, declined: reach.declined };
 }
 
@@ -120,7 +120,7 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
     /** Removes every message to or about a diner whose account is deleted, sent or not, in `tx` (decision 266). */
     async eraseMessagesOf(tx: Db, userId: string, recipients: readonly string[]): Promise<void> {
       await deleteMessagesOf(tx, userId, recipients);
-      await deletePushDataOf(tx, userId);
+      await deletePushDataOf(tx, { userId });
     },
 
     async queueEmailToUser(tx: Db, userId: string, message: { subject: string; body: string }): Promise<string | null> {
@@ -140,7 +140,7 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
       userId: string,
       message: { subject: string; body: string; values: string[]; idempotencyKey: string; link: string },
     ): Promise<string | null> {
-      const reach = { ...(await findUserAddresses(tx, userId)), ...(await diningReach(tx, userId, pushOn)) };
+      const reach = { ...(await findUserAddresses(tx, userId)), ...(await diningReach(tx, { userId }, pushOn)) };
       const route = deliveryRoute('offer', { ...reach, liveChannels: delivery.liveChannels() });
       const [first, ...fallbacks] = route;
       if (!first) return null;
@@ -160,18 +160,19 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
     },
 
     /**
-     * Writes a message that goes only to the diner's subscribed browsers (a draw's result, a
-     * reminder for a diner without a verified phone) in `tx`; null when no browser
-     * of theirs is subscribed, push is turned off, or `idempotencyKey` was already written.
+     * Writes a message that goes only to subscribed browsers (a draw's result, a reminder for a
+     * diner without a verified phone, a dating member's date-plan change: decision 227) in `tx`;
+     * null when no browser of theirs is subscribed, push is turned off, or `idempotencyKey` was already written.
      */
     async queuePush(
       tx: Db,
-      userId: string,
-      message: { kind: 'result' | 'reminder'; title: string; body: string; link: string; idempotencyKey?: string },
+      to: PushOwner,
+      message: { kind: 'result' | 'reminder' | 'datePlan'; title: string; body: string; link: string; idempotencyKey?: string },
     ): Promise<string | null> {
-      const [first] = deliveryRoute(message.kind, { phone: null, email: null, liveChannels: [], ...(await diningReach(tx, userId, pushOn)) });
+      const [first] = deliveryRoute(message.kind, { phone: null, email: null, liveChannels: [], ...(await diningReach(tx, to, pushOn)) });
       if (first?.channel !== 'push') return null;
       const { title: subject, body, kind, link, idempotencyKey } = message;
+      const userId = 'userId' in to ? to.userId : null;
       return insertOutboxMessage(tx, { channel: 'push', recipient: first.recipient, userId, subject, body, kind, link, idempotencyKey, now: clock.now() });
     },
 
@@ -207,7 +208,7 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
         channel?: 'sms' | 'whatsapp';
         template?: TextTemplate;
         /** The delivery policy's kind (decision 213); a one-time code by default. */
-        kind?: Exclude<MessageKind, 'offer'>;
+        kind?: Exclude<MessageKind, 'offer' | 'result' | 'datePlan'>;
         /** A code's slot values for a WhatsApp template (the code itself), when `template` is not given. */
         values?: string[];
         idempotencyKey?: string;
@@ -217,7 +218,7 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
     ): Promise<string> {
       await enforceSmsPolicy(tx, deps, message);
       const kind = message.kind ?? 'code';
-      const diner = message.push && message.userId ? await diningReach(tx, message.userId, pushOn) : {};
+      const diner = message.push && message.userId ? await diningReach(tx, { userId: message.userId }, pushOn) : {};
       const route = deliveryRoute(kind, { phone: message.to, email: null, liveChannels: delivery.liveChannels(), preferred: message.channel, ...diner });
       const [first, ...fallbacks] = route;
       if (!first) throw new AppError('CONFLICT', 'The diner turned off every channel this message could take.');

@@ -36,9 +36,9 @@ export function createOutboxDelivery(deps: AppDeps, drivers: { mail: MailDriver;
       return null;
     }
     if (row.channel === 'push') {
-      // A push's recipient is the diner's account: it goes to every browser they subscribed (decision 212).
+      // A push's recipient is an account (a diner's, or a dating member's: decision 219): it goes to every browser they subscribed (decision 212).
       const url = row.link ?? '/me';
-      await drivers.push.send({ userId: row.recipient, title: row.subject, body: row.body, url, kind: row.kind, messageId: row.id });
+      await drivers.push.send({ recipient: row.recipient, title: row.subject, body: row.body, url, kind: row.kind, messageId: row.id });
       return null;
     }
     const driver = row.channel === 'whatsapp' ? drivers.whatsapp : drivers.sms;

@@ -1,15 +1,26 @@
-import type { NotificationPreferences, PushSubscriptionAnswer, PushSubscriptionBody, VapidPublicKeyResponse } from '#common/contract/push.ts';
-import type { ChannelChoices } from '#common/contract/push.ts';
+import type {
+  ChannelChoices,
+  DatingNotificationPreferences,
+  DatingPushChoice,
+  NotificationPreferences,
+  PushSubscriptionAnswer,
+  PushSubscriptionBody,
+  VapidPublicKeyResponse,
+} from '#common/contract/push.ts';
+import type { Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { badInput } from '#server/errors.ts';
-import { requireDiner, type Principal } from '#server/modules/accounts/principal.ts';
+import { requireDating, requireDiner, type Principal } from '#server/modules/accounts/principal.ts';
 import { findUserAddresses } from './outbox.repository.ts';
 import {
   countPushSubscriptions,
+  deletePushDataOf,
   deletePushSubscription,
+  hasPushSubscription,
   readDeclinedChannels,
   upsertPushSubscription,
   writeChannelChoices,
+  type PushOwner,
 } from './push-subscriptions.repository.ts';
 
 /**
@@ -25,12 +36,15 @@ function isKnownPushService(endpoint: string, production: boolean): boolean {
   return url.protocol === 'https:' && PUSH_SERVICE_HOSTS.some((host) => url.hostname === host || url.hostname.endsWith(`.${host}`));
 }
 
-/** A diner's push subscriptions and channel choices (decision 212). */
+/**
+ * Push subscriptions and channel choices of a diner (decision 212) and of a dating member, a
+ * separate account whose browsers receive their date-plan changes (decisions 219, 227).
+ */
 export function createPushService(deps: AppDeps, vapidPublicKey: string | null) {
   const { db, clock, config } = deps;
 
   async function preferencesOf(userId: string): Promise<NotificationPreferences> {
-    const declined = await readDeclinedChannels(db, userId);
+    const declined = await readDeclinedChannels(db, { userId });
     const user = await findUserAddresses(db, userId);
     return {
       push: !declined.includes('push'),
@@ -38,9 +52,31 @@ export function createPushService(deps: AppDeps, vapidPublicKey: string | null) 
       sms: !declined.includes('sms'),
       email: true,
       pushEnabled: vapidPublicKey !== null,
-      pushDevices: await countPushSubscriptions(db, userId),
+      pushDevices: await countPushSubscriptions(db, { userId }),
       verifiedPhone: Boolean(user.phone),
       hasEmail: Boolean(user.email),
+    };
+  }
+
+  async function keep(owner: PushOwner, body: PushSubscriptionBody): Promise<PushSubscriptionAnswer> {
+    if (!vapidPublicKey) throw badInput('endpoint: this server sends no push notifications');
+    if (!isKnownPushService(body.endpoint, config.nodeEnv === 'production')) throw badInput('endpoint: not a push service browsers use');
+    await upsertPushSubscription(db, owner, { endpoint: body.endpoint, ...body.keys, now: clock.now() });
+    return { subscribed: true, devices: await countPushSubscriptions(db, owner) };
+  }
+
+  async function forget(owner: PushOwner, endpoint: string): Promise<PushSubscriptionAnswer> {
+    await deletePushSubscription(db, owner, endpoint);
+    return { subscribed: false, devices: await countPushSubscriptions(db, owner) };
+  }
+
+  async function datingPreferencesOf(datingUserId: string, endpoint: string | undefined): Promise<DatingNotificationPreferences> {
+    const owner = { datingUserId };
+    return {
+      push: !(await readDeclinedChannels(db, owner)).includes('push'),
+      pushEnabled: vapidPublicKey !== null,
+      pushDevices: await countPushSubscriptions(db, owner),
+      thisDevice: endpoint ? await hasPushSubscription(db, owner, endpoint) : false,
     };
   }
 
@@ -53,17 +89,13 @@ export function createPushService(deps: AppDeps, vapidPublicKey: string | null) 
     /** POST /api/me/push-subscriptions: this browser's subscription, kept for the signed-in diner. */
     async subscribe(principal: Principal, body: PushSubscriptionBody): Promise<PushSubscriptionAnswer> {
       requireDiner(principal);
-      if (!vapidPublicKey) throw badInput('endpoint: this server sends no push notifications');
-      if (!isKnownPushService(body.endpoint, config.nodeEnv === 'production')) throw badInput('endpoint: not a push service browsers use');
-      await upsertPushSubscription(db, { userId: principal.userId, endpoint: body.endpoint, ...body.keys, now: clock.now() });
-      return { subscribed: true, devices: await countPushSubscriptions(db, principal.userId) };
+      return keep({ userId: principal.userId }, body);
     },
 
     /** DELETE /api/me/push-subscriptions: this browser stops receiving the diner's pushes (nothing to remove is fine). */
     async unsubscribe(principal: Principal, endpoint: string): Promise<PushSubscriptionAnswer> {
       requireDiner(principal);
-      await deletePushSubscription(db, principal.userId, endpoint);
-      return { subscribed: false, devices: await countPushSubscriptions(db, principal.userId) };
+      return forget({ userId: principal.userId }, endpoint);
     },
 
     /** GET /api/me/notification-preferences */
@@ -75,8 +107,39 @@ export function createPushService(deps: AppDeps, vapidPublicKey: string | null) 
     /** PUT /api/me/notification-preferences: the channels on and off; email stays on. */
     async choose(principal: Principal, choices: ChannelChoices): Promise<NotificationPreferences> {
       requireDiner(principal);
-      await writeChannelChoices(db, principal.userId, choices, clock.now());
+      await writeChannelChoices(db, { userId: principal.userId }, choices, clock.now());
       return preferencesOf(principal.userId);
+    },
+
+    /** POST /dating/me/push-subscriptions: this browser's subscription, kept for the signed-in dating member (decision 219). */
+    async subscribeDating(principal: Principal, body: PushSubscriptionBody): Promise<PushSubscriptionAnswer> {
+      requireDating(principal);
+      return keep({ datingUserId: principal.datingUserId }, body);
+    },
+
+    /** DELETE /dating/me/push-subscriptions: also at the member's sign-out; nothing to remove is fine. */
+    async unsubscribeDating(principal: Principal, endpoint: string): Promise<PushSubscriptionAnswer> {
+      requireDating(principal);
+      return forget({ datingUserId: principal.datingUserId }, endpoint);
+    },
+
+    /** GET /dating/me/notification-preferences: push on or off, the member's devices, and whether `endpoint` (this browser) is one. */
+    async datingPreferences(principal: Principal, endpoint?: string): Promise<DatingNotificationPreferences> {
+      requireDating(principal);
+      return datingPreferencesOf(principal.datingUserId, endpoint);
+    },
+
+    /** PUT /dating/me/notification-preferences: date-plan changes by push on or off on every device of the member. */
+    async chooseDating(principal: Principal, choice: DatingPushChoice, endpoint?: string): Promise<DatingNotificationPreferences> {
+      requireDating(principal);
+      // Date-plan changes go by push alone (decision 227): the text channels stay at their default.
+      await writeChannelChoices(db, { datingUserId: principal.datingUserId }, { push: choice.push, whatsapp: true, sms: true }, clock.now());
+      return datingPreferencesOf(principal.datingUserId, endpoint);
+    },
+
+    /** A dating member's account is erased (decision 266): their browsers, choice and pushes go, in `tx`. */
+    async eraseDatingMember(tx: Db, datingUserId: string): Promise<void> {
+      await deletePushDataOf(tx, { datingUserId });
     },
   };
 }

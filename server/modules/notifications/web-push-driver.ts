@@ -3,12 +3,13 @@ import type { MessageKind } from '#common/domain/delivery-policy.ts';
 import type { Clock } from '#server/clock.ts';
 import type { Db } from '#server/db/client.ts';
 import { callProvider, DeliveryFailure, failureOf, type SendReceipt } from './drivers.ts';
-import { deletePushSubscriptionById, listPushSubscriptions, recordPushOutcome } from './push-subscriptions.repository.ts';
+import { deletePushSubscriptionById, listPushSubscriptions, pushOwnerOf, recordPushOutcome } from './push-subscriptions.repository.ts';
 import type { VapidKeys } from './vapid-keys.ts';
 
 /** What a push notification shows, and the screen it opens when tapped. */
 export interface PushMessage {
-  userId: string;
+  /** The outbox row's recipient: a diner's account id, or `dating:<id>` for a dating member (decision 219). */
+  recipient: string;
   title: string;
   body: string;
   url: string;
@@ -22,12 +23,13 @@ export interface PushDriver {
 }
 
 /** How long a push service keeps a push for an offline browser: an offer is worth nothing once its hold ends. */
-const TTL_SECONDS: Partial<Record<MessageKind, number>> = { offer: 600, reminder: 3600, result: 3600 };
+const TTL_SECONDS: Partial<Record<MessageKind, number>> = { offer: 600, reminder: 3600, result: 3600, datePlan: 3600 };
 
 /**
  * Web Push with VAPID (decision 212): the web-push library encrypts the payload (aes128gcm) and
  * signs the VAPID Authorization header; the request goes out through `fetch` with the providers'
- * time-out, like every other driver. A message goes to every browser the diner subscribed and is
+ * time-out, like every other driver. A message goes to every browser its owner (a diner or a dating
+ * member, decision 219) subscribed and is
  * sent when at least one push service took it (201). A 404 or 410 means that subscription is gone:
  * it is deleted. 429, 5xx and network errors are retried from the outbox; with no subscription
  * left the policy's next channel is tried.
@@ -37,7 +39,7 @@ export function createWebPushDriver(options: { db: Db; clock: Clock; vapid: Vapi
   return {
     name: 'webpush',
     async send(message) {
-      const subscriptions = await listPushSubscriptions(db, message.userId);
+      const subscriptions = await listPushSubscriptions(db, pushOwnerOf(message.recipient));
       if (subscriptions.length === 0) throw new DeliveryFailure('push: no browser is subscribed any more', false);
       // The first paragraph is the notification; the rest (links, small print) belongs to the screen it opens.
       const payload = JSON.stringify({

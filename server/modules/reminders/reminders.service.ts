@@ -302,7 +302,8 @@ export function createRemindersService(deps: AppDeps, notifications: Notificatio
             const text = reminderText(facts, links);
             // The diner's subscribed browsers come first; without a verified phone they are the only text (decision 212).
             const push = { title: email.subject, link: '/me' };
-            if (!row.verified_phone) ids.push(await notifications.queuePush(tx, row.user_id, { kind: 'reminder', body: text.body, idempotencyKey, ...push }));
+            if (!row.verified_phone)
+              ids.push(await notifications.queuePush(tx, { userId: row.user_id }, { kind: 'reminder', body: text.body, idempotencyKey, ...push }));
             if (row.verified_phone) {
               const phone = row.verified_phone;
               // A text refused by the SMS policy (a cap reached) leaves the email to stand alone.

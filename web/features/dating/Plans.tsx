@@ -10,6 +10,7 @@ import { useToast } from '#web/components/ui/Toast.tsx';
 import { dateBudgetChoices, labelOf } from '#common/domain/dating-profile.ts';
 import { datingApi, datingErrorMessage, datingUrl } from './api.ts';
 import { WhyYouTwo } from './WhyYouTwo.tsx';
+import { DatingPushOptIn } from './DatingNotifications.tsx';
 import { datingKeys } from './keys.ts';
 import { MemberSafety, useMemberSafety } from './MemberSafety.tsx';
 import { AfterDateQuestions, SharePlan, showPlanAtOnce } from './PlanExtras.tsx';
@@ -75,6 +76,7 @@ export function Plans() {
     refetchInterval: (query) => plansPollInterval(query.state.data?.plans, returnedAt === null ? null : Date.now() - returnedAt),
   });
   useAnnounceChanges(plans.data);
+  useOpenLinkedPlan(plans.data, search.get('plan'));
 
   const [cancelling, setCancelling] = useState<DatePlan | null>(null);
   const cancel = useMutation({
@@ -97,6 +99,7 @@ export function Plans() {
       <h2 id="plans-title" className="d-app__card-title">
         Your dates
       </h2>
+      <DatingPushOptIn />
       {plans.isPending ? (
         <div aria-busy="true" aria-label="Loading your dates">
           <Skeleton width="100%" height={180} radius="var(--radius-lg)" />
@@ -159,6 +162,22 @@ export function Plans() {
 }
 
 /** Toasts what changed while the list was polled: the deposit landed, the table was booked, the partner said no. */
+/** A plan's card, by its id: a date-plan notification opens /dating/app?plan=<id> (decision 227). */
+const planElementId = (planId: string) => `date-plan-${planId}`;
+
+/** Once the plans are in, the card a notification named is scrolled to and takes the focus, once. */
+function useOpenLinkedPlan(data: DatePlansResponse | undefined, planId: string | null) {
+  const opened = useRef<string | null>(null);
+  useEffect(() => {
+    if (!data || !planId || opened.current === planId) return;
+    const card = document.getElementById(planElementId(planId));
+    if (!card) return;
+    opened.current = planId;
+    card.scrollIntoView({ block: 'center' });
+    card.focus({ preventScroll: true });
+  }, [data, planId]);
+}
+
 function useAnnounceChanges(data: DatePlansResponse | undefined) {
   const toast = useToast();
   const seen = useRef<Map<string, DatePlan> | null>(null);
@@ -270,7 +289,14 @@ function OpenPlanCard({ plan, isCancelling, onCancel }: { plan: DatePlan; isCanc
   const isBooked = plan.status === 'BOOKED';
 
   return (
-    <li className={`d-plan d-plan--${plan.status}`} data-plan={plan.id} data-status={plan.status} aria-labelledby={`plan-${plan.id}-place`}>
+    <li
+      id={planElementId(plan.id)}
+      tabIndex={-1}
+      className={`d-plan d-plan--${plan.status}`}
+      data-plan={plan.id}
+      data-status={plan.status}
+      aria-labelledby={`plan-${plan.id}-place`}
+    >
       <p className="d-plan__badge">
         {isBooked ? 'Booked' : 'Proposed'}
         {plan.isSecondDate ? ' · Second date' : ''}
@@ -436,7 +462,7 @@ function PastPlanRow({ plan }: { plan: DatePlan }) {
   });
   const payout = payoutWords(plan);
   return (
-    <li className={`d-plan-past d-plan-past--${plan.status}`} data-plan={plan.id} data-status={plan.status}>
+    <li id={planElementId(plan.id)} tabIndex={-1} className={`d-plan-past d-plan-past--${plan.status}`} data-plan={plan.id} data-status={plan.status}>
       <p className="d-plan-past__where">
         <span className="emoji" aria-hidden="true">
           {plan.restaurant.emoji}

@@ -4,5 +4,6 @@ export const datingKeys = {
   me: ['dating', 'me'] as const,
   suggestions: ['dating', 'suggestions'] as const,
   plans: ['dating', 'plans'] as const,
+  push: ['dating', 'push'] as const,
   sharedPlan: (token: string) => ['dating', 'shared-plan', token] as const,
 };

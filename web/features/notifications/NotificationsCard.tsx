@@ -135,8 +135,8 @@ function ChannelRow({ icon, name, note, children }: { icon: string; name: string
   );
 }
 
-/** An on/off switch: a button with role="switch", named by its label. */
-function Switch({ label, on, disabled, onChange }: { label: string; on: boolean; disabled?: boolean; onChange: (on: boolean) => void }) {
+/** An on/off switch: a button with role="switch", named by its label (the dating section's Notifications use it too). */
+export function Switch({ label, on, disabled, onChange }: { label: string; on: boolean; disabled?: boolean; onChange: (on: boolean) => void }) {
   return (
     <button
       type="button"

@@ -42,8 +42,14 @@ export class PushRefused extends Error {
   }
 }
 
-/** Asks the diner's permission, subscribes this browser with the server's VAPID key and keeps the subscription on the server. */
-export async function subscribeThisBrowser(): Promise<PushSubscriptionAnswer> {
+/** This browser's push subscription, if it has one (a diner's and a dating member's share it: decision 219). */
+export async function browserSubscription(): Promise<PushSubscription | null> {
+  const ready = await registration();
+  return (await ready?.pushManager.getSubscription()) ?? null;
+}
+
+/** Asks the person's permission and subscribes this browser with the server's VAPID key (or answers the subscription it has). */
+export async function subscribeBrowser(): Promise<PushSubscription> {
   const ready = await registration();
   if (!ready) throw new PushRefused('unsupported');
   const permission = await Notification.requestPermission();
@@ -60,6 +66,12 @@ export async function subscribeThisBrowser(): Promise<PushSubscriptionAnswer> {
       throw new PushRefused('failed');
     }
   }
+  return subscription;
+}
+
+/** Asks the diner's permission, subscribes this browser with the server's VAPID key and keeps the subscription on the server. */
+export async function subscribeThisBrowser(): Promise<PushSubscriptionAnswer> {
+  const subscription = await subscribeBrowser();
   return apiRequest<PushSubscriptionAnswer>('/api/me/push-subscriptions', { method: 'POST', body: subscription.toJSON(), auth: 'customer' });
 }
 
