@@ -10,12 +10,12 @@ import { addDays } from '#common/domain/time.ts';
 import { buildRestaurant, buildSlot } from '#server/test/factories.ts';
 import { createTestApp, type TestApp } from '#server/test/app.ts';
 
-/** A web build as Vite lays it out: the shell, and a manifest where the restaurant screen shares a chunk with the entry. */
+/** A web build as Vite lays it out: the shell with its font preloads, and a manifest where the restaurant screen shares a chunk with the entry. */
 function writeWebBuild(dir: string) {
   mkdirSync(join(dir, '.vite'));
   writeFileSync(
     join(dir, 'index.html'),
-    `<!doctype html>\n<html lang="en-IN">\n  <head>\n    <title>Tablefair · Bengaluru</title>\n    <script type="module" src="/assets/index-1.js"></script>\n  </head>\n  <body><div id="root"></div></body>\n</html>\n`,
+    `<!doctype html>\n<html lang="en-IN">\n  <head>\n    <title>Tablefair · Bengaluru</title>\n    <script type="module" src="/assets/index-1.js"></script>\n${FONT_PRELOADS.map((href) => `    <link rel="preload" as="font" type="font/woff2" href="${href}" crossorigin="">\n`).join('')}  </head>\n  <body><div id="root"></div></body>\n</html>\n`,
   );
   writeFileSync(
     join(dir, '.vite/manifest.json'),
@@ -28,6 +28,9 @@ function writeWebBuild(dir: string) {
     }),
   );
 }
+
+const FONT_PRELOADS = ['/assets/fraunces-latin-wght-normal-ukD16Tqj.woff2', '/assets/inter-latin-wght-normal-Dx4-kXJ_.woff2'];
+const fontPreloads = (html: string) => [...html.matchAll(/<link rel="preload" as="font"[^>]*href="([^"]+)"/g)].map((m) => m[1]);
 
 /** The JSON block the page carries, parsed, or null when it has none. */
 function pageData(html: string): unknown {
@@ -87,6 +90,15 @@ describe('first screens in the HTML (decisions 078, 079)', () => {
     expect(preloads).toEqual(['/assets/restaurant-3.js', '/assets/booking-5.js']);
     const styles = [...page.body.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]);
     expect(styles).toEqual(['/assets/restaurant-4.css', '/assets/booking-6.css']);
+  });
+
+  it("preloads only the restaurant name's face, so the cover photo and the scripts come first (decision 228); home keeps both", async () => {
+    const page = await t.app.inject({ method: 'GET', url: `/r/${restaurant.slug}` });
+    expect(fontPreloads(page.body)).toEqual(['/assets/fraunces-latin-wght-normal-ukD16Tqj.woff2']);
+    expect(page.body).toContain('<script type="module" src="/assets/index-1.js"></script>\n    <link rel="preload" as="font"');
+    expect(fontPreloads((await t.app.inject({ method: 'GET', url: '/' })).body)).toEqual(FONT_PRELOADS);
+    // A page without a first screen of its own is the shell as built.
+    expect(fontPreloads((await t.app.inject({ method: 'GET', url: '/login' })).body)).toEqual(FONT_PRELOADS);
   });
 
   it('keeps markup in the name as text: escaped in the title, unable to close the data block', async () => {
