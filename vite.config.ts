@@ -1,3 +1,6 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -62,11 +65,37 @@ function firstScreenChunks(): Plugin {
 const screenModule = (id: string, screen: Set<string>) =>
   screen.has(id) && !firstNeeded.shell.has(id) && !/node_modules/.test(id) && !/[\\/]web[\\/]routes[\\/]/.test(id);
 
+/**
+ * Writes each script and stylesheet beside itself compressed as hard as brotli and gzip go (.br,
+ * .gz), once at build time: the server sends those (@fastify/static's preCompressed) instead of
+ * compressing at brotli's quick setting on every request. The shell's script is 17 KB smaller
+ * (100 KB against 117 KB) and a request costs the server a file read (decision 228).
+ */
+function precompressAssets(): Plugin {
+  let outDir = '';
+  return {
+    name: 'tablefair-precompress-assets',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir.startsWith('/') ? config.build.outDir : join(config.root, config.build.outDir);
+    },
+    writeBundle(_options, bundle) {
+      for (const [fileName, output] of Object.entries(bundle)) {
+        if (!/^assets\/.*\.(js|css)$/.test(fileName)) continue;
+        const bytes = Buffer.from(output.type === 'chunk' ? output.code : output.source);
+        if (bytes.length < 1024) continue;
+        writeFileSync(join(outDir, `${fileName}.br`), brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+        writeFileSync(join(outDir, `${fileName}.gz`), gzipSync(bytes, { level: 9 }));
+      }
+    },
+  };
+}
+
 /** The web app: Vite root is web/, the production build lands in dist/web and is served by Fastify. */
 export default defineConfig({
   root: 'web',
   publicDir: 'public',
-  plugins: [react(), preloadFonts(), firstScreenChunks()],
+  plugins: [react(), preloadFonts(), firstScreenChunks(), precompressAssets()],
   build: {
     outDir: '../dist/web',
     emptyOutDir: true,

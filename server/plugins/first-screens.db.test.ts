@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restaurantPageData } from '#common/contract/restaurants.ts';
@@ -17,6 +17,9 @@ function writeWebBuild(dir: string) {
     join(dir, 'index.html'),
     `<!doctype html>\n<html lang="en-IN">\n  <head>\n    <title>Tablefair · Bengaluru</title>\n    <script type="module" src="/assets/index-1.js"></script>\n${FONT_PRELOADS.map((href) => `    <link rel="preload" as="font" type="font/woff2" href="${href}" crossorigin="">\n`).join('')}  </head>\n  <body><div id="root"></div></body>\n</html>\n`,
   );
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(join(dir, 'assets/shell-9.js'), SHELL_SCRIPT);
+  writeFileSync(join(dir, 'assets/shell-9.js.br'), brotliCompressSync(SHELL_SCRIPT, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
   writeFileSync(
     join(dir, '.vite/manifest.json'),
     JSON.stringify({
@@ -29,6 +32,10 @@ function writeWebBuild(dir: string) {
   );
 }
 
+/** A script of the build, 40 KB of varied text: brotli's quick setting and its hardest give different bytes. */
+const SHELL_SCRIPT = Array.from({ length: 2000 }, (_, i) => `export const name${i} = ${JSON.stringify((i * 7919).toString(36).repeat(1 + (i % 5)))};`).join(
+  '\n',
+);
 const FONT_PRELOADS = ['/assets/fraunces-latin-wght-normal-ukD16Tqj.woff2', '/assets/inter-latin-wght-normal-Dx4-kXJ_.woff2'];
 const fontPreloads = (html: string) => [...html.matchAll(/<link rel="preload" as="font"[^>]*href="([^"]+)"/g)].map((m) => m[1]);
 
@@ -168,6 +175,17 @@ describe('first screens in the HTML (decisions 078, 079)', () => {
     } finally {
       await t.database.db.execute(sql`UPDATE restaurants SET name = ${HOSTILE_NAME} WHERE id = ${restaurant.id}`);
     }
+  });
+
+  it('sends a script as the build compressed it (decision 228), and as it is to a client that takes no brotli', async () => {
+    const brotli = await t.app.inject({ method: 'GET', url: '/assets/shell-9.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.rawPayload.equals(readFileSync(join(webDir, 'assets/shell-9.js.br')))).toBe(true);
+    expect(brotli.rawPayload.equals(brotliCompressSync(SHELL_SCRIPT, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }))).toBe(false);
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(SHELL_SCRIPT);
+    const plain = await t.app.inject({ method: 'GET', url: '/assets/shell-9.js', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(SHELL_SCRIPT);
   });
 
   it('serves the plain page for an unknown restaurant or a malformed key, and keeps other routes plain', async () => {

@@ -83,6 +83,8 @@ export const staticWebPlugin = fp(async (app, options: { webDistDir: string }) =
       root,
       wildcard: false,
       index: false,
+      // The build writes each script and stylesheet compressed beside it (vite.config.ts, decision 228).
+      preCompressed: true,
       // @fastify/static 10 hands over Fastify's reply here (it was the raw response before).
       setHeaders(reply, path) {
         reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
