@@ -1,9 +1,10 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { MAX_GALLERY_PHOTOS } from '#common/domain/restaurant-profile.ts';
+import { restaurantPhotos } from '#server/db/schema.ts';
 import { bearer } from '#server/test/app.ts';
 import { call, dataDir, setUpStaffFixture, staffX, staffY, t, x } from '#server/test/staff-fixture.ts';
 import { makePng, multipartBody } from '#server/test/test-images.ts';
@@ -52,9 +53,9 @@ describe('restaurant photos', () => {
   });
 
   it('gives a photo stored before thumbnails its 240-pixel width on first read, made from a larger one and kept (decision 229)', async () => {
-    const photo = (await addPhoto(staffX.token, await phonePhoto())).json();
-    const [row] = (await t.database.db.execute(sql`SELECT variant_base FROM restaurant_photos WHERE id = ${photo.id}`)).rows as { variant_base: string }[];
-    const thumbnail = join(dataDir, 'uploads', `${row!.variant_base}-240.webp`);
+    const photo = (await addPhoto(staffX.token, await phonePhoto())).json<{ id: string }>();
+    const [row] = await t.database.db.select({ variantBase: restaurantPhotos.variantBase }).from(restaurantPhotos).where(eq(restaurantPhotos.id, photo.id));
+    const thumbnail = join(dataDir, 'uploads', `${row!.variantBase}-240.webp`);
     expect(existsSync(thumbnail)).toBe(true);
     rmSync(thumbnail); // as an upload from before decision 229 was stored
     const served = await t.app.inject({ url: `/api/restaurant-photos/${photo.id}/240` });
@@ -62,7 +63,8 @@ describe('restaurant photos', () => {
     const meta = await sharp(served.rawPayload).metadata();
     expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({ format: 'webp', width: 240, height: 160 });
     expect(existsSync(thumbnail)).toBe(true);
-    expect((await call('DELETE', `/api/admin/restaurant/photos/${photo.id}`, staffX.token)).statusCode).toBe(204);
+    const removed = await t.app.inject({ method: 'DELETE', url: `/api/admin/restaurant/photos/${photo.id}`, headers: bearer(staffX.token) });
+    expect(removed.statusCode).toBe(204);
     expect(existsSync(thumbnail)).toBe(false);
   });
 
