@@ -367,7 +367,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A restaurant's photo as WebP, 480, 960, 1440 pixels wide (its address never changes, so it is cached for a year) */
+    /** A restaurant's photo as WebP, 240, 480, 960, 1440 pixels wide (its address never changes, so it is cached for a year) */
     get: operations['getRestaurantPhoto'];
     put?: never;
     post?: never;

@@ -7,7 +7,7 @@
  * Prints each figure beside its target.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -98,6 +98,9 @@ const targets = { performance: 90, accessibility: 95, 'best-practices': 95 } as 
 // Lighthouse's performance score moves by ten points between identical runs on a shared machine,
 // so each page is measured several times and judged on the median (BENCH_WEB_RUNS, default 5).
 const runs = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 5));
+// Each run's full Lighthouse report (LCP element and breakdown, blocking scripts, image sizes), to read rather than guess.
+const reportsDir = process.env.BENCH_WEB_REPORTS;
+if (reportsDir) mkdirSync(reportsDir, { recursive: true });
 let failed = false;
 console.log(`\nLighthouse, mobile emulation, ${runs} runs per page, judged on the median (targets: performance 90, accessibility 95, best practices 95)`);
 try {
@@ -116,6 +119,7 @@ try {
         screenEmulation: { mobile: true, width: 412, height: 823, deviceScaleFactor: 1.75, disabled: false },
       });
       const { categories, audits } = result!.lhr;
+      if (reportsDir) writeFileSync(join(reportsDir, `${name.replaceAll(' ', '-')}-${run}.json`), JSON.stringify(result!.lhr));
       for (const key of Object.keys(targets)) scoresByCategory.get(key)!.push(Math.round((categories[key]?.score ?? 0) * 100));
       // The metrics behind the performance score, so a low one says where the time went.
       const metric = (id: string) => audits[id]?.displayValue ?? 'n/a';

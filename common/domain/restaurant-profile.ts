@@ -59,8 +59,12 @@ export function formatCostForTwo(rupees: number): string {
 /** Gallery photos (the room, the food) a restaurant may show, and menu pages. */
 export const MAX_GALLERY_PHOTOS = 8;
 export const MAX_MENU_PHOTOS = 4;
-/** The widths every photo is stored at, as WebP: a phone's screen, twice that, a laptop's column. */
-export const PHOTO_WIDTHS = [480, 960, 1440] as const;
+/**
+ * The widths every photo is stored at, as WebP: a thumbnail (drawn 120–240 px wide, decision 229),
+ * a phone's screen, twice that, a laptop's column. Each `<img>` names them in its srcset with the
+ * size it is drawn at, so the browser fetches the smallest that is sharp on its screen.
+ */
+export const PHOTO_WIDTHS = [240, 480, 960, 1440] as const;
 export type PhotoWidth = (typeof PHOTO_WIDTHS)[number];
 /** Gallery photos are cut to this shape, so the page never jumps as they load. */
 export const GALLERY_ASPECT = { width: 3, height: 2 } as const;

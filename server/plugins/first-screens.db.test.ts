@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restaurantPageData } from '#common/contract/restaurants.ts';
@@ -10,13 +10,16 @@ import { addDays } from '#common/domain/time.ts';
 import { buildRestaurant, buildSlot } from '#server/test/factories.ts';
 import { createTestApp, type TestApp } from '#server/test/app.ts';
 
-/** A web build as Vite lays it out: the shell, and a manifest where the restaurant screen shares a chunk with the entry. */
+/** A web build as Vite lays it out: the shell with its font preloads, and a manifest where the restaurant screen shares a chunk with the entry. */
 function writeWebBuild(dir: string) {
   mkdirSync(join(dir, '.vite'));
   writeFileSync(
     join(dir, 'index.html'),
-    `<!doctype html>\n<html lang="en-IN">\n  <head>\n    <title>Tablefair · Bengaluru</title>\n    <script type="module" src="/assets/index-1.js"></script>\n  </head>\n  <body><div id="root"></div></body>\n</html>\n`,
+    `<!doctype html>\n<html lang="en-IN">\n  <head>\n    <title>Tablefair · Bengaluru</title>\n    <script type="module" src="/assets/index-1.js"></script>\n${FONT_PRELOADS.map((href) => `    <link rel="preload" as="font" type="font/woff2" href="${href}" crossorigin="">\n`).join('')}  </head>\n  <body><div id="root"></div></body>\n</html>\n`,
   );
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(join(dir, 'assets/shell-9.js'), SHELL_SCRIPT);
+  writeFileSync(join(dir, 'assets/shell-9.js.br'), brotliCompressSync(SHELL_SCRIPT, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
   writeFileSync(
     join(dir, '.vite/manifest.json'),
     JSON.stringify({
@@ -28,6 +31,13 @@ function writeWebBuild(dir: string) {
     }),
   );
 }
+
+/** A script of the build, 40 KB of varied text: brotli's quick setting and its hardest give different bytes. */
+const SHELL_SCRIPT = Array.from({ length: 2000 }, (_, i) => `export const name${i} = ${JSON.stringify((i * 7919).toString(36).repeat(1 + (i % 5)))};`).join(
+  '\n',
+);
+const FONT_PRELOADS = ['/assets/fraunces-latin-wght-normal-ukD16Tqj.woff2', '/assets/inter-latin-wght-normal-Dx4-kXJ_.woff2'];
+const fontPreloads = (html: string) => [...html.matchAll(/<link rel="preload" as="font"[^>]*href="([^"]+)"/g)].map((m) => m[1]);
 
 /** The JSON block the page carries, parsed, or null when it has none. */
 function pageData(html: string): unknown {
@@ -87,6 +97,15 @@ describe('first screens in the HTML (decisions 078, 079)', () => {
     expect(preloads).toEqual(['/assets/restaurant-3.js', '/assets/booking-5.js']);
     const styles = [...page.body.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]);
     expect(styles).toEqual(['/assets/restaurant-4.css', '/assets/booking-6.css']);
+  });
+
+  it("preloads only the restaurant name's face, so the cover photo and the scripts come first (decision 228); home keeps both", async () => {
+    const page = await t.app.inject({ method: 'GET', url: `/r/${restaurant.slug}` });
+    expect(fontPreloads(page.body)).toEqual(['/assets/fraunces-latin-wght-normal-ukD16Tqj.woff2']);
+    expect(page.body).toContain('<script type="module" src="/assets/index-1.js"></script>\n    <link rel="preload" as="font"');
+    expect(fontPreloads((await t.app.inject({ method: 'GET', url: '/' })).body)).toEqual(FONT_PRELOADS);
+    // A page without a first screen of its own is the shell as built.
+    expect(fontPreloads((await t.app.inject({ method: 'GET', url: '/login' })).body)).toEqual(FONT_PRELOADS);
   });
 
   it('keeps markup in the name as text: escaped in the title, unable to close the data block', async () => {
@@ -156,6 +175,17 @@ describe('first screens in the HTML (decisions 078, 079)', () => {
     } finally {
       await t.database.db.execute(sql`UPDATE restaurants SET name = ${HOSTILE_NAME} WHERE id = ${restaurant.id}`);
     }
+  });
+
+  it('sends a script as the build compressed it (decision 228), and as it is to a client that takes no brotli', async () => {
+    const brotli = await t.app.inject({ method: 'GET', url: '/assets/shell-9.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.rawPayload.equals(readFileSync(join(webDir, 'assets/shell-9.js.br')))).toBe(true);
+    expect(brotli.rawPayload.equals(brotliCompressSync(SHELL_SCRIPT, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }))).toBe(false);
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(SHELL_SCRIPT);
+    const plain = await t.app.inject({ method: 'GET', url: '/assets/shell-9.js', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(SHELL_SCRIPT);
   });
 
   it('serves the plain page for an unknown restaurant or a malformed key, and keeps other routes plain', async () => {

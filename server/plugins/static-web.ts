@@ -22,6 +22,13 @@ const FIRST_SCREEN_PAGES: {
   routes: string[];
   path: RegExp;
   screen: string;
+  /**
+   * The font faces whose preload the page keeps (file names without their hash), when not every
+   * face the shell preloads (vite.config.ts). The restaurant page's largest paint is its cover
+   * photo: it keeps the display face of its name and lets the body face come with the stylesheet,
+   * so the photo and the scripts do not share a phone's first second with 49 KB of font (decision 228).
+   */
+  fonts?: string[];
   load: (pages: PagesService, principal: Principal, key: string, search: URLSearchParams) => Promise<FirstScreen | null>;
 }[] = [
   { routes: ['/'], path: /^\/$/, screen: 'routes/home.tsx', load: (pages, principal) => pages.home(principal) },
@@ -29,6 +36,7 @@ const FIRST_SCREEN_PAGES: {
     routes: ['/r/*', '/restaurant/*'],
     path: /^\/(?:r|restaurant)\/([^/]+)\/?$/,
     screen: 'routes/restaurant.tsx',
+    fonts: ['fraunces-latin-wght-normal'],
     load: async (pages, principal, key, search) => (restaurantKeyParams.safeParse({ slug: key }).success ? pages.restaurant(principal, key, search) : null),
   },
 ];
@@ -75,6 +83,8 @@ export const staticWebPlugin = fp(async (app, options: { webDistDir: string }) =
       root,
       wildcard: false,
       index: false,
+      // The build writes each script and stylesheet compressed beside it (vite.config.ts, decision 228).
+      preCompressed: true,
       // @fastify/static 10 hands over Fastify's reply here (it was the raw response before).
       setHeaders(reply, path) {
         reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -82,7 +92,7 @@ export const staticWebPlugin = fp(async (app, options: { webDistDir: string }) =
     });
     const shell = readFileSync(resolve(root, 'index.html'), 'utf8');
     const manifest = readViteManifest(root);
-    const pages = FIRST_SCREEN_PAGES.map((page) => ({ ...page, render: firstScreenTemplate(shell, screenAssets(manifest, page.screen)) }));
+    const pages = FIRST_SCREEN_PAGES.map((page) => ({ ...page, render: firstScreenTemplate(shell, screenAssets(manifest, page.screen), page.fonts) }));
 
     const sendFirstScreen = async (request: FastifyRequest, reply: FastifyReply, page: (typeof pages)[number], key: string) => {
       let screen: FirstScreen | null = null;
@@ -162,6 +172,13 @@ function screenAssets(manifest: ViteManifest | null, screen: string): Assets {
   return manifest ? routeAssets(manifest, screen) : { scripts: [], styles: [] };
 }
 
+/** The shell without the font preloads of faces other than `kept` (a face's build file is `/assets/{face}-{hash}.woff2`). */
+export function withoutFontPreloads(shell: string, kept: string[]): string {
+  return shell.replace(/^[ \t]*<link rel="preload" as="font"[^>]*\bhref="([^"]*)"[^>]*>\r?\n?/gm, (line, href: string) =>
+    kept.some((face) => href.startsWith(`/assets/${face}-`)) ? line : '',
+  );
+}
+
 function safeDecode(segment: string): string {
   try {
     return decodeURIComponent(segment);
@@ -174,8 +191,10 @@ function safeDecode(segment: string): string {
  * index.html with, in its head: the page's title, its first image, the screen's scripts and
  * styles to fetch alongside the app's, and the data of the first screen. Everything typed by
  * people is escaped. The shell is cut once, so a page is joined, not searched, per request.
+ * With `fonts`, the shell's font preloads for other faces are left out.
  */
-export function firstScreenTemplate(shell: string, assets: Assets): (screen: FirstScreen) => string {
+export function firstScreenTemplate(page: string, assets: Assets, fonts?: string[]): (screen: FirstScreen) => string {
+  const shell = fonts ? withoutFontPreloads(page, fonts) : page;
   const title = /<title>[^<]*<\/title>/.exec(shell);
   const headEnd = shell.indexOf('</head>');
   if (headEnd < 0) throw new Error("The web build's index.html has no </head>");

@@ -1,8 +1,12 @@
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { MAX_GALLERY_PHOTOS } from '#common/domain/restaurant-profile.ts';
+import { restaurantPhotos } from '#server/db/schema.ts';
 import { bearer } from '#server/test/app.ts';
-import { call, setUpStaffFixture, staffX, staffY, t, x } from '#server/test/staff-fixture.ts';
+import { call, dataDir, setUpStaffFixture, staffX, staffY, t, x } from '#server/test/staff-fixture.ts';
 import { makePng, multipartBody } from '#server/test/test-images.ts';
 
 /** The page's photos and facts (decisions 233, 234): what staff add in the Profile tab, what diners see. */
@@ -21,7 +25,7 @@ const phonePhoto = () =>
     .toBuffer();
 
 describe('restaurant photos', () => {
-  it('stores a phone photo as 3:2 WebP at 480, 960 and 1440 without its metadata, and the public page shows it at once', async () => {
+  it('stores a phone photo as 3:2 WebP at 240, 480, 960 and 1440 without its metadata, and the public page shows it at once', async () => {
     const before = (await t.app.inject({ url: `/api/restaurants/${x.slug}` })).json();
     expect(before.photos).toEqual([]);
     const added = await addPhoto(staffX.token, await phonePhoto());
@@ -29,6 +33,7 @@ describe('restaurant photos', () => {
     const photo = added.json();
     expect(photo).toMatchObject({ purpose: 'gallery', alt: 'The terrace at dusk', width: 960, height: 640 });
     for (const [width, height] of [
+      [240, 160],
       [480, 320],
       [960, 640],
       [1440, 960],
@@ -45,6 +50,22 @@ describe('restaurant photos', () => {
     const page = (await t.app.inject({ url: `/api/restaurants/${x.slug}` })).json();
     expect(page.photos.map((p: { id: string }) => p.id)).toEqual([photo.id]);
     expect(page.heroImageUrl).toBe(photo.src);
+  });
+
+  it('gives a photo stored before thumbnails its 240-pixel width on first read, made from a larger one and kept (decision 229)', async () => {
+    const photo = (await addPhoto(staffX.token, await phonePhoto())).json<{ id: string }>();
+    const [row] = await t.database.db.select({ variantBase: restaurantPhotos.variantBase }).from(restaurantPhotos).where(eq(restaurantPhotos.id, photo.id));
+    const thumbnail = join(dataDir, 'uploads', `${row!.variantBase}-240.webp`);
+    expect(existsSync(thumbnail)).toBe(true);
+    rmSync(thumbnail); // as an upload from before decision 229 was stored
+    const served = await t.app.inject({ url: `/api/restaurant-photos/${photo.id}/240` });
+    expect(served.statusCode).toBe(200);
+    const meta = await sharp(served.rawPayload).metadata();
+    expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({ format: 'webp', width: 240, height: 160 });
+    expect(existsSync(thumbnail)).toBe(true);
+    const removed = await t.app.inject({ method: 'DELETE', url: `/api/admin/restaurant/photos/${photo.id}`, headers: bearer(staffX.token) });
+    expect(removed.statusCode).toBe(204);
+    expect(existsSync(thumbnail)).toBe(false);
   });
 
   it('keeps at most 8 gallery photos, lets staff put one first and remove one of their own only', async () => {

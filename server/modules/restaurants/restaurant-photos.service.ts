@@ -37,6 +37,7 @@ sharp.concurrency(1);
 
 const LARGEST = PHOTO_WIDTHS[PHOTO_WIDTHS.length - 1];
 const variantKey = (base: string, width: PhotoWidth) => `${base}-${width}.webp`;
+const webpAt = (width: number) => ({ quality: width <= 480 ? 70 : 74, effort: 4 });
 const heightAt = (row: Pick<RestaurantPhotoRow, 'width' | 'height'>, width: number) => Math.round((row.height * width) / row.width);
 
 export function toRestaurantPhoto(row: RestaurantPhotoRow): RestaurantPhoto {
@@ -64,7 +65,7 @@ async function makeVariants(input: Buffer, purpose: Purpose): Promise<{ variants
       purpose === 'gallery'
         ? base.clone().resize({ width, height: Math.round((width * GALLERY_ASPECT.height) / GALLERY_ASPECT.width), fit: 'cover', position: 'attention' })
         : base.clone().resize({ width, withoutEnlargement: true });
-    const { data, info } = await resized.webp({ quality: width <= 480 ? 70 : 74, effort: 4 }).toBuffer({ resolveWithObject: true });
+    const { data, info } = await resized.webp(webpAt(width)).toBuffer({ resolveWithObject: true });
     variants.set(width, data);
     if (width === LARGEST) shape = { width: info.width, height: info.height };
   }
@@ -81,6 +82,21 @@ export function createRestaurantPhotos({ db }: AppDeps, storage: StorageService)
     const { variants } = await makeVariants(Buffer.from(svg), row.purpose);
     await Promise.all([...variants].map(([width, bytes]) => storage.putObject(variantKey(row.variant_base, width), bytes)));
     return variants;
+  }
+
+  /**
+   * A width added after the photo was stored (240 pixels, decision 229): made once from the next
+   * stored width up, then kept like the others, so uploads from before it get thumbnails too.
+   */
+  async function madeFromLarger(row: RestaurantPhotoRow, width: PhotoWidth): Promise<Buffer | undefined> {
+    for (const larger of PHOTO_WIDTHS.filter((candidate) => candidate > width)) {
+      const source = await storage.readImage(variantKey(row.variant_base, larger));
+      if (!source) continue;
+      const bytes = await sharp(source.body).resize({ width }).webp(webpAt(width)).toBuffer();
+      await storage.putObject(variantKey(row.variant_base, width), bytes);
+      return bytes;
+    }
+    return undefined;
   }
 
   return {
@@ -172,7 +188,8 @@ export function createRestaurantPhotos({ db }: AppDeps, storage: StorageService)
       if (!row) return undefined;
       const stored = await storage.readImage(variantKey(row.variant_base, width));
       if (stored) return stored.body;
-      if (!row.illustration) return undefined;
+      const made = await madeFromLarger(row, width);
+      if (made || !row.illustration) return made;
       let pending = drawing.get(row.id);
       if (!pending) {
         pending = drawIllustration(row).finally(() => drawing.delete(row.id));

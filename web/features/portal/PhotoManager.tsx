@@ -88,6 +88,8 @@ export function PhotoManager({ purpose, photos, restaurantName }: { purpose: 'ga
             <li key={photo.id} className="profile-photos__item">
               <img
                 src={photo.srcSet.split(', ')[0]!.split(' ')[0]}
+                srcSet={photo.srcSet}
+                sizes="240px"
                 width={240}
                 height={Math.round((photo.height * 240) / photo.width)}
                 alt={photo.alt}

@@ -73,6 +73,8 @@ export function RestaurantAbout({ restaurant }: { restaurant: RestaurantDetail }
                   <a href={page.srcSet.split(', ').at(-1)!.split(' ')[0]} target="_blank" rel="noopener">
                     <img
                       src={page.srcSet.split(', ')[0]!.split(' ')[0]}
+                      srcSet={page.srcSet}
+                      sizes="160px"
                       width={160}
                       height={Math.round((page.height * 160) / page.width)}
                       alt={page.alt || `Menu, page ${index + 1}`}

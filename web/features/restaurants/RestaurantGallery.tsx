@@ -72,6 +72,8 @@ export function RestaurantGallery({ restaurant, className }: { restaurant: Resta
                 >
                   <img
                     src={thumb.srcSet.split(', ')[0]!.split(' ')[0]}
+                    srcSet={thumb.srcSet}
+                    sizes="120px"
                     width={120}
                     height={Math.round((thumb.height * 120) / thumb.width)}
                     alt=""
