@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -5,12 +6,21 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * The journeys are the longest files (one to two minutes each): started first, they finish
  * while the short database files fill the other worker, instead of one of them running alone
  * at the end. Within a project Vitest's own order stands (longest or largest first).
+ *
+ * The database files that start real server processes spend most of their time waiting on them
+ * (a restart, a hold running out, a drain): each goes in after a journey, so that it waits beside
+ * a journey's browser and server, which can use the core it leaves, not beside another
+ * single-threaded database file (docs/decisions/237-waiting-files-beside-the-journeys.md).
  */
 class JourneysFirst extends BaseSequencer {
   async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const isJourney = (file: TestSpecification) => file.project.name === 'e2e';
-    return [...sorted.filter(isJourney), ...sorted.filter((file) => !isJourney(file))];
+    const startsServers = (file: TestSpecification) => file.project.name === 'db' && readFileSync(file.moduleId, 'utf8').includes('startServerProcess(');
+    const journeys = sorted.filter(isJourney);
+    const waiting = journeys.length ? sorted.filter(startsServers) : [];
+    const head = journeys.flatMap((journey, index) => (index < waiting.length ? [journey, waiting[index]!] : [journey]));
+    return [...head, ...waiting.slice(journeys.length), ...sorted.filter((file) => !isJourney(file) && !waiting.includes(file))];
   }
 }
 

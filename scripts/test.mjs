@@ -64,4 +64,5 @@ run('node', ['scripts/check-bundle-budget.mjs']);
 const projects = ['--project', 'unit', '--project', 'db'];
 if (chromium) projects.push('--project', 'e2e');
 else console.warn('No Chromium found: skipping the end-to-end journeys (they run under CI).');
-run('npx', ['vitest', 'run', ...projects]);
+// Anything after `npm test --` goes to Vitest (a reporter, say: `npm test -- --reporter=default --reporter=json`).
+run('npx', ['vitest', 'run', ...projects, ...process.argv.slice(2)]);

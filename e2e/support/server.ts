@@ -71,5 +71,5 @@ export async function startE2eServer(env: Record<string, string> = {}, options: 
 async function openDemoDatabase(config: AppConfig): Promise<DatabaseHandle> {
   const templateDir = process.env.DATABASE_URL ? '' : inject('pgliteDemoTemplateDir');
   if (!templateDir || config.passwordHashCost !== E2E_PASSWORD_HASH_COST) return createTestDatabase();
-  return openPgliteCopy(templateDir);
+  return openPgliteCopy(templateDir, { sharedBuffers: config.pgliteSharedBuffers });
 }

@@ -3,7 +3,15 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { loadConfig } from '#server/config.ts';
 import { openPglite, openPostgres, type DatabaseHandle } from '#server/db/client.ts';
+
+/**
+ * The embedded database's cache as the app opens it (PGLITE_SHARED_BUFFERS' default, decision
+ * 182), not PGlite's own 128 MB: a test database is then the app's, and opening one costs about
+ * 0.2 CPU s instead of 0.35 (docs/performance.md, "Test suite time").
+ */
+const APP_SHARED_BUFFERS = loadConfig({ NODE_ENV: 'test' }).pgliteSharedBuffers;
 
 /**
  * An isolated, migrated database for one test file: a PGlite on a copy of the run's migrated
@@ -34,13 +42,14 @@ export async function createTestDatabase(options: { poolSize?: number } = {}): P
 
 /**
  * A copy of a closed PGlite data directory in the run's folder, opened as its own database (and
- * migrated, in case the template is older than a migration); close() removes the copy.
+ * migrated, in case the template is older than a migration) with the app's shared buffers, or
+ * `options.sharedBuffers`; close() removes the copy.
  * Copying the folder and opening it costs about half of unpacking a dump into memory
  * (docs/decisions/271-test-databases-are-copied-folders.md).
  */
-export async function openPgliteCopy(templateDir: string): Promise<DatabaseHandle> {
+export async function openPgliteCopy(templateDir: string, options: { sharedBuffers?: string } = {}): Promise<DatabaseHandle> {
   const dataDir = copyPgliteTemplate(templateDir);
-  const handle = await openPglite({ dataDir });
+  const handle = await openPglite({ dataDir, sharedBuffers: options.sharedBuffers ?? APP_SHARED_BUFFERS });
   await handle.migrate();
   return {
     ...handle,
