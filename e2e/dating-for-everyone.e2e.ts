@@ -6,7 +6,7 @@ import type { DatingSuggestionsResponse } from '#common/contract/dating.ts';
 import { freeEvenings } from '#common/domain/dating-match.ts';
 import { queryRows } from '#server/db/client.ts';
 import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
-import { signUpJourneyMemberInPage } from './support/dating.ts';
+import { inPage, signUpJourneyMemberInPage } from './support/dating.ts';
 import { useE2eEnvironment } from './support/environment.ts';
 import { apiClient, expectAccessible, openAs, saveScreenshot, signInStaff } from './support/fixtures.ts';
 import type { E2eServer } from './support/server.ts';
@@ -53,21 +53,6 @@ async function newMember(
   const saved = await inPage(page, '/dating/me/preferences', 'PUT', { ...band, neighbourhoods: ['Indiranagar'], freeEvenings, intent: 'LONG_TERM' });
   expect(saved.status, JSON.stringify(saved.body)).toBe(200);
   return { name: person.name, page, errors };
-}
-
-/** A JSON call from inside the page, with the member's session cookie. */
-async function inPage<T>(page: Page, path: string, method = 'GET', body?: unknown): Promise<{ status: number; body: T }> {
-  return page.evaluate(
-    async ({ path, method, body }) => {
-      const response = await fetch(path, {
-        method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, body: await response.json().catch(() => null) };
-    },
-    { path, method, body },
-  ) as Promise<{ status: number; body: T }>;
 }
 
 const suggestedNames = async (member: Member) =>
