@@ -25,6 +25,7 @@ import {
   staffMove,
   statusOf,
   t,
+  heldAndPayPressed,
 } from './deposits.test-support.ts';
 import { BOOKING_NOT_FOUND } from './reservation-view.ts';
 
@@ -50,12 +51,7 @@ function deliver(rawBody: string, headers: Record<string, string>, provider = 's
 
 /** Held and Pay pressed, the diner's approval on the sandbox page caught before its webhook reaches the app. */
 async function approvalCaught(diner: BuiltAccount, time: string, partySize = 2) {
-  const held = await requestHold(t.app, diner.token, { restaurantSlug: place.slug, date: TEST_TOMORROW, time, partySize });
-  expect(held.statusCode, held.body).toBe(201);
-  const id = held.json<{ id: string }>().id;
-  const confirm = await call('POST', `/api/reservations/${id}/confirm`, diner.token, {});
-  expect(confirm.statusCode, confirm.body).toBe(200);
-  const intentId = confirm.json().payment.intentId as string;
+  const { id, intentId } = await heldAndPayPressed(time, diner, partySize);
   sandbox.faults.hold = true;
   expect((await call('POST', `/api/payments/sandbox/${intentId}/decision`, undefined, { decision: 'approve' })).statusCode).toBe(200);
   const genuine = sandbox.heldDeliveries().at(-1)!;

@@ -54,14 +54,19 @@ export function call(method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, toke
   return t.app.inject({ method, url, headers: token ? bearer(token) : {}, payload });
 }
 
-/** Held at the restaurant tomorrow, Pay pressed and approved on the sandbox page: the booking is PENDING. */
-export async function paidBooking(time: string, diner: BuiltAccount, partySize = 2) {
+/** Held at the restaurant tomorrow and Pay pressed: the hold and its payment, not yet decided. */
+export async function heldAndPayPressed(time: string, diner: BuiltAccount, partySize = 2) {
   const held = await requestHold(t.app, diner.token, { restaurantSlug: place.slug, date: TEST_TOMORROW, time, partySize });
   expect(held.statusCode, held.body).toBe(201);
   const id = held.json<{ id: string }>().id;
   const confirm = await call('POST', `/api/reservations/${id}/confirm`, diner.token, {});
   expect(confirm.statusCode, confirm.body).toBe(200);
-  const intentId = confirm.json().payment.intentId as string;
+  return { id, intentId: confirm.json().payment.intentId as string };
+}
+
+/** Held at the restaurant tomorrow, Pay pressed and approved on the sandbox page: the booking is PENDING. */
+export async function paidBooking(time: string, diner: BuiltAccount, partySize = 2) {
+  const { id, intentId } = await heldAndPayPressed(time, diner, partySize);
   const approved = await call('POST', `/api/payments/sandbox/${intentId}/decision`, undefined, { decision: 'approve' });
   expect(approved.statusCode, approved.body).toBe(200);
   await sandbox.settle();
