@@ -116,11 +116,13 @@ function parseWrk(output: string, seconds: number): LoadResult {
 
 /** One timed run from a separate process, after a warm-up run of `warmupSeconds` (not counted). */
 export async function externalLoad(options: ExternalRun, warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 1)): Promise<ExternalResult> {
-  const pathsFile = join(workDir, `paths-${++files}.txt`);
+  // Numbered once per run: runs spread over instances go at the same time and must not share a file.
+  const number = ++files;
+  const pathsFile = join(workDir, `paths-${number}.txt`);
   writeFileSync(pathsFile, `${options.paths.join('\n')}\n`);
   const once = async (seconds: number): Promise<LoadResult> => {
     if (hasWrk) {
-      const script = join(workDir, `script-${files}.lua`);
+      const script = join(workDir, `script-${number}.lua`);
       writeFileSync(script, wrkScript(pathsFile, options.headers));
       const args = ['-t1', `-c${options.connections}`, `-d${seconds}s`, '--timeout', '30s', '--latency', '-s', script, options.baseUrl];
       return parseWrk(await run('wrk', args), seconds);
