@@ -116,11 +116,13 @@ function parseWrk(output: string, seconds: number): LoadResult {
 
 /** One timed run from a separate process, after a warm-up run of `warmupSeconds` (not counted). */
 export async function externalLoad(options: ExternalRun, warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 1)): Promise<ExternalResult> {
-  const pathsFile = join(workDir, `paths-${++files}.txt`);
+  // Numbered once per run: runs spread over instances go at the same time and must not share a file.
+  const number = ++files;
+  const pathsFile = join(workDir, `paths-${number}.txt`);
   writeFileSync(pathsFile, `${options.paths.join('\n')}\n`);
   const once = async (seconds: number): Promise<LoadResult> => {
     if (hasWrk) {
-      const script = join(workDir, `script-${files}.lua`);
+      const script = join(workDir, `script-${number}.lua`);
       writeFileSync(script, wrkScript(pathsFile, options.headers));
       const args = ['-t1', `-c${options.connections}`, `-d${seconds}s`, '--timeout', '30s', '--latency', '-s', script, options.baseUrl];
       return parseWrk(await run('wrk', args), seconds);
@@ -136,4 +138,54 @@ export async function externalLoad(options: ExternalRun, warmupSeconds = Number(
   const elapsed = (performance.now() - started) / 1000;
   const serverBusy = options.serverPid ? (cpuSeconds(options.serverPid) - cpuBefore) / elapsed : Number.NaN;
   return { ...result, serverBusy, generator: hasWrk ? 'wrk' : 'autocannon' };
+}
+
+export interface SplitResult extends ExternalResult {
+  /** Each instance's own run, in the order given. */
+  perServer: ExternalResult[];
+}
+
+/**
+ * One load spread over several instances (decision 270's generator, one wrk per instance, all at
+ * the same time): the connections are shared out evenly and instance k asks for every n-th
+ * prepared path from the k-th. The rate is the sum; p50 the mean and p99 the highest of the
+ * instances' own (wrk's histograms cannot be merged from its text output).
+ */
+export async function externalLoadSplit(
+  options: Omit<ExternalRun, 'baseUrl' | 'serverPid'> & { servers: readonly { baseUrl: string; pid?: number }[] },
+): Promise<SplitResult> {
+  const n = options.servers.length;
+  const perServer = await Promise.all(
+    options.servers.map((server, k) =>
+      externalLoad({
+        baseUrl: server.baseUrl,
+        serverPid: server.pid,
+        headers: options.headers,
+        seconds: options.seconds,
+        connections: Math.round(options.connections / n),
+        paths: options.paths.length > n ? options.paths.filter((_, i) => i % n === k) : options.paths,
+      }),
+    ),
+  );
+  const sum = (pick: (r: ExternalResult) => number) => perServer.reduce((total, r) => total + pick(r), 0);
+  const requests = sum((r) => r.requests);
+  return {
+    finishedAt: Math.max(...perServer.map((r) => r.finishedAt)),
+    requests,
+    rps: sum((r) => r.rps),
+    p50: sum((r) => r.p50) / n,
+    p99: Math.max(...perServer.map((r) => r.p99)),
+    max: Math.max(...perServer.map((r) => r.max)),
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
+    timeouts: sum((r) => r.timeouts),
+    bytesPerResponse: requests ? sum((r) => r.bytesPerResponse * r.requests) / requests : 0,
+    statuses: perServer.reduce<Record<number, number>>((all, r) => {
+      for (const [status, count] of Object.entries(r.statuses)) all[Number(status)] = (all[Number(status)] ?? 0) + count;
+      return all;
+    }, {}),
+    serverBusy: sum((r) => r.serverBusy),
+    generator: perServer[0].generator,
+    perServer,
+  };
 }

@@ -3,7 +3,8 @@
  * (INSERT … SELECT generate_series) so it takes seconds, not minutes.
  *
  *   restaurants × 30 days × 16 slots (12:00–14:30 and 18:00–22:30, every 30 minutes)
- *   bookings on a third of the slots (one reservation each; a quarter of those fill the slot)
+ *   a floor per restaurant (10–15 tables, combinations, default turns; decision 240), and bookings
+ *   laid on its tables over the month with their table assignments, none overlapping
  *   5,000 city diners who own those bookings, 2,000 "drop" diners for the reservation race
  *   one extra restaurant, bench-drop, whose evening is raced for (slots made by the race itself)
  *
@@ -28,6 +29,76 @@ export const DROP_DINERS = 2_000;
 /** Every bench diner's password (bench data only). */
 export const BENCH_PASSWORD = 'bench-pass-1234';
 const MARKER_KEY = 'bench.city';
+
+type TableRow = [name: string, section: 'indoor' | 'terrace' | 'bar' | 'private', min: number, max: number, online: boolean];
+/** The three floors the city's restaurants get, in turn by their number; one 2-top kept for walk-ins. */
+export const FLOOR_TEMPLATES: { tables: TableRow[]; combinations: [names: string[], min: number, max: number][] }[] = [
+  {
+    tables: [
+      ['B1', 'bar', 1, 2, true],
+      ['B2', 'bar', 1, 2, true],
+      ['T1', 'indoor', 1, 2, true],
+      ['T2', 'indoor', 1, 2, true],
+      ['T3', 'indoor', 1, 2, true],
+      ['T4', 'indoor', 1, 2, false],
+      ['T5', 'indoor', 2, 4, true],
+      ['T6', 'indoor', 2, 4, true],
+      ['T7', 'indoor', 2, 4, true],
+      ['T8', 'indoor', 4, 6, true],
+    ],
+    combinations: [
+      [['T1', 'T2'], 3, 4],
+      [['T5', 'T6'], 5, 8],
+    ],
+  },
+  {
+    tables: [
+      ['T1', 'indoor', 1, 2, true],
+      ['T2', 'indoor', 1, 2, true],
+      ['T3', 'indoor', 1, 2, true],
+      ['T4', 'indoor', 1, 2, false],
+      ['T5', 'indoor', 2, 4, true],
+      ['T6', 'indoor', 2, 4, true],
+      ['T7', 'indoor', 2, 4, true],
+      ['T8', 'indoor', 2, 4, true],
+      ['T9', 'indoor', 4, 6, true],
+      ['T10', 'indoor', 4, 6, true],
+      ['E1', 'terrace', 2, 4, true],
+      ['E2', 'terrace', 2, 4, true],
+    ],
+    combinations: [
+      [['T1', 'T2'], 3, 4],
+      [['T5', 'T6'], 5, 8],
+      [['T9', 'T10'], 8, 12],
+    ],
+  },
+  {
+    tables: [
+      ['B1', 'bar', 1, 2, true],
+      ['B2', 'bar', 1, 2, true],
+      ['B3', 'bar', 1, 2, true],
+      ['T1', 'indoor', 1, 2, true],
+      ['T2', 'indoor', 1, 2, true],
+      ['T3', 'indoor', 1, 2, false],
+      ['T4', 'indoor', 2, 4, true],
+      ['T5', 'indoor', 2, 4, true],
+      ['T6', 'indoor', 2, 4, true],
+      ['T7', 'indoor', 2, 4, true],
+      ['T8', 'indoor', 4, 6, true],
+      ['E1', 'terrace', 2, 4, true],
+      ['E2', 'terrace', 2, 4, true],
+      ['E3', 'terrace', 4, 6, true],
+      ['P1', 'private', 8, 14, true],
+    ],
+    combinations: [
+      [['T1', 'T2'], 3, 4],
+      [['T4', 'T5'], 5, 8],
+      [['E1', 'E2'], 5, 8],
+    ],
+  },
+];
+/** Which floor a city restaurant has, from its slug's number, in SQL. */
+const templateOf = (slug: string) => `(substring(${slug} from 6))::int % ${FLOOR_TEMPLATES.length}`;
 
 export function defaultRestaurantCount(target: BenchTarget): number {
   const fromEnv = Number(process.env.BENCH_RESTAURANTS);
@@ -109,7 +180,7 @@ export async function generateCity(
   );
   step(
     'emptying the bench tables',
-    `TRUNCATE reservation_events, reservations, slots, sessions, staff_accounts, users, restaurants, rate_limit_counters CASCADE`,
+    `TRUNCATE table_assignments, table_combinations, floor_tables, floor_settings, reservation_events, reservations, slots, sessions, staff_accounts, users, restaurants, rate_limit_counters CASCADE`,
   );
   // The platform account that holds dates' tables is not bench data: written back as migration 0015 wrote it.
   step(
@@ -120,7 +191,7 @@ export async function generateCity(
   step(
     'restaurants',
     `INSERT INTO restaurants (slug, name, emoji, neighborhood, hot, cuisine_tags, category, description, lat, lng)
-    SELECT 'city-' || lpad(i::text, 4, '0'),
+    SELECT 'city-' || lpad(i::text, greatest(4, length(i::text)), '0'),
            (${sqlArray(firstWords)})[1 + i % ${firstWords.length}] || ' ' || (${sqlArray(secondWords)})[1 + (i / ${firstWords.length}) % ${secondWords.length}] || ' ' || i,
            (${sqlArray(emojis)})[1 + (i * 7) % ${categories.length}],
            (${sqlArray(preferredHoods)})[1 + (i * 3) % ${preferredHoods.length}],
@@ -131,11 +202,48 @@ export async function generateCity(
            12.85 + ((i * 7919) % 1000) / 4000.0, 77.48 + ((i * 104729) % 1000) / 4000.0
     FROM generate_series(1, ${n}) AS i`,
   );
+  // Each restaurant gets one of three floors (decision 240): a bistro with bar seats, a family
+  // place with a terrace, a larger room with a private table; combinations seat 3–4, 5–8, 8–12.
+  step(
+    'floors: tables',
+    `INSERT INTO floor_tables (restaurant_id, name, section, min_covers, max_covers, online_bookable)
+    SELECT r.id, t.name, t.section, t.min_covers, t.max_covers, t.online
+    FROM restaurants r
+    JOIN (VALUES ${FLOOR_TEMPLATES.flatMap((floor, template) =>
+      floor.tables.map(([name, section, min, max, online]) => `(${template}, ${sqlText(name)}, ${sqlText(section)}, ${min}, ${max}, ${online})`),
+    ).join(', ')}) AS t(template, name, section, min_covers, max_covers, online)
+      ON t.template = ${templateOf('r.slug')}
+    WHERE r.slug LIKE 'city-%'`,
+  );
+  step(
+    'floors: combinations',
+    `INSERT INTO table_combinations (restaurant_id, table_ids, min_covers, max_covers)
+    SELECT r.id, array_agg(ft.id ORDER BY ft.name), c.min_covers, c.max_covers
+    FROM restaurants r
+    JOIN (VALUES ${FLOOR_TEMPLATES.flatMap((floor, template) =>
+      floor.combinations.map(([names, min, max], n) => `(${template}, ${n}, ${sqlArray(names)}, ${min}, ${max})`),
+    ).join(', ')}) AS c(template, n, names, min_covers, max_covers)
+      ON c.template = ${templateOf('r.slug')}
+    JOIN floor_tables ft ON ft.restaurant_id = r.id AND ft.name = ANY (c.names)
+    WHERE r.slug LIKE 'city-%'
+    GROUP BY r.id, c.n, c.min_covers, c.max_covers`,
+  );
+  step(
+    'floors: shifts and turns',
+    `INSERT INTO floor_settings (restaurant_id, shifts, turns)
+    SELECT r.id,
+      (SELECT jsonb_agg('[{"name":"lunch","start":"12:00","end":"15:00"},{"name":"dinner","start":"18:00","end":"23:00"}]'::jsonb) FROM generate_series(1, 7)),
+      '[{"fromPartySize":1,"minutes":75},{"fromPartySize":3,"minutes":105},{"fromPartySize":5,"minutes":120},{"fromPartySize":7,"minutes":150}]'::jsonb
+    FROM restaurants r WHERE r.slug LIKE 'city-%'`,
+  );
+  // Each slot's capacity is the floor's seats, as migration 0022's rule made tables from covers:
+  // the same restaurant without its tables is the covers model over the same data.
   step(
     'slots',
     `INSERT INTO slots (restaurant_id, slot_date, slot_time, starts_at, capacity)
-    SELECT r.id, d::date, t, (d::date + t::time) AT TIME ZONE 'Asia/Kolkata', 16 + abs(hashtext(r.slug)) % 25
+    SELECT r.id, d::date, t, (d::date + t::time) AT TIME ZONE 'Asia/Kolkata', seats.total
     FROM restaurants r
+    JOIN (SELECT restaurant_id, sum(max_covers)::int AS total FROM floor_tables GROUP BY restaurant_id) AS seats ON seats.restaurant_id = r.id
     CROSS JOIN generate_series(${sqlText(from)}::date, ${sqlText(to)}::date, interval '1 day') AS d
     CROSS JOIN unnest(${sqlArray(SLOT_TIMES)}) AS t`,
   );
@@ -146,22 +254,37 @@ export async function generateCity(
     UNION ALL
     SELECT 'drop_' || lpad(i::text, 5, '0'), ${sqlText(passwordHash)}, 'Drop Diner ' || i FROM generate_series(1, ${DROP_DINERS}) AS i`,
   );
-  // A third of the slots get a booking: a quarter of those fill the slot (up to 20 covers), the rest take 2–6;
-  // one in ten is a live hold, one in ten was cancelled, the others are PENDING or CONFIRMED.
+  // Bookings are laid on the tables so that no two overlap: each table has up to three sittings a
+  // day (lunch from 12:00–13:00, an early dinner from 18:00–19:00, a late one at 21:30 or 22:00;
+  // the longest turn, 150 min, ends before the next sitting), taken with a chance of 60 %, 90 % and
+  // 70 % (a busy month), by a party its size seats. One in ten is a live hold, one in ten was cancelled (its table
+  // is free again), the others are PENDING or CONFIRMED. Each has its table assignment.
   step(
-    'bookings on a third of the slots',
+    'bookings on the tables',
     `WITH diners AS (SELECT array_agg(id ORDER BY username) AS ids FROM users WHERE username LIKE 'city\\_%'),
-    booked AS (SELECT s.id, s.restaurant_id, s.capacity, s.starts_at, abs(hashtext(s.id::text)) AS h FROM slots s WHERE abs(hashtext(s.id::text)) % 3 = 0),
-    picked AS (
-      SELECT b.*, CASE WHEN b.h % 4 = 0 THEN least(b.capacity, 20) ELSE 2 + b.h % 5 END AS party,
-             CASE b.h % 10 WHEN 0 THEN 'HELD' WHEN 1 THEN 'CANCELLED' WHEN 2 THEN 'PENDING' WHEN 3 THEN 'PENDING' ELSE 'CONFIRMED' END AS status
-      FROM booked b)
-    INSERT INTO reservations (user_id, restaurant_id, slot_id, party_size, status, hold_expires_at, cancel_reason, starts_at, created_at, updated_at)
-    SELECT diners.ids[1 + picked.h % ${CITY_DINERS}], picked.restaurant_id, picked.id, picked.party, picked.status,
-           CASE WHEN picked.status = 'HELD' THEN now() + interval '1 day' END,
-           CASE WHEN picked.status = 'CANCELLED' THEN 'DINER_CANCELLED' END,
-           picked.starts_at, now(), now()
-    FROM picked, diners`,
+    plan AS (
+      SELECT gen_random_uuid() AS rid, ft.restaurant_id, ft.id AS table_id, d::date AS day,
+             s.times[1 + x.h % cardinality(s.times)] AS time,
+             ft.min_covers + (x.h / 7) % (ft.max_covers - ft.min_covers + 1) AS party, x.h
+      FROM floor_tables ft
+      CROSS JOIN generate_series(${sqlText(from)}::date, ${sqlText(to)}::date, interval '1 day') AS d
+      CROSS JOIN (VALUES ('lunch', ${sqlArray(['12:00', '12:30', '13:00'])}, 6), ('early', ${sqlArray(['18:00', '18:30', '19:00'])}, 9), ('late', ${sqlArray(['21:30', '22:00'])}, 7)) AS s(name, times, per10)
+      CROSS JOIN LATERAL (SELECT abs(hashtext(ft.id::text || d::text || s.name)) AS h) AS x
+      WHERE (x.h / 13) % 10 < s.per10),
+    booked AS (
+      SELECT p.*, sl.id AS slot_id, sl.starts_at,
+             CASE p.h % 10 WHEN 0 THEN 'HELD' WHEN 1 THEN 'CANCELLED' WHEN 2 THEN 'PENDING' WHEN 3 THEN 'PENDING' ELSE 'CONFIRMED' END AS status,
+             CASE WHEN p.party <= 2 THEN 75 WHEN p.party <= 4 THEN 105 WHEN p.party <= 6 THEN 120 ELSE 150 END AS turn
+      FROM plan p JOIN slots sl ON sl.restaurant_id = p.restaurant_id AND sl.slot_date = p.day AND sl.slot_time = p.time),
+    made AS (
+      INSERT INTO reservations (id, user_id, restaurant_id, slot_id, party_size, status, hold_expires_at, cancel_reason, starts_at, created_at, updated_at)
+      SELECT b.rid, diners.ids[1 + b.h % ${CITY_DINERS}], b.restaurant_id, b.slot_id, b.party, b.status,
+             CASE WHEN b.status = 'HELD' THEN now() + interval '1 day' END,
+             CASE WHEN b.status = 'CANCELLED' THEN 'DINER_CANCELLED' END,
+             b.starts_at, now(), now()
+      FROM booked b, diners)
+    INSERT INTO table_assignments (restaurant_id, reservation_id, table_ids, party_size, starts_at, ends_at)
+    SELECT b.restaurant_id, b.rid, ARRAY[b.table_id], b.party, b.starts_at, b.starts_at + make_interval(mins => b.turn) FROM booked b`,
   );
   step(
     'booking history',
@@ -223,7 +346,7 @@ async function main(): Promise<void> {
   const target = benchTarget();
   const flag = process.argv.indexOf('--restaurants');
   const restaurants = flag > 0 ? Number(process.argv[flag + 1]) : defaultRestaurantCount(target);
-  if (!Number.isInteger(restaurants) || restaurants < 1 || restaurants > 9_999) throw new Error('--restaurants must be a whole number from 1 to 9999');
+  if (!Number.isInteger(restaurants) || restaurants < 1 || restaurants > 99_999) throw new Error('--restaurants must be a whole number from 1 to 99999');
   const handle = await openBenchDatabase(target);
   try {
     await handle.migrate();

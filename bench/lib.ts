@@ -170,6 +170,7 @@ export async function startApp(
   name = `app :${port}`,
   extraEnv: Record<string, string | undefined> = {},
   logFile?: string,
+  nodeArgsOverride?: string[],
 ): Promise<RunningServer> {
   const env: Record<string, string | undefined> = {
     NODE_ENV: 'production',
@@ -195,7 +196,8 @@ export async function startApp(
   if (target.databaseUrl) env.DATABASE_URL = target.databaseUrl;
   else env.DATABASE_URL = '';
   // BENCH_APP_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the app under load.
-  const nodeArgs = (process.env.BENCH_APP_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // A caller may give its own (bench/city.ts profiles one instance of several).
+  const nodeArgs = nodeArgsOverride ?? (process.env.BENCH_APP_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const server = spawnServer(name, 'server/main.ts', port, env, nodeArgs, logFile);
   await waitUntilHealthy(server, '/api/health', 120_000);
   return server;

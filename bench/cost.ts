@@ -1,0 +1,138 @@
+/**
+ * `npm run bench:cost`: how memory and latency grow with the city, on the embedded engine and on
+ * PostgreSQL, printed as one table. For each engine and scale: the city generated when missing
+ * (bench/generate-city.ts: floors, bookings over 30 days), one app instance at production-info
+ * settings, every restaurant read once (the memory warm: all its kept answers' inputs), its resident
+ * memory then, and availability for a random restaurant, date and party size from wrk in its own
+ * process (50 connections, BENCH_SECONDS after a warm-up).
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/tablefair_city_bench BENCH_DATA_DIR=data/bench npm run bench:cost
+ *
+ * BENCH_COST_SCALES (200,2000,20000) and BENCH_COST_ENGINES (pglite,postgres) choose the rows.
+ * PostgreSQL scales live in databases named after DATABASE_URL's with the scale appended
+ * (`tablefair_city_bench_200`; the scale of DATABASE_URL's own marker uses it as it is); PGlite's in
+ * BENCH_DATA_DIR/cost-<scale>. Exit code 1 when an answer is not 200.
+ */
+import { join } from 'node:path';
+import pg from 'pg';
+import { externalLoad } from './external-load.ts';
+import { ensureCity, readCityMarker } from './generate-city.ts';
+import { benchTarget, fmt, machineNote, openBenchDatabase, PORTS, residentMb, startApp, table, type BenchTarget } from './lib.ts';
+import { availabilityPaths, BROWSER_ENCODINGS, warmEveryRestaurant } from './reads.ts';
+
+const scales = (process.env.BENCH_COST_SCALES ?? '200,2000,20000').split(',').map(Number);
+const engines = (process.env.BENCH_COST_ENGINES ?? 'pglite,postgres').split(',') as ('pglite' | 'postgres')[];
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const base = benchTarget();
+const now = new Date();
+if (engines.includes('postgres') && !base.databaseUrl) {
+  console.error('bench:cost on PostgreSQL needs DATABASE_URL (or BENCH_COST_ENGINES=pglite).');
+  process.exit(2);
+}
+
+/** The PostgreSQL database for a scale, created when missing. */
+async function postgresTarget(scale: number): Promise<BenchTarget> {
+  const url = new URL(base.databaseUrl!);
+  const own = await openBenchDatabase(base, 1);
+  const marker = await readCityMarker(own).catch(() => undefined);
+  await own.close();
+  if (marker?.restaurants === scale) return base;
+  const name = `${url.pathname.slice(1)}_${scale}`;
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.href });
+  await client.connect();
+  try {
+    if (!(await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount)
+      await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
+  } finally {
+    await client.end();
+  }
+  url.pathname = `/${name}`;
+  return { kind: 'postgres', databaseUrl: url.href, dataDir: base.dataDir, label: `PostgreSQL ${url.hostname}:${url.port || 5432}/${name}` };
+}
+
+const rows: string[][] = [];
+let failed = false;
+console.log(`Tablefair cost by city size (${machineNote()})`);
+for (const engine of engines) {
+  for (const scale of scales) {
+    const target: BenchTarget =
+      engine === 'postgres'
+        ? await postgresTarget(scale)
+        : { kind: 'pglite', dataDir: join(base.dataDir, `cost-${scale}`), label: `embedded PGlite (${join(base.dataDir, `cost-${scale}`)}/pglite)` };
+    const loadAtStart = machineNote('at start');
+    console.log(`\n== ${engine}, ${scale.toLocaleString('en-US')} restaurants: ${target.label}`);
+    const generationStarted = performance.now();
+    const handle = await openBenchDatabase(target);
+    await handle.migrate();
+    await ensureCity(handle, target, scale, now);
+    await handle.close();
+    const generationSeconds = (performance.now() - generationStarted) / 1000;
+    const app = await startApp(
+      target,
+      PORTS.appA,
+      `app (${engine}, ${scale})`,
+      { NODE_ENV: 'production', LOG_LEVEL: 'info' },
+      join(base.dataDir, `cost-app.log`),
+    );
+    try {
+      const rssStart = residentMb(app.child.pid!);
+      const warm = await warmEveryRestaurant(app.baseUrl, { connections, seconds, restaurants: scale });
+      const warmOk = warm.requests === scale && warm.errors === 0 && Object.keys(warm.statuses).every((status) => status === '200');
+      const rssWarm = residentMb(app.child.pid!);
+      const reads = await externalLoad({
+        baseUrl: app.baseUrl,
+        paths: availabilityPaths(scale, now),
+        headers: { 'accept-encoding': BROWSER_ENCODINGS },
+        connections,
+        seconds,
+        serverPid: app.child.pid,
+      });
+      const ok = warmOk && reads.requests > 0 && reads.non2xx === 0 && reads.errors === 0;
+      if (!ok) failed = true;
+      console.log(
+        `  first reads ${fmt.rps(warm.rps)}, p99 ${fmt.ms(warm.p99)}; RSS ${rssStart.toFixed(0)} → ${rssWarm.toFixed(0)} MB; availability ${fmt.rps(reads.rps)}, p50 ${fmt.ms(reads.p50)}, p99 ${fmt.ms(reads.p99)}, busy ${Math.round(reads.serverBusy * 100)} %`,
+      );
+      rows.push([
+        engine === 'postgres' ? 'PostgreSQL 15' : 'PGlite',
+        scale.toLocaleString('en-US'),
+        `${generationSeconds.toFixed(0)} s`,
+        `${fmt.rps(warm.rps)}, p99 ${fmt.ms(warm.p99)}`,
+        rssStart.toFixed(0),
+        rssWarm.toFixed(0),
+        `${(((rssWarm - rssStart) * 1024) / scale).toFixed(0)} KB`,
+        fmt.rps(reads.rps),
+        fmt.ms(reads.p50),
+        fmt.ms(reads.p99),
+        ok ? 'yes' : 'NO',
+        `${loadAtStart.match(/load average ([\d.]+)/)?.[1]} → ${machineNote('at end').match(/load average ([\d.]+)/)?.[1]}`,
+      ]);
+    } finally {
+      await app.stop();
+    }
+  }
+}
+console.log(`\n== Cost by city size (NODE_ENV=production, LOG_LEVEL=info, one instance, ${connections} connections, ${seconds} s)\n`);
+console.log(
+  table(
+    [
+      'engine',
+      'restaurants',
+      'setup (generate or reuse, migrate)',
+      'first reads (memory cold)',
+      'RSS at start (MB)',
+      'RSS warm (MB)',
+      'per restaurant',
+      'availability',
+      'p50',
+      'p99',
+      'all 200',
+      'load (1 min) start → end',
+    ],
+    rows,
+  ),
+);
+console.log(`\n${machineNote('at the end')}`);
+process.exit(failed ? 1 : 0);
