@@ -25,9 +25,20 @@ import { listOpenSlotsBetween, listSlotAvailability, listSlotsForCache } from '.
 
 /**
  * A held date's slots as JSON text around each slot's `available`, and the free covers that decide
- * it (-1: closed); on a restaurant with a floor, `seats[n]` says whether a party of n has a table.
+ * it (-1: closed); on a restaurant with a floor, `seats(n)` says whether a party of n has a table.
  */
-type DayPieces = { head: string; tail: string; free: number; seats: boolean[] | null }[];
+type DayPieces = { head: string; tail: string; free: number; seats: ((partySize: number) => boolean) | null }[];
+
+/**
+ * Whether the floor seats each party size at a slot, worked out for a size the first time it is
+ * asked and kept with the day's pieces. A city's answers are mostly first reads of their date, and
+ * seating every size from 1 to 20 for every time was most of such a read's cost (performance.md
+ * §10); `nowMs` is the pieces' own, so a size asked later gets the answer it would have had then.
+ */
+function seatsBySize(cachedFloor: NonNullable<CachedRestaurant['floor']>, slot: CachedSlot, nowMs: number): (partySize: number) => boolean {
+  const known: (boolean | undefined)[] = [];
+  return (partySize) => (known[partySize] ??= floorSeatsAt(cachedFloor, slot, partySize, nowMs));
+}
 
 /**
  * How many characters of finished availability text are kept across all restaurants (about as
@@ -138,7 +149,7 @@ export function createAvailabilityService(
           head: `{"id":${JSON.stringify(slot.id)},"time":${JSON.stringify(slot.time)},"available":`,
           tail: deposit ? `,"deposit":${JSON.stringify({ kind: deposit.kind, perCoverPaise: deposit.perCoverPaise })}}` : '}',
           free: isSlotOpenAt(slot, nowMs, cutoffMinutes) ? freeCoversAt(slot, nowMs) : -1,
-          seats: cached.floor ? Array.from({ length: MAX_PARTY_SIZE + 1 }, (_, size) => size > 0 && floorSeatsAt(cached.floor, slot, size, nowMs)) : null,
+          seats: cached.floor ? seatsBySize(cached.floor, slot, nowMs) : null,
         };
       });
     });
@@ -221,7 +232,7 @@ export function createAvailabilityService(
       let json = '[';
       for (let index = 0; index < pieces.length; index++) {
         const piece = pieces[index];
-        const isOffered = piece.free >= partySize && (piece.seats === null || piece.seats[partySize] === true);
+        const isOffered = piece.free >= partySize && (piece.seats === null || piece.seats(partySize));
         json += `${index === 0 ? '' : ','}${piece.head}${isOffered}${piece.tail}`;
       }
       json += ']';
