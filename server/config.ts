@@ -161,7 +161,9 @@ const reservationsEnv = {
     .int()
     .min(1)
     .default(5000)
-    .describe("How many restaurants' next 30 days the availability cache keeps (about 0.5–0.7 MB each with a busy floor and its kept answers; docs/performance.md §10)."),
+    .describe(
+      "How many restaurants' next 30 days the availability cache keeps (about 0.5–0.7 MB each with a busy floor and its kept answers; docs/performance.md §10).",
+    ),
 };
 
 const accountsEnv = {
