@@ -1,5 +1,5 @@
-import { chooseSeating, freeTableIds, idleMinutesAround, isPacingAllowed, seatingAt, turnMinutes } from './floor.ts';
-import type { Floor, FloorTable, Occupancy, Seating, SeatingOptions } from './floor.ts';
+import { chooseSeating, freeTableIds, idleMinutesAround, isPacingAllowed, seatingAt, seatingCandidates, turnMinutes } from './floor.ts';
+import type { Floor, FloorTable, Occupancy, Seating, SeatingCandidate, SeatingOptions } from './floor.ts';
 
 /**
  * Re-packing the night (decision 217): when no table or combination is free for a new party's
@@ -81,21 +81,11 @@ function pushAside(floor: Floor, state: Occupancy[], blocker: Occupancy): { stat
 }
 
 /** Every single table and allowed combination that seats `partySize` (online only when asked), fewest seats first, a single table before a combination. */
-function seatingsFor(floor: Floor, partySize: number, onlineOnly: boolean): (Seating & { seats: number })[] {
-  const byId = new Map(floor.tables.map((table) => [table.id, table]));
-  const usable = (table: FloorTable | undefined) => !!table && (!onlineOnly || table.onlineBookable);
-  const options: (Seating & { seats: number; name: string })[] = [];
-  for (const table of floor.tables) {
-    if (usable(table) && partySize >= table.minCovers && partySize <= table.maxCovers)
-      options.push({ tableIds: [table.id], combinationId: null, seats: table.maxCovers, name: table.name });
-  }
-  for (const combination of floor.combinations) {
-    if (partySize < combination.minCovers || partySize > combination.maxCovers || combination.tableIds.length === 0) continue;
-    if (combination.tableIds.every((id) => usable(byId.get(id))))
-      options.push({ tableIds: [...combination.tableIds], combinationId: combination.id, seats: combination.maxCovers, name: combination.id });
-  }
-  return options.sort(
-    (a, b) => a.seats - b.seats || Number(a.combinationId !== null) - Number(b.combinationId !== null) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+function seatingsFor(floor: Floor, partySize: number, onlineOnly: boolean): SeatingCandidate[] {
+  const usable = (table: FloorTable) => !onlineOnly || table.onlineBookable;
+  return seatingCandidates(floor.tables, floor.combinations, partySize, usable).sort(
+    (a, b) =>
+      a.maxCovers - b.maxCovers || Number(a.combinationId !== null) - Number(b.combinationId !== null) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
   );
 }
 

@@ -158,7 +158,17 @@ export interface SeatingOptions {
   idleMinutes?: (tableIds: readonly string[]) => number;
 }
 
-type Candidate = { tableIds: string[]; combinationId: string | null; maxCovers: number; minCovers: number; joinable: boolean; idle: number; name: string };
+/** A single table or allowed combination that seats a party, with what the best-fit order weighs. */
+export type SeatingCandidate = {
+  tableIds: string[];
+  combinationId: string | null;
+  maxCovers: number;
+  minCovers: number;
+  joinable: boolean;
+  idle: number;
+  name: string;
+};
+type Candidate = SeatingCandidate;
 
 /**
  * Orders candidates (best fit): fewest seats, then a single table before a combination of as many
@@ -190,39 +200,61 @@ export function chooseSeating(
   partySize: number,
   options: SeatingOptions,
 ): Seating | null {
-  const usable = (table: FloorTable | undefined): table is FloorTable => !!table && freeIds.has(table.id) && (!options.onlineOnly || table.onlineBookable);
-  const joinable = new Set(combinations.flatMap((combination) => combination.tableIds));
-  const idle = options.idleMinutes ?? (() => 0);
+  const usable = (table: FloorTable) => freeIds.has(table.id) && (!options.onlineOnly || table.onlineBookable);
   let best: Candidate | null = null;
+  for (const candidate of seatingCandidates(tables, combinations, partySize, usable, options.idleMinutes)) {
+    if (!best || isBetter(candidate, best)) best = candidate;
+  }
+  return best ? { tableIds: best.tableIds, combinationId: best.combinationId } : null;
+}
+
+/**
+ * Every single table, and every allowed combination of tables, that seats a party of `partySize`,
+ * among the tables `usable` accepts (a combination only when all its tables are): the one rule of
+ * what fits, for the best-fit choice and for re-packing (decision 217).
+ */
+export function seatingCandidates(
+  tables: readonly FloorTable[],
+  combinations: readonly TableCombination[],
+  partySize: number,
+  usable: (table: FloorTable) => boolean,
+  idleMinutes: (tableIds: readonly string[]) => number = () => 0,
+): SeatingCandidate[] {
+  const joinable = new Set(combinations.flatMap((combination) => combination.tableIds));
+  const candidates: SeatingCandidate[] = [];
   for (const table of tables) {
     if (!usable(table) || partySize < table.minCovers || partySize > table.maxCovers) continue;
-    const candidate: Candidate = {
+    candidates.push({
       tableIds: [table.id],
       combinationId: null,
       maxCovers: table.maxCovers,
       minCovers: table.minCovers,
       joinable: joinable.has(table.id),
-      idle: idle([table.id]),
+      idle: idleMinutes([table.id]),
       name: table.name,
-    };
-    if (!best || isBetter(candidate, best)) best = candidate;
+    });
   }
   const byId = new Map(tables.map((table) => [table.id, table]));
   for (const combination of combinations) {
-    if (partySize < combination.minCovers || partySize > combination.maxCovers) continue;
-    if (combination.tableIds.length === 0 || !combination.tableIds.every((id) => usable(byId.get(id)))) continue;
-    const candidate: Candidate = {
+    if (partySize < combination.minCovers || partySize > combination.maxCovers || combination.tableIds.length === 0) continue;
+    if (
+      !combination.tableIds.every((id) => {
+        const table = byId.get(id);
+        return table !== undefined && usable(table);
+      })
+    )
+      continue;
+    candidates.push({
       tableIds: [...combination.tableIds],
       combinationId: combination.id,
       maxCovers: combination.maxCovers,
       minCovers: combination.minCovers,
       joinable: false,
-      idle: idle(combination.tableIds),
+      idle: idleMinutes(combination.tableIds),
       name: combination.id,
-    };
-    if (!best || isBetter(candidate, best)) best = candidate;
+    });
   }
-  return best ? { tableIds: best.tableIds, combinationId: best.combinationId } : null;
+  return candidates;
 }
 
 /** How long `tableIds` would stand idle around [startMs, endMs) among `occupancies`, in minutes, each side capped at `capMinutes`. */
