@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FLOOR_SETTINGS, type Floor, type FloorTable, type Occupancy } from './floor.ts';
+import { table } from './floor.test-support.ts';
 import { applyMoves, placeParty } from './floor-repack.ts';
 
 const MIN = 60_000;
 const AT = 18 * 60 * MIN;
-const table = (id: string, minCovers: number, maxCovers: number, onlineBookable = true): FloorTable => ({
-  id,
-  name: id,
-  section: 'indoor',
-  minCovers,
-  maxCovers,
-  onlineBookable,
-});
 const floorOf = (tables: FloorTable[], pacing = { maxCovers: null as number | null, maxParties: null as number | null }): Floor => ({
   tables,
   combinations: [],

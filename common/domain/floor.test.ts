@@ -11,18 +11,10 @@ import {
   turnMinutes,
   weekdayOf,
   type Floor,
-  type FloorTable,
   type TableCombination,
 } from './floor.ts';
+import { table } from './floor.test-support.ts';
 
-const table = (id: string, minCovers: number, maxCovers: number, onlineBookable = true): FloorTable => ({
-  id,
-  name: id,
-  section: 'indoor',
-  minCovers,
-  maxCovers,
-  onlineBookable,
-});
 const tables = [table('T6', 4, 6), table('T2a', 1, 2), table('T4', 2, 4), table('T2b', 1, 2), table('Staff2', 1, 2, false)];
 const combinations: TableCombination[] = [
   { id: 'C2+2', tableIds: ['T2a', 'T2b'], minCovers: 3, maxCovers: 4 },
