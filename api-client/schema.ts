@@ -1795,7 +1795,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Keep this browser's push subscription (PushSubscription.toJSON()) for the signed-in diner: offers, reminders, draw results and date-plan changes reach it */
+    /** Keep this browser's push subscription (PushSubscription.toJSON()) for the signed-in diner: waitlist offers, reminders and draw results reach it (a dating member subscribes under /dating/me) */
     post: operations['subscribeToPush'];
     /** Stop pushing to this browser (by its endpoint); removing one that is not kept is not an error */
     delete: operations['unsubscribeFromPush'];

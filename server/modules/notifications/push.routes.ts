@@ -41,7 +41,7 @@ export const pushRoutes: FastifyPluginAsyncZod = async (app) => {
         security: bearerAccess,
         tags,
         summary:
-          "Keep this browser's push subscription (PushSubscription.toJSON()) for the signed-in diner: offers, reminders, draw results and date-plan changes reach it",
+          "Keep this browser's push subscription (PushSubscription.toJSON()) for the signed-in diner: waitlist offers, reminders and draw results reach it (a dating member subscribes under /dating/me)",
         body: pushSubscriptionBody,
         response: { 201: pushSubscriptionAnswer, ...standardErrors },
       },
