@@ -118,8 +118,15 @@ function headersFor(kind: Credential): Record<string, string> {
   return {};
 }
 
+/**
+ * The route's path with each parameter set to `value`. A parameter of `.` or `..` is a dot segment
+ * that every URL parser resolves before routing (RFC 3986 §5.2.4; `/dating/photos/..` is
+ * `/dating/`), so the request would name another path, not this route: such a value is sent with
+ * two more dots (`...`, `....`), which stay a parameter.
+ */
 function fillPath(path: string, value: string): string {
-  return path.replace(/\{[^}]+\}/g, () => encodeURIComponent(value));
+  const segment = encodeURIComponent(value);
+  return path.replace(/\{[^}]+\}/g, () => (segment === '.' || segment === '..' ? `${segment}..` : segment));
 }
 
 const STACK_TRACE = /\bat [\w.<>]+ \(|\.ts:\d+:\d+|node_modules|Error: /;
