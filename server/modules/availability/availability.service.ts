@@ -118,7 +118,7 @@ export function createAvailabilityService(
     changes: availabilityChanges,
     maxAgeMs: config.availabilityCache.maxAgeSeconds * 1000,
     maxRestaurants: config.availabilityCache.maxRestaurants,
-    onLookup: (result) => metrics?.availabilityLookups.inc({ result }),
+    onLookup: metrics ? (result) => metrics.availabilityLookedUp(result) : undefined,
     async load(key, from, to, now): Promise<CachedRestaurant> {
       // The restaurants service owns the lookup (and its 404); public, so no principal is needed.
       const restaurant = await restaurants.getRestaurant(anonymous, key);
