@@ -241,6 +241,25 @@ export function createAvailabilityService(
     },
 
     /**
+     * The answer getAvailabilityJson would give, when it is already kept (decision 238): from
+     * memory only, with no promise, so the route can send it in the same turn. Undefined when the
+     * restaurant is not held, its derived answers' span has ended, or this date and party size has
+     * not been worked out in it; getAvailabilityJson then answers. A write announced for the
+     * restaurant drops its entry and its texts at once, so a kept answer is never served past one.
+     */
+    keptAvailabilityJson(slugOrId: string, date: string, partySize: number): string | undefined {
+      const now = clock.now();
+      const cached = cache.peekRestaurant(slugOrId, now);
+      const derived = cached?.derived;
+      const nowMs = now.getTime();
+      if (!cached || !derived || nowMs < derived.fromMs || nowMs >= derived.untilMs) return undefined;
+      const kept = texts.get(cached.restaurantId, derived.span, date, partySize);
+      // Counted as getRestaurant counts a read answered from memory; a miss here is counted by getAvailabilityJson's own lookup.
+      if (kept !== undefined) metrics?.availabilityLookedUp('hit');
+      return kept;
+    },
+
+    /**
      * A restaurant's public profile as the cache holds it, with its JSON (404 when there is no such
      * restaurant): for the restaurant page's first screen, which would otherwise read the row per request.
      */
