@@ -103,7 +103,11 @@ describe('availability from memory', () => {
     expect(hold.statusCode, hold.body).toBe(201);
     expect(await available(restaurant.slug, 2)).toEqual({ '19:00': false });
     expect(await available(restaurant.slug, 2)).toEqual({ '19:00': false });
-    const cancelled = await t.app.inject({ method: 'POST', url: `/api/reservations/${(hold.json() as { id: string }).id}/cancel`, headers: bearer(diner.token) });
+    const cancelled = await t.app.inject({
+      method: 'POST',
+      url: `/api/reservations/${(hold.json() as { id: string }).id}/cancel`,
+      headers: bearer(diner.token),
+    });
     expect(cancelled.statusCode, cancelled.body).toBe(200);
     expect(await available(restaurant.slug, 2)).toEqual({ '19:00': true });
   });
