@@ -9,7 +9,7 @@ import { anonymous, type Principal } from '#server/modules/accounts/principal.ts
 import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
 import type { FloorService } from '#server/modules/floor/floor.service.ts';
 import { keptUntilChange } from './kept-until-change.ts';
-import { createAvailabilityTexts } from './availability-texts.ts';
+import { createAvailabilityTexts, type AvailabilityTexts } from './availability-texts.ts';
 import {
   createAvailabilityCache,
   currentDerived,
@@ -18,6 +18,7 @@ import {
   freeCoversAt,
   isSlotOpenAt,
   toCachedSlot,
+  type AvailabilityCache,
   type CachedRestaurant,
   type CachedSlot,
 } from './availability-cache.ts';
@@ -101,6 +102,32 @@ function largestPartySeated(
   let size = probedPartySizes[0] - 1;
   while (size < most && floorSeatsAt(cachedFloor, slot, size + 1, nowMs)) size += 1;
   return size >= probedPartySizes[0] ? size : null;
+}
+
+/**
+ * The availability text kept for the restaurant, date and party size, when the restaurant is held,
+ * its derived answers' span is current and that answer was worked out in it (decision 238): from
+ * memory only and synchronously, so the route sends it in the same turn; undefined otherwise, and
+ * getAvailabilityJson answers. A write announced for the restaurant drops its entry and its texts
+ * at once (decision 073), so a kept answer is never served past one. A hit is counted as
+ * getRestaurant counts one; a miss is counted by getAvailabilityJson's own lookup.
+ */
+function keptAnswer(
+  cache: AvailabilityCache,
+  texts: AvailabilityTexts,
+  metrics: AppDeps['metrics'],
+  slugOrId: string,
+  date: string,
+  partySize: number,
+  now: Date,
+): string | undefined {
+  const cached = cache.peekRestaurant(slugOrId, now);
+  const derived = cached?.derived;
+  const nowMs = now.getTime();
+  if (!cached || !derived || nowMs < derived.fromMs || nowMs >= derived.untilMs) return undefined;
+  const kept = texts.get(cached.restaurantId, derived.span, date, partySize);
+  if (kept !== undefined) metrics?.availabilityLookedUp('hit');
+  return kept;
 }
 
 /** Availability is public: anyone may read it, so these take a principal only to keep the rule uniform. */
@@ -240,24 +267,8 @@ export function createAvailabilityService(
       return json;
     },
 
-    /**
-     * The answer getAvailabilityJson would give, when it is already kept (decision 238): from
-     * memory only, with no promise, so the route can send it in the same turn. Undefined when the
-     * restaurant is not held, its derived answers' span has ended, or this date and party size has
-     * not been worked out in it; getAvailabilityJson then answers. A write announced for the
-     * restaurant drops its entry and its texts at once, so a kept answer is never served past one.
-     */
-    keptAvailabilityJson(slugOrId: string, date: string, partySize: number): string | undefined {
-      const now = clock.now();
-      const cached = cache.peekRestaurant(slugOrId, now);
-      const derived = cached?.derived;
-      const nowMs = now.getTime();
-      if (!cached || !derived || nowMs < derived.fromMs || nowMs >= derived.untilMs) return undefined;
-      const kept = texts.get(cached.restaurantId, derived.span, date, partySize);
-      // Counted as getRestaurant counts a read answered from memory; a miss here is counted by getAvailabilityJson's own lookup.
-      if (kept !== undefined) metrics?.availabilityLookedUp('hit');
-      return kept;
-    },
+    /** getAvailabilityJson's answer when it is already kept, else undefined: from memory only, with no promise (keptAnswer, decision 238). */
+    keptAvailabilityJson: (slugOrId: string, date: string, partySize: number) => keptAnswer(cache, texts, metrics, slugOrId, date, partySize, clock.now()),
 
     /**
      * A restaurant's public profile as the cache holds it, with its JSON (404 when there is no such
