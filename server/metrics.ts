@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { ScrapeTimeHistogram } from './scrape-time-histogram.ts';
 
 /** What the outbox looks like at a scrape: how old the oldest unsent message is, and how many have failed. */
 export interface OutboxStats {
@@ -26,7 +27,8 @@ const MOVE_OF_STATUS: Record<string, ReservationMove | undefined> = { HELD: 'hol
  */
 export class AppMetrics {
   readonly registry = new Registry();
-  readonly httpDuration = new Histogram({
+  /** Observed on every request, so counted in numbers of our own and formatted at scrape time (decision 238). */
+  readonly httpDuration = new ScrapeTimeHistogram({
     name: 'tablefair_http_request_duration_seconds',
     help: 'Time to answer a request, per route template, method and status code',
     labelNames: ['method', 'route', 'status_code'] as const,
@@ -49,11 +51,21 @@ export class AppMetrics {
     help: 'Live-event streams (SSE) open on this instance',
     registers: [this.registry],
   });
+  /**
+   * Lookups of the availability memory, one per availability read: counted in plain numbers and
+   * handed to the counter at scrape time (decision 238), instead of prom-client hashing the label
+   * object on every read. A result not seen yet has no series, as before.
+   */
+  private readonly lookups = { hit: 0, miss: 0 };
   readonly availabilityLookups = new Counter({
     name: 'tablefair_availability_cache_lookups_total',
     help: 'Lookups of the availability memory, by result (hit or miss); hit rate = hit / all',
     labelNames: ['result'] as const,
     registers: [this.registry],
+    collect: () => {
+      this.availabilityLookups.reset();
+      for (const result of ['hit', 'miss'] as const) if (this.lookups[result] > 0) this.availabilityLookups.inc({ result }, this.lookups[result]);
+    },
   });
   readonly drawDuration = new Histogram({
     name: 'tablefair_drop_draw_duration_seconds',
@@ -148,6 +160,11 @@ export class AppMetrics {
   /** Reports a store of kept answers in tablefair_kept_answers and tablefair_kept_answer_bytes. */
   keepsAnswers(store: string, kept: { entries(): number; size(): number }): void {
     this.answerStores.set(store, kept);
+  }
+
+  /** One lookup of the availability memory (tablefair_availability_cache_lookups_total). */
+  availabilityLookedUp(result: 'hit' | 'miss'): void {
+    this.lookups[result] += 1;
   }
 
   /** A reservation's new status as the reservations service announces it. */

@@ -77,6 +77,41 @@ describe('availability from memory', () => {
     expect(await available(restaurant.slug, 2)).toEqual({ '19:00': true });
   });
 
+  it('sends a repeated read from the answer kept for it, and a booking still changes the next read at once', async () => {
+    const url = `/api/restaurants/${restaurant.slug}/availability?date=${DATE}&partySize=2`;
+    const first = await t.app.inject({ method: 'GET', url });
+    const held = t.app.services.availability.heldAvailabilityTexts();
+    expect(held.characters).toBeGreaterThan(0);
+    // The same answer, byte for byte, with the same headers, and nothing more kept for it.
+    const again = await t.app.inject({ method: 'GET', url });
+    expect(again.statusCode).toBe(200);
+    expect(again.body).toBe(first.body);
+    expect(again.headers['content-type']).toBe(first.headers['content-type']);
+    expect(again.headers['x-request-id']).toBeDefined();
+    expect(again.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+    expect(again.headers['content-security-policy']).toBe(first.headers['content-security-policy']);
+    expect(t.app.services.availability.heldAvailabilityTexts()).toEqual(held);
+    expect(await available(restaurant.slug, 2)).toEqual({ '19:00': true });
+    // A booking that takes every cover: the kept answer goes with the announced write.
+    const diner = await buildDiner(t.database.db);
+    const hold = await t.app.inject({
+      method: 'POST',
+      url: '/api/reservations',
+      headers: bearer(diner.token),
+      payload: { restaurantSlug: restaurant.slug, date: DATE, time: '19:00', partySize: 4 },
+    });
+    expect(hold.statusCode, hold.body).toBe(201);
+    expect(await available(restaurant.slug, 2)).toEqual({ '19:00': false });
+    expect(await available(restaurant.slug, 2)).toEqual({ '19:00': false });
+    const cancelled = await t.app.inject({
+      method: 'POST',
+      url: `/api/reservations/${(hold.json() as { id: string }).id}/cancel`,
+      headers: bearer(diner.token),
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(await available(restaurant.slug, 2)).toEqual({ '19:00': true });
+  });
+
   it('shows a new slot, a hold and its expiry without waiting for any sweep', async () => {
     await buildSlot(t.database.db, restaurant.id, { date: DATE, time: '21:00', capacity: 2 });
     expect(await available(restaurant.slug, 2)).toEqual({ '19:00': true, '21:00': true });

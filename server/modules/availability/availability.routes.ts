@@ -45,12 +45,13 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
       // larger one itself, so the rest skip @fastify/compress's per-request negotiation.
       compress: false,
     },
-    async (request, reply) =>
-      sendText(
-        request,
-        reply.type(JSON_CONTENT_TYPE),
-        await availability.getAvailabilityJson(request.params.slug, request.query.date, request.query.partySize),
-      ),
+    async (request, reply) => {
+      const { slug } = request.params;
+      const { date, partySize } = request.query;
+      // An answer already kept is sent without awaiting the memory's lookups (decision 238); else it is worked out.
+      const json = availability.keptAvailabilityJson(slug, date, partySize) ?? (await availability.getAvailabilityJson(slug, date, partySize));
+      return sendText(request, reply.type(JSON_CONTENT_TYPE), json);
+    },
   );
 
   app.get(

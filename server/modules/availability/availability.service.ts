@@ -9,7 +9,7 @@ import { anonymous, type Principal } from '#server/modules/accounts/principal.ts
 import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
 import type { FloorService } from '#server/modules/floor/floor.service.ts';
 import { keptUntilChange } from './kept-until-change.ts';
-import { createAvailabilityTexts } from './availability-texts.ts';
+import { createAvailabilityTexts, type AvailabilityTexts } from './availability-texts.ts';
 import {
   createAvailabilityCache,
   currentDerived,
@@ -18,6 +18,7 @@ import {
   freeCoversAt,
   isSlotOpenAt,
   toCachedSlot,
+  type AvailabilityCache,
   type CachedRestaurant,
   type CachedSlot,
 } from './availability-cache.ts';
@@ -103,6 +104,32 @@ function largestPartySeated(
   return size >= probedPartySizes[0] ? size : null;
 }
 
+/**
+ * The availability text kept for the restaurant, date and party size, when the restaurant is held,
+ * its derived answers' span is current and that answer was worked out in it (decision 238): from
+ * memory only and synchronously, so the route sends it in the same turn; undefined otherwise, and
+ * getAvailabilityJson answers. A write announced for the restaurant drops its entry and its texts
+ * at once (decision 073), so a kept answer is never served past one. A hit is counted as
+ * getRestaurant counts one; a miss is counted by getAvailabilityJson's own lookup.
+ */
+function keptAnswer(
+  cache: AvailabilityCache,
+  texts: AvailabilityTexts,
+  metrics: AppDeps['metrics'],
+  slugOrId: string,
+  date: string,
+  partySize: number,
+  now: Date,
+): string | undefined {
+  const cached = cache.peekRestaurant(slugOrId, now);
+  const derived = cached?.derived;
+  const nowMs = now.getTime();
+  if (!cached || !derived || nowMs < derived.fromMs || nowMs >= derived.untilMs) return undefined;
+  const kept = texts.get(cached.restaurantId, derived.span, date, partySize);
+  if (kept !== undefined) metrics?.availabilityLookedUp('hit');
+  return kept;
+}
+
 /** Availability is public: anyone may read it, so these take a principal only to keep the rule uniform. */
 export function createAvailabilityService(
   { db, clock, config, availabilityChanges, metrics }: AppDeps,
@@ -118,7 +145,7 @@ export function createAvailabilityService(
     changes: availabilityChanges,
     maxAgeMs: config.availabilityCache.maxAgeSeconds * 1000,
     maxRestaurants: config.availabilityCache.maxRestaurants,
-    onLookup: (result) => metrics?.availabilityLookups.inc({ result }),
+    onLookup: metrics ? (result) => metrics.availabilityLookedUp(result) : undefined,
     async load(key, from, to, now): Promise<CachedRestaurant> {
       // The restaurants service owns the lookup (and its 404); public, so no principal is needed.
       const restaurant = await restaurants.getRestaurant(anonymous, key);
@@ -239,6 +266,9 @@ export function createAvailabilityService(
       texts.keep(cached.restaurantId, span, date, partySize, json);
       return json;
     },
+
+    /** getAvailabilityJson's answer when it is already kept, else undefined: from memory only, with no promise (keptAnswer, decision 238). */
+    keptAvailabilityJson: (slugOrId: string, date: string, partySize: number) => keptAnswer(cache, texts, metrics, slugOrId, date, partySize, clock.now()),
 
     /**
      * A restaurant's public profile as the cache holds it, with its JSON (404 when there is no such
