@@ -4,7 +4,7 @@ import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { openPglite } from '#server/db/client.ts';
 import { seedDemoData } from '#server/db/seed/seed.ts';
-import { CHROMIUM_ARGS, findChromium } from './browser.ts';
+import { CHROMIUM_ARGS, featuresOverridden, findChromium } from './browser.ts';
 
 /** The password hash cost the journeys' servers use, and so the demo snapshot's accounts. */
 export const E2E_PASSWORD_HASH_COST = 10;
@@ -24,6 +24,11 @@ export default async function setup(project: TestProject) {
     chromium.launchServer({ executablePath, headless: true, args: CHROMIUM_ARGS }),
     process.env.DATABASE_URL ? Promise.resolve('') : writeDemoTemplate(project.getProvidedContext().pgliteTemplateDir),
   ]);
+  const overridden = featuresOverridden(server.process().spawnargs);
+  if (overridden.length) {
+    await server.close();
+    throw new Error(`Playwright now turns off Chromium features that DISABLED_FEATURES (e2e/support/browser.ts) lacks: ${overridden.join(', ')}`);
+  }
   project.provide('chromiumWsEndpoint', server.wsEndpoint());
   project.provide('pgliteDemoTemplateDir', demoTemplateDir);
   return async () => {
