@@ -1,4 +1,4 @@
-import { chooseSeating, freeTableIds, idleMinutesAround, isPacingAllowed, seatingAt, seatingCandidates, turnMinutes } from './floor.ts';
+import { chooseSeating, freeTableIds, hasSeating, idleMinutesAround, isPacingAllowed, seatingAt, seatingCandidates, turnMinutes } from './floor.ts';
 import type { Floor, FloorTable, Occupancy, Seating, SeatingCandidate, SeatingOptions } from './floor.ts';
 
 /**
@@ -102,17 +102,57 @@ export function placeParty(floor: Floor, occupancies: readonly Occupancy[], star
   if (direct) return { ...direct, moves: [] };
   if (!isPacingAllowed(floor.settings.pacing, occupancies, startMs, partySize)) return null;
   const endMs = startMs + turnMinutes(partySize, floor.settings.turns) * 60_000;
+  const overlapping = occupancies.filter((occupancy) => overlaps(occupancy, startMs, endMs));
   let best: Placement | null = null;
   for (const option of seatingsFor(floor, partySize, options.onlineOnly)) {
-    const blockers = occupancies.filter((occupancy) => overlaps(occupancy, startMs, endMs) && occupancy.tableIds.some((id) => option.tableIds.includes(id)));
-    if (blockers.length === 0 || blockers.length > REPACK_MAX_MOVES || blockers.some((blocker) => !blocker.movableId)) continue;
-    const others = occupancies.filter((occupancy) => !blockers.includes(occupancy));
-    others.push({ tableIds: option.tableIds, startMs, endMs, partySize });
-    const moves = dedupe(moveAside(floor, others, blockers, REPACK_MAX_MOVES));
+    const moves = repackFor(floor, occupancies, overlapping, option, startMs, endMs, partySize);
     if (moves && (!best || moves.length < best.moves.length)) best = { tableIds: option.tableIds, combinationId: option.combinationId, moves };
     if (best?.moves.length === 1) break;
   }
   return best;
+}
+
+/**
+ * Whether placeParty seats the party (its answer is not null), without choosing where: any table
+ * or combination free for the turn within pacing, else the first re-pack that works. For
+ * availability, which asks only yes or no for every time and size of a date: the ranking of the
+ * free seatings and the search for the fewest moves change where a party sits, never whether it
+ * does (decision 241).
+ */
+export function canPlaceParty(floor: Floor, occupancies: readonly Occupancy[], startMs: number, partySize: number, options: SeatingOptions): boolean {
+  if (!isPacingAllowed(floor.settings.pacing, occupancies, startMs, partySize)) return false;
+  const endMs = startMs + turnMinutes(partySize, floor.settings.turns) * 60_000;
+  const overlapping = occupancies.filter((occupancy) => overlaps(occupancy, startMs, endMs));
+  const taken = new Set<string>();
+  for (const occupancy of overlapping) for (const id of occupancy.tableIds) taken.add(id);
+  if (hasSeating(floor, (table) => !taken.has(table.id) && (!options.onlineOnly || table.onlineBookable), partySize)) return true;
+  // Only bookings not yet seated move: with none over the turn, no re-pack can make room.
+  if (!overlapping.some((occupancy) => occupancy.movableId)) return false;
+  for (const option of seatingsFor(floor, partySize, options.onlineOnly)) {
+    if (repackFor(floor, occupancies, overlapping, option, startMs, endMs, partySize)) return true;
+  }
+  return false;
+}
+
+/**
+ * The moves that free `option` for the new party's turn [startMs, endMs), or null: its occupants
+ * over the turn (from `overlapping`, the occupancies that overlap it, in their order) must be one
+ * or two movable bookings that fit elsewhere.
+ */
+function repackFor(
+  floor: Floor,
+  occupancies: readonly Occupancy[],
+  overlapping: readonly Occupancy[],
+  option: SeatingCandidate,
+  startMs: number,
+  endMs: number,
+  partySize: number,
+): SeatingMove[] | null {
+  const blockers = overlapping.filter((occupancy) => occupancy.tableIds.some((id) => option.tableIds.includes(id)));
+  if (blockers.length === 0 || blockers.length > REPACK_MAX_MOVES || blockers.some((blocker) => !blocker.movableId)) return null;
+  const others = occupancies.filter((occupancy) => !blockers.includes(occupancy));
+  others.push({ tableIds: option.tableIds, startMs, endMs, partySize });
+  return dedupe(moveAside(floor, others, blockers, REPACK_MAX_MOVES));
 }
 
 /** A booking moved twice in one search keeps its last tables, and counts once. */
