@@ -42,7 +42,9 @@ const citySlug = (i: number) => `city-${String(i).padStart(4, '0')}`;
 let failed = false;
 
 console.log(`Tablefair cold availability answers: one instance, PostgreSQL, production-info (${machineNote()})`);
-console.log(`  ${restaurants.toLocaleString('en-US')} of the city's ${cityRestaurants.toLocaleString('en-US')} restaurants; ${coldRequests.toLocaleString('en-US')} cold dates`);
+console.log(
+  `  ${restaurants.toLocaleString('en-US')} of the city's ${cityRestaurants.toLocaleString('en-US')} restaurants; ${coldRequests.toLocaleString('en-US')} cold dates`,
+);
 
 /** Every (restaurant, date) once, in a shuffled order (a fixed seed), each with a party size. */
 function coldPaths(): string[] {
@@ -60,7 +62,9 @@ function coldPaths(): string[] {
   }
   return pairs
     .slice(0, coldRequests)
-    .map(([r, d]) => `/api/restaurants/${citySlug(r)}/availability?date=${addDays(today, d)}&partySize=${PARTY_SIZES[Math.floor(random() * PARTY_SIZES.length)]}`);
+    .map(
+      ([r, d]) => `/api/restaurants/${citySlug(r)}/availability?date=${addDays(today, d)}&partySize=${PARTY_SIZES[Math.floor(random() * PARTY_SIZES.length)]}`,
+    );
 }
 
 /** The database's committed transactions so far (the statistics are flushed within a second or so). */
@@ -76,7 +80,13 @@ await ensureCity(handle, target, cityRestaurants, now);
 await handle.close();
 const stats = new pg.Client({ connectionString: target.databaseUrl });
 await stats.connect();
-const app = await startApp(target, PORTS.appA, 'app (floor)', { NODE_ENV: 'production', LOG_LEVEL: 'info' }, join(mkdtempSync(join(tmpdir(), 'tablefair-cold-')), 'app.log'));
+const app = await startApp(
+  target,
+  PORTS.appA,
+  'app (floor)',
+  { NODE_ENV: 'production', LOG_LEVEL: 'info' },
+  join(mkdtempSync(join(tmpdir(), 'tablefair-cold-')), 'app.log'),
+);
 const pid = app.child.pid!;
 const rows: string[][] = [];
 try {
@@ -84,7 +94,13 @@ try {
     let next = 0;
     const statementsBefore = await transactions(stats);
     const cpuBefore = cpuSeconds(pid);
-    const result = await load({ url: app.baseUrl, connections, amount: paths.length, timeoutSeconds: 300, next: () => ({ path: paths[next++ % paths.length] }) });
+    const result = await load({
+      url: app.baseUrl,
+      connections,
+      amount: paths.length,
+      timeoutSeconds: 300,
+      next: () => ({ path: paths[next++ % paths.length] }),
+    });
     const cpu = cpuSeconds(pid) - cpuBefore;
     // The stats reader's own query counts once per reading.
     const statements = (await transactions(stats)) - statementsBefore - 1;
@@ -111,8 +127,7 @@ try {
   await phase('availability, date not held (cold)', paths);
   await phase('availability, the same again (kept)', paths);
   console.log(
-    '\n' +
-      table(['answers', 'count', 'per CPU-second of the app (CPU s)', 'wall rate', 'p99', 'SQL statements per answer', 'RSS after (MB)', 'all 200'], rows),
+    '\n' + table(['answers', 'count', 'per CPU-second of the app (CPU s)', 'wall rate', 'p99', 'SQL statements per answer', 'RSS after (MB)', 'all 200'], rows),
   );
 } catch (error) {
   console.error(error instanceof Error ? error.stack : error);

@@ -1,4 +1,14 @@
-import { chooseSeating, freeTableIds, hasSeating, idleMinutesAround, isPacingAllowed, seatingAt, seatingCandidates, turnMinutes } from './floor.ts';
+import {
+  chooseSeating,
+  freeTableIds,
+  hasSeating,
+  IDLE_CAP_MINUTES,
+  idleMinutesAround,
+  isPacingAllowed,
+  seatingAt,
+  seatingCandidates,
+  turnMinutes,
+} from './floor.ts';
 import type { Floor, FloorTable, Occupancy, Seating, SeatingCandidate, SeatingOptions } from './floor.ts';
 
 /**
@@ -128,10 +138,25 @@ export function canPlaceParty(floor: Floor, occupancies: readonly Occupancy[], s
   if (hasSeating(floor, (table) => !taken.has(table.id) && (!options.onlineOnly || table.onlineBookable), partySize)) return true;
   // Only bookings not yet seated move: with none over the turn, no re-pack can make room.
   if (!overlapping.some((occupancy) => occupancy.movableId)) return false;
+  const reach = repackReach(occupancies, startMs, endMs);
   for (const option of seatingsFor(floor, partySize, options.onlineOnly)) {
-    if (repackFor(floor, occupancies, overlapping, option, startMs, endMs, partySize)) return true;
+    if (repackFor(floor, reach, overlapping, option, startMs, endMs, partySize)) return true;
   }
   return false;
+}
+
+/**
+ * The occupancies a re-pack for the turn [startMs, endMs) can see, in their order: a blocker overlaps
+ * the turn, a booking it pushes aside overlaps the blocker (each at most the longest occupancy
+ * long), and a moved booking's choice of table looks IDLE_CAP_MINUTES around its own turn. The
+ * others change no free table, no idle time and no pacing window the search reads, so leaving them
+ * out changes no answer; a date's occupancies span three days, the reach about one.
+ */
+function repackReach(occupancies: readonly Occupancy[], startMs: number, endMs: number): Occupancy[] {
+  let longest = 0;
+  for (const occupancy of occupancies) longest = Math.max(longest, occupancy.endMs - occupancy.startMs);
+  const margin = 2 * longest + IDLE_CAP_MINUTES * 60_000;
+  return occupancies.filter((occupancy) => occupancy.endMs >= startMs - margin && occupancy.startMs <= endMs + margin);
 }
 
 /**

@@ -281,8 +281,17 @@ export function hasSeating(floor: Pick<Floor, 'tables' | 'combinations'>, usable
   return false;
 }
 
+/** How far the choice of a table looks before and after a turn for the tables' idle time. */
+export const IDLE_CAP_MINUTES = 180;
+
 /** How long `tableIds` would stand idle around [startMs, endMs) among `occupancies`, in minutes, each side capped at `capMinutes`. */
-export function idleMinutesAround(occupancies: readonly Occupancy[], tableIds: readonly string[], startMs: number, endMs: number, capMinutes = 180): number {
+export function idleMinutesAround(
+  occupancies: readonly Occupancy[],
+  tableIds: readonly string[],
+  startMs: number,
+  endMs: number,
+  capMinutes = IDLE_CAP_MINUTES,
+): number {
   let total = 0;
   for (const id of tableIds) {
     let before = capMinutes;

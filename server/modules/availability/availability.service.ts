@@ -107,7 +107,14 @@ function isOfferedIn(cached: CachedRestaurant, slot: CachedSlot, partySize: numb
 }
 
 /** isOfferedIn with the date's occupancies already gathered (occupanciesNear; ignored without a floor). */
-function isOfferedAmong(cached: CachedRestaurant, near: readonly Occupancy[], slot: CachedSlot, partySize: number, nowMs: number, cutoffMinutes: number): boolean {
+function isOfferedAmong(
+  cached: CachedRestaurant,
+  near: readonly Occupancy[],
+  slot: CachedSlot,
+  partySize: number,
+  nowMs: number,
+  cutoffMinutes: number,
+): boolean {
   return (
     isSlotOpenAt(slot, nowMs, cutoffMinutes) &&
     freeCoversAt(slot, nowMs) >= partySize &&
