@@ -110,6 +110,9 @@ export function currentDerived(restaurant: CachedRestaurant, nowMs: number, cuto
   return derived;
 }
 
+/** The holds of a slot without any (shared, read only). */
+const NO_HOLDS: [number, number][] = [];
+
 export function toCachedSlot(row: CachedSlotRow): CachedSlot {
   const openedToAll = row.drop_opened_to_all_at ? asDate(row.drop_opened_to_all_at).getTime() : Number.POSITIVE_INFINITY;
   return {
@@ -121,7 +124,8 @@ export function toCachedSlot(row: CachedSlotRow): CachedSlot {
     startsAtMs: asDate(row.starts_at).getTime(),
     publicFromMs: row.drop_id ? openedToAll : Number.NEGATIVE_INFINITY,
     lastingCovers: row.lasting_covers,
-    holds: row.holds.map(([expiresAt, covers]) => [Number(expiresAt), Number(covers)]),
+    // Most slots have no live hold: they share one empty list (never written to) rather than each keeping its own.
+    holds: row.holds.length === 0 ? NO_HOLDS : row.holds.map(([expiresAt, covers]) => [Number(expiresAt), Number(covers)]),
     dropDeposit: row.drop_deposit_per_cover_paise ? { perCoverPaise: row.drop_deposit_per_cover_paise } : null,
   };
 }
