@@ -66,7 +66,7 @@ function wrkMs(text: string): number {
 }
 
 /** CPU time (user + system) of a process so far, in seconds (Linux /proc; 100 ticks a second). */
-function cpuSeconds(pid: number | undefined): number {
+export function cpuSeconds(pid: number | undefined): number {
   if (!pid) return 0;
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');

@@ -162,7 +162,7 @@ const reservationsEnv = {
     .min(1)
     .default(5000)
     .describe(
-      "How many restaurants' next 30 days the availability cache keeps (about 0.5–0.7 MB each with a busy floor and its kept answers; docs/performance.md §10).",
+      "How many restaurants' next 30 days the availability cache keeps (about 0.3 MB each with a busy floor, before its kept answers; docs/performance.md §10).",
     ),
 };
 

@@ -1,4 +1,14 @@
-import { chooseSeating, freeTableIds, idleMinutesAround, isPacingAllowed, seatingAt, seatingCandidates, turnMinutes } from './floor.ts';
+import {
+  chooseSeating,
+  freeTableIds,
+  hasSeating,
+  IDLE_CAP_MINUTES,
+  idleMinutesAround,
+  isPacingAllowed,
+  seatingAt,
+  seatingCandidates,
+  turnMinutes,
+} from './floor.ts';
 import type { Floor, FloorTable, Occupancy, Seating, SeatingCandidate, SeatingOptions } from './floor.ts';
 
 /**
@@ -33,16 +43,27 @@ function reseat(floor: Floor, state: readonly Occupancy[], moving: Occupancy): S
   });
 }
 
+/** Whether reseat would find a seating: some free online table or combination seats the moving booking for its turn. */
+function canReseat(floor: Floor, state: readonly Occupancy[], moving: Occupancy): boolean {
+  const free = freeTableIds(floor.tables, state, moving.startMs, moving.endMs);
+  return hasSeating(floor, (table) => free.has(table.id) && table.onlineBookable, moving.partySize);
+}
+
 /**
  * Moves `blockers` off `reserved` (the new party's tables over its turn), largest party first, each
  * to the best free seating left; null when one finds none. A blocker may push aside one more movable
- * booking while the moves stay within REPACK_MAX_MOVES.
+ * booking while the moves stay within REPACK_MAX_MOVES. With `onlyWhether` (canPlaceParty), the
+ * last booking to move is only checked to fit somewhere: where it would sit is read by nothing after
+ * it, so its move is left out of the list and only whether the list is null counts.
  */
-function moveAside(floor: Floor, others: Occupancy[], blockers: Occupancy[], budget: number): SeatingMove[] | null {
+function moveAside(floor: Floor, others: Occupancy[], blockers: Occupancy[], budget: number, onlyWhether = false): SeatingMove[] | null {
   const state = [...others];
   const moves: SeatingMove[] = [];
-  for (const blocker of [...blockers].sort((a, b) => b.partySize - a.partySize || a.startMs - b.startMs)) {
-    const direct = reseat(floor, state, blocker);
+  const ordered = [...blockers].sort((a, b) => b.partySize - a.partySize || a.startMs - b.startMs);
+  for (const [index, blocker] of ordered.entries()) {
+    const isLastWhether = onlyWhether && index === ordered.length - 1;
+    if (isLastWhether && canReseat(floor, state, blocker)) return moves;
+    const direct = isLastWhether ? null : reseat(floor, state, blocker);
     if (direct) {
       state.push({ ...blocker, tableIds: direct.tableIds });
       moves.push({ id: blocker.movableId!, ...direct });
@@ -50,7 +71,7 @@ function moveAside(floor: Floor, others: Occupancy[], blockers: Occupancy[], bud
     }
     // One level deeper: a table that seats the blocker, held by exactly one movable booking that fits elsewhere.
     if (moves.length + 2 > budget) return null;
-    const deeper = pushAside(floor, state, blocker);
+    const deeper = pushAside(floor, state, blocker, isLastWhether);
     if (!deeper) return null;
     state.splice(0, state.length, ...deeper.state);
     moves.push(...deeper.moves);
@@ -58,7 +79,8 @@ function moveAside(floor: Floor, others: Occupancy[], blockers: Occupancy[], bud
   return moves;
 }
 
-function pushAside(floor: Floor, state: Occupancy[], blocker: Occupancy): { state: Occupancy[]; moves: SeatingMove[] } | null {
+/** With `onlyWhether`, the booking pushed aside is only checked to fit somewhere (see moveAside): its move and new place are left out. */
+function pushAside(floor: Floor, state: Occupancy[], blocker: Occupancy, onlyWhether = false): { state: Occupancy[]; moves: SeatingMove[] } | null {
   for (const option of seatingsFor(floor, blocker.partySize, true)) {
     const inTheWay = state.filter(
       (occupancy) => overlaps(occupancy, blocker.startMs, blocker.endMs) && occupancy.tableIds.some((id) => option.tableIds.includes(id)),
@@ -66,6 +88,10 @@ function pushAside(floor: Floor, state: Occupancy[], blocker: Occupancy): { stat
     if (inTheWay.length !== 1 || !inTheWay[0].movableId) continue;
     const rest = state.filter((occupancy) => occupancy !== inTheWay[0]);
     rest.push({ ...blocker, tableIds: option.tableIds });
+    if (onlyWhether) {
+      if (!canReseat(floor, rest, inTheWay[0])) continue;
+      return { state: rest, moves: [{ id: blocker.movableId!, tableIds: option.tableIds, combinationId: option.combinationId }] };
+    }
     const second = reseat(floor, rest, inTheWay[0]);
     if (!second) continue;
     rest.push({ ...inTheWay[0], tableIds: second.tableIds });
@@ -102,17 +128,73 @@ export function placeParty(floor: Floor, occupancies: readonly Occupancy[], star
   if (direct) return { ...direct, moves: [] };
   if (!isPacingAllowed(floor.settings.pacing, occupancies, startMs, partySize)) return null;
   const endMs = startMs + turnMinutes(partySize, floor.settings.turns) * 60_000;
+  const overlapping = occupancies.filter((occupancy) => overlaps(occupancy, startMs, endMs));
   let best: Placement | null = null;
   for (const option of seatingsFor(floor, partySize, options.onlineOnly)) {
-    const blockers = occupancies.filter((occupancy) => overlaps(occupancy, startMs, endMs) && occupancy.tableIds.some((id) => option.tableIds.includes(id)));
-    if (blockers.length === 0 || blockers.length > REPACK_MAX_MOVES || blockers.some((blocker) => !blocker.movableId)) continue;
-    const others = occupancies.filter((occupancy) => !blockers.includes(occupancy));
-    others.push({ tableIds: option.tableIds, startMs, endMs, partySize });
-    const moves = dedupe(moveAside(floor, others, blockers, REPACK_MAX_MOVES));
+    const moves = repackFor(floor, occupancies, overlapping, option, startMs, endMs, partySize);
     if (moves && (!best || moves.length < best.moves.length)) best = { tableIds: option.tableIds, combinationId: option.combinationId, moves };
     if (best?.moves.length === 1) break;
   }
   return best;
+}
+
+/**
+ * Whether placeParty seats the party (its answer is not null), without choosing where: any table
+ * or combination free for the turn within pacing, else the first re-pack that works. For
+ * availability, which asks only yes or no for every time and size of a date: the ranking of the
+ * free seatings and the search for the fewest moves change where a party sits, never whether it
+ * does (decision 241).
+ */
+export function canPlaceParty(floor: Floor, occupancies: readonly Occupancy[], startMs: number, partySize: number, options: SeatingOptions): boolean {
+  if (!isPacingAllowed(floor.settings.pacing, occupancies, startMs, partySize)) return false;
+  const endMs = startMs + turnMinutes(partySize, floor.settings.turns) * 60_000;
+  const overlapping = occupancies.filter((occupancy) => overlaps(occupancy, startMs, endMs));
+  const taken = new Set<string>();
+  for (const occupancy of overlapping) for (const id of occupancy.tableIds) taken.add(id);
+  if (hasSeating(floor, (table) => !taken.has(table.id) && (!options.onlineOnly || table.onlineBookable), partySize)) return true;
+  // Only bookings not yet seated move: with none over the turn, no re-pack can make room.
+  if (!overlapping.some((occupancy) => occupancy.movableId)) return false;
+  const reach = repackReach(occupancies, startMs, endMs);
+  for (const option of seatingsFor(floor, partySize, options.onlineOnly)) {
+    if (repackFor(floor, reach, overlapping, option, startMs, endMs, partySize, true)) return true;
+  }
+  return false;
+}
+
+/**
+ * The occupancies a re-pack for the turn [startMs, endMs) can see, in their order: a blocker overlaps
+ * the turn, a booking it pushes aside overlaps the blocker (each at most the longest occupancy
+ * long), and a moved booking's choice of table looks IDLE_CAP_MINUTES around its own turn. The
+ * others change no free table, no idle time and no pacing window the search reads, so leaving them
+ * out changes no answer; a date's occupancies span three days, the reach about one.
+ */
+function repackReach(occupancies: readonly Occupancy[], startMs: number, endMs: number): Occupancy[] {
+  let longest = 0;
+  for (const occupancy of occupancies) longest = Math.max(longest, occupancy.endMs - occupancy.startMs);
+  const margin = 2 * longest + IDLE_CAP_MINUTES * 60_000;
+  return occupancies.filter((occupancy) => occupancy.endMs >= startMs - margin && occupancy.startMs <= endMs + margin);
+}
+
+/**
+ * The moves that free `option` for the new party's turn [startMs, endMs), or null: its occupants
+ * over the turn (from `overlapping`, the occupancies that overlap it, in their order) must be one
+ * or two movable bookings that fit elsewhere.
+ */
+function repackFor(
+  floor: Floor,
+  occupancies: readonly Occupancy[],
+  overlapping: readonly Occupancy[],
+  option: SeatingCandidate,
+  startMs: number,
+  endMs: number,
+  partySize: number,
+  onlyWhether = false,
+): SeatingMove[] | null {
+  const blockers = overlapping.filter((occupancy) => occupancy.tableIds.some((id) => option.tableIds.includes(id)));
+  if (blockers.length === 0 || blockers.length > REPACK_MAX_MOVES || blockers.some((blocker) => !blocker.movableId)) return null;
+  const others = occupancies.filter((occupancy) => !blockers.includes(occupancy));
+  others.push({ tableIds: option.tableIds, startMs, endMs, partySize });
+  return dedupe(moveAside(floor, others, blockers, REPACK_MAX_MOVES, onlyWhether));
 }
 
 /** A booking moved twice in one search keeps its last tables, and counts once. */

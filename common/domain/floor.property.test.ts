@@ -12,7 +12,7 @@ import {
   type TableCombination,
 } from './floor.ts';
 import { DEFAULT_FLOOR_SETTINGS } from './floor.ts';
-import { applyMoves, placeParty, REPACK_MAX_MOVES, type Placement } from './floor-repack.ts';
+import { applyMoves, canPlaceParty, placeParty, REPACK_MAX_MOVES, type Placement } from './floor-repack.ts';
 
 /**
  * The floor's rules under random nights (decision 240): random floors; random online bookings,
@@ -236,6 +236,8 @@ describe('the floor re-packed under random nights (decision 217)', () => {
             const startMs = EVENING_MS + operation.slot * 15 * MIN;
             const endMs = startMs + turnMinutes(operation.partySize, floor.settings.turns) * MIN;
             const placement: Placement | null = placeParty(floor, live, startMs, operation.partySize, { onlineOnly: operation.online });
+            // Availability's yes or no (decision 241) is placeParty's.
+            expect(canPlaceParty(floor, live, startMs, operation.partySize, { onlineOnly: operation.online })).toBe(placement !== null);
             // A free table is still taken as before, with nobody moved; a re-pack only where none is free.
             const direct = seatingAt(floor, live, startMs, operation.partySize, { onlineOnly: operation.online });
             if (direct) expect(placement).toEqual({ ...direct, moves: [] });

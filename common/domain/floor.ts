@@ -223,7 +223,7 @@ export function seatingCandidates(
   const joinable = new Set(combinations.flatMap((combination) => combination.tableIds));
   const candidates: SeatingCandidate[] = [];
   for (const table of tables) {
-    if (!usable(table) || partySize < table.minCovers || partySize > table.maxCovers) continue;
+    if (!tableSeats(table, partySize, usable)) continue;
     candidates.push({
       tableIds: [table.id],
       combinationId: null,
@@ -236,14 +236,7 @@ export function seatingCandidates(
   }
   const byId = new Map(tables.map((table) => [table.id, table]));
   for (const combination of combinations) {
-    if (partySize < combination.minCovers || partySize > combination.maxCovers || combination.tableIds.length === 0) continue;
-    if (
-      !combination.tableIds.every((id) => {
-        const table = byId.get(id);
-        return table !== undefined && usable(table);
-      })
-    )
-      continue;
+    if (!combinationSeats(combination, byId, partySize, usable)) continue;
     candidates.push({
       tableIds: [...combination.tableIds],
       combinationId: combination.id,
@@ -257,8 +250,48 @@ export function seatingCandidates(
   return candidates;
 }
 
+/** Whether a single table seats the party, when `usable` accepts it. */
+function tableSeats(table: FloorTable, partySize: number, usable: (table: FloorTable) => boolean): boolean {
+  return usable(table) && partySize >= table.minCovers && partySize <= table.maxCovers;
+}
+
+/** Whether an allowed combination seats the party, when `usable` accepts every one of its tables. */
+function combinationSeats(
+  combination: TableCombination,
+  byId: ReadonlyMap<string, FloorTable>,
+  partySize: number,
+  usable: (table: FloorTable) => boolean,
+): boolean {
+  if (partySize < combination.minCovers || partySize > combination.maxCovers || combination.tableIds.length === 0) return false;
+  return combination.tableIds.every((id) => {
+    const table = byId.get(id);
+    return table !== undefined && usable(table);
+  });
+}
+
+/**
+ * Whether seatingCandidates would list anything, without listing: true at the first single table
+ * or allowed combination that seats the party among the tables `usable` accepts.
+ */
+export function hasSeating(floor: Pick<Floor, 'tables' | 'combinations'>, usable: (table: FloorTable) => boolean, partySize: number): boolean {
+  for (const table of floor.tables) if (tableSeats(table, partySize, usable)) return true;
+  if (floor.combinations.length === 0) return false;
+  const byId = new Map(floor.tables.map((table) => [table.id, table]));
+  for (const combination of floor.combinations) if (combinationSeats(combination, byId, partySize, usable)) return true;
+  return false;
+}
+
+/** How far the choice of a table looks before and after a turn for the tables' idle time. */
+export const IDLE_CAP_MINUTES = 180;
+
 /** How long `tableIds` would stand idle around [startMs, endMs) among `occupancies`, in minutes, each side capped at `capMinutes`. */
-export function idleMinutesAround(occupancies: readonly Occupancy[], tableIds: readonly string[], startMs: number, endMs: number, capMinutes = 180): number {
+export function idleMinutesAround(
+  occupancies: readonly Occupancy[],
+  tableIds: readonly string[],
+  startMs: number,
+  endMs: number,
+  capMinutes = IDLE_CAP_MINUTES,
+): number {
   let total = 0;
   for (const id of tableIds) {
     let before = capMinutes;

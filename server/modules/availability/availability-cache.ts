@@ -3,7 +3,7 @@ import { AVAILABILITY_HORIZON_DAYS } from '#common/domain/restaurants.ts';
 import type { RestaurantDetail } from '#common/contract/restaurants.ts';
 import type { DepositPolicy, DropDepositRequirement } from '#common/domain/deposit-policy.ts';
 import type { Floor, Occupancy } from '#common/domain/floor.ts';
-import { placeParty } from '#common/domain/floor-repack.ts';
+import { canPlaceParty } from '#common/domain/floor-repack.ts';
 import { asDate, type ChangeFeed } from '#server/db/client.ts';
 import type { CachedSlotRow } from './availability.repository.ts';
 
@@ -110,6 +110,9 @@ export function currentDerived(restaurant: CachedRestaurant, nowMs: number, cuto
   return derived;
 }
 
+/** The holds of a slot without any (shared, read only). */
+const NO_HOLDS: [number, number][] = [];
+
 export function toCachedSlot(row: CachedSlotRow): CachedSlot {
   const openedToAll = row.drop_opened_to_all_at ? asDate(row.drop_opened_to_all_at).getTime() : Number.POSITIVE_INFINITY;
   return {
@@ -121,7 +124,8 @@ export function toCachedSlot(row: CachedSlotRow): CachedSlot {
     startsAtMs: asDate(row.starts_at).getTime(),
     publicFromMs: row.drop_id ? openedToAll : Number.NEGATIVE_INFINITY,
     lastingCovers: row.lasting_covers,
-    holds: row.holds.map(([expiresAt, covers]) => [Number(expiresAt), Number(covers)]),
+    // Most slots have no live hold: they share one empty list (never written to) rather than each keeping its own.
+    holds: row.holds.length === 0 ? NO_HOLDS : row.holds.map(([expiresAt, covers]) => [Number(expiresAt), Number(covers)]),
     dropDeposit: row.drop_deposit_per_cover_paise ? { perCoverPaise: row.drop_deposit_per_cover_paise } : null,
   };
 }
@@ -145,11 +149,25 @@ export function freeCoversAt(slot: CachedSlot, nowMs: number): number {
  */
 export function floorSeatsAt(cachedFloor: CachedFloor | null, slot: Pick<CachedSlot, 'date' | 'startsAtMs'>, partySize: number, nowMs: number): boolean {
   if (!cachedFloor) return true;
+  return floorSeatsAmong(cachedFloor, occupanciesNear(cachedFloor, slot.date, nowMs), slot.startsAtMs, partySize);
+}
+
+/**
+ * What may take a table at a start on `date`, as of `nowMs`: the occupancies starting the day
+ * before, that day and the day after (a turn is shorter than a day) that have not expired. Gathered
+ * once per date and party size by the callers that ask for many times (decision 241).
+ */
+export function occupanciesNear(cachedFloor: CachedFloor, date: string, nowMs: number): Occupancy[] {
   const near: Occupancy[] = [];
-  for (const date of [addDays(slot.date, -1), slot.date, addDays(slot.date, 1)]) {
-    for (const occupancy of cachedFloor.occupanciesByDate.get(date) ?? []) if (occupancy.expiresAtMs > nowMs) near.push(occupancy);
+  for (const day of [addDays(date, -1), date, addDays(date, 1)]) {
+    for (const occupancy of cachedFloor.occupanciesByDate.get(day) ?? []) if (occupancy.expiresAtMs > nowMs) near.push(occupancy);
   }
-  return placeParty(cachedFloor.floor, near, slot.startsAtMs, partySize, { onlineOnly: true }) !== null;
+  return near;
+}
+
+/** floorSeatsAt with the date's occupancies already gathered (occupanciesNear): whether placeParty would seat the party. */
+export function floorSeatsAmong(cachedFloor: CachedFloor, near: readonly Occupancy[], startsAtMs: number, partySize: number): boolean {
+  return canPlaceParty(cachedFloor.floor, near, startsAtMs, partySize, { onlineOnly: true });
 }
 
 export interface AvailabilityCacheOptions {

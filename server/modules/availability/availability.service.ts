@@ -3,6 +3,7 @@ import { AVAILABILITY_HORIZON_DAYS, MAX_PARTY_SIZE, probedPartySizes } from '#co
 import type { SlotDeposit } from '#common/contract/deposits.ts';
 import { chargeForBooking, type DepositPolicy, type DropDepositRequirement } from '#common/domain/deposit-policy.ts';
 import { addDays, minutesOfDay } from '#common/domain/time.ts';
+import type { Occupancy } from '#common/domain/floor.ts';
 import { asDate } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { anonymous, type Principal } from '#server/modules/accounts/principal.ts';
@@ -14,9 +15,11 @@ import {
   createAvailabilityCache,
   currentDerived,
   derivedAnswer,
+  floorSeatsAmong,
   floorSeatsAt,
   freeCoversAt,
   isSlotOpenAt,
+  occupanciesNear,
   toCachedSlot,
   type AvailabilityCache,
   type CachedRestaurant,
@@ -26,19 +29,38 @@ import { listOpenSlotsBetween, listSlotAvailability, listSlotsForCache } from '.
 
 /**
  * A held date's slots as JSON text around each slot's `available`, and the free covers that decide
- * it (-1: closed); on a restaurant with a floor, `seats(n)` says whether a party of n has a table.
+ * it (-1: closed); on a restaurant with a floor, `seats(n)` says for each slot whether a party of n
+ * has a table (false where its covers already say no).
  */
-type DayPieces = { head: string; tail: string; free: number; seats: ((partySize: number) => boolean) | null }[];
+type DayPieces = {
+  slots: { head: string; tail: string; free: number }[];
+  seats: ((partySize: number) => readonly boolean[]) | null;
+};
 
 /**
- * Whether the floor seats each party size at a slot, worked out for a size the first time it is
- * asked and kept with the day's pieces. A city's answers are mostly first reads of their date, and
- * seating every size from 1 to 20 for every time was most of such a read's cost (performance.md
- * §10); `nowMs` is the pieces' own, so a size asked later gets the answer it would have had then.
+ * Whether the floor seats a party at each of a date's slots, worked out for a size the first time it
+ * is asked and kept with the day's pieces. A city's answers are mostly first reads of their date
+ * (performance.md §10): the date's occupancies are gathered once per size, not per slot, and a slot
+ * whose covers already refuse the party is not seated at all (decision 241). `nowMs` is the pieces'
+ * own, so a size asked later gets the answer it would have had then.
  */
-function seatsBySize(cachedFloor: NonNullable<CachedRestaurant['floor']>, slot: CachedSlot, nowMs: number): (partySize: number) => boolean {
-  const known: (boolean | undefined)[] = [];
-  return (partySize) => (known[partySize] ??= floorSeatsAt(cachedFloor, slot, partySize, nowMs));
+function seatsBySize(
+  cachedFloor: NonNullable<CachedRestaurant['floor']>,
+  date: string,
+  slots: readonly CachedSlot[],
+  free: readonly number[],
+  nowMs: number,
+): (partySize: number) => readonly boolean[] {
+  const known: (readonly boolean[] | undefined)[] = [];
+  return (partySize) => {
+    let seats = known[partySize];
+    if (!seats) {
+      const near = occupanciesNear(cachedFloor, date, nowMs);
+      seats = slots.map((slot, index) => free[index] >= partySize && floorSeatsAmong(cachedFloor, near, slot.startsAtMs, partySize));
+      known[partySize] = seats;
+    }
+    return seats;
+  };
 }
 
 /**
@@ -83,6 +105,22 @@ function isFullIn(cached: CachedRestaurant, date: string, time: string, partySiz
  */
 function isOfferedIn(cached: CachedRestaurant, slot: CachedSlot, partySize: number, nowMs: number, cutoffMinutes: number): boolean {
   return isSlotOpenAt(slot, nowMs, cutoffMinutes) && freeCoversAt(slot, nowMs) >= partySize && floorSeatsAt(cached.floor, slot, partySize, nowMs);
+}
+
+/** isOfferedIn with the date's occupancies already gathered (occupanciesNear; ignored without a floor). */
+function isOfferedAmong(
+  cached: CachedRestaurant,
+  near: readonly Occupancy[],
+  slot: CachedSlot,
+  partySize: number,
+  nowMs: number,
+  cutoffMinutes: number,
+): boolean {
+  return (
+    isSlotOpenAt(slot, nowMs, cutoffMinutes) &&
+    freeCoversAt(slot, nowMs) >= partySize &&
+    (cached.floor === null || floorSeatsAmong(cached.floor, near, slot.startsAtMs, partySize))
+  );
 }
 
 /**
@@ -170,15 +208,16 @@ export function createAvailabilityService(
   function dayPieces(cached: CachedRestaurant, date: string, nowMs: number): DayPieces {
     return derivedAnswer(cached, `day ${date}`, nowMs, cutoffMinutes, (): DayPieces => {
       const slots = cached.slotsByDate.get(date) ?? [];
-      return slots.map((slot) => {
+      const pieces = slots.map((slot) => {
         const { deposit } = slotDepositOf(cached.depositPolicy, new Date(slot.startsAtMs), slot.dropDeposit);
         return {
           head: `{"id":${JSON.stringify(slot.id)},"time":${JSON.stringify(slot.time)},"available":`,
           tail: deposit ? `,"deposit":${JSON.stringify({ kind: deposit.kind, perCoverPaise: deposit.perCoverPaise })}}` : '}',
           free: isSlotOpenAt(slot, nowMs, cutoffMinutes) ? freeCoversAt(slot, nowMs) : -1,
-          seats: cached.floor ? seatsBySize(cached.floor, slot, nowMs) : null,
         };
       });
+      const free = pieces.map((piece) => piece.free);
+      return { slots: pieces, seats: cached.floor ? seatsBySize(cached.floor, date, slots, free, nowMs) : null };
     });
   }
 
@@ -188,7 +227,9 @@ export function createAvailabilityService(
       const days = Array.from({ length: AVAILABILITY_HORIZON_DAYS }, (_, index) => {
         const date = addDays(cached.from, index);
         const slots = cached.slotsByDate.get(date) ?? [];
-        return { date, partySizes: probedPartySizes.filter((size) => slots.some((slot) => isOfferedIn(cached, slot, size, nowMs, cutoffMinutes))) };
+        // The date's occupancies gathered once for its times and sizes (decision 241).
+        const near = cached.floor && slots.length > 0 ? occupanciesNear(cached.floor, date, nowMs) : [];
+        return { date, partySizes: probedPartySizes.filter((size) => slots.some((slot) => isOfferedAmong(cached, near, slot, size, nowMs, cutoffMinutes))) };
       });
       return { from: cached.from, days, firstAvailableDate: days.find((day) => day.partySizes.length > 0)?.date ?? null };
     });
@@ -255,11 +296,12 @@ export function createAvailabilityService(
       const { span } = currentDerived(cached, nowMs, cutoffMinutes);
       const kept = texts.get(cached.restaurantId, span, date, partySize);
       if (kept !== undefined) return kept;
-      const pieces = dayPieces(cached, date, nowMs);
+      const { slots: pieces, seats } = dayPieces(cached, date, nowMs);
+      const seated = seats === null ? null : seats(partySize);
       let json = '[';
       for (let index = 0; index < pieces.length; index++) {
         const piece = pieces[index];
-        const isOffered = piece.free >= partySize && (piece.seats === null || piece.seats(partySize));
+        const isOffered = seated === null ? piece.free >= partySize : seated[index];
         json += `${index === 0 ? '' : ','}${piece.head}${isOffered}${piece.tail}`;
       }
       json += ']';

@@ -140,7 +140,14 @@ export function createFloorSeating({ db, clock }: Pick<AppDeps, 'db' | 'clock'>)
         now,
       );
       const occupanciesByDate = new Map<string, TimedOccupancy[]>();
+      // Kept for the restaurant's 30 days (decision 241): the bookings on the same tables share one
+      // list of their ids instead of each keeping its own copy of the strings the driver made.
+      const sameTables = new Map<string, readonly string[]>();
       for (const occupancy of occupancies) {
+        const key = occupancy.tableIds.join();
+        const shared = sameTables.get(key);
+        if (shared) occupancy.tableIds = shared;
+        else sameTables.set(key, occupancy.tableIds);
         const date = toKolkata(new Date(occupancy.startMs)).date;
         const ofDate = occupanciesByDate.get(date);
         if (ofDate) ofDate.push(occupancy);
