@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { externalLoad, type ExternalResult } from './external-load.ts';
 import { fmt, median, startApp, type BenchTarget, type RunningServer } from './lib.ts';
-import { availabilityPaths, BROWSER_ENCODINGS, calendarPaths, warmEveryRestaurant, type ReadOptions } from './reads.ts';
+import { availabilityPaths, BROWSER_ENCODINGS, calendarPaths, warmEveryAnswer, warmEveryRestaurant, type ReadOptions } from './reads.ts';
 
 export interface Setting {
   name: string;
@@ -87,11 +87,14 @@ export interface SettingResult {
   setting: Setting;
   rounds: SettingRound[];
   firstReads: { rps: number; p99: number; ok: boolean };
+  /** The first answer of each distinct availability path of the rounds (warmEveryAnswer). */
+  firstAnswers: { rps: number; p99: number; answers: number; ok: boolean };
 }
 
 /**
  * One setting: the app started with it, every restaurant read once (the memory warm, as after a
- * server's first minutes), then `rounds` interleaved rounds of baseline, availability, calendar.
+ * server's first minutes) and every availability answer the rounds ask for built once (each is
+ * kept until a change), then `rounds` interleaved rounds of baseline, availability, calendar.
  * `alsoWhileRunning` runs against the same app afterwards (the caching checks and bursts).
  */
 export async function measureSetting(
@@ -109,6 +112,13 @@ export async function measureSetting(
   try {
     const warm = await warmEveryRestaurant(app.baseUrl, options);
     const firstReads = { rps: warm.rps, p99: warm.p99, ok: warm.errors === 0 && Object.keys(warm.statuses).every((s) => s === '200') };
+    const answers = await warmEveryAnswer(app.baseUrl, availability, options.connections);
+    const firstAnswers = {
+      rps: answers.rps,
+      p99: answers.p99,
+      answers: answers.requests,
+      ok: answers.errors === 0 && Object.keys(answers.statuses).every((s) => s === '200'),
+    };
     const run = (server: RunningServer, paths: readonly string[]) =>
       externalLoad({
         baseUrl: server.baseUrl,
@@ -130,7 +140,7 @@ export async function measureSetting(
       rounds.push(result);
     }
     await alsoWhileRunning?.(app);
-    return { setting, rounds, firstReads };
+    return { setting, rounds, firstReads, firstAnswers };
   } finally {
     await app.stop();
   }

@@ -8,8 +8,10 @@
  * The data set is generated first when missing or not for today (bench/generate-city.ts).
  * The reads (decision 270): the load comes from a separate process (wrk, else autocannon in a child
  * process); first the generator's ceiling against the bare baseline, then, for each setting
- * (`npm start`'s, production with LOG_LEVEL=info, production with LOG_LEVEL=warn), interleaved
- * rounds of the bare baseline, availability and the calendar, reported as medians.
+ * (`npm start`'s, production with LOG_LEVEL=info, production with LOG_LEVEL=warn), the first read
+ * of every restaurant and the first answer of every availability path the rounds ask for (both
+ * reported, as what a cold answer costs), then interleaved rounds of the bare baseline,
+ * availability and the calendar on kept answers, reported as medians.
  * Knobs: BENCH_SECONDS (5 per read run), BENCH_WARMUP_SECONDS (1 before each), BENCH_ROUNDS (3),
  * BENCH_SETTINGS (default,production-info,production-warn), BENCH_PAGE=1 (the restaurant page too),
  * BENCH_CONNECTIONS (50), BENCH_RESTAURANTS, BENCH_ONLY=reads|drop,
@@ -194,6 +196,14 @@ if (only !== 'drop') {
       '',
       'all 200',
       check(result.firstReads.ok),
+    ]);
+    rows.push([
+      `${setting.label}: first answer of each (restaurant, date, party size) the rounds ask for (${result.firstAnswers.answers.toLocaleString('en-US')}; availability, answer not kept)`,
+      `${fmt.rps(result.firstAnswers.rps)}, p99 ${fmt.ms(result.firstAnswers.p99)}`,
+      '',
+      '',
+      'all answered',
+      check(result.firstAnswers.ok),
     ]);
   }
   if (pageRounds.length) {
