@@ -25,7 +25,7 @@ import {
   type CachedRestaurant,
   type CachedSlot,
 } from './availability-cache.ts';
-import { listOpenSlotsBetween, listSlotAvailability, listSlotsForCache } from './availability.repository.ts';
+import { listOpenSlotsBetween, listSlotAvailability, listSlotsForCache, type OpenSlotRow } from './availability.repository.ts';
 
 /**
  * A held date's slots as JSON text around each slot's `available`, and the free covers that decide
@@ -168,6 +168,20 @@ function keptAnswer(
   return kept;
 }
 
+/** The restaurant as the today strip names it, from one of its open slots' rows. */
+function todayRestaurantOf(row: OpenSlotRow): AvailableTodayResponse['restaurants'][number]['restaurant'] {
+  return {
+    id: row.restaurant_id,
+    slug: row.slug,
+    name: row.name,
+    emoji: row.emoji,
+    neighborhood: row.neighborhood,
+    category: row.category,
+    cuisineTags: row.cuisine_tags,
+    hot: row.hot,
+  };
+}
+
 /** Availability is public: anyone may read it, so these take a principal only to keep the rule uniform. */
 export function createAvailabilityService(
   { db, clock, config, availabilityChanges, metrics }: AppDeps,
@@ -254,22 +268,7 @@ export function createAvailabilityService(
       const largestParty = largestPartySeated(floors.get(row.restaurant_id) ?? null, row, now.getTime());
       if (largestParty === null) continue;
       let entry = byRestaurant.get(row.restaurant_id);
-      if (!entry) {
-        entry = {
-          restaurant: {
-            id: row.restaurant_id,
-            slug: row.slug,
-            name: row.name,
-            emoji: row.emoji,
-            neighborhood: row.neighborhood,
-            category: row.category,
-            cuisineTags: row.cuisine_tags,
-            hot: row.hot,
-          },
-          slots: [],
-        };
-        byRestaurant.set(row.restaurant_id, entry);
-      }
+      if (!entry) byRestaurant.set(row.restaurant_id, (entry = { restaurant: todayRestaurantOf(row), slots: [] }));
       const dropDeposit = row.drop_deposit_per_cover_paise ? { perCoverPaise: row.drop_deposit_per_cover_paise } : null;
       entry.slots.push({
         slot_id: row.slot_id,
