@@ -7,6 +7,7 @@ import { fastifyTrustProxy, type AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { connectModules, createServices, stopServices } from './composition.ts';
 import type { AppDeps } from './deps.ts';
+import { createEarlyAnswers, type EarlyAnswers } from './early-answers.ts';
 import { AppEvents } from './events.ts';
 import { AccessLogController, loggerOptions, type LogDestination } from './logging.ts';
 import { AppMetrics } from './metrics.ts';
@@ -62,8 +63,18 @@ export interface BuildAppOptions {
   logDestination?: LogDestination;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Kept public answers sent before Fastify routes the request (decision 285). */
+    earlyAnswers: EarlyAnswers;
+  }
+}
+
 /** Builds the HTTP app: infrastructure plugins first, then the modules. Tests build it too. */
 export async function buildApp({ config, database, clock = systemClock, runBackgroundJobs = true, logDestination }: BuildAppOptions): Promise<FastifyInstance> {
+  const earlyAnswers = createEarlyAnswers();
+  // One id per request, a trusted proxy's when it sent one (x-request-id or traceparent).
+  const genReqId = requestIdGenerator(config.trustProxy);
   const app = Fastify({
     logger: loggerOptions(config, logDestination),
     // One access line per request instead of Fastify's two (decision 270).
@@ -73,8 +84,9 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
     requestTimeout: Math.ceil(config.requestTimeouts.requestSeconds * 1000),
     bodyLimit: 256 * 1024,
     frameworkErrors: answerFrameworkError,
-    // One id per request, a trusted proxy's when it sent one (x-request-id or traceparent).
-    genReqId: requestIdGenerator(config.trustProxy),
+    genReqId,
+    // Node's HTTP server as Fastify makes it, asking the kept answers first (decision 285).
+    serverFactory: earlyAnswers.serverFactory,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -95,6 +107,13 @@ export async function buildApp({ config, database, clock = systemClock, runBackg
   // Every listener, move step and background job between modules is connected here (decision 189).
   const wiring = connectModules(services, deps);
   app.decorate('wiring', wiring);
+  app.decorate('earlyAnswers', earlyAnswers);
+  earlyAnswers.connect({ log: app.log, genReqId, metrics: deps.metrics });
+  // Fastify answers 503 once it starts closing; the early answers stop before it does.
+  app.addHook('preClose', (done) => {
+    earlyAnswers.close();
+    done();
+  });
   app.addHook('onClose', async () => {
     wiring.stop();
     stopServices(services);

@@ -5,6 +5,13 @@
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
+/**
+ * What Fastify itself sends with a JSON answer. The public reads send JSON text they wrote once, as
+ * the contract's serialiser would have written it: Fastify passes a string with a JSON content type
+ * straight to the onSend hooks, unserialised.
+ */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 /** Bodies smaller than this are sent uncompressed. */
 export const COMPRESSION_THRESHOLD_BYTES = 2048;
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { compressText, preferredEncoding, type KeptEncoding } from '#server/http-compression.ts';
+import { compressText, JSON_CONTENT_TYPE, preferredEncoding, type KeptEncoding } from '#server/http-compression.ts';
 import { createKeptAnswers, normalisedAnswerKey, type KeptAnswers } from './kept-answers.ts';
 import { hookWhen, onSendWhen, routeFacts } from './public-reads.ts';
 
@@ -88,7 +88,7 @@ export const etagPlugin = fp(async (app) => {
 
   app.addHook(
     'preHandler',
-    hookWhen(sharesAnswers, async (request, reply) => {
+    hookWhen(sharesAnswers, async function sharedAnswer(request, reply) {
       const maxAgeSeconds = routeFacts(request).config?.sharedAnswerSeconds;
       if (!maxAgeSeconds) return;
       const key = normalisedAnswerKey(request);
@@ -104,7 +104,7 @@ export const etagPlugin = fp(async (app) => {
       }
       sendEtag(reply, answer.etag);
       if (matchesIfNoneMatch(request.headers['if-none-match'], answer.etag)) return reply.code(304).send('');
-      reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
+      reply.type(JSON_CONTENT_TYPE).header('vary', 'accept-encoding');
       const encoding = preferredEncoding(request);
       if (!encoding) return reply.send(answer.body);
       return reply.header('content-encoding', encoding).send(compressed(shared, key, answer, encoding));
@@ -113,7 +113,7 @@ export const etagPlugin = fp(async (app) => {
 
   app.addHook(
     'onSend',
-    onSendWhen(sendsEtags, async (request, reply, payload) => {
+    onSendWhen(sendsEtags, async function etag(request, reply, payload) {
       const config = routeFacts(request).config;
       if (!config?.etag || reply.statusCode !== 200 || reply.hasHeader('etag')) return payload;
       if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;

@@ -34,7 +34,7 @@ export const metricsPlugin = fp<{ config: AppConfig; metrics: AppMetrics }>(asyn
   // 270): a request finds it by three map lookups, building no object or string, and the
   // observation is counted in numbers of our own that /metrics formats at scrape time.
   const seriesByRoute = new Map<string, Map<string, Map<number, HistogramSeries>>>();
-  app.addHook('onResponse', (request, reply, done) => {
+  app.addHook('onResponse', function recordDuration(request, reply, done) {
     const route = routeFacts(request).url ?? 'unmatched';
     const method = request.method;
     const status = reply.statusCode;

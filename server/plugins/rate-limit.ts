@@ -86,7 +86,7 @@ export const rateLimitPlugin = fp(async (app, options: { config: AppConfig; db: 
     'preHandler',
     hookWhen(
       (request) => routeFacts(request).config?.rateLimitGroup !== undefined,
-      async (request, reply) => {
+      async function rateLimit(request, reply) {
         const group = routeFacts(request).config?.rateLimitGroup;
         if (!group) return;
         const now = app.deps.clock.now().getTime();
@@ -119,7 +119,7 @@ export const rateLimitPlugin = fp(async (app, options: { config: AppConfig; db: 
     'onSend',
     onSendWhen(
       (request) => refunds.has(request),
-      async (request, reply, payload) => {
+      async function refundRateLimit(request, reply, payload) {
         const owed = refunds.get(request);
         if (!owed || reply.statusCode >= 400) return payload;
         refunds.delete(request);

@@ -78,7 +78,7 @@ function nextRequestId(): string {
  * names the request anyway.
  */
 export const requestIdPlugin = fp(async (app: FastifyInstance) => {
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', function sendRequestId(request, reply, done) {
     reply.header(REQUEST_ID_HEADER, request.id);
     if (isPublicRead(request)) done();
     else currentRequestId.run(request.id, done);

@@ -36,7 +36,7 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
 
 /** Sets SECURITY_HEADERS on every reply, errors and 404s included. */
 export const securityHeadersPlugin = fp(async (app) => {
-  app.addHook('onRequest', (_request, reply, done) => {
+  app.addHook('onRequest', function sendSecurityHeaders(_request, reply, done) {
     reply.headers(SECURITY_HEADERS);
     done();
   });

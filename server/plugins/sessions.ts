@@ -30,7 +30,7 @@ export function datingSessionToken(request: FastifyRequest): string | undefined 
  */
 export const sessionsPlugin = fp(async (app) => {
   await app.register(cookie, { hook: false });
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', function parseCookies(request, _reply, done) {
     if (!isPublicRead(request)) {
       const header = request.headers.cookie;
       request.cookies = header ? app.parseCookie(header) : {};

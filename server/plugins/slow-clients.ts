@@ -19,7 +19,7 @@ export const slowClientsPlugin = fp(async (app, options: { config: AppConfig }) 
   app.server.headersTimeout = headersSeconds * 1000;
   const timers = new WeakMap<object, NodeJS.Timeout>();
 
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', function timeSlowBody(request, _reply, done) {
     const raw = request.raw;
     // An injected request (app.inject: the sandbox's webhooks, tests) has its body in memory and
     // no connection to hold or to close, so only requests on a real connection are timed.
@@ -40,7 +40,7 @@ export const slowClientsPlugin = fp(async (app, options: { config: AppConfig }) 
     done();
   });
 
-  app.addHook('preValidation', (request, _reply, done) => {
+  app.addHook('preValidation', function stopSlowBodyTimer(request, _reply, done) {
     const timer = timers.get(request);
     if (timer) clearTimeout(timer);
     done();

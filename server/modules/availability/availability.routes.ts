@@ -10,22 +10,22 @@ import {
 } from '#common/contract/restaurants.ts';
 import { TODAY_ANSWER_SECONDS } from './availability.service.ts';
 import { publicAccess } from '#common/contract/openapi-security.ts';
-import { sendText } from '#server/http-compression.ts';
+import { JSON_CONTENT_TYPE, sendText } from '#server/http-compression.ts';
 import { anonymous } from '#server/modules/accounts/principal.ts';
 import { checkAvailabilityQuery, checkRestaurantKey, fastChecksFirst } from './public-read-checks.ts';
 
-/**
- * What Fastify itself sends with a JSON answer. The public reads send JSON text they wrote once, as
- * the contract's serialiser would have written it: Fastify passes a string with a JSON content type
- * straight to the onSend hooks, unserialised.
- */
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+/** The availability route's pattern, as Fastify, the metrics and the access line name it. */
+const AVAILABILITY_ROUTE = '/api/restaurants/:slug/availability';
 
 export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
   const { availability } = app.services;
+  // A URL answered here once is answered before routing while its answer stays kept (decision 285).
+  const early = app.earlyAnswers.route(AVAILABILITY_ROUTE, ({ slug, date, partySize }: { slug: string; date: string; partySize: number }) =>
+    availability.keptAvailabilityJson(slug, date, partySize),
+  );
 
   app.get(
-    '/api/restaurants/:slug/availability',
+    AVAILABILITY_ROUTE,
     {
       schema: {
         operationId: 'getAvailability',
@@ -50,6 +50,7 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
       const { date, partySize } = request.query;
       // An answer already kept is sent without awaiting the memory's lookups (decision 238); else it is worked out.
       const json = availability.keptAvailabilityJson(slug, date, partySize) ?? (await availability.getAvailabilityJson(slug, date, partySize));
+      early.learn(request.raw.url, { slug, date, partySize });
       return sendText(request, reply.type(JSON_CONTENT_TYPE), json);
     },
   );
