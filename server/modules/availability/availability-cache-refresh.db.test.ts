@@ -246,4 +246,26 @@ describe('availability cache: refresh ahead of maxAge (decision 239)', () => {
     expect(state.loads).toBe(3);
     expect(state.lookups).toEqual(['miss', 'hit', 'miss']);
   });
+
+  it('a reload that ends after midnight in Kolkata never serves the old day: the first read of the new day reads it', async () => {
+    const { restaurant } = await floorRestaurant();
+    const { cache, clock, state, closeGate, settled } = cacheUnderTest();
+    const beforeMidnight = new Date('2026-11-23T18:29:59.000Z'); // 23:59:59 in Kolkata
+    const afterMidnight = new Date('2026-11-23T18:30:01.000Z');
+    const first = await cache.getRestaurant(restaurant.slug, beforeMidnight);
+    expect(first.from).toBe('2026-11-23');
+    clock.ms = REFRESH_AT_MS;
+    const gate = closeGate();
+    expect(await cache.getRestaurant(restaurant.slug, beforeMidnight)).toBe(first);
+    await gate.reached.promise;
+    expect(state.loads).toBe(2);
+    gate.open.resolve();
+    await settled();
+
+    state.gate = null;
+    const newDay = await cache.getRestaurant(restaurant.slug, afterMidnight);
+    expect(newDay.from).toBe('2026-11-24');
+    expect(state.loads).toBe(3);
+    expect(state.lookups).toEqual(['miss', 'hit', 'miss']);
+  });
 });

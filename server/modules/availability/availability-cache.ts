@@ -295,15 +295,19 @@ export function createAvailabilityCache(options: AvailabilityCacheOptions) {
     refreshing.add(key);
     const changesAtStart = changeCount;
     const from = entry.restaurant.from;
-    // In an async function, so that even a load that throws at once only rejects.
-    const reload = (async () => options.load(key, from, addDays(from, AVAILABILITY_HORIZON_DAYS - 1), now))();
-    void reload
-      .then(
-        (reloaded) => options.onRefresh?.(settleRefresh(key, entry, reloaded, changesAtStart, startedAtMs, now)),
-        // Swallowed: the entry serves until maxAgeMs as it would have, and the next miss reads (and reports) again.
-        () => options.onRefresh?.('failed'),
-      )
-      .finally(() => refreshing.delete(key));
+    void (async () => {
+      let outcome: RefreshOutcome = 'failed';
+      try {
+        const reloaded = await options.load(key, from, addDays(from, AVAILABILITY_HORIZON_DAYS - 1), now);
+        outcome = settleRefresh(key, entry, reloaded, changesAtStart, startedAtMs, now);
+      } catch {
+        // Swallowed, never an unhandled rejection: the entry serves until maxAgeMs as it would have,
+        // and the read after that misses and reads (and reports a failure) itself.
+      } finally {
+        refreshing.delete(key);
+      }
+      options.onRefresh?.(outcome);
+    })();
   }
 
   /** Keeps what a reload found, by the rule loadAndMaybeKeep keeps a load by, and keeps the old object when nothing changed. */
