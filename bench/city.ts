@@ -16,6 +16,9 @@
  * 5. BENCH_ROUNDS (3) interleaved rounds of: baseline; availability spread over A + B (one wrk per
  *    instance, 25 connections each); calendar over A + B; availability on A alone; availability on
  *    C alone (the covers model). Medians; each ratio is the median of the rounds' ratios.
+ *    Each round also says how many restaurant reads A, B and C made for their availability memory
+ *    (misses and background reloads, from /metrics): more than BENCH_CITY_ROUND_READS (5) in a
+ *    round flags it, since its figures then include re-reading restaurants, not only the warm path.
  * 6. With BENCH_CITY_PROFILE_DIR, a fresh A under `--cpu-prof` reads every restaurant once (memory
  *    cold) and the profile's top self-time functions are printed.
  *
@@ -32,6 +35,8 @@ import { externalLoad, externalLoadSplit, GENERATOR, type ExternalResult } from 
 import { defaultRestaurantCount, ensureCity, readCityMarker } from './generate-city.ts';
 import { checkGeneratorCeiling, show } from './hot-path.ts';
 import {
+  availabilityCacheReads,
+  BENCH_METRICS_TOKEN,
   benchTarget,
   fmt,
   machineNote,
@@ -62,7 +67,9 @@ const options: ReadOptions = {
   restaurants,
 };
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const PRODUCTION_INFO = { NODE_ENV: 'production', LOG_LEVEL: 'info' };
+const PRODUCTION_INFO = { NODE_ENV: 'production', LOG_LEVEL: 'info', METRICS_TOKEN: BENCH_METRICS_TOKEN };
+/** Restaurant reads a round may cause on one instance and still count as a warm round (a handful: a date outside the held days, say). */
+const ROUND_READS_ALLOWED = Number(process.env.BENCH_CITY_ROUND_READS ?? 5);
 const HEADERS = { 'accept-encoding': BROWSER_ENCODINGS };
 const logDir = mkdtempSync(join(tmpdir(), 'tablefair-city-'));
 let failed = false;
@@ -229,8 +236,17 @@ try {
     coversOne: ExternalResult;
   }
   const rounds: Round[] = [];
+  const instances = [
+    ['A', a],
+    ['B', b],
+    ['C', c],
+  ] as const;
+  /** Restaurant reads per instance: misses plus background reloads (decision 239). */
+  const readsNow = () => Promise.all(instances.map(([, server]) => availabilityCacheReads(server.baseUrl)));
+  const flaggedRounds: string[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
     console.log(`\n== Round ${round} (${machineNote('now')})`);
+    const readsBefore = await readsNow();
     const result: Round = {
       baseline: await one(baseline, ['/constant']),
       availability: await both(availability),
@@ -249,6 +265,16 @@ try {
     );
     show('availability A (floor)', result.floorOne);
     show('availability C (covers)', result.coversOne);
+    const readsAfter = await readsNow();
+    const readsText = instances.map(([name], i) => {
+      const misses = readsAfter[i].misses - readsBefore[i].misses;
+      const refreshes = Object.entries(readsAfter[i].refreshes).map(([outcome, count]) => [outcome, count - (readsBefore[i].refreshes[outcome] ?? 0)] as const);
+      const refreshed = refreshes.reduce((sum, [, count]) => sum + count, 0);
+      if (misses + refreshed > ROUND_READS_ALLOWED) flaggedRounds.push(`round ${round} ${name}: ${misses + refreshed}`);
+      const outcomes = refreshes.filter(([, count]) => count > 0).map(([outcome, count]) => `${count} ${outcome}`);
+      return `${name} ${misses + refreshed} (${misses} misses, ${refreshed} reloads ahead${outcomes.length ? `: ${outcomes.join(', ')}` : ''})`;
+    });
+    console.log(`    restaurant reads in the round: ${readsText.join('; ')}`);
     rounds.push(result);
     for (const run of [result.baseline, result.availability, result.calendar, result.floorOne, result.coversOne]) {
       if (run.requests === 0 || run.non2xx > 0 || run.errors > 0) failed = true;
@@ -302,6 +328,11 @@ try {
         ['instance', 'RSS at start (MB)', 'RSS after the first reads (MB)', 'RSS at the end (MB)'],
         ['A (floor)', 'B (floor)', 'C (covers)'].map((name, i) => [name, rssAtStart[i].toFixed(0), rssWarm[i].toFixed(0), rssEnd[i].toFixed(0)]),
       ),
+  );
+  console.log(
+    flaggedRounds.length === 0
+      ? `\nrestaurant reads in the rounds: at most ${ROUND_READS_ALLOWED} per instance and round: the rounds measure the warm path`
+      : `\nFLAG: rounds re-read restaurants (more than ${ROUND_READS_ALLOWED} reads: ${flaggedRounds.join('; ')}); their figures include those reads, not the warm path alone`,
   );
   const availabilityFigures = pick('availability');
   const met = median(availabilityFigures.ratios) >= 0.5 && availabilityFigures.p99 < 10;

@@ -335,3 +335,18 @@ export function machineNote(when = 'at start'): string {
   const [one, five] = loadavg();
   return `${cpus().length} CPU cores (${cpus()[0]?.model.trim() ?? 'unknown'}), load average ${one.toFixed(2)} / ${five.toFixed(2)} (1/5 min) ${when}, Node ${process.version}`;
 }
+
+/** A token for the bench instances' `/metrics` (never a production value). */
+export const BENCH_METRICS_TOKEN = 'bench-only-metrics-token-0123456789';
+
+/**
+ * The restaurant reads an app instance has made for its availability memory, from its `/metrics`:
+ * misses (a read on the request path) and background reloads of aging entries by outcome (decision 239).
+ */
+export async function availabilityCacheReads(baseUrl: string, token = BENCH_METRICS_TOKEN): Promise<{ misses: number; refreshes: Record<string, number> }> {
+  const text = await (await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
+  const misses = Number(/^tablefair_availability_cache_lookups_total\{result="miss"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+  const refreshes: Record<string, number> = {};
+  for (const match of text.matchAll(/^tablefair_availability_cache_refreshes_total\{outcome="([a-z]+)"\} (\d+)$/gm)) refreshes[match[1]] = Number(match[2]);
+  return { misses, refreshes };
+}

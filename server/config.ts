@@ -155,7 +155,9 @@ const reservationsEnv = {
     .min(0)
     .max(3600)
     .default(300)
-    .describe('Longest an in-memory availability entry serves; changes invalidate it at once through LISTEN/NOTIFY (decision 073). `0` turns the memory off.'),
+    .describe(
+      'Longest an in-memory availability entry serves unread; changes invalidate it at once through LISTEN/NOTIFY (decision 073). A read after 3/4 of it reads the restaurant again in the background and, if unchanged, renews the entry with its kept answers (decision 239), so a write that bypasses the triggers shows within about this long either way. `0` turns the memory off.',
+    ),
   AVAILABILITY_CACHE_RESTAURANTS: z.coerce
     .number()
     .int()

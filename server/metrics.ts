@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { ScrapeTimeHistogram } from './scrape-time-histogram.ts';
+import type { RefreshOutcome } from './modules/availability/availability-cache.ts';
 
 /** What the outbox looks like at a scrape: how old the oldest unsent message is, and how many have failed. */
 export interface OutboxStats {
@@ -66,6 +67,13 @@ export class AppMetrics {
       this.availabilityLookups.reset();
       for (const result of ['hit', 'miss'] as const) if (this.lookups[result] > 0) this.availabilityLookups.inc({ result }, this.lookups[result]);
     },
+  });
+  /** Reloads of aging entries ahead of the cache's maxAge (decision 239): restaurant reads that are no miss. */
+  readonly availabilityRefreshes = new Counter({
+    name: 'tablefair_availability_cache_refreshes_total',
+    help: 'Background reloads of aging availability entries, by outcome: renewed (unchanged, answers kept), replaced, discarded (a change overtook it), failed',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
   });
   readonly drawDuration = new Histogram({
     name: 'tablefair_drop_draw_duration_seconds',
@@ -165,6 +173,11 @@ export class AppMetrics {
   /** One lookup of the availability memory (tablefair_availability_cache_lookups_total). */
   availabilityLookedUp(result: 'hit' | 'miss'): void {
     this.lookups[result] += 1;
+  }
+
+  /** How one background reload of an aging availability entry ended (tablefair_availability_cache_refreshes_total). */
+  availabilityRefreshed(outcome: RefreshOutcome): void {
+    this.availabilityRefreshes.inc({ outcome });
   }
 
   /** A reservation's new status as the reservations service announces it. */

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { addDays, bookingClosesAt, isPastBookingCutoff, todayInKolkata } from '#common/domain/time.ts';
 import { AVAILABILITY_HORIZON_DAYS } from '#common/domain/restaurants.ts';
 import type { RestaurantDetail } from '#common/contract/restaurants.ts';
@@ -170,13 +171,39 @@ export function floorSeatsAmong(cachedFloor: CachedFloor, near: readonly Occupan
   return canPlaceParty(cachedFloor.floor, near, startsAtMs, partySize, { onlineOnly: true });
 }
 
+/**
+ * How far into maxAgeMs a read of an entry starts reading the restaurant again in the background
+ * (decision 239): late enough that a busy restaurant is read about once per 3/4 of maxAgeMs, not
+ * much more often than by age alone; early enough that the last quarter (75 s at 300 s) leaves a
+ * restaurant read now and then time to be read and the reload time to finish before the entry expires.
+ */
+export const REFRESH_AT_SHARE_OF_MAX_AGE = 0.75;
+
+/**
+ * What became of a reload ahead of maxAgeMs: the same restaurant (the entry renewed, its answers
+ * kept), a different one (the entry replaced), overtaken (a change, a gap in delivery or the entry
+ * gone while it read: not kept), or failed (the entry expires at maxAgeMs as it would have).
+ */
+export type RefreshOutcome = 'renewed' | 'replaced' | 'discarded' | 'failed';
+
+/** The same restaurant as a read found it: every field but the answers derived from it. */
+export function isSameRestaurant(kept: CachedRestaurant, reloaded: CachedRestaurant): boolean {
+  return isDeepStrictEqual({ ...kept, derived: undefined }, { ...reloaded, derived: undefined });
+}
+
 export interface AvailabilityCacheOptions {
   /** Told whether each getRestaurant was answered from memory (the hit rate in /metrics). */
   onLookup?: (result: 'hit' | 'miss') => void;
+  /** Told how each reload ahead of maxAgeMs ended (a restaurant read, not counted as a miss). */
+  onRefresh?: (outcome: RefreshOutcome) => void;
   changes: ChangeFeed;
   /** Reads a restaurant's id and slots from the database; rejects (404) when there is no such restaurant. */
   load(key: string, from: string, to: string, now: Date): Promise<CachedRestaurant>;
-  /** How long an entry may serve at most, whatever the notifications say (a safety net). */
+  /**
+   * How long an entry may serve at most, whatever the notifications say (a safety net). A read
+   * past REFRESH_AT_SHARE_OF_MAX_AGE of it reads the restaurant again in the background and
+   * renews the entry when nothing changed (decision 239); an entry nobody reads still goes at maxAgeMs.
+   */
   maxAgeMs: number;
   /** How many restaurants are kept; the least recently loaded go first. */
   maxRestaurants: number;
@@ -198,6 +225,8 @@ interface Entry {
  * database says the restaurant changed (NOTIFY from a trigger, on this instance before the write
  * returns, on others within milliseconds), when delivery had a gap, when "today" moves on, or
  * after maxAgeMs. When delivery is not sure, nothing is cached and every read goes to the database.
+ * An entry read late in its life is read again in the background and, when the restaurant is the
+ * same, renewed with the answers derived from it (decision 239).
  */
 export function createAvailabilityCache(options: AvailabilityCacheOptions) {
   const monotonicNow = options.monotonicNow ?? (() => performance.now());
@@ -209,6 +238,9 @@ export function createAvailabilityCache(options: AvailabilityCacheOptions) {
   /** Changes announced so far, and per restaurant the count at its latest one. */
   let changeCount = 0;
   const lastChangeOf = new Map<string, number>();
+  const refreshAtMs = options.maxAgeMs * REFRESH_AT_SHARE_OF_MAX_AGE;
+  /** Keys being read again ahead of maxAgeMs: one reload per key at a time. */
+  const refreshing = new Set<string>();
 
   function forget(key: string): void {
     const entry = entries.get(key);
@@ -252,6 +284,48 @@ export function createAvailabilityCache(options: AvailabilityCacheOptions) {
     return restaurant;
   }
 
+  /**
+   * Starts one background reload of a current entry past the refresh point (decision 239). Its
+   * `from` is the entry's (the read found it current, so today is the entry's day): a reload never
+   * renews an entry for another day, and after midnight the read rule drops the entry whatever its age.
+   */
+  function refreshIfAging(key: string, entry: Entry, now: Date): void {
+    const startedAtMs = monotonicNow();
+    if (refreshing.has(key) || startedAtMs - entry.loadedAtMs < refreshAtMs) return;
+    refreshing.add(key);
+    const changesAtStart = changeCount;
+    const from = entry.restaurant.from;
+    void (async () => {
+      let outcome: RefreshOutcome = 'failed';
+      try {
+        const reloaded = await options.load(key, from, addDays(from, AVAILABILITY_HORIZON_DAYS - 1), now);
+        outcome = settleRefresh(key, entry, reloaded, changesAtStart, startedAtMs, now);
+      } catch {
+        // Swallowed, never an unhandled rejection: the entry serves until maxAgeMs as it would have,
+        // and the read after that misses and reads (and reports a failure) itself.
+      } finally {
+        refreshing.delete(key);
+      }
+      options.onRefresh?.(outcome);
+    })();
+  }
+
+  /** Keeps what a reload found, by the rule loadAndMaybeKeep keeps a load by, and keeps the old object when nothing changed. */
+  function settleRefresh(key: string, entry: Entry, reloaded: CachedRestaurant, changesAtStart: number, startedAtMs: number, now: Date): RefreshOutcome {
+    const isOvertaken = (lastChangeOf.get(reloaded.restaurantId) ?? 0) > changesAtStart || options.changes.deliveryEpoch() !== entry.epoch;
+    if (isOvertaken || entries.get(key) !== entry) return 'discarded';
+    if (isSameRestaurant(entry.restaurant, reloaded)) {
+      // Loaded again, as far as age and eviction order go: the same object, so its derived answers stay.
+      entry.loadedAtMs = startedAtMs;
+      entries.delete(key);
+      entries.set(key, entry);
+      return 'renewed';
+    }
+    forget(key);
+    keep(key, reloaded, entry.epoch, now);
+    return 'replaced';
+  }
+
   return {
     /**
      * The restaurant's slots from today (Kolkata, at `now`) for AVAILABILITY_HORIZON_DAYS days,
@@ -266,6 +340,7 @@ export function createAvailabilityCache(options: AvailabilityCacheOptions) {
         const current = currentRestaurant(entry, epoch, from, now);
         if (current) {
           options.onLookup?.('hit');
+          refreshIfAging(key, entry, now);
           return current;
         }
         forget(key);
@@ -285,12 +360,17 @@ export function createAvailabilityCache(options: AvailabilityCacheOptions) {
     },
 
     /**
-     * The restaurant from memory when its entry is current, else null, never reading the database:
+     * The restaurant from memory when its entry is current, else null, never waiting on the database:
      * for callers inside a transaction, where a read on another connection could wait on the pool.
+     * With `refreshAhead` (only for callers outside any transaction: the kept answers' hot path,
+     * which may never call getRestaurant), an aging entry also starts its background reload.
      */
-    peekRestaurant(slugOrId: string, now: Date): CachedRestaurant | null {
-      const entry = entries.get(slugOrId.toLowerCase());
-      return entry ? currentRestaurant(entry, options.changes.deliveryEpoch(), todayInKolkata(now), now) : null;
+    peekRestaurant(slugOrId: string, now: Date, { refreshAhead = false } = {}): CachedRestaurant | null {
+      const key = slugOrId.toLowerCase();
+      const entry = entries.get(key);
+      const current = entry ? currentRestaurant(entry, options.changes.deliveryEpoch(), todayInKolkata(now), now) : null;
+      if (entry && current && refreshAhead) refreshIfAging(key, entry, now);
+      return current;
     },
 
     /** How many restaurants are held now (for tests and diagnostics). */

@@ -22,6 +22,7 @@ import {
   occupanciesNear,
   toCachedSlot,
   type AvailabilityCache,
+  type AvailabilityCacheOptions,
   type CachedRestaurant,
   type CachedSlot,
 } from './availability-cache.ts';
@@ -159,7 +160,9 @@ function keptAnswer(
   partySize: number,
   now: Date,
 ): string | undefined {
-  const cached = cache.peekRestaurant(slugOrId, now);
+  // Outside any transaction (the route's first look), so an aging entry may start its reload here:
+  // a restaurant read only through kept answers never calls getRestaurant (decision 239).
+  const cached = cache.peekRestaurant(slugOrId, now, { refreshAhead: true });
   const derived = cached?.derived;
   const nowMs = now.getTime();
   if (!cached || !derived || nowMs < derived.fromMs || nowMs >= derived.untilMs) return undefined;
@@ -182,6 +185,24 @@ function todayRestaurantOf(row: OpenSlotRow): AvailableTodayResponse['restaurant
   };
 }
 
+/** How the cache reads a restaurant: its profile, next days of slots, deposit policy and floor, as of `now`. */
+export function readRestaurantForCache(db: AppDeps['db'], restaurants: RestaurantsService, floor: FloorService): AvailabilityCacheOptions['load'] {
+  return async (key, from, to, now) => {
+    // The restaurants service owns the lookup (and its 404); public, so no principal is needed.
+    const restaurant = await restaurants.getRestaurant(anonymous, key);
+    const slotsByDate = new Map<string, CachedSlot[]>();
+    for (const row of await listSlotsForCache(db, restaurant.id, from, to, now)) {
+      const slot = toCachedSlot(row);
+      const ofDate = slotsByDate.get(slot.date);
+      if (ofDate) ofDate.push(slot);
+      else slotsByDate.set(slot.date, [slot]);
+    }
+    const depositPolicy = await restaurants.getDepositPolicy(anonymous, restaurant.id);
+    const cachedFloor = await floor.readFloorForAvailability(restaurant.id, from, to, now);
+    return { restaurantId: restaurant.id, restaurant, restaurantJson: JSON.stringify(restaurant), from, to, slotsByDate, depositPolicy, floor: cachedFloor };
+  };
+}
+
 /** Availability is public: anyone may read it, so these take a principal only to keep the rule uniform. */
 export function createAvailabilityService(
   { db, clock, config, availabilityChanges, metrics }: AppDeps,
@@ -198,20 +219,8 @@ export function createAvailabilityService(
     maxAgeMs: config.availabilityCache.maxAgeSeconds * 1000,
     maxRestaurants: config.availabilityCache.maxRestaurants,
     onLookup: metrics ? (result) => metrics.availabilityLookedUp(result) : undefined,
-    async load(key, from, to, now): Promise<CachedRestaurant> {
-      // The restaurants service owns the lookup (and its 404); public, so no principal is needed.
-      const restaurant = await restaurants.getRestaurant(anonymous, key);
-      const slotsByDate = new Map<string, CachedSlot[]>();
-      for (const row of await listSlotsForCache(db, restaurant.id, from, to, now)) {
-        const slot = toCachedSlot(row);
-        const ofDate = slotsByDate.get(slot.date);
-        if (ofDate) ofDate.push(slot);
-        else slotsByDate.set(slot.date, [slot]);
-      }
-      const depositPolicy = await restaurants.getDepositPolicy(anonymous, restaurant.id);
-      const cachedFloor = await floor.readFloorForAvailability(restaurant.id, from, to, now);
-      return { restaurantId: restaurant.id, restaurant, restaurantJson: JSON.stringify(restaurant), from, to, slotsByDate, depositPolicy, floor: cachedFloor };
-    },
+    onRefresh: metrics ? (outcome) => metrics.availabilityRefreshed(outcome) : undefined,
+    load: readRestaurantForCache(db, restaurants, floor),
   });
 
   /**
