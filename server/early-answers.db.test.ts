@@ -204,3 +204,16 @@ describe('kept availability answers leave before routing (decision 285)', () => 
     expect(answeredEarly()).toBe(early);
   });
 });
+
+describe('which routes may answer early', () => {
+  it('refuses a route whose config has hooks an early answer would skip, or that is not a public read', async () => {
+    const { createEarlyAnswers } = await import('#server/early-answers.ts');
+    const early = createEarlyAnswers();
+    const kept = () => undefined;
+    expect(() => early.route('/a', { publicRead: true, rateLimitGroup: 'booking' }, kept)).toThrow(/cannot answer early/);
+    expect(() => early.route('/b', { publicRead: true, etag: true }, kept)).toThrow(/cannot answer early/);
+    expect(() => early.route('/c', { publicRead: true, sharedAnswerSeconds: 15 }, kept)).toThrow(/cannot answer early/);
+    expect(() => early.route('/d', {}, kept)).toThrow(/cannot answer early/);
+    expect(() => early.route('/e', { publicRead: true }, kept)).not.toThrow();
+  });
+});

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify';
+import type { FastifyBaseLogger, FastifyContextConfig, FastifyServerFactory } from 'fastify';
 import type pino from 'pino';
 import { COMPRESSION_THRESHOLD_BYTES, JSON_CONTENT_TYPE } from './http-compression.ts';
 import type { AppMetrics } from './metrics.ts';
@@ -31,8 +31,14 @@ export const HOOKS_AN_EARLY_ANSWER_STANDS_FOR: Readonly<Record<string, string>> 
   'onSend etag': 'nothing: the route sends no ETag (config.etag unset)',
   'onSend refundRateLimit': 'nothing: no rate-limit hit to refund',
   'onSend fastifyCookieOnSendHandler': 'nothing: no cookie is set',
-  'onResponse recordDuration': 'the same histogram series, observed with the same duration',
+  'onResponse recordDuration': "the same histogram series, observed with the early answer's own duration",
 };
+
+/**
+ * The route options under which the conditional hooks above do nothing. A route asking to answer
+ * early with any of them set is refused when the app is built (route()).
+ */
+const OPTIONS_AN_EARLY_ANSWER_CANNOT_KEEP: readonly (keyof FastifyContextConfig)[] = ['rateLimitGroup', 'etag', 'sharedAnswerSeconds'];
 
 /** One route that answers early: its pattern (as metrics and the access line name it) and its kept answer. */
 interface EarlyRouteEntry<Values> {
@@ -135,8 +141,15 @@ export function createEarlyAnswers(maxUrls = EARLY_ANSWER_MAX_URLS) {
       learned.clear();
     },
 
-    /** Registers a route that answers early: its pattern and its kept answer's JSON for validated values. */
-    route<Values>(pattern: string, keptJson: (values: Values) => string | undefined): EarlyRoute<Values> {
+    /**
+     * Registers a route that answers early: its pattern, its config (a public read, without the
+     * options whose hooks an early answer does not run) and its kept answer's JSON for validated values.
+     */
+    route<Values>(pattern: string, config: FastifyContextConfig, keptJson: (values: Values) => string | undefined): EarlyRoute<Values> {
+      const kept = OPTIONS_AN_EARLY_ANSWER_CANNOT_KEEP.filter((option) => config[option] !== undefined);
+      if (config.publicRead !== true || kept.length > 0) {
+        throw new Error(`${pattern} cannot answer early: it must be a public read without ${OPTIONS_AN_EARLY_ANSWER_CANNOT_KEEP.join(', ')} (decision 285)`);
+      }
       const entry: EarlyRouteEntry<Values> = { pattern, keptJson };
       if (connection) entry.series = connection.metrics?.httpDuration.series({ method: 'GET', route: pattern, status_code: '200' });
       routes.push(entry as EarlyRouteEntry<never>);

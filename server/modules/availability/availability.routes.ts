@@ -16,12 +16,19 @@ import { checkAvailabilityQuery, checkRestaurantKey, fastChecksFirst } from './p
 
 /** The availability route's pattern, as Fastify, the metrics and the access line name it. */
 const AVAILABILITY_ROUTE = '/api/restaurants/:slug/availability';
+/**
+ * Public and answered from memory (decision 186): no cookie, session or async context. Its kept
+ * answers are also sent before routing (decision 285), which refuses a config whose hooks that skips.
+ */
+const AVAILABILITY_CONFIG = { publicRead: true };
 
 export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
   const { availability } = app.services;
   // A URL answered here once is answered before routing while its answer stays kept (decision 285).
-  const early = app.earlyAnswers.route(AVAILABILITY_ROUTE, ({ slug, date, partySize }: { slug: string; date: string; partySize: number }) =>
-    availability.keptAvailabilityJson(slug, date, partySize),
+  const early = app.earlyAnswers.route(
+    AVAILABILITY_ROUTE,
+    AVAILABILITY_CONFIG,
+    ({ slug, date, partySize }: { slug: string; date: string; partySize: number }) => availability.keptAvailabilityJson(slug, date, partySize),
   );
 
   app.get(
@@ -36,10 +43,9 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
         querystring: availabilityQuery,
         response: { 200: availabilityResponse, ...standardErrors },
       },
-      // Public and answered from memory (decision 186): no cookie, session or async context; the
-      // usual query is checked without Zod (anything else goes to Zod, for the same 400s), and the
-      // answer is sent as JSON text put together from pieces kept per date.
-      config: { publicRead: true },
+      // The usual query is checked without Zod (anything else goes to Zod, for the same 400s), and
+      // the answer is sent as JSON text put together from pieces kept per date (decision 186).
+      config: AVAILABILITY_CONFIG,
       validatorCompiler: fastChecksFirst({ params: checkRestaurantKey, querystring: checkAvailabilityQuery }),
       // Almost every answer is under the compression threshold: the handler compresses the rare
       // larger one itself, so the rest skip @fastify/compress's per-request negotiation.
