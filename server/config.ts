@@ -153,10 +153,19 @@ const reservationsEnv = {
   AVAILABILITY_CACHE_SECONDS: z.coerce
     .number()
     .min(0)
-    .max(3600)
-    .default(300)
+    .max(86_400)
+    .default(3600)
     .describe(
-      'Longest an in-memory availability entry serves unread; changes invalidate it at once through LISTEN/NOTIFY (decision 073). A read after 3/4 of it reads the restaurant again in the background and, if unchanged, renews the entry with its kept answers (decision 239), so a write that bypasses the triggers shows within about this long either way. `0` turns the memory off.',
+      'Longest an in-memory availability entry serves unread; changes invalidate it at once through LISTEN/NOTIFY (decision 073), so this is only the safety net for a write that bypasses the triggers, which shows within about this long. A read after 60–90 % of it (drawn per entry) reads the restaurant again in the background and, if unchanged, renews the entry with its kept answers (decision 239); each such read costs about 25 ms of CPU per restaurant, so a short age costs a city of restaurants a share of a core. `0` turns the memory off.',
+    ),
+  AVAILABILITY_TEXT_MEGABYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(4096)
+    .default(128)
+    .describe(
+      'How many million characters of finished availability answers are kept across all restaurants (about as many megabytes: the text is ASCII but for names in deposits); past it, the restaurants whose answers were started longest ago go first. A city of 2,000 restaurants asked for about 56,000 different (restaurant, date, party size) answers needs about 80 (docs/performance.md §10).',
     ),
   AVAILABILITY_CACHE_RESTAURANTS: z.coerce
     .number()
@@ -620,7 +629,7 @@ export type AppConfig = {
   reminderOffsetsMinutes: number[];
   /** The channel reminders text a verified phone on. */
   reminderTextChannel: 'sms' | 'whatsapp';
-  availabilityCache: { maxAgeSeconds: number; maxRestaurants: number };
+  availabilityCache: { maxAgeSeconds: number; maxRestaurants: number; textMegabytes: number };
   webDistDir: string;
   /** Fastify's trustProxy: false, a hop count, or the proxies' addresses/CIDRs. */
   trustProxy: false | number | string[];
@@ -775,7 +784,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     holdSweepSeconds: e.HOLD_SWEEP_SECONDS,
     reminderOffsetsMinutes: e.REMINDER_OFFSETS_MINUTES,
     reminderTextChannel: e.REMINDER_TEXT_CHANNEL,
-    availabilityCache: { maxAgeSeconds: e.AVAILABILITY_CACHE_SECONDS, maxRestaurants: e.AVAILABILITY_CACHE_RESTAURANTS },
+    availabilityCache: {
+      maxAgeSeconds: e.AVAILABILITY_CACHE_SECONDS,
+      maxRestaurants: e.AVAILABILITY_CACHE_RESTAURANTS,
+      textMegabytes: e.AVAILABILITY_TEXT_MEGABYTES,
+    },
     webDistDir: e.WEB_DIST_DIR,
     trustProxy: trustProxyOf(e.TRUST_PROXY),
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,

@@ -5,7 +5,8 @@ import { buildRestaurant, buildSlot, buildStaff, type BuiltRestaurant } from '#s
 import {
   createAvailabilityCache,
   derivedAnswer,
-  REFRESH_AT_SHARE_OF_MAX_AGE,
+  drawRefreshShare,
+  REFRESH_SHARE_OF_MAX_AGE,
   type AvailabilityCache,
   type CachedRestaurant,
   type RefreshOutcome,
@@ -22,7 +23,9 @@ let t: TestApp;
 const NOW = new Date(TEST_NOW);
 const DATE = '2026-11-24';
 const MAX_AGE_MS = 300_000;
-const REFRESH_AT_MS = MAX_AGE_MS * REFRESH_AT_SHARE_OF_MAX_AGE;
+/** The share these tests fix (the app draws one per entry from REFRESH_SHARE_OF_MAX_AGE). */
+const REFRESH_SHARE = 0.75;
+const REFRESH_AT_MS = MAX_AGE_MS * REFRESH_SHARE;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -85,6 +88,7 @@ function cacheUnderTest() {
     maxAgeMs: MAX_AGE_MS,
     maxRestaurants: 100,
     monotonicNow: () => clock.ms,
+    refreshShare: () => REFRESH_SHARE,
     onLookup: (result) => state.lookups.push(result),
     onRefresh: (outcome) => state.outcomes.push(outcome),
     async load(key, from, to, now) {
@@ -267,5 +271,22 @@ describe('availability cache: refresh ahead of maxAge (decision 239)', () => {
     expect(newDay.from).toBe('2026-11-24');
     expect(state.loads).toBe(3);
     expect(state.lookups).toEqual(['miss', 'hit', 'miss']);
+  });
+});
+
+describe('when entries are read again (decision 239)', () => {
+  it('draws each entry its own share of the age, inside the range, so entries read together are not all read again together', () => {
+    const shares = Array.from({ length: 1000 }, drawRefreshShare);
+    for (const share of shares) {
+      expect(share).toBeGreaterThanOrEqual(REFRESH_SHARE_OF_MAX_AGE.from);
+      expect(share).toBeLessThan(REFRESH_SHARE_OF_MAX_AGE.to);
+    }
+    // Spread over the range: each tenth of it gets some of the 1,000 draws.
+    const tenth = (REFRESH_SHARE_OF_MAX_AGE.to - REFRESH_SHARE_OF_MAX_AGE.from) / 10;
+    const perTenth = Array.from(
+      { length: 10 },
+      (_, index) => shares.filter((share) => Math.floor((share - REFRESH_SHARE_OF_MAX_AGE.from) / tenth) === index).length,
+    );
+    expect(Math.min(...perTenth)).toBeGreaterThan(40);
   });
 });

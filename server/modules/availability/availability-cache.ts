@@ -173,11 +173,18 @@ export function floorSeatsAmong(cachedFloor: CachedFloor, near: readonly Occupan
 
 /**
  * How far into maxAgeMs a read of an entry starts reading the restaurant again in the background
- * (decision 239): late enough that a busy restaurant is read about once per 3/4 of maxAgeMs, not
- * much more often than by age alone; early enough that the last quarter (75 s at 300 s) leaves a
- * restaurant read now and then time to be read and the reload time to finish before the entry expires.
+ * (decision 239), drawn per entry from this range each time it is loaded or renewed: late enough
+ * that a busy restaurant is read not much more often than by age alone; early enough that the
+ * rest of its age leaves a restaurant read now and then time to be read and the reload time to
+ * finish before the entry expires; and drawn, so that restaurants first read together (an
+ * instance's start) are read again spread over the range rather than all at once.
  */
-export const REFRESH_AT_SHARE_OF_MAX_AGE = 0.75;
+export const REFRESH_SHARE_OF_MAX_AGE = { from: 0.6, to: 0.9 } as const;
+
+/** A share of maxAgeMs at which an entry is read again: uniform in REFRESH_SHARE_OF_MAX_AGE. */
+export function drawRefreshShare(): number {
+  return REFRESH_SHARE_OF_MAX_AGE.from + Math.random() * (REFRESH_SHARE_OF_MAX_AGE.to - REFRESH_SHARE_OF_MAX_AGE.from);
+}
 
 /**
  * What became of a reload ahead of maxAgeMs: the same restaurant (the entry renewed, its answers
@@ -201,12 +208,14 @@ export interface AvailabilityCacheOptions {
   load(key: string, from: string, to: string, now: Date): Promise<CachedRestaurant>;
   /**
    * How long an entry may serve at most, whatever the notifications say (a safety net). A read
-   * past REFRESH_AT_SHARE_OF_MAX_AGE of it reads the restaurant again in the background and
+   * past its entry's drawn share of it (REFRESH_SHARE_OF_MAX_AGE) reads the restaurant again in the background and
    * renews the entry when nothing changed (decision 239); an entry nobody reads still goes at maxAgeMs.
    */
   maxAgeMs: number;
   /** How many restaurants are kept; the least recently loaded go first. */
   maxRestaurants: number;
+  /** The share of maxAgeMs at which an entry is read again (drawRefreshShare; tests fix it). */
+  refreshShare?: () => number;
   /** Real elapsed time for maxAgeMs (tests may move the business clock by days). */
   monotonicNow?: () => number;
 }
@@ -214,6 +223,8 @@ export interface AvailabilityCacheOptions {
 interface Entry {
   restaurant: CachedRestaurant;
   loadedAtMs: number;
+  /** How long after loadedAtMs a read starts the background reload (drawRefreshShare of maxAgeMs). */
+  refreshAfterMs: number;
   /** The business instant it was read at: holds that had expired by then were left out. */
   readAtMs: number;
   epoch: number;
@@ -238,7 +249,7 @@ export function createAvailabilityCache(options: AvailabilityCacheOptions) {
   /** Changes announced so far, and per restaurant the count at its latest one. */
   let changeCount = 0;
   const lastChangeOf = new Map<string, number>();
-  const refreshAtMs = options.maxAgeMs * REFRESH_AT_SHARE_OF_MAX_AGE;
+  const refreshShare = options.refreshShare ?? drawRefreshShare;
   /** Keys being read again ahead of maxAgeMs: one reload per key at a time. */
   const refreshing = new Set<string>();
 
@@ -261,7 +272,7 @@ export function createAvailabilityCache(options: AvailabilityCacheOptions) {
       const oldest = entries.keys().next();
       if (!oldest.done) forget(oldest.value);
     }
-    entries.set(key, { restaurant, loadedAtMs: monotonicNow(), readAtMs: readAt.getTime(), epoch });
+    entries.set(key, { restaurant, loadedAtMs: monotonicNow(), refreshAfterMs: options.maxAgeMs * refreshShare(), readAtMs: readAt.getTime(), epoch });
     let keys = keysByRestaurant.get(restaurant.restaurantId);
     if (!keys) keysByRestaurant.set(restaurant.restaurantId, (keys = new Set()));
     keys.add(key);
@@ -291,7 +302,7 @@ export function createAvailabilityCache(options: AvailabilityCacheOptions) {
    */
   function refreshIfAging(key: string, entry: Entry, now: Date): void {
     const startedAtMs = monotonicNow();
-    if (refreshing.has(key) || startedAtMs - entry.loadedAtMs < refreshAtMs) return;
+    if (refreshing.has(key) || startedAtMs - entry.loadedAtMs < entry.refreshAfterMs) return;
     refreshing.add(key);
     const changesAtStart = changeCount;
     const from = entry.restaurant.from;
@@ -317,6 +328,7 @@ export function createAvailabilityCache(options: AvailabilityCacheOptions) {
     if (isSameRestaurant(entry.restaurant, reloaded)) {
       // Loaded again, as far as age and eviction order go: the same object, so its derived answers stay.
       entry.loadedAtMs = startedAtMs;
+      entry.refreshAfterMs = options.maxAgeMs * refreshShare();
       entries.delete(key);
       entries.set(key, entry);
       return 'renewed';

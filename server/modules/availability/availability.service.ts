@@ -64,12 +64,6 @@ function seatsBySize(
   };
 }
 
-/**
- * How many characters of finished availability text are kept across all restaurants (about as
- * many bytes: the text is ASCII but for names in deposits): a few thousand restaurants' busy dates.
- */
-export const AVAILABILITY_TEXT_CHARACTERS = 32 * 1024 * 1024;
-
 /** The "today" strip and Explore Tonight promise the next 24 hours. */
 const TODAY_WINDOW_HOURS = 24;
 /** The today list moves with the clock, so a kept one is rebuilt at least this often (as its HTTP answer, decision 075). */
@@ -208,7 +202,7 @@ export function createAvailabilityService(
   { db, clock, config, availabilityChanges, metrics }: AppDeps,
   restaurants: RestaurantsService,
   floor: FloorService,
-  textCharacters = AVAILABILITY_TEXT_CHARACTERS,
+  textCharacters = config.availabilityCache.textMegabytes * 1024 * 1024,
 ) {
   const cutoffMinutes = config.bookingCutoffMinutes;
   /** Finished answers per restaurant, date and party size; a write drops the restaurant's at once. */
