@@ -6,7 +6,7 @@ import { createTestApp, requestHold, TEST_TOMORROW, type TestApp } from '#server
 import { buildDiner, buildRestaurant, buildSlot, type BuiltRestaurant } from '#server/test/factories.ts';
 
 /**
- * Decision 285: a kept availability answer is sent before Fastify routes the request. Whichever
+ * Decision 285: a kept availability or calendar answer is sent before Fastify routes the request. Whichever
  * path answers, the diner, the operator's log and the metrics must not be able to tell: the same
  * head in the same order, the same body, the same access line and the same histogram.
  */
@@ -21,7 +21,9 @@ interface RawAnswer {
 type LogLine = Record<string, unknown>;
 
 const METRICS_TOKEN = 'early-answers-metrics-token-0123456789';
-const DURATION_COUNT = 'tablefair_http_request_duration_seconds_count{method="GET",route="/api/restaurants/:slug/availability",status_code="200"}';
+const AVAILABILITY_ROUTE = '/api/restaurants/:slug/availability';
+const CALENDAR_ROUTE = '/api/restaurants/:slug/calendar';
+const durationCountLine = (route: string) => `tablefair_http_request_duration_seconds_count{method="GET",route="${route}",status_code="200"}`;
 
 let t: TestApp;
 let restaurant: BuiltRestaurant;
@@ -44,9 +46,9 @@ function get(path: string, options: { method?: string; headers?: Record<string, 
 /** The answers sent early so far. */
 const answeredEarly = () => t.app.earlyAnswers.answered();
 
-async function durationCount(): Promise<number> {
+async function durationCount(route = AVAILABILITY_ROUTE): Promise<number> {
   const scrape = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
-  const line = scrape.body.split('\n').find((candidate) => candidate.startsWith(DURATION_COUNT));
+  const line = scrape.body.split('\n').find((candidate) => candidate.startsWith(durationCountLine(route)));
   return line ? Number(line.split(' ').at(-1)) : 0;
 }
 
@@ -95,22 +97,21 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('kept availability answers leave before routing (decision 285)', () => {
-  it('answers a URL Fastify answered before with the same head, body, access line and metrics', async () => {
-    const path = `/api/restaurants/${restaurant.slug}/availability?date=${TEST_TOMORROW}&partySize=2`;
-    const countBefore = await durationCount();
+  it.each([
+    { route: AVAILABILITY_ROUTE, path: () => `/api/restaurants/${restaurant.slug}/availability?date=${TEST_TOMORROW}&partySize=2` },
+    { route: CALENDAR_ROUTE, path: () => `/api/restaurants/${restaurant.slug}/calendar` },
+  ])('answers a URL of $route Fastify answered before with the same head, body, access line and metrics', async ({ route, path }) => {
+    const countBefore = await durationCount(route);
     const early = answeredEarly();
-    const byFastify = await get(path);
+    const byFastify = await get(path());
     expect(answeredEarly()).toBe(early);
-    const sentEarly = await get(path);
+    const sentEarly = await get(path());
     expect(answeredEarly()).toBe(early + 1);
 
     expect(byFastify.status).toBe(200);
     expect(sentEarly.status).toBe(200);
     expect(sentEarly.body).toBe(byFastify.body);
-    expect(JSON.parse(sentEarly.body)).toMatchObject([
-      { time: '19:00', available: true },
-      { time: '20:30', available: true },
-    ]);
+    expect(sentEarly.body).toMatch(route === CALENDAR_ROUTE ? /"days":\[/ : /"time":"19:00"/);
     // The same names in the same order, and the same values but for the request's id and date.
     const names = (answer: RawAnswer) => answer.rawHeaders.filter((_, at) => at % 2 === 0);
     expect(names(sentEarly)).toEqual(names(byFastify));
@@ -128,12 +129,12 @@ describe('kept availability answers leave before routing (decision 285)', () => 
     const { time: _t1, reqId: _r1, ms: msByFastify, ...restByFastify } = lineByFastify;
     const { time: _t2, reqId: _r2, ms: msEarly, ...restEarly } = lineSentEarly;
     expect(restEarly).toEqual(restByFastify);
-    expect(restEarly).toMatchObject({ method: 'GET', route: '/api/restaurants/:slug/availability', status: 200 });
+    expect(restEarly).toMatchObject({ method: 'GET', route, status: 200 });
     expect(msEarly).toBeGreaterThanOrEqual(0);
     expect(msByFastify).toBeGreaterThanOrEqual(0);
 
     // Each answer observed once in the route's histogram series.
-    expect(await durationCount()).toBe(countBefore + 2);
+    expect(await durationCount(route)).toBe(countBefore + 2);
   });
 
   it('names the request by a trusted proxy’s id, as Fastify does', async () => {
@@ -143,7 +144,7 @@ describe('kept availability answers leave before routing (decision 285)', () => 
     const answer = await get(path, { headers: { 'x-request-id': 'proxy-given-id-42' } });
     expect(answeredEarly()).toBe(early + 1);
     expect(header(answer, 'x-request-id')).toBe('proxy-given-id-42');
-    expect(accessLineOf(answer)).toMatchObject({ route: '/api/restaurants/:slug/availability', status: 200 });
+    expect(accessLineOf(answer)).toMatchObject({ route: AVAILABILITY_ROUTE, status: 200 });
   });
 
   it('sends the new availability once a hold changes it, and then keeps that', async () => {
@@ -185,8 +186,8 @@ describe('kept availability answers leave before routing (decision 285)', () => 
     expect(answeredEarly()).toBe(early);
   });
 
-  it('runs no hook of the route that it does not stand for', () => {
-    const hooks = routeHooks('/availability (GET)');
+  it.each(['/availability (GET)', '/calendar (GET)'])('runs no hook of %s that it does not stand for', (routeLine) => {
+    const hooks = routeHooks(routeLine);
     expect(hooks).toEqual(expect.arrayContaining(['onRequest sendRequestId', 'onRequest sendSecurityHeaders', 'onResponse recordDuration']));
     // A hook added for every request must be done by the early answers too (and listed), or the route must stop answering early.
     expect(hooks.filter((hook) => !(hook in HOOKS_AN_EARLY_ANSWER_STANDS_FOR))).toEqual([]);

@@ -63,7 +63,7 @@ export interface EarlyRoute<Values> {
 
 /**
  * Kept public answers, sent before Fastify routes the request (decision 285). A route that keeps
- * its answers in memory (availability) teaches the early answers each URL after Fastify has routed
+ * its answers in memory (availability, the calendar) teaches the early answers each URL after Fastify has routed
  * and validated it; the next GET of exactly that URL, while the route still keeps an answer for
  * its values, is sent from here with the same head, access line and metrics as Fastify's, without
  * Fastify's per-request work (its request and reply objects, the router, eleven hooks). Anything

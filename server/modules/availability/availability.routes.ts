@@ -14,22 +14,25 @@ import { JSON_CONTENT_TYPE, sendText } from '#server/http-compression.ts';
 import { anonymous } from '#server/modules/accounts/principal.ts';
 import { checkAvailabilityQuery, checkRestaurantKey, fastChecksFirst } from './public-read-checks.ts';
 
-/** The availability route's pattern, as Fastify, the metrics and the access line name it. */
+/** The routes' patterns, as Fastify, the metrics and the access line name them. */
 const AVAILABILITY_ROUTE = '/api/restaurants/:slug/availability';
+const CALENDAR_ROUTE = '/api/restaurants/:slug/calendar';
 /**
- * Public and answered from memory (decision 186): no cookie, session or async context. Its kept
- * answers are also sent before routing (decision 285), which refuses a config whose hooks that skips.
+ * Availability and the calendar: public and answered from memory (decision 186), so no cookie,
+ * session or async context. Their kept answers are also sent before routing (decision 285), which
+ * refuses a config with hooks that an early answer skips.
  */
-const AVAILABILITY_CONFIG = { publicRead: true };
+const KEPT_READ_CONFIG = { publicRead: true };
 
 export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
   const { availability } = app.services;
   // A URL answered here once is answered before routing while its answer stays kept (decision 285).
-  const early = app.earlyAnswers.route(
+  const earlyAvailability = app.earlyAnswers.route(
     AVAILABILITY_ROUTE,
-    AVAILABILITY_CONFIG,
+    KEPT_READ_CONFIG,
     ({ slug, date, partySize }: { slug: string; date: string; partySize: number }) => availability.keptAvailabilityJson(slug, date, partySize),
   );
+  const earlyCalendar = app.earlyAnswers.route(CALENDAR_ROUTE, KEPT_READ_CONFIG, ({ slug }: { slug: string }) => availability.keptCalendarJson(slug));
 
   app.get(
     AVAILABILITY_ROUTE,
@@ -45,7 +48,7 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       // The usual query is checked without Zod (anything else goes to Zod, for the same 400s), and
       // the answer is sent as JSON text put together from pieces kept per date (decision 186).
-      config: AVAILABILITY_CONFIG,
+      config: KEPT_READ_CONFIG,
       validatorCompiler: fastChecksFirst({ params: checkRestaurantKey, querystring: checkAvailabilityQuery }),
       // Almost every answer is under the compression threshold: the handler compresses the rare
       // larger one itself, so the rest skip @fastify/compress's per-request negotiation.
@@ -56,13 +59,13 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
       const { date, partySize } = request.query;
       // An answer already kept is sent without awaiting the memory's lookups (decision 238); else it is worked out.
       const json = availability.keptAvailabilityJson(slug, date, partySize) ?? (await availability.getAvailabilityJson(slug, date, partySize));
-      early.learn(request.raw.url, { slug, date, partySize });
+      earlyAvailability.learn(request.raw.url, { slug, date, partySize });
       return sendText(request, reply.type(JSON_CONTENT_TYPE), json);
     },
   );
 
   app.get(
-    '/api/restaurants/:slug/calendar',
+    CALENDAR_ROUTE,
     {
       schema: {
         operationId: 'getAvailabilityCalendar',
@@ -72,11 +75,16 @@ export const availabilityRoutes: FastifyPluginAsyncZod = async (app) => {
         params: restaurantKeyParams,
         response: { 200: availabilityCalendar, ...standardErrors },
       },
-      config: { publicRead: true },
+      config: KEPT_READ_CONFIG,
       validatorCompiler: fastChecksFirst({ params: checkRestaurantKey }),
       compress: false,
     },
-    async (request, reply) => sendText(request, reply.type(JSON_CONTENT_TYPE), await availability.getCalendarJson(request.params.slug)),
+    async (request, reply) => {
+      const { slug } = request.params;
+      const json = availability.keptCalendarJson(slug) ?? (await availability.getCalendarJson(slug));
+      earlyCalendar.learn(request.raw.url, { slug });
+      return sendText(request, reply.type(JSON_CONTENT_TYPE), json);
+    },
   );
 
   app.get(

@@ -25,6 +25,7 @@ import {
   type AvailabilityCacheOptions,
   type CachedRestaurant,
   type CachedSlot,
+  type DerivedAnswers,
 } from './availability-cache.ts';
 import { listOpenSlotsBetween, listSlotAvailability, listSlotsForCache, type OpenSlotRow } from './availability.repository.ts';
 
@@ -138,32 +139,23 @@ function largestPartySeated(
 }
 
 /**
- * The availability text kept for the restaurant, date and party size, when the restaurant is held,
- * its derived answers' span is current and that answer was worked out in it (decision 238): from
- * memory only and synchronously, so the route sends it in the same turn; undefined otherwise, and
- * getAvailabilityJson answers. A write announced for the restaurant drops its entry and its texts
- * at once (decision 073), so a kept answer is never served past one. A hit is counted as
- * getRestaurant counts one; a miss is counted by getAvailabilityJson's own lookup.
+ * The restaurant held in memory with its derived answers' current span (decision 238), from memory
+ * only and synchronously, so a route sends a kept answer in the same turn; undefined otherwise, and
+ * the route works the answer out. A write announced for the restaurant drops its entry and its
+ * answers at once (decision 073), so a kept answer is never served past one.
  */
-function keptAnswer(
-  cache: AvailabilityCache,
-  texts: AvailabilityTexts,
-  metrics: AppDeps['metrics'],
-  slugOrId: string,
-  date: string,
-  partySize: number,
-  now: Date,
-): string | undefined {
+function heldWithCurrentAnswers(cache: AvailabilityCache, slugOrId: string, now: Date): { cached: CachedRestaurant; derived: DerivedAnswers } | undefined {
   // Outside any transaction (the route's first look), so an aging entry may start its reload here:
   // a restaurant read only through kept answers never calls getRestaurant (decision 239).
   const cached = cache.peekRestaurant(slugOrId, now, { refreshAhead: true });
   const derived = cached?.derived;
   const nowMs = now.getTime();
   if (!cached || !derived || nowMs < derived.fromMs || nowMs >= derived.untilMs) return undefined;
-  const kept = texts.get(cached.restaurantId, derived.span, date, partySize);
-  if (kept !== undefined) metrics?.availabilityLookedUp('hit');
-  return kept;
+  return { cached, derived };
 }
+
+/** The key of a restaurant's calendar JSON among its derived answers. */
+const CALENDAR_JSON = 'calendar json';
 
 /** The restaurant as the today strip names it, from one of its open slots' rows. */
 function todayRestaurantOf(row: OpenSlotRow): AvailableTodayResponse['restaurants'][number]['restaurant'] {
@@ -311,8 +303,23 @@ export function createAvailabilityService(
       return json;
     },
 
-    /** getAvailabilityJson's answer when it is already kept, else undefined: from memory only, with no promise (keptAnswer, decision 238). */
-    keptAvailabilityJson: (slugOrId: string, date: string, partySize: number) => keptAnswer(cache, texts, metrics, slugOrId, date, partySize, clock.now()),
+    /**
+     * getAvailabilityJson's answer when it is already kept, else undefined: from memory only, with
+     * no promise. A hit is counted as getRestaurant counts one; a miss by getAvailabilityJson's own lookup.
+     */
+    keptAvailabilityJson(slugOrId: string, date: string, partySize: number): string | undefined {
+      const held = heldWithCurrentAnswers(cache, slugOrId, clock.now());
+      const kept = held && texts.get(held.cached.restaurantId, held.derived.span, date, partySize);
+      if (kept !== undefined) metrics?.availabilityLookedUp('hit');
+      return kept;
+    },
+
+    /** getCalendarJson's answer when it is already kept, else undefined (as keptAvailabilityJson). */
+    keptCalendarJson(slugOrId: string): string | undefined {
+      const kept = heldWithCurrentAnswers(cache, slugOrId, clock.now())?.derived.values.get(CALENDAR_JSON) as string | undefined;
+      if (kept !== undefined) metrics?.availabilityLookedUp('hit');
+      return kept;
+    },
 
     /**
      * A restaurant's public profile as the cache holds it, with its JSON (404 when there is no such
@@ -331,7 +338,7 @@ export function createAvailabilityService(
       const now = clock.now();
       const nowMs = now.getTime();
       const cached = await cache.getRestaurant(slugOrId, now);
-      return derivedAnswer(cached, 'calendar json', nowMs, cutoffMinutes, () => JSON.stringify(calendarOf(cached, nowMs)));
+      return derivedAnswer(cached, CALENDAR_JSON, nowMs, cutoffMinutes, () => JSON.stringify(calendarOf(cached, nowMs)));
     },
 
     /** The slots of a date, each available or not for a party of `partySize`. */
