@@ -10,7 +10,7 @@ import { anonymous, type Principal } from '#server/modules/accounts/principal.ts
 import type { RestaurantsService } from '#server/modules/restaurants/restaurants.service.ts';
 import type { FloorService } from '#server/modules/floor/floor.service.ts';
 import { keptUntilChange } from './kept-until-change.ts';
-import { createAvailabilityTexts, type AvailabilityTexts } from './availability-texts.ts';
+import { createAvailabilityTexts } from './availability-texts.ts';
 import {
   createAvailabilityCache,
   currentDerived,
