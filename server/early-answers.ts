@@ -66,7 +66,7 @@ export interface EarlyRoute<Values> {
  * its answers in memory (availability, the calendar) teaches the early answers each URL after Fastify has routed
  * and validated it; the next GET of exactly that URL, while the route still keeps an answer for
  * its values, is sent from here with the same head, access line and metrics as Fastify's, without
- * Fastify's per-request work (its request and reply objects, the router, eleven hooks). Anything
+ * Fastify's per-request work (its request and reply objects, the router, twelve hooks). Anything
  * else, and any request to a URL not yet learned, goes to Fastify unchanged.
  */
 export function createEarlyAnswers(maxUrls = EARLY_ANSWER_MAX_URLS) {
