@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ConfirmReservationResponse } from '#common/contract/reservations.ts';
+import type { WaitlistResponse } from '#common/contract/waitlist.ts';
 import { addDays, todayInKolkata } from '#common/domain/time.ts';
 import { queryRows } from '#server/db/client.ts';
 import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
@@ -190,15 +191,28 @@ describe('fees waived, disputed and resold', () => {
     expect(joined.status, JSON.stringify(joined.body)).toBe(201);
     const page = await openAs(browser, waiting.token, PHONE);
     const errors = collectPageErrors(page);
+    // The live stream is held back until the offer is made, as on a slow phone: the screen read
+    // before the server listened for it must still catch up when it connects, not at the next poll.
+    let releaseStream = () => {};
+    const streamHeld = new Promise<void>((resolve) => (releaseStream = resolve));
+    await page.route('**/api/me/events', async (route) => {
+      await streamHeld;
+      await route.continue();
+    });
     await page.goto(`${server.baseUrl}/waitlist`);
     await page.getByRole('heading', { name: 'Your waitlist' }).waitFor();
+    await page.getByTestId('waitlist-entry').first().waitFor();
 
     // The first diner cancels late: the fee is kept, and the covers go to the waiting diner.
     const cancelled = await api(`/api/reservations/${lateId}/cancel`, { method: 'POST', token: first.token, body: {} });
     expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
     await expect.poll(() => intentStatus(lateId), { timeout: 15_000 }).toBe('CAPTURED');
+    const waitingState = async () => (await api<WaitlistResponse>('/api/waitlist', { token: waiting.token })).body.entries.map((entry) => entry.state);
+    await expect.poll(waitingState, { timeout: 15_000 }).toEqual(['offered']);
+    releaseStream();
     const offer = page.getByTestId('waitlist-offer');
-    await offer.waitFor({ timeout: 15_000 });
+    // Well inside the 30 s re-read of a waiting screen: the stream's ready brought it.
+    await offer.waitFor({ timeout: 8_000 });
     expect(await offer.innerText()).not.toContain('No deposit required');
     await expectAccessible(page, '/waitlist with an offer on a slot that asks a deposit (375 px)');
 

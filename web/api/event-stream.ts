@@ -41,8 +41,11 @@ export interface EventStreamOptions<T> {
   /** Read before each connection; no token ends the loop. */
   token: () => string | null;
   signal: AbortSignal;
-  /** Each event's JSON payload. `isReconnect` on the `ready` of every connection after the first. */
-  onEvent(payload: T, context: { isReconnect: boolean }): void;
+  /**
+   * Each event's JSON payload. The server sends `ready` once it listens for this connection, so
+   * anything read before a `ready` (the first one included) may have missed an event.
+   */
+  onEvent(payload: T): void;
   onConnectedChange?(connected: boolean): void;
   onUnauthorized?(): void;
 }
@@ -51,7 +54,6 @@ export interface EventStreamOptions<T> {
 export async function readEventStream<T extends { type: string }>(options: EventStreamOptions<T>): Promise<void> {
   const { signal } = options;
   let failures = 0;
-  let connections = 0;
   while (!signal.aborted) {
     const token = options.token();
     if (!token) return;
@@ -83,10 +85,9 @@ export async function readEventStream<T extends { type: string }>(options: Event
           }
           if (payload.type === 'ready') {
             failures = 0;
-            connections += 1;
             options.onConnectedChange?.(true);
           }
-          options.onEvent(payload, { isReconnect: connections > 1 });
+          options.onEvent(payload);
         }
       }
     } catch {

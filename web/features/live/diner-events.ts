@@ -35,12 +35,11 @@ export function useDinerEvents(): void {
       path: '/api/me/events',
       token: () => readToken('customer'),
       signal: controller.signal,
-      onEvent(event, { isReconnect }) {
-        if (event.type === 'ready') {
-          if (isReconnect) refresh();
-          return;
-        }
+      onEvent(event) {
+        // Every event re-reads, \`ready\` included: a screen read before the server listened for
+        // this connection (on opening it, as after a reconnect) may have missed an offer.
         refresh();
+        if (event.type === 'ready') return;
         if (event.type === 'offer') toast(offerMessage(event), 'success');
       },
     });

@@ -35,9 +35,10 @@ export function useLiveUpdates(options: { onUnauthorized: () => void }): { conne
       signal: controller.signal,
       onConnectedChange: setConnected,
       onUnauthorized: () => onUnauthorized(),
-      onEvent(event, { isReconnect }) {
-        // On a reconnect, catch up on anything missed while disconnected.
-        if (event.type === 'ready' ? isReconnect : event.type === 'booking' || event.type === 'slots' || event.type === 'floor') reload();
+      onEvent(event) {
+        // \`ready\` catches up: the screens were read before the server listened for this
+        // connection, on opening it as after a reconnect, and may have missed a change.
+        if (event.type === 'ready' || event.type === 'booking' || event.type === 'slots' || event.type === 'floor') reload();
       },
     });
     return () => {
