@@ -52,6 +52,7 @@ import {
   startCeiling,
   table,
   type BenchTarget,
+  type LoadResult,
   type RunningServer,
 } from './lib.ts';
 import { availabilityPaths, BROWSER_ENCODINGS, calendarPaths, warmEveryAnswer, warmEveryRestaurant, type ReadOptions } from './reads.ts';
@@ -179,20 +180,28 @@ try {
   const rssAtStart = [a, b, c].map((server) => residentMb(server.child.pid!));
 
   console.log('\n== First read of every restaurant (memory cold): one calendar each, 50 at a time');
-  const firstReads: Record<string, { rps: number; p99: number; ok: boolean }> = {};
-  for (const [name, server] of [
-    ['A (floor)', a],
-    ['B (floor)', b],
-    ['C (covers)', c],
-  ] as const) {
-    const warm = await warmEveryRestaurant(server.baseUrl, options);
-    const ok = warm.errors === 0 && warm.requests === restaurants && Object.keys(warm.statuses).every((status) => status === '200');
-    if (!ok) failed = true;
-    firstReads[name] = { rps: warm.rps, p99: warm.p99, ok };
-    console.log(
-      `  ${name}: ${warm.requests} answered, ${fmt.rps(warm.rps)}, p50 ${fmt.ms(warm.p50)}, p99 ${fmt.ms(warm.p99)}, statuses ${JSON.stringify(warm.statuses)}`,
-    );
-  }
+  const instances = [
+    ['A', a, 'floor'],
+    ['B', b, 'floor'],
+    ['C', c, 'covers'],
+  ] as const;
+  /** One warm pass on each instance in turn, printed and checked: every answer a 200, and `expected` of them when given. */
+  const warmEach = async (warm: (server: RunningServer) => Promise<LoadResult>, expected?: number) => {
+    const results: Record<string, { rps: number; p99: number; answers: number; ok: boolean }> = {};
+    for (const [letter, server, model] of instances) {
+      const name = `${letter} (${model})`;
+      const result = await warm(server);
+      const ok =
+        result.errors === 0 && (expected === undefined || result.requests === expected) && Object.keys(result.statuses).every((status) => status === '200');
+      if (!ok) failed = true;
+      results[name] = { rps: result.rps, p99: result.p99, answers: result.requests, ok };
+      console.log(
+        `  ${name}: ${result.requests} answered, ${fmt.rps(result.rps)}, p50 ${fmt.ms(result.p50)}, p99 ${fmt.ms(result.p99)}, statuses ${JSON.stringify(result.statuses)}`,
+      );
+    }
+    return results;
+  };
+  const firstReads = await warmEach((server) => warmEveryRestaurant(server.baseUrl, options), restaurants);
   const rssWarm = [a, b, c].map((server) => residentMb(server.child.pid!));
 
   const availability = availabilityPaths(restaurants, now);
@@ -219,20 +228,7 @@ try {
   // each instance, so the rounds measure a running city's kept answers and this pass the cost of
   // building them (the cold answer), each on its own row.
   console.log(`\n== The first answer of every (restaurant, date, party size) the rounds ask for, on each instance`);
-  const firstAnswers: Record<string, { rps: number; p99: number; answers: number; ok: boolean }> = {};
-  for (const [name, server] of [
-    ['A (floor)', a],
-    ['B (floor)', b],
-    ['C (covers)', c],
-  ] as const) {
-    const warm = await warmEveryAnswer(server.baseUrl, availability, options.connections);
-    const ok = warm.errors === 0 && Object.keys(warm.statuses).every((status) => status === '200');
-    if (!ok) failed = true;
-    firstAnswers[name] = { rps: warm.rps, p99: warm.p99, answers: warm.requests, ok };
-    console.log(
-      `  ${name}: ${warm.requests} answered, ${fmt.rps(warm.rps)}, p50 ${fmt.ms(warm.p50)}, p99 ${fmt.ms(warm.p99)}, statuses ${JSON.stringify(warm.statuses)}`,
-    );
-  }
+  const firstAnswers = await warmEach((server) => warmEveryAnswer(server.baseUrl, availability, options.connections));
   const rssAnswered = [a, b, c].map((server) => residentMb(server.child.pid!));
 
   console.log('\n== The generator against the bare servers');
@@ -258,11 +254,6 @@ try {
     coversOne: ExternalResult;
   }
   const rounds: Round[] = [];
-  const instances = [
-    ['A', a],
-    ['B', b],
-    ['C', c],
-  ] as const;
   /** Restaurant reads per instance: misses plus background reloads (decision 239). */
   const readsNow = () => Promise.all(instances.map(([, server]) => availabilityCacheReads(server.baseUrl)));
   const flaggedRounds: string[] = [];
