@@ -4,9 +4,9 @@
  * Every server listens on loopback only; every load run is bounded in count and time.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import { kolkataInstant } from '#common/domain/time.ts';
@@ -134,6 +134,7 @@ function spawnServer(
   for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key];
   // With a log file, stdout goes to it as a production log goes to a file or a collector: read by
   // nobody in the bench's own process, which would otherwise pay for every line it receives.
+  if (logFile) mkdirSync(dirname(logFile), { recursive: true });
   const stdout = logFile ? openSync(logFile, 'w') : 'pipe';
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { env: merged, stdio: ['ignore', stdout, 'pipe'] });
   if (typeof stdout === 'number') closeSync(stdout);
