@@ -36,10 +36,9 @@ export function useDinerEvents(): void {
       token: () => readToken('customer'),
       signal: controller.signal,
       onEvent(event) {
-        // Every event re-reads, \`ready\` included: a screen read before the server listened for
+        // Every event re-reads, `ready` included: a screen read before the server listened for
         // this connection (on opening it, as after a reconnect) may have missed an offer (decision 286).
         refresh();
-        if (event.type === 'ready') return;
         if (event.type === 'offer') toast(offerMessage(event), 'success');
       },
     });

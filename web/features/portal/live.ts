@@ -36,7 +36,7 @@ export function useLiveUpdates(options: { onUnauthorized: () => void }): { conne
       onConnectedChange: setConnected,
       onUnauthorized: () => onUnauthorized(),
       onEvent(event) {
-        // \`ready\` catches up: the screens were read before the server listened for this
+        // `ready` catches up: the screens were read before the server listened for this
         // connection, on opening it as after a reconnect, and may have missed a change (decision 286).
         if (event.type === 'ready' || event.type === 'booking' || event.type === 'slots' || event.type === 'floor') reload();
       },
