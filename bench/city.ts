@@ -47,6 +47,7 @@ import {
   PORTS,
   querySql,
   residentMb,
+  restaurantReadsBetween,
   startApp,
   startBaseline,
   startCeiling,
@@ -280,12 +281,10 @@ try {
     show('availability C (covers)', result.coversOne);
     const readsAfter = await readsNow();
     const readsText = instances.map(([name], i) => {
-      const misses = readsAfter[i].misses - readsBefore[i].misses;
-      const refreshes = Object.entries(readsAfter[i].refreshes).map(([outcome, count]) => [outcome, count - (readsBefore[i].refreshes[outcome] ?? 0)] as const);
-      const refreshed = refreshes.reduce((sum, [, count]) => sum + count, 0);
-      if (misses + refreshed > ROUND_READS_ALLOWED) flaggedRounds.push(`round ${round} ${name}: ${misses + refreshed}`);
-      const outcomes = refreshes.filter(([, count]) => count > 0).map(([outcome, count]) => `${count} ${outcome}`);
-      return `${name} ${misses + refreshed} (${misses} misses, ${refreshed} reloads ahead${outcomes.length ? `: ${outcomes.join(', ')}` : ''})`;
+      const { misses, reloads, reloaded, total } = restaurantReadsBetween(readsBefore[i], readsAfter[i]);
+      if (total > ROUND_READS_ALLOWED) flaggedRounds.push(`round ${round} ${name}: ${total}`);
+      const outcomes = reloads.filter(([, count]) => count > 0).map(([outcome, count]) => `${count} ${outcome}`);
+      return `${name} ${total} (${misses} misses, ${reloaded} reloads ahead${outcomes.length ? `: ${outcomes.join(', ')}` : ''})`;
     });
     console.log(`    restaurant reads in the round: ${readsText.join('; ')}`);
     rounds.push(result);

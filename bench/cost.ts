@@ -34,6 +34,7 @@ import {
   openBenchDatabase,
   PORTS,
   residentMb,
+  restaurantReadsBetween,
   startApp,
   table,
   type BenchTarget,
@@ -93,12 +94,7 @@ async function readAvailability(app: RunningServer, paths: string[], runSeconds 
     seconds: runSeconds,
     serverPid: app.child.pid,
   });
-  const after = await availabilityCacheReads(app.baseUrl);
-  const restaurantReads =
-    after.misses -
-    before.misses +
-    Object.values(after.refreshes).reduce((sum, n) => sum + n, 0) -
-    Object.values(before.refreshes).reduce((sum, n) => sum + n, 0);
+  const restaurantReads = restaurantReadsBetween(before, await availabilityCacheReads(app.baseUrl)).total;
   return { ...reads, restaurantReads, ok: reads.requests > 0 && reads.non2xx === 0 && reads.errors === 0 };
 }
 

@@ -351,3 +351,13 @@ export async function availabilityCacheReads(baseUrl: string, token = BENCH_METR
   for (const match of text.matchAll(/^tablefair_availability_cache_refreshes_total\{outcome="([a-z]+)"\} (\d+)$/gm)) refreshes[match[1]] = Number(match[2]);
   return { misses, refreshes };
 }
+
+export type AvailabilityCacheReads = Awaited<ReturnType<typeof availabilityCacheReads>>;
+
+/** The restaurant reads made between two readings: misses, background reloads by outcome, and all of them. */
+export function restaurantReadsBetween(before: AvailabilityCacheReads, after: AvailabilityCacheReads) {
+  const misses = after.misses - before.misses;
+  const reloads = Object.entries(after.refreshes).map(([outcome, count]) => [outcome, count - (before.refreshes[outcome] ?? 0)] as const);
+  const reloaded = reloads.reduce((sum, [, count]) => sum + count, 0);
+  return { misses, reloads, reloaded, total: misses + reloaded };
+}

@@ -35,11 +35,9 @@ export function useLiveUpdates(options: { onUnauthorized: () => void }): { conne
       signal: controller.signal,
       onConnectedChange: setConnected,
       onUnauthorized: () => onUnauthorized(),
-      onEvent(event) {
-        // `ready` catches up: the screens were read before the server listened for this
-        // connection, on opening it as after a reconnect, and may have missed a change (decision 286).
-        if (event.type === 'ready' || event.type === 'booking' || event.type === 'slots' || event.type === 'floor') reload();
-      },
+      // Every event reloads, `ready` included: the screens were read before the server listened for
+      // this connection, on opening it as after a reconnect, and may have missed a change (decision 286).
+      onEvent: reload,
     });
     return () => {
       controller.abort();
