@@ -10,9 +10,12 @@ export function findChromium(): string | undefined {
 
 /**
  * The Chromium features Playwright turns off (its own `--disable-features`), then the address
- * bar's popups. Headless Chromium gives every window (one per context) an address bar whose two
- * popups are web pages of its own, preloaded in a renderer process that no test ever shows:
- * 20 contexts cost about a third less CPU without them (docs/decisions/243-cheaper-journeys.md).
+ * bar's popups, then the spare renderer. Headless Chromium gives every window (one per context) an
+ * address bar whose two popups are web pages of its own, preloaded in a renderer process that no
+ * test ever shows: 20 contexts cost about a third less CPU without them
+ * (docs/decisions/243-cheaper-journeys.md). Chromium also starts a spare renderer process ahead of
+ * the next page, which the journeys' next page, in another context, cannot use
+ * (docs/decisions/287-journeys-without-spare-renderers.md).
  * Chromium keeps the last `--disable-features` it is given, so this one repeats Playwright's list;
  * the global setup fails when Playwright's list has an entry this one lacks.
  */
@@ -36,10 +39,13 @@ export const DISABLED_FEATURES = [
   'WebUIOmniboxPopup',
   'WebUIOmniboxAimPopup',
   'WebUIOmniboxFullPopup',
+  'SpareRendererForSitePerProcess',
 ];
 
-// This machine has no outside network: stop Chromium from trying.
+// This machine has no outside network: stop Chromium from trying. Every journey stays on its own
+// server's origin, so site isolation's extra process per page guards nothing here (decision 287).
 export const CHROMIUM_ARGS = [
+  '--disable-site-isolation-trials',
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
