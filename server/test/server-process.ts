@@ -26,7 +26,9 @@ export interface ServerProcess {
 }
 
 /**
- * Starts `server/main.ts` as its own process (as `npm start` does) and waits until it answers.
+ * Starts `server/main.ts` as its own process, as `npm start` does but from the run's bundle of it
+ * (the global setup's, docs/decisions/288-started-servers-run-a-bundle.md), and waits until it
+ * answers.
  * On the embedded database, a DATA_DIR without a database yet gets a copy of the run's migrated
  * one, so the server starts as it would on its second day instead of running initdb and every
  * migration (docs/decisions/271-test-databases-are-copied-folders.md); the migration of an
@@ -37,7 +39,7 @@ export async function startServerProcess(env: Record<string, string>, port: numb
   if (embedded && env.DATA_DIR && !existsSync(join(env.DATA_DIR, 'pglite'))) {
     copyPgliteTemplate(inject('pgliteTemplateDir'), join(env.DATA_DIR, 'pglite'));
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [inject('serverBundle')], {
     env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), WEB_DIST_DIR: '/nonexistent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
