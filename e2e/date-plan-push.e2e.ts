@@ -26,7 +26,8 @@ const STAFF = { username: 'pho-real', password: 'staff1234' };
 let server: E2eServer;
 let browser: Browser;
 let api: ReturnType<typeof apiClient>;
-useE2eEnvironment('date-plan-push', (environment) => ({ server, browser, api } = environment));
+// Push needs the desktop Chromium: the shared headless shell has no PushManager (decision 289).
+useE2eEnvironment('date-plan-push', (environment) => ({ server, browser, api } = environment), {}, { desktopBrowser: true });
 
 type Member = { page: Page; errors: string[]; keys: ReturnType<typeof browserKeys>; device: string };
 

@@ -30,7 +30,8 @@ const BLOCKED_TIME = '19:30';
 let server: E2eServer;
 let browser: Browser;
 let api: ReturnType<typeof apiClient>;
-useE2eEnvironment('push', (environment) => ({ server, browser, api } = environment));
+// Push needs the desktop Chromium: the shared headless shell has no PushManager (decision 289).
+useE2eEnvironment('push', (environment) => ({ server, browser, api } = environment), {}, { desktopBrowser: true });
 
 const createDiner = (name: string) => createDinerByApi(api, { prefix: 'push', name });
 const fillTheEveningAt = (date: string) => fillTheEvening(api, { restaurant: RESTAURANT, date, time: BLOCKED_TIME, prefix: 'push' });

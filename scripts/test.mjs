@@ -24,10 +24,13 @@ const runQuietly = (name, command, args) =>
     child.on('error', (error) => resolve({ name, ok: false, output: String(error), seconds: (Date.now() - started) / 1000 }));
   });
 
-const chromium = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => path && existsSync(path));
+// The same places e2e/support/browser.ts looks, headless shell first.
+const chromium = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+  (path) => path && existsSync(path),
+);
 const isCi = process.env.CI === 'true';
 if (!chromium && isCi) {
-  console.error("CI=true and no Chromium was found (install Debian's chromium or set CHROMIUM_PATH).");
+  console.error('CI=true and no Chromium was found (apt-get install -y chromium chromium-headless-shell, or set CHROMIUM_PATH).');
   process.exit(1);
 }
 
