@@ -1,5 +1,6 @@
 import type { PushSubscriptionAnswer, VapidPublicKeyResponse } from '#common/contract/push.ts';
 import { apiRequest } from '#web/api/client.ts';
+import { serviceWorkerRegistered } from '#web/features/offline/service-worker.ts';
 
 /**
  * This browser and Web Push (decision 212): whether it can, what the diner allowed, and
@@ -11,11 +12,16 @@ export function pushSupported(): boolean {
   return typeof window !== 'undefined' && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
 }
 
+/**
+ * The worker's registration once it is active, or null when there is none. `ready` never settles
+ * for a worker that was never registered (sw.js failed to load, the browser blocks workers), so it
+ * is asked only once a registration exists: production builds register at load
+ * (web/features/offline/service-worker.ts), development never does.
+ */
 async function registration(): Promise<ServiceWorkerRegistration | null> {
   if (!pushSupported()) return null;
-  // Production builds register the worker at start (web/features/offline/service-worker.ts): ready waits for it.
-  if (import.meta.env.PROD) return navigator.serviceWorker.ready;
-  return (await navigator.serviceWorker.getRegistration()) ? navigator.serviceWorker.ready : null;
+  const registered = import.meta.env.PROD ? await serviceWorkerRegistered() : await navigator.serviceWorker.getRegistration();
+  return registered ? navigator.serviceWorker.ready : null;
 }
 
 /** Where this browser stands: no push at all, blocked by the diner, not subscribed, or subscribed. */
@@ -42,10 +48,16 @@ export class PushRefused extends Error {
   }
 }
 
-/** This browser's push subscription, if it has one (a diner's and a dating member's share it: decision 219). */
+/**
+ * This browser's push subscription, if it has one (a diner's and a dating member's share it:
+ * decision 219). Sign-outs wait on this, so it never waits for a worker to become active: a
+ * subscription exists only under a registration already made, and the registration as it stands
+ * is enough to find it.
+ */
 export async function browserSubscription(): Promise<PushSubscription | null> {
-  const ready = await registration();
-  return (await ready?.pushManager.getSubscription()) ?? null;
+  if (!pushSupported()) return null;
+  const registered = await navigator.serviceWorker.getRegistration();
+  return (await registered?.pushManager.getSubscription()) ?? null;
 }
 
 /** Asks the person's permission and subscribes this browser with the server's VAPID key (or answers the subscription it has). */
@@ -77,8 +89,7 @@ export async function subscribeThisBrowser(): Promise<PushSubscriptionAnswer> {
 
 /** Stops pushes to this browser: on the server, then in the browser. */
 export async function unsubscribeThisBrowser(): Promise<PushSubscriptionAnswer | null> {
-  const ready = await registration();
-  const subscription = await ready?.pushManager.getSubscription();
+  const subscription = await browserSubscription();
   if (!subscription) return null;
   const answer = await apiRequest<PushSubscriptionAnswer>('/api/me/push-subscriptions', {
     method: 'DELETE',

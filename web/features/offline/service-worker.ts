@@ -7,6 +7,9 @@ import { useSyncExternalStore } from 'react';
  */
 const DATA_CACHE = 'tablefair-data-v1';
 
+/** This page's attempt to register the worker (registerServiceWorker): undefined until it tries. */
+let registered: Promise<ServiceWorkerRegistration | undefined> = Promise.resolve(undefined);
+
 let offlineAnswers: Record<string, string> = {};
 const listeners = new Set<() => void>();
 const notify = () => listeners.forEach((listener) => listener());
@@ -27,21 +30,34 @@ export function registerServiceWorker(): void {
   // message may come before this page listens).
   window.addEventListener('offline', () => void readKeptTimes());
   if (!navigator.onLine) void readKeptTimes();
-  window.addEventListener('load', () => {
-    navigator.serviceWorker
-      .register('/sw.js')
-      .then(() => navigator.serviceWorker.ready)
-      .then((registration) => {
-        // The scripts and styles this page loaded before the worker was in charge: kept for offline use.
-        const urls = performance
-          .getEntriesByType('resource')
-          .map((entry) => new URL(entry.name))
-          .filter((url) => url.origin === location.origin && url.pathname.startsWith('/assets/'))
-          .map((url) => url.pathname);
-        registration.active?.postMessage({ type: 'keep-assets', urls });
-      })
-      .catch((error: unknown) => console.error('The service worker could not be registered', error));
+  registered = new Promise((settle) => {
+    window.addEventListener('load', () => {
+      const attempt = navigator.serviceWorker.register('/sw.js');
+      attempt.then(settle, () => settle(undefined));
+      attempt
+        .then(() => navigator.serviceWorker.ready)
+        .then((registration) => {
+          // The scripts and styles this page loaded before the worker was in charge: kept for offline use.
+          const urls = performance
+            .getEntriesByType('resource')
+            .map((entry) => new URL(entry.name))
+            .filter((url) => url.origin === location.origin && url.pathname.startsWith('/assets/'))
+            .map((url) => url.pathname);
+          registration.active?.postMessage({ type: 'keep-assets', urls });
+        })
+        .catch((error: unknown) => console.error('The service worker could not be registered', error));
+    });
   });
+}
+
+/**
+ * The worker's registration once this page has tried to register it (at load), or undefined when
+ * it could not (sw.js failed to load, the browser blocks workers) or never tries (development).
+ * `navigator.serviceWorker.ready` never settles without a registration, so whatever would wait
+ * on it asks this first.
+ */
+export function serviceWorkerRegistered(): Promise<ServiceWorkerRegistration | undefined> {
+  return registered;
 }
 
 async function readKeptTimes(): Promise<void> {
