@@ -26,8 +26,9 @@ const STAFF = { username: 'pho-real', password: 'staff1234' };
 let server: E2eServer;
 let browser: Browser;
 let api: ReturnType<typeof apiClient>;
-// Push needs the desktop Chromium: the shared headless shell has no PushManager (decision 289).
-useE2eEnvironment('date-plan-push', (environment) => ({ server, browser, api } = environment), {}, { desktopBrowser: true });
+// Push needs the desktop Chromium (the shared headless shell keeps notifications denied; decision 289)
+// and the app's service worker (decision 290).
+useE2eEnvironment('date-plan-push', (environment) => ({ server, browser, api } = environment), {}, { desktopBrowser: true, serviceWorker: true });
 
 type Member = { page: Page; errors: string[]; keys: ReturnType<typeof browserKeys>; device: string };
 

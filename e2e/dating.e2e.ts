@@ -266,7 +266,10 @@ describe('dating section', () => {
     await page.getByRole('heading', { level: 1, name: /Anaya Rao/ }).waitFor();
     if (SHOTS) await page.screenshot({ path: join(SHOTS, 'dating-app-1280.png'), fullPage: true });
 
-    // Log out: back to /dating, and /dating/app sends you to log in.
+    // Log out: back to /dating, and /dating/app sends you to log in. No service worker is in
+    // charge here (this file's browser blocks it; decision 290), as when sw.js could not load:
+    // leaving must not wait for one.
+    expect(await page.evaluate(() => navigator.serviceWorker.controller)).toBeNull();
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL(/\/dating$/);
     await page.goto(`${server.baseUrl}/dating/app`);

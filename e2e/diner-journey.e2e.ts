@@ -15,6 +15,8 @@ const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
 let browser: Browser;
 
+// The browser as it is, the app's service worker included: the diner's main journey runs as on
+// their phone (the other journeys block the worker; decision 290).
 beforeAll(async () => {
   browser = await connectBrowser();
 });

@@ -17,7 +17,9 @@ import type { E2eServer } from './support/server.ts';
 let server: E2eServer;
 let browser: Browser;
 let api: ReturnType<typeof apiClient>;
-useE2eEnvironment('navigation-toasts-and-phone-layout', (environment) => ({ server, browser, api } = environment));
+// The app's service worker runs here: this file checks that full page loads log nothing, and the
+// worker's registration is part of every full load (decision 290).
+useE2eEnvironment('navigation-toasts-and-phone-layout', (environment) => ({ server, browser, api } = environment), {}, { serviceWorker: true });
 
 const openAs = (token: string | null, viewport: { width: number; height: number }): Promise<Page> => openPageAs(browser, token, viewport);
 

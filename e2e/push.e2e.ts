@@ -30,8 +30,9 @@ const BLOCKED_TIME = '19:30';
 let server: E2eServer;
 let browser: Browser;
 let api: ReturnType<typeof apiClient>;
-// Push needs the desktop Chromium: the shared headless shell has no PushManager (decision 289).
-useE2eEnvironment('push', (environment) => ({ server, browser, api } = environment), {}, { desktopBrowser: true });
+// Push needs the desktop Chromium (the shared headless shell keeps notifications denied; decision 289)
+// and the app's service worker (decision 290).
+useE2eEnvironment('push', (environment) => ({ server, browser, api } = environment), {}, { desktopBrowser: true, serviceWorker: true });
 
 const createDiner = (name: string) => createDinerByApi(api, { prefix: 'push', name });
 const fillTheEveningAt = (date: string) => fillTheEvening(api, { restaurant: RESTAURANT, date, time: BLOCKED_TIME, prefix: 'push' });

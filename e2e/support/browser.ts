@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 
 /** Debian's Chromium as installed by `apt-get install -y chromium`: the desktop browser. */
@@ -10,8 +10,9 @@ const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
 /**
  * The Chromium the journeys share (or CHROMIUM_PATH): the headless shell first, for about a
  * quarter less CPU a page (docs/decisions/289-journeys-in-chromium-headless-shell.md), else the
- * desktop browser. `desktop` asks for the desktop browser only: the shell has no Push API, so the
- * push journeys run in it. Under CI=true a missing browser fails the run.
+ * desktop browser. `desktop` asks for the desktop browser only: the shell keeps notifications
+ * denied whatever the context grants, so the push journeys run in the desktop browser. Under
+ * CI=true a missing browser fails the run.
  */
 export function findChromium(kind: 'shared' | 'desktop' = 'shared'): string | undefined {
   const candidates = [process.env.CHROMIUM_PATH, ...(kind === 'shared' ? [HEADLESS_SHELL] : []), ...DESKTOP_CHROMIUM].filter(Boolean) as string[];
@@ -89,12 +90,26 @@ export async function connectBrowser(): Promise<Browser> {
 
 /**
  * A desktop Chromium of the file's own, for the journeys that need what the headless shell lacks
- * (the Push API). close() stops it.
+ * (notifications a context can allow). close() stops it.
  */
 export async function launchDesktopBrowser(): Promise<Browser> {
   const executablePath = findChromium('desktop');
   if (!executablePath) throw new Error("The push journeys need the desktop Chromium: install Debian's chromium or set CHROMIUM_PATH");
   return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * The browser with the app's service worker blocked in every context it opens (`newContext`, and
+ * `newPage`, which goes through it), unless the context's own options say otherwise. The worker
+ * caches the app shell on its first visit: every new context fetched and stored every script,
+ * style and font once more, about a fifth of a context's Chromium CPU, for journeys that never
+ * look at it. The journeys about it (offline reading, push) and the diner's main journey keep it
+ * (docs/decisions/290-journeys-block-the-service-worker-unless-about-it.md).
+ */
+export function blockingServiceWorkers(browser: Browser): Browser {
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = (options: BrowserContextOptions = {}) => newContext({ serviceWorkers: 'block', ...options });
+  return browser;
 }
 
 /** Fails the test on any uncaught page error, so a broken screen cannot pass quietly. */
