@@ -28,9 +28,17 @@ export default async function setup(project: TestProject) {
   };
 }
 
-// The db and e2e projects both run this setup in the one Vitest process: one bundle for both.
-const SHARED_BUNDLE = Symbol.for('tablefair.serverBundle');
-type BundleHolder = { [SHARED_BUNDLE]?: Promise<string> };
+/**
+ * What `make` gives, made once per Vitest process. The db and e2e projects both run this setup in
+ * that one process, so each of them gets the same migration (decision 180) and the same bundle
+ * (decision 288) instead of paying for two before the first file starts.
+ */
+function oncePerRun<T>(name: string, make: () => Promise<T>): Promise<T> {
+  const holder = globalThis as { [key: symbol]: Promise<unknown> | undefined };
+  const key = Symbol.for(`tablefair.${name}`);
+  holder[key] ??= make();
+  return holder[key] as Promise<T>;
+}
 
 /**
  * `server/main.ts` and everything it imports from this repository, as one ES module that plain
@@ -41,8 +49,7 @@ type BundleHolder = { [SHARED_BUNDLE]?: Promise<string> };
  * file's address (the migrations folder is found from it).
  */
 function bundledServer(): Promise<string> {
-  const holder = globalThis as BundleHolder;
-  holder[SHARED_BUNDLE] ??= (async () => {
+  return oncePerRun('serverBundle', async () => {
     const folder = join('node_modules', '.cache', 'tablefair-test-server');
     mkdirSync(folder, { recursive: true });
     const outfile = join(mkdtempSync(join(folder, 'run-')), 'main.mjs');
@@ -68,18 +75,11 @@ function bundledServer(): Promise<string> {
       ],
     });
     return resolve(outfile);
-  })();
-  return holder[SHARED_BUNDLE];
+  });
 }
 
-// The db and e2e projects both run this setup in the one Vitest process: they share one
-// migration instead of paying for two before the first file starts (decision 180).
-const SHARED_TEMPLATE = Symbol.for('tablefair.migratedTemplate');
-type TemplateHolder = { [SHARED_TEMPLATE]?: Promise<{ runDir: string; templateDir: string }> };
-
 function migratedTemplate(): Promise<{ runDir: string; templateDir: string }> {
-  const holder = globalThis as TemplateHolder;
-  holder[SHARED_TEMPLATE] ??= (async () => {
+  return oncePerRun('migratedTemplate', async () => {
     // A RAM-backed folder when the machine has one: the copies are written and read like memory.
     const runDir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'tablefair-test-'));
     const templateDir = join(runDir, 'migrated');
@@ -88,8 +88,7 @@ function migratedTemplate(): Promise<{ runDir: string; templateDir: string }> {
     // A clean close checkpoints, so a copy opens without replaying the log.
     await handle.close();
     return { runDir, templateDir };
-  })();
-  return holder[SHARED_TEMPLATE];
+  });
 }
 
 declare module 'vitest' {
