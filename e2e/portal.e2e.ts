@@ -275,6 +275,17 @@ describe('restaurant portal', () => {
       await signInStaff(page);
       await page.locator('[data-testid="slot-row"], .bookings__empty').first().waitFor();
       expect(await seriousAxeViolations(page), `dashboard ${viewport.width}`).toEqual([]);
+      // The seven tabs: every label whole, and each tab clear of the one before it (on a phone the
+      // row scrolls sideways inside its pill rather than squeezing the labels together).
+      const tabs = await page
+        .getByRole('tablist', { name: 'Admin sections' })
+        .getByRole('tab')
+        .evaluateAll((elements) => elements.map((tab) => ({ ...tab.getBoundingClientRect().toJSON(), clipped: tab.scrollWidth > tab.clientWidth })));
+      expect(tabs, `tabs ${viewport.width}`).toHaveLength(7);
+      for (const [index, tab] of tabs.entries()) {
+        expect(tab.clipped, `tab ${index} label whole at ${viewport.width}`).toBe(false);
+        if (index > 0) expect(tab.left, `tab ${index} apart at ${viewport.width}`).toBeGreaterThanOrEqual(tabs[index - 1]!.right - 0.5);
+      }
       await page.getByRole('tab', { name: 'Profile' }).click();
       await page.getByRole('heading', { name: 'Restaurant Profile' }).waitFor();
       await page.getByTestId('date-partner-status').waitFor();
