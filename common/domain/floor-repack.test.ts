@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FLOOR_SETTINGS, type Floor, type FloorTable, type Occupancy } from './floor.ts';
 import { table } from './floor.test-support.ts';
-import { applyMoves, placeParty } from './floor-repack.ts';
+import { applyMoves, canPlaceParty, placeParty, REPACK_MAX_MOVES } from './floor-repack.ts';
 
 const MIN = 60_000;
 const AT = 18 * 60 * MIN;
@@ -60,5 +60,20 @@ describe('placeParty (decision 217)', () => {
     ]);
     // With the couple pinned, nothing seats the four.
     expect(placeParty(wider, [night[0], { ...night[1], movableId: undefined }], AT, 4, online)).toBeNull();
+  });
+
+  it('never moves more than two bookings, even when each blocker alone would fit: a push-aside leaves no room for a second blocker', () => {
+    // Four sit only at X and Y together. The trio on X can move only by pushing the couple on Z to a
+    // 2-top (two moves); the pair on Y could go straight to the other 2-top: three moves, too many.
+    const floor: Floor = {
+      ...floorOf([table('X', 1, 3), table('Y', 1, 2), table('Z', 1, 3), table('V', 1, 2), table('W', 1, 2)]),
+      combinations: [{ id: 'XY', tableIds: ['X', 'Y'], minCovers: 4, maxCovers: 5 }],
+    };
+    const night = [party(['X'], 3, 'trio'), party(['Y'], 2, 'pair'), party(['Z'], 2, 'couple')];
+    expect(REPACK_MAX_MOVES).toBe(2);
+    expect(placeParty(floor, night, AT, 4, online)).toBeNull();
+    expect(canPlaceParty(floor, night, AT, 4, online)).toBe(false);
+    // With the pair gone, the push-aside alone (two moves) seats the four.
+    expect(placeParty(floor, [night[0], night[2]], AT, 4, online)?.moves.map((move) => move.id)).toEqual(['trio', 'couple']);
   });
 });

@@ -61,6 +61,8 @@ function moveAside(floor: Floor, others: Occupancy[], blockers: Occupancy[], bud
   const moves: SeatingMove[] = [];
   const ordered = [...blockers].sort((a, b) => b.partySize - a.partySize || a.startMs - b.startMs);
   for (const [index, blocker] of ordered.entries()) {
+    // Every blocker moves at least once: after a push-aside's two moves, a second blocker has no room.
+    if (moves.length + 1 > budget) return null;
     const isLastWhether = onlyWhether && index === ordered.length - 1;
     if (isLastWhether && canReseat(floor, state, blocker)) return moves;
     const direct = isLastWhether ? null : reseat(floor, state, blocker);
