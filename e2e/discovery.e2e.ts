@@ -50,8 +50,9 @@ beforeAll(async () => {
 
 /** A browser context where the tile server cannot be reached, as on a machine with no internet. */
 async function offlineContext(viewport: { width: number; height: number }): Promise<BrowserContext> {
-  // bypassCSP only so axe-core can be injected; the app's own CSP is tested elsewhere.
-  const context = await browser.newContext({ viewport, bypassCSP: true });
+  // bypassCSP only so axe-core can be injected; the app's own CSP is tested elsewhere. The map
+  // moves here as it does for most diners (the keyboard journey covers it with reduced motion).
+  const context = await browser.newContext({ viewport, bypassCSP: true, reducedMotion: 'no-preference' });
   await context.route(
     (url) => url.origin !== new URL(server.baseUrl).origin,
     (route) => {

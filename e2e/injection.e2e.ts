@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, todayInKolkata } from '#common/domain/time.ts';
 import { queryRows } from '#server/db/client.ts';
 import { buildSlot } from '#server/test/factories.ts';
-import { collectPageErrors, connectBrowser, PHONE } from './support/browser.ts';
+import { collectPageErrors, connectBrowser, PHONE, withJourneyDefaults } from './support/browser.ts';
 import { startE2eServer, type E2eServer } from './support/server.ts';
 
 /**
@@ -21,7 +21,7 @@ let slug: string;
 
 beforeAll(async () => {
   server = await startE2eServer();
-  browser = await connectBrowser();
+  browser = withJourneyDefaults(await connectBrowser(), { serviceWorker: true });
   const [row] = await queryRows<{ id: string; slug: string }>(
     server.database.db,
     sql`INSERT INTO restaurants (slug, name, emoji, neighborhood, category, cuisine_tags, description, lat, lng, hot)

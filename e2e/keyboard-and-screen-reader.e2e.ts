@@ -231,6 +231,9 @@ describe('the map popup (/map)', () => {
 
   it('Escape closes the popup and the focus goes back to its marker; so does the close button, which is 44 px', async () => {
     const page = await openMap();
+    // As a diner who asks for reduced motion (every journey context does; the discovery journey
+    // keeps the motion): the popup's content must be focusable as soon as it opens.
+    expect(await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches)).toBe(true);
     const marker = page.locator('.leaflet-marker-pane .leaflet-marker-icon').first();
     const popup = page.locator('.leaflet-popup');
     await marker.focus();

@@ -99,16 +99,21 @@ export async function launchDesktopBrowser(): Promise<Browser> {
 }
 
 /**
- * The browser with the app's service worker blocked in every context it opens (`newContext`, and
- * `newPage`, which goes through it), unless the context's own options say otherwise. The worker
- * caches the app shell on its first visit: every new context fetched and stored every script,
- * style and font once more, about a fifth of a context's Chromium CPU, for journeys that never
- * look at it. The journeys about it (offline reading, push) and the diner's main journey keep it
- * (docs/decisions/290-journeys-block-the-service-worker-unless-about-it.md).
+ * The browser with the journeys' context defaults in every context it opens (`newContext`, and
+ * `newPage`, which goes through it), unless the context's own options say otherwise:
+ * - reduced motion: the app's endless animations (the map's live dot, the portal's) drew frames
+ *   for as long as a page stayed open, about 0.15 CPU-seconds a second on `/map`, and the app
+ *   honours the setting (docs/decisions/291-reduced-motion-means-no-transitions.md);
+ * - the app's service worker blocked, unless `serviceWorker` is set. The worker caches the app
+ *   shell on its first visit: every new context fetched and stored every script, style and font
+ *   once more, about a fifth of a context's Chromium CPU, for journeys that never look at it. The
+ *   journeys about it (offline reading, push) and the diner's main journey keep it
+ *   (docs/decisions/290-journeys-block-the-service-worker-unless-about-it.md).
  */
-export function blockingServiceWorkers(browser: Browser): Browser {
+export function withJourneyDefaults(browser: Browser, { serviceWorker = false }: { serviceWorker?: boolean } = {}): Browser {
+  const defaults: BrowserContextOptions = { reducedMotion: 'reduce', ...(serviceWorker ? {} : { serviceWorkers: 'block' }) };
   const newContext = browser.newContext.bind(browser);
-  browser.newContext = (options: BrowserContextOptions = {}) => newContext({ serviceWorkers: 'block', ...options });
+  browser.newContext = (options: BrowserContextOptions = {}) => newContext({ ...defaults, ...options });
   return browser;
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import type { Clock } from '#server/clock.ts';
-import { blockingServiceWorkers, connectBrowser, launchDesktopBrowser } from './browser.ts';
+import { connectBrowser, launchDesktopBrowser, withJourneyDefaults } from './browser.ts';
 import { apiClient } from './fixtures.ts';
 import { startE2eServer, type E2eServer } from './server.ts';
 
@@ -23,7 +23,7 @@ export interface E2eEnvironment {
  * `options.desktopBrowser` gives the file a desktop Chromium of its own instead of the shared
  * headless shell, for what the shell lacks (notifications a context can allow; decision 289).
  * `options.serviceWorker` lets the app's service worker run in the file's contexts; without it
- * the browser blocks it (decision 290).
+ * the browser blocks it (decision 290). Every context asks for reduced motion (decision 291).
  */
 export function useE2eEnvironment(
   name: string,
@@ -37,7 +37,7 @@ export function useE2eEnvironment(
     dataDir = mkdtempSync(join(tmpdir(), `tablefair-${name}-e2e-`));
     const server = await startE2eServer({ DATA_DIR: dataDir, ...env }, options);
     const browser = await (options.desktopBrowser ? launchDesktopBrowser() : connectBrowser());
-    environment = { server, browser: options.serviceWorker ? browser : blockingServiceWorkers(browser), api: apiClient(server.baseUrl), dataDir };
+    environment = { server, browser: withJourneyDefaults(browser, { serviceWorker: options.serviceWorker }), api: apiClient(server.baseUrl), dataDir };
     assign(environment as E2eEnvironment);
   });
   afterAll(async () => {
