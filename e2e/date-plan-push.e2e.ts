@@ -9,7 +9,7 @@ import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
 import { inPage, makeOnlyDatePartner, signUpJourneyMemberInPage } from './support/dating.ts';
 import { useE2eEnvironment } from './support/environment.ts';
 import { apiClient, expectAccessible, saveScreenshot } from './support/fixtures.ts';
-import { allowNotifications, deliverToServiceWorker, shownNotifications } from './support/push.ts';
+import { allowNotifications, showPushedNotification } from './support/push.ts';
 import type { E2eServer } from './support/server.ts';
 
 /**
@@ -75,13 +75,6 @@ function pushesFor(pushService: FakePushService, member: Member): { payload: str
     });
 }
 
-/** Delivers a push to the member's service worker and answers the notification it shows. */
-async function showPush(member: Member, payload: string) {
-  await deliverToServiceWorker(member.page, server.baseUrl, payload);
-  await expect.poll(async () => (await shownNotifications(member.page)).length, { timeout: 10_000 }).toBeGreaterThan(0);
-  return (await shownNotifications(member.page)).at(-1)!;
-}
-
 const hasSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 
 describe('date-plan changes by push', () => {
@@ -130,7 +123,7 @@ describe('date-plan changes by push', () => {
       await expect.poll(() => pushService.requests.length, { timeout: 10_000 }).toBe(2);
       const [raviProposed] = pushesFor(pushService, ravi);
       expect(raviProposed).toMatchObject({ title: 'A date plan for you and Asha', url: planUrl });
-      const raviNotification = await showPush(ravi, raviProposed!.payload);
+      const raviNotification = await showPushedNotification(ravi.page, server.baseUrl, raviProposed!.payload);
       expect(raviNotification).toMatchObject({ title: 'A date plan for you and Asha', data: { url: planUrl } });
 
       // Ravi says yes and pays: Asha (who has not paid) hears it on her phone.
@@ -142,7 +135,7 @@ describe('date-plan changes by push', () => {
       expect(ashaYes).toMatchObject({ title: 'Ravi said yes to your date', url: planUrl });
       // Ravi is not told of his own yes.
       expect(pushesFor(pushService, ravi)).toHaveLength(1);
-      const ashaNotification = await showPush(asha, ashaYes.payload);
+      const ashaNotification = await showPushedNotification(asha.page, server.baseUrl, ashaYes.payload);
       expect(ashaNotification).toMatchObject({ title: 'Ravi said yes to your date', data: { url: planUrl } });
 
       // The notification's screen: the plan's own card, scrolled to and focused.

@@ -9,7 +9,7 @@ import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
 import { apiClient, createDiner as createDinerByApi, expectAccessible, holdFirstFreeTable, openAs, saveScreenshot } from './support/fixtures.ts';
 import { useE2eEnvironment } from './support/environment.ts';
 import { fillTheEvening } from './support/full-evening.ts';
-import { allowNotifications, deliverToServiceWorker, shownNotifications } from './support/push.ts';
+import { allowNotifications, showPushedNotification, shownNotifications } from './support/push.ts';
 import type { E2eServer } from './support/server.ts';
 
 /**
@@ -102,9 +102,8 @@ describe('push and the installable app, in Chromium', () => {
       expect(JSON.parse(payload)).toMatchObject({ url: `/hold/${holdId}`, title: expect.stringContaining('is yours') });
 
       // The real service worker receives that payload and shows the notification.
-      await deliverToServiceWorker(page, server.baseUrl, payload);
-      await expect.poll(async () => (await shownNotifications(page)).length, { timeout: 10_000 }).toBe(1);
-      const [notification] = await shownNotifications(page);
+      const notification = await showPushedNotification(page, server.baseUrl, payload);
+      expect(await shownNotifications(page)).toHaveLength(1);
       expect(notification.title).toContain('Chai Point Reserve');
       expect(notification.data).toEqual({ url: `/hold/${holdId}` });
 
