@@ -14,7 +14,7 @@ export async function allowNotifications(page: Page, origin: string): Promise<vo
 }
 
 /** A CDP session with the ServiceWorker domain on, the id it knows the page's registration by, and the worker versions it has seen. */
-export async function serviceWorkerSession(page: Page) {
+async function serviceWorkerSession(page: Page) {
   const cdp = await page.context().newCDPSession(page);
   const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
   const versions: { status: string; runningStatus: string }[] = [];
@@ -43,7 +43,7 @@ async function deliverToServiceWorker(page: Page, origin: string, payload: strin
  * (one more than before), which it returns. A worker that wakes on a loaded machine can take
  * seconds; when none comes in 20 s, the failure says what the page and the worker were doing.
  */
-export async function showPushedNotification(page: Page, origin: string, payload: string): Promise<{ title: string; body: string; data: unknown }> {
+export async function showPushedNotification(page: Page, origin: string, payload: string): Promise<ShownNotification> {
   const before = (await shownNotifications(page)).length;
   const delivered = Date.now();
   const session = await deliverToServiceWorker(page, origin, payload);
@@ -66,8 +66,15 @@ export async function showPushedNotification(page: Page, origin: string, payload
   return (await shownNotifications(page)).at(-1)!;
 }
 
+/** A notification as the page's service worker registration lists it. */
+export interface ShownNotification {
+  title: string;
+  body: string;
+  data: unknown;
+}
+
 /** The notifications the page's service worker shows now. */
-export function shownNotifications(page: Page): Promise<{ title: string; body: string; data: unknown }[]> {
+export function shownNotifications(page: Page): Promise<ShownNotification[]> {
   return page.evaluate(async () =>
     (await (await navigator.serviceWorker.ready).getNotifications()).map((shown) => ({
       title: shown.title,
