@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { clockTime, isoDate } from './common.ts';
 import { dinerReservation } from './reservations.ts';
+import { paymentToApprove } from './payments.ts';
 import { partySize } from './restaurants.ts';
 
 /** A diner's change of a booking (decisions 280-284): another time and/or party size at the same restaurant. */
@@ -33,14 +34,7 @@ export const changeBookingResponse = z.object({
   reservation: dinerReservation,
   terms: changeTerms,
   applied: z.boolean(),
-  payment: z
-    .object({
-      intentId: z.string(),
-      amountPaise: z.number().int(),
-      /** The sandbox page (or null when the gateway's own checkout opens). */
-      approvalUrl: z.string().nullable(),
-    })
-    .nullable(),
+  payment: paymentToApprove.nullable(),
 });
 export type ChangeBookingResponse = z.infer<typeof changeBookingResponse>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { datePlanStatuses } from '../domain/dating-plan.ts';
 import { isIsoDate } from '../domain/time.ts';
 import { restaurantRef } from './restaurants.ts';
+import { paymentToApprove } from './payments.ts';
 import { datingShared } from './dating.ts';
 import { dateBudgets } from '../domain/dating-profile.ts';
 
@@ -103,7 +104,7 @@ export type DatePlansResponse = z.infer<typeof datePlansResponse>;
 /** POST /dating/plans/{planId}/accept: the plan, and the deposit's approval page. */
 export const acceptDatePlanResponse = z.object({
   plan: datePlan,
-  payment: z.object({ intentId: z.string(), amountPaise: z.number(), approvalUrl: z.string().nullable() }),
+  payment: paymentToApprove,
 });
 export type AcceptDatePlanResponse = z.infer<typeof acceptDatePlanResponse>;
 

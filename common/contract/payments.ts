@@ -112,6 +112,18 @@ export const startAuthorisationResult = z.object({
 });
 export type StartAuthorisationResult = z.infer<typeof startAuthorisationResult>;
 
+/**
+ * A payment the diner or member is asked to approve (a deposit at confirm, the extra of a changed
+ * booking, a date's deposit): the intent, its amount, and where to approve it.
+ */
+export const paymentToApprove = z.object({
+  intentId: z.string(),
+  amountPaise: z.number().int(),
+  /** The sandbox page (or null when the gateway's own checkout opens). */
+  approvalUrl: z.string().nullable(),
+});
+export type PaymentToApprove = z.infer<typeof paymentToApprove>;
+
 export const paymentIntentParams = z.object({ id: uuid });
 export const webhookParams = z.object({ provider: z.enum(paymentProviders, { message: 'Unknown payment provider' }) });
 export const webhookAnswer = z.object({ ok: z.literal(true), outcome: z.enum(['applied', 'ignored', 'unmatched', 'duplicate', 'skipped']) });

@@ -42,23 +42,6 @@ export const adminRestaurant = z.object({
 });
 export type AdminRestaurant = z.infer<typeof adminRestaurant>;
 
-/**
- * An optional link: blank means none. Only http(s) addresses, or a path on this app
- * ('/api/restaurant/…/hero-image'), so no javascript: or data: URL can be stored.
- */
-const optionalLink = (field: string) =>
-  z
-    .union([
-      z.null(),
-      z
-        .string()
-        .trim()
-        .max(500, { message: `${field} must be at most 500 characters` }),
-    ])
-    .optional()
-    .transform((value) => (value ? value : null))
-    .refine((value) => value === null || isSafeLink(value), { message: `${field} must be a web address starting with http:// or https://` });
-
 export function isSafeLink(value: string): boolean {
   if (value.startsWith('/') && !value.startsWith('//') && !value.includes('\\')) return true;
   try {
@@ -87,21 +70,17 @@ const optionalText = (field: string, max: number) =>
     .optional()
     .transform((value) => (value === undefined ? undefined : value ? value : null));
 
-/** A link that, left out, stays as it is (undefined); blank clears it. Only http(s) addresses. */
+/**
+ * A link that, left out, stays as it is (undefined); blank clears it. Only http(s) addresses, or a
+ * path on this app ('/api/restaurant/…/hero-image'), so no javascript: or data: URL can be stored.
+ */
 const keptLink = (field: string) =>
-  z
-    .union([
-      z.null(),
-      z
-        .string()
-        .trim()
-        .max(500, { message: `${field} must be at most 500 characters` }),
-    ])
-    .optional()
-    .transform((value) => (value === undefined ? undefined : value ? value : null))
-    .refine((value) => value === undefined || value === null || isSafeLink(value), {
-      message: `${field} must be a web address starting with http:// or https://`,
-    });
+  optionalText(field, 500).refine((value) => value === undefined || value === null || isSafeLink(value), {
+    message: `${field} must be a web address starting with http:// or https://`,
+  });
+
+/** An optional link: blank or left out means none. */
+const optionalLink = (field: string) => keptLink(field).transform((value) => value ?? null);
 
 /** The photo upload's form field naming what the photo is of. */
 export const photoPurposes = ['gallery', 'menu'] as const;

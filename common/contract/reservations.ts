@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { clockTime, isoDate, slotRef, uuid } from './common.ts';
 import { depositRequirement } from './deposits.ts';
+import { paymentToApprove } from './payments.ts';
 import { partySize, restaurantRef } from './restaurants.ts';
 import { reservationStatuses } from '../domain/reservation-status.ts';
 import { occasions, requestPicks, SPECIAL_REQUEST_MAX } from '../domain/guests.ts';
@@ -70,14 +71,7 @@ export type ReservationDetail = z.infer<typeof reservationDetail>;
  * payment to approve (the hold stays HELD until the authorisation arrives, decision 130).
  */
 export const confirmReservationResponse = dinerReservation.extend({
-  payment: z
-    .object({
-      intentId: z.string(),
-      amountPaise: z.number().int(),
-      /** The sandbox page (or null when the gateway's own checkout opens). */
-      approvalUrl: z.string().nullable(),
-    })
-    .nullable(),
+  payment: paymentToApprove.nullable(),
 });
 export type ConfirmReservationResponse = z.infer<typeof confirmReservationResponse>;
 
