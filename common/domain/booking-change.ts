@@ -41,6 +41,8 @@ export function changeTermsFor(paid: PaidDeposit | null, next: DepositRequiremen
   const deadlines = [paid?.freeCancelUntil, next.kind === 'none' ? undefined : next.freeCancelUntil].filter((d): d is Date => d !== undefined);
   const freeCancelUntil = deadlines.length > 0 ? new Date(Math.min(...deadlines.map((d) => d.getTime()))) : null;
   const difference = askedPaise - paidPaise;
+  // The deposit stays what was paid: a change that asks the same, or a smaller one once the free-cancel time has passed.
+  const unchanged = (words: string): ChangeTerms => ({ kind: 'free', depositPaise: paidPaise, extraPaise: 0, releasedPaise: 0, freeCancelUntil, words });
   if (difference > 0) {
     return {
       kind: 'pay_extra',
@@ -63,23 +65,9 @@ export function changeTermsFor(paid: PaidDeposit | null, next: DepositRequiremen
         words: `No charge: ${formatRupees(-difference)} of your deposit is released, and it becomes ${formatRupees(askedPaise)}.`,
       };
     }
-    return {
-      kind: 'free',
-      depositPaise: paidPaise,
-      extraPaise: 0,
-      releasedPaise: 0,
-      freeCancelUntil,
-      words: `No charge. The free-cancel time has passed, so your deposit stays ${formatRupees(paidPaise)}.`,
-    };
+    return unchanged(`No charge. The free-cancel time has passed, so your deposit stays ${formatRupees(paidPaise)}.`);
   }
-  return {
-    kind: 'free',
-    depositPaise: paidPaise,
-    extraPaise: 0,
-    releasedPaise: 0,
-    freeCancelUntil,
-    words: paidPaise > 0 ? `No charge: your deposit stays ${formatRupees(paidPaise)}.` : 'No charge.',
-  };
+  return unchanged(paidPaise > 0 ? `No charge: your deposit stays ${formatRupees(paidPaise)}.` : 'No charge.');
 }
 
 /** "Changed from 7:00 PM to 8:30 PM, party 2 → 4": what staff and the diner read of one change. */

@@ -64,18 +64,18 @@ export interface DropDepositRequirement {
   perCoverPaise: number;
 }
 
-/** The agreed answer for one booking (what the deposits service reads). */
-export type DepositRequirement =
-  | { kind: 'none' }
-  | {
-      kind: 'deposit' | 'prepayment';
-      amountPaise: number;
-      perCoverPaise: number;
-      freeCancelUntil: Date;
-      lateCancelKeepPaise: number;
-      noShowKeepPaise: number;
-      plainWords: string;
-    };
+/** What a deposit agrees for one booking: its amount, and what a late cancel or a no-show keeps of it, from when. */
+export interface DepositTerms {
+  kind: 'deposit' | 'prepayment';
+  amountPaise: number;
+  perCoverPaise: number;
+  freeCancelUntil: Date;
+  lateCancelKeepPaise: number;
+  noShowKeepPaise: number;
+}
+
+/** The agreed answer for one booking (what the deposits service reads): no money, or the terms and their words. */
+export type DepositRequirement = { kind: 'none' } | (DepositTerms & { plainWords: string });
 
 /** A requirement that asks for money. */
 export type MoneyRequirement = Exclude<DepositRequirement, { kind: 'none' }>;

@@ -6,7 +6,7 @@
  * and an email can never tell two stories about the same ₹400.
  */
 import { depositMoveFor } from './deposit-moves.ts';
-import { formatRupees } from './deposit-policy.ts';
+import { formatRupees, type DepositTerms } from './deposit-policy.ts';
 import type { ReservationStatus } from './reservation-status.ts';
 import type { CapturePurpose, PaymentIntentStatus } from './payment-intent.ts';
 
@@ -211,16 +211,6 @@ const heldFigures: DepositFigures = {
   feeReason: null,
 };
 
-/** What a deposit agreed when it was paid, as the cancel dialog needs it. */
-export interface CancelTerms {
-  kind: 'deposit' | 'prepayment';
-  amountPaise: number;
-  perCoverPaise: number;
-  freeCancelUntil: Date;
-  lateCancelKeepPaise: number;
-  noShowKeepPaise: number;
-}
-
 /**
  * What a cancel by the diner does to a blocked deposit if pressed at `now`, before and after:
  * decided by the same table the server runs (`depositMoveFor`), so the dialog cannot promise a
@@ -228,7 +218,8 @@ export interface CancelTerms {
  */
 export function cancelMoneySentences(
   status: ReservationStatus,
-  terms: CancelTerms,
+  /** What the deposit agreed when it was paid. */
+  terms: DepositTerms,
   figures: DepositFigures,
   now: Date,
 ): { before: string; after: string } | null {
