@@ -9,6 +9,9 @@ const flag = z
   .optional()
   .transform((value) => value === '1' || value === 'true');
 
+/** A setting left empty (`KEY=` in an env file) counts as unset, so `schema` judges only a value given. */
+const unsetWhenBlank = <Schema extends z.ZodType>(schema: Schema) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
 /**
  * Every environment variable the server reads, with its rule, its default and what it means, in
  * sections. Each `.describe()` is that variable's line in docs/configuration.md and its comment in
@@ -185,17 +188,15 @@ const accountsEnv = {
     .default(24 * 30)
     .describe('How long a sign-in lasts, in hours.'),
   PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(15).describe("log2 of scrypt's N (15 means 32 MiB of memory per hash)."),
-  SIGNING_SECRET: z
-    .preprocess((value) => (value === '' ? undefined : value), z.string().min(32).optional())
-    .describe(
-      'At least 32 characters; signs upload URLs and the links in reminders and calendar emails (decision 152). Unset, a key is generated once and kept in the database, so every instance reads the same one (server/signing.ts).',
-    ),
+  SIGNING_SECRET: unsetWhenBlank(z.string().min(32)).describe(
+    'At least 32 characters; signs upload URLs and the links in reminders and calendar emails (decision 152). Unset, a key is generated once and kept in the database, so every instance reads the same one (server/signing.ts).',
+  ),
 };
 
 const messagesEnv = {
-  PUBLIC_URL: z
-    .preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^https?$/ }).optional())
-    .describe('Where diners reach the app: the links in emails and texts (reminders, calendar files) start with it. Unset means `http://localhost:PORT`.'),
+  PUBLIC_URL: unsetWhenBlank(z.url({ protocol: /^https?$/ })).describe(
+    'Where diners reach the app: the links in emails and texts (reminders, calendar files) start with it. Unset means `http://localhost:PORT`.',
+  ),
   SMTP_URL: z.string().optional().describe('Outgoing email (`smtp://user:pass@host:587`, or `smtps://`); unset keeps email in the dev mailbox and the log.'),
   MAIL_FROM: z.string().default('Tablefair <no-reply@tablefair.in>').describe('The sender of outgoing email.'),
   DEV_MAILBOX: z
@@ -218,7 +219,7 @@ const messagesEnv = {
     ),
 };
 
-const optionalText = z.preprocess((value) => (value === '' ? undefined : value), z.string().optional());
+const optionalText = unsetWhenBlank(z.string());
 
 /** The SMS gateway's settings (decision 210): read only when SMS_DRIVER=exotel, which needs every one without a default. */
 const exotelEnv = {
@@ -238,20 +239,16 @@ const exotelEnv = {
   ),
   EXOTEL_DLT_TEMPLATE_REMINDER: optionalText.describe('The DLT template id of the reservation reminder text.'),
   EXOTEL_DLT_TEMPLATE_OFFER: optionalText.describe('The DLT template id of the "a table is yours" offer text (waitlist and drops).'),
-  EXOTEL_CALLBACK_TOKEN: z
-    .preprocess((value) => (value === '' ? undefined : value), z.string().min(24).optional())
-    .describe(
-      "At least 24 characters, kept secret: Exotel's delivery receipts carry no signature, so the StatusCallback URL (`PUBLIC_URL/api/notifications/receipts/exotel/<token>`) carries this token and a receipt without it is refused (decision 210).",
-    ),
+  EXOTEL_CALLBACK_TOKEN: unsetWhenBlank(z.string().min(24)).describe(
+    "At least 24 characters, kept secret: Exotel's delivery receipts carry no signature, so the StatusCallback URL (`PUBLIC_URL/api/notifications/receipts/exotel/<token>`) carries this token and a receipt without it is refused (decision 210).",
+  ),
 };
 
 /** Web Push (docs/decisions/212-web-push-and-installable-app.md): the VAPID key pair that signs every push. */
 const pushEnv = {
-  PUSH_DRIVER: z
-    .preprocess((value) => (value === '' ? undefined : value), z.enum(['webpush', 'off']).optional())
-    .describe(
-      '`webpush` sends offers, reminders, draw results and date-plan changes to the browsers diners and dating members subscribed (Web Push with VAPID); `off` leaves push out of every route. Unset: `webpush`, except in production without VAPID keys, where push stays off and the start-up log says so. `NODE_ENV=production` with `PUSH_DRIVER=webpush` (or only some of the VAPID settings) refuses to start without all three (decision 212).',
-    ),
+  PUSH_DRIVER: unsetWhenBlank(z.enum(['webpush', 'off'])).describe(
+    '`webpush` sends offers, reminders, draw results and date-plan changes to the browsers diners and dating members subscribed (Web Push with VAPID); `off` leaves push out of every route. Unset: `webpush`, except in production without VAPID keys, where push stays off and the start-up log says so. `NODE_ENV=production` with `PUSH_DRIVER=webpush` (or only some of the VAPID settings) refuses to start without all three (decision 212).',
+  ),
   VAPID_PUBLIC_KEY: optionalText.describe(
     'The VAPID public key (URL-safe base64, 65 bytes uncompressed P-256), as `npx web-push generate-vapid-keys` prints it; browsers subscribe with it. Unset outside production: a pair is made once and kept in `DATA_DIR/vapid-keys.json` (tests keep theirs in memory).',
   ),
@@ -411,9 +408,9 @@ const paymentsEnv = {
   PAYMENTS_SANDBOX_DEMO: flag.describe(
     '`1`: the sandbox in production, on purpose, for a demo where no real money moves; production refuses the sandbox without it, and every start then warns (decision 201).',
   ),
-  PAYMENTS_WEBHOOK_SECRET: z
-    .preprocess((value) => (value === '' ? undefined : value), z.string().min(16).optional())
-    .describe("The sandbox's webhook signing secret (HMAC-SHA-256, at least 16 characters); random per process when unset. Never logged."),
+  PAYMENTS_WEBHOOK_SECRET: unsetWhenBlank(z.string().min(16)).describe(
+    "The sandbox's webhook signing secret (HMAC-SHA-256, at least 16 characters); random per process when unset. Never logged.",
+  ),
   PAYMENTS_PROVIDER_TIMEOUT_MS: z.coerce
     .number()
     .int()
@@ -431,14 +428,12 @@ const paymentsEnv = {
 };
 
 const operationsEnv = {
-  METRICS_TOKEN: z
-    .preprocess((value) => (value === '' ? undefined : value), z.string().min(16).optional())
-    .describe(
-      'At least 16 characters: `GET /metrics` on the main port then answers `Authorization: Bearer <token>` only; unset, it answers 404 there (docs/operations.md §8). Never logged.',
-    ),
-  METRICS_PORT: z
-    .preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(0).max(65535).optional())
-    .describe('Also serve `/metrics`, without a token, on this private listener; unset means none.'),
+  METRICS_TOKEN: unsetWhenBlank(z.string().min(16)).describe(
+    'At least 16 characters: `GET /metrics` on the main port then answers `Authorization: Bearer <token>` only; unset, it answers 404 there (docs/operations.md §8). Never logged.',
+  ),
+  METRICS_PORT: unsetWhenBlank(z.coerce.number().int().min(0).max(65535)).describe(
+    'Also serve `/metrics`, without a token, on this private listener; unset means none.',
+  ),
   METRICS_HOST: z.string().default('127.0.0.1').describe('The address of that listener.'),
   SHUTDOWN_READINESS_DELAY_SECONDS: z.coerce
     .number()
