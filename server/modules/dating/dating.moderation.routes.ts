@@ -4,6 +4,7 @@ import { standardErrors } from '#common/contract/common.ts';
 import { datingMemberParams } from '#common/contract/dating.ts';
 import { moderationReportsQuery, moderationReportsResponse, moderationReviewBody, moderationReviewResponse } from '#common/contract/moderation.ts';
 import { bearerAccess } from '#common/contract/openapi-security.ts';
+import { sendDatingPhoto } from './dating.routes.ts';
 
 /** Tablefair moderators' side of dating: the moderation list of reported members (decision 185). */
 export const datingModerationRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -42,14 +43,8 @@ export const datingModerationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       config: { rateLimitGroup: 'booking' },
     },
-    async (request, reply) => {
-      const image = await dating.readPhotoForModerator(await request.principal(), request.params.photoId);
-      return reply
-        .header('content-type', image.contentType)
-        .header('cache-control', 'private, no-store')
-        .header('x-content-type-options', 'nosniff')
-        .send(image.body);
-    },
+    async (request, reply) =>
+      sendDatingPhoto(reply, await dating.readPhotoForModerator(await request.principal(), request.params.photoId), 'private, no-store'),
   );
 
   app.post(

@@ -44,6 +44,18 @@ function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: s
 }
 
 /**
+ * A member's photo as its bytes: its own type, never sniffed as another, and private to the
+ * browser that asked (kept an hour for its owner; not kept at all for a moderator).
+ */
+export function sendDatingPhoto(
+  reply: FastifyReply,
+  image: { body: Buffer; contentType: string },
+  cacheControl: 'private, max-age=3600' | 'private, no-store',
+) {
+  return reply.header('content-type', image.contentType).header('cache-control', cacheControl).header('x-content-type-options', 'nosniff').send(image.body);
+}
+
+/**
  * The dating section's HTTP surface under /dating: auth (signup, login, me, logout), photo
  * uploads (presign, local PUT) and photos. Sessions are cookies, so every state-changing
  * call takes JSON only: a form on another site cannot send JSON, and SameSite=Lax keeps the
@@ -208,14 +220,7 @@ export const datingRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.any(), ...standardErrors },
       },
     },
-    async (request, reply) => {
-      const image = await dating.readPhoto(await request.principal(), request.params.photoId);
-      return reply
-        .header('content-type', image.contentType)
-        .header('cache-control', 'private, max-age=3600')
-        .header('x-content-type-options', 'nosniff')
-        .send(image.body);
-    },
+    async (request, reply) => sendDatingPhoto(reply, await dating.readPhoto(await request.principal(), request.params.photoId), 'private, max-age=3600'),
   );
 
   app.put(

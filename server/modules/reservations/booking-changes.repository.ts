@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { MoneyRequirement } from '#common/domain/deposit-policy.ts';
 import type { ReservationActor } from '#common/domain/reservation-status.ts';
 import { queryRows, type Db } from '#server/db/client.ts';
 
@@ -120,19 +121,7 @@ export async function updateReservationTimeAndParty(
 }
 
 /** A deposit's terms after a change (decisions 281, 282): the amount the booking now carries and its kept shares and deadline. */
-export async function updateDepositTerms(
-  db: Db,
-  reservationId: string,
-  terms: {
-    amountPaise: number;
-    perCoverPaise: number;
-    freeCancelUntil: Date;
-    lateCancelKeepPaise: number;
-    noShowKeepPaise: number;
-    plainWords: string;
-    now: Date;
-  },
-): Promise<void> {
+export async function updateDepositTerms(db: Db, reservationId: string, terms: Omit<MoneyRequirement, 'kind'> & { now: Date }): Promise<void> {
   await db.execute(
     sql`UPDATE reservation_deposits SET amount_paise = ${terms.amountPaise}, per_cover_paise = ${terms.perCoverPaise},
           free_cancel_until = ${terms.freeCancelUntil.toISOString()}, late_cancel_keep_paise = ${terms.lateCancelKeepPaise},

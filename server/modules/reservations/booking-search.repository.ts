@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '#server/db/client.ts';
 import { isLapsedHold } from './reservation-sql.ts';
-import type { AdminBookingRow } from './reservations.repository.ts';
+import { staffBookingSelect, type AdminBookingRow } from './reservations.repository.ts';
 
 /** A booking as staff see it: the same columns as their bookings list. */
 export type BookingSearchRow = AdminBookingRow;
@@ -33,12 +33,7 @@ export function searchRestaurantBookings(
   }
   return queryRows<BookingSearchRow>(
     db,
-    sql`SELECT r.id, r.status, r.hold_expires_at, r.party_size, r.created_at, r.starts_at,
-          to_char(s.slot_date, 'YYYY-MM-DD') AS slot_date, s.slot_time,
-          u.name AS user_name, u.username, u.email AS user_email, u.phone AS user_phone
-        FROM reservations r
-        JOIN slots s ON s.id = r.slot_id
-        JOIN users u ON u.id = r.user_id
+    sql`${staffBookingSelect}
         WHERE r.restaurant_id = ${restaurantId}
           AND NOT ${isLapsedHold(now, 'r')}
           AND NOT (r.status = 'CANCELLED' AND r.cancel_reason = 'HOLD_EXPIRED')

@@ -1,10 +1,9 @@
 import { BOOKING_SEARCH_LIMIT, type BookingSearchResponse } from '#common/contract/booking-search.ts';
 import { bookingCode, readBookingCode } from '#common/domain/booking-code.ts';
-import { effectiveStatus } from '#common/domain/reservation-status.ts';
-import { asDate } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
 import { searchRestaurantBookings } from './booking-search.repository.ts';
+import { toStaffBooking } from './reservation-view.ts';
 
 /** Staff find a booking by guest name, phone or booking code, any date, in their own restaurant only (decision 236). */
 export function createBookingSearch({ db, clock }: AppDeps) {
@@ -24,16 +23,7 @@ export function createBookingSearch({ db, clock }: AppDeps) {
       );
       return {
         truncated: rows.length > BOOKING_SEARCH_LIMIT,
-        results: rows.slice(0, BOOKING_SEARCH_LIMIT).map((row) => ({
-          id: row.id,
-          code: bookingCode(row.id),
-          status: effectiveStatus(row.status, row.hold_expires_at, now),
-          partySize: row.party_size,
-          createdAt: asDate(row.created_at).toISOString(),
-          startsAt: asDate(row.starts_at).toISOString(),
-          user: { name: row.user_name || row.username, email: row.user_email, phone: row.user_phone },
-          slot: { date: row.slot_date, time: row.slot_time },
-        })),
+        results: rows.slice(0, BOOKING_SEARCH_LIMIT).map((row) => ({ ...toStaffBooking(row, now), code: bookingCode(row.id) })),
       };
     },
   };

@@ -4,9 +4,9 @@ import { effectiveStatus } from '#common/domain/reservation-status.ts';
 import { bookingClosesAt, formatTime12h, toKolkata } from '#common/domain/time.ts';
 import { asDate } from '#server/db/client.ts';
 import { toRestaurantRef } from '#server/modules/restaurants/restaurant-sql.ts';
-import type { ReservationRow } from './reservations.repository.ts';
+import type { AdminBookingRow, ReservationRow } from './reservations.repository.ts';
 
-/** How a reservation reads to its diner, and the sentences its refusals say. */
+/** How a reservation reads to its diner and to staff, and the sentences its refusals say. */
 
 export const NO_LONGER_AVAILABLE = 'That time is no longer available';
 export const RESERVATION_NOT_FOUND = 'Reservation not found';
@@ -53,5 +53,19 @@ export function toDinerReservation(row: ReservationRow, now: Date, cutoffMinutes
     createdAt: asDate(row.created_at).toISOString(),
     request: toBookingRequest(row),
     ...(cutoffMinutes === undefined ? {} : { requestEditableUntil: bookingClosesAt(asDate(row.starts_at), cutoffMinutes).toISOString() }),
+  };
+}
+
+/** A booking as staff read it, in their bookings list and their search: its state, time, party and guest. */
+export function toStaffBooking(row: AdminBookingRow, now: Date) {
+  return {
+    id: row.id,
+    status: effectiveStatus(row.status, row.hold_expires_at, now),
+    partySize: row.party_size,
+    createdAt: asDate(row.created_at).toISOString(),
+    startsAt: asDate(row.starts_at).toISOString(),
+    // Reservations are in the diner's name; an account without one shows its username.
+    user: { name: row.user_name || row.username, email: row.user_email, phone: row.user_phone },
+    slot: { date: row.slot_date, time: row.slot_time },
   };
 }

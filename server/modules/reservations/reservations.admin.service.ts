@@ -1,7 +1,7 @@
 import type { AdminBooking, AdminBookingsResponse, PortalStreamEvent } from '#common/contract/portal.ts';
 import { describeChange } from '#common/domain/booking-change.ts';
 import type { ReminderReply } from '#common/contract/reminders.ts';
-import { effectiveStatus, summaryBuckets, type ReservationStatus } from '#common/domain/reservation-status.ts';
+import { summaryBuckets, type ReservationStatus } from '#common/domain/reservation-status.ts';
 import { AVAILABILITY_HORIZON_DAYS } from '#common/domain/restaurants.ts';
 import { todayInKolkata } from '#common/domain/time.ts';
 import { asDate } from '#server/db/client.ts';
@@ -13,7 +13,7 @@ import type { StrikesService } from '#server/modules/strikes/strikes.service.ts'
 import { listLatestAppliedChanges } from './booking-changes.repository.ts';
 import { countBookingsOfDate, findBookingOfRestaurant, listBookingsFrom, type AdminBookingRow } from './reservations.repository.ts';
 import type { ReservationsService } from './reservations.service.ts';
-import { BOOKING_NOT_FOUND } from './reservation-view.ts';
+import { BOOKING_NOT_FOUND, toStaffBooking } from './reservation-view.ts';
 
 /** How far ahead the Upcoming Bookings list reaches (the diner's booking horizon). */
 const BOOKINGS_HORIZON_DAYS = AVAILABILITY_HORIZON_DAYS;
@@ -36,18 +36,7 @@ async function changedFromOf(database: AppDeps['db'], ids: string[]): Promise<Ma
 }
 
 function toAdminBooking(row: AdminBookingRow, now: Date, reminderReply: ReminderReply | null, changedFrom: string | null): AdminBooking {
-  return {
-    id: row.id,
-    status: effectiveStatus(row.status, row.hold_expires_at, now),
-    partySize: row.party_size,
-    createdAt: asDate(row.created_at).toISOString(),
-    startsAt: asDate(row.starts_at).toISOString(),
-    // Reservations are in the diner's name; an account without one shows its username.
-    user: { name: row.user_name || row.username, email: row.user_email, phone: row.user_phone },
-    slot: { date: row.slot_date, time: row.slot_time },
-    reminderReply,
-    changedFrom,
-  };
+  return { ...toStaffBooking(row, now), reminderReply, changedFrom };
 }
 
 /** The staff's side of reservations: their restaurant's bookings, the staff moves and the live stream. */

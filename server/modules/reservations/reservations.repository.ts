@@ -310,8 +310,8 @@ export interface AdminBookingRow {
   user_phone: string | null;
 }
 
-/** A booking as staff see it: the reservation, its slot and the diner's contact details. */
-const bookingSelect = sql`SELECT r.id, r.status, r.hold_expires_at, r.party_size, r.created_at, r.starts_at,
+/** A booking as staff see it: the reservation, its slot and the diner's contact details (the AdminBookingRow columns). */
+export const staffBookingSelect = sql`SELECT r.id, r.status, r.hold_expires_at, r.party_size, r.created_at, r.starts_at,
     to_char(s.slot_date, 'YYYY-MM-DD') AS slot_date, s.slot_time,
     u.name AS user_name, u.username, u.email AS user_email, u.phone AS user_phone
   FROM reservations r
@@ -325,7 +325,7 @@ const bookingSelect = sql`SELECT r.id, r.status, r.hold_expires_at, r.party_size
 export function listBookingsFrom(db: Db, restaurantId: string, fromDate: string, days: number, now: Date, limit: number): Promise<AdminBookingRow[]> {
   return queryRows<AdminBookingRow>(
     db,
-    sql`${bookingSelect}
+    sql`${staffBookingSelect}
         WHERE r.restaurant_id = ${restaurantId}
           AND s.slot_date >= ${fromDate}::date AND s.slot_date < ${fromDate}::date + ${days}::int
           AND NOT ${isLapsedHold(now, 'r')}
@@ -351,7 +351,7 @@ export async function countBookingsOfDate(db: Db, restaurantId: string, date: st
 export async function findBookingOfRestaurant(db: Db, restaurantId: string, id: string): Promise<AdminBookingRow | undefined> {
   const [row] = await queryRows<AdminBookingRow>(
     db,
-    sql`${bookingSelect}
+    sql`${staffBookingSelect}
         WHERE r.id = ${id} AND r.restaurant_id = ${restaurantId}`,
   );
   return row;
