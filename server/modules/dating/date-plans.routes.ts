@@ -12,6 +12,7 @@ import {
   sharedDatePlan,
 } from '#common/contract/dating-plans.ts';
 import { datingCookieAccess, publicAccess } from '#common/contract/openapi-security.ts';
+import { notStored } from '#server/no-store.ts';
 
 /** An empty JSON body: the plan calls carry nothing but the plan in the path. */
 const noBody = z.object({}).strict().optional();
@@ -56,10 +57,7 @@ export const datePlansRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       config: { rateLimitGroup: 'booking' },
     },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return datePlans.listPlans(await request.principal());
-    },
+    async (request, reply) => notStored(reply, await datePlans.listPlans(await request.principal())),
   );
 
   app.post(
@@ -161,9 +159,6 @@ export const datePlansRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       config: { rateLimitGroup: 'booking' },
     },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return datePlans.readSharedPlan(request.params.token);
-    },
+    async (request, reply) => notStored(reply, await datePlans.readSharedPlan(request.params.token)),
   );
 };

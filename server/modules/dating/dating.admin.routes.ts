@@ -3,6 +3,7 @@ import { standardErrors } from '#common/contract/common.ts';
 import { datePartnerProfile, datePartnerSetting } from '#common/contract/dating.ts';
 import { adminDate, adminDatesQuery, adminDatesResponse, dateArrivalBody, dateArrivalParams, datePlanParams } from '#common/contract/dating-plans.ts';
 import { bearerAccess } from '#common/contract/openapi-security.ts';
+import { notStored } from '#server/no-store.ts';
 
 /** The staff's side of dating: whether their restaurant hosts Tablefair dates (decision 183). */
 export const datingAdminRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -68,10 +69,7 @@ export const datingAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       config: { rateLimitGroup: 'booking' },
     },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return datePlans.listDatesOfDay(await request.principal(), request.query.date);
-    },
+    async (request, reply) => notStored(reply, await datePlans.listDatesOfDay(await request.principal(), request.query.date)),
   );
 
   app.post(

@@ -5,6 +5,7 @@ import { datingMemberParams } from '#common/contract/dating.ts';
 import { moderationReportsQuery, moderationReportsResponse, moderationReviewBody, moderationReviewResponse } from '#common/contract/moderation.ts';
 import { bearerAccess } from '#common/contract/openapi-security.ts';
 import { sendDatingPhoto } from './dating.routes.ts';
+import { notStored } from '#server/no-store.ts';
 
 /** Tablefair moderators' side of dating: the moderation list of reported members (decision 185). */
 export const datingModerationRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -24,10 +25,7 @@ export const datingModerationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       config: { rateLimitGroup: 'booking' },
     },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return datingModeration.listReports(await request.principal(), request.query.status);
-    },
+    async (request, reply) => notStored(reply, await datingModeration.listReports(await request.principal(), request.query.status)),
   );
 
   app.get(

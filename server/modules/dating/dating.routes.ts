@@ -26,6 +26,7 @@ import { datingPushRoutes } from '#server/modules/notifications/push.routes.ts';
 import { datePlansRoutes } from './date-plans.routes.ts';
 import { LOCAL_UPLOAD_PATH } from './dating-uploads.ts';
 import { datingCookieAccess, optionalDatingCookieAccess, publicAccess } from '#common/contract/openapi-security.ts';
+import { notStored } from '#server/no-store.ts';
 
 /** The browser's upload nonce: binds presigned photo keys to the browser that asked for them. */
 export const DATING_UPLOAD_COOKIE = 'tf_dating_upload';
@@ -161,10 +162,7 @@ export const datingRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: datingProfile, ...standardErrors },
       },
     },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return dating.getCurrentDatingUser(await request.principal());
-    },
+    async (request, reply) => notStored(reply, await dating.getCurrentDatingUser(await request.principal())),
   );
 
   app.post(
@@ -255,10 +253,7 @@ export const datingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       config: { rateLimitGroup: 'booking' },
     },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return dating.listSuggestions(await request.principal());
-    },
+    async (request, reply) => notStored(reply, await dating.listSuggestions(await request.principal())),
   );
 
   app.post(

@@ -12,6 +12,7 @@ import {
   pushUnsubscribeBody,
   vapidPublicKeyResponse,
 } from '#common/contract/push.ts';
+import { notStored } from '#server/no-store.ts';
 
 const tags = ['notifications'];
 
@@ -146,10 +147,7 @@ export const datingPushRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: datingNotificationPreferences, ...standardErrors },
       },
     },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return push.datingPreferences(await request.principal(), request.query.endpoint);
-    },
+    async (request, reply) => notStored(reply, await push.datingPreferences(await request.principal(), request.query.endpoint)),
   );
 
   app.put(

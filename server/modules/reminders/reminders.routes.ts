@@ -3,6 +3,7 @@ import { emptyBody, standardErrors } from '#common/contract/common.ts';
 import { bearerAccess, publicAccess } from '#common/contract/openapi-security.ts';
 import { calendarLink, linkTokenParams, reminderLinkView } from '#common/contract/reminders.ts';
 import { reservationIdParams } from '#common/contract/reservations.ts';
+import { notStored } from '#server/no-store.ts';
 
 /**
  * The diner's side of reminders (decisions 151, 152): the one-tap links, which need no sign-in because the
@@ -25,10 +26,7 @@ export const remindersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       config: { rateLimitGroup: 'booking' },
     },
-    async (request, reply) => {
-      const view = await reminders.readLink(request.params.token);
-      return reply.header('cache-control', 'no-store').send(view);
-    },
+    async (request, reply) => notStored(reply, await reminders.readLink(request.params.token)),
   );
 
   app.post(
