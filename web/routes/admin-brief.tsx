@@ -4,7 +4,7 @@ import { describeRequest, guestTagLabels, occasionLabels, requestPickLabels } fr
 import { formatDateShort, formatTime12h, isIsoDate, todayInKolkata } from '#common/domain/time.ts';
 import { errorMessage, readToken } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
-import { Skeleton } from '#web/components/ui/Feedback.tsx';
+import { SkeletonRows } from '#web/components/ui/SkeletonRows.tsx';
 import { useTonightsBrief } from '#web/features/guests/api.ts';
 import { tableLabel } from '#web/features/guests/table-label.ts';
 import '#web/features/guests/brief.css';
@@ -56,10 +56,7 @@ function Brief() {
         </div>
       </header>
       {brief.isPending ? (
-        <div aria-hidden="true" className="brief__loading">
-          <Skeleton height={40} />
-          <Skeleton height={40} />
-        </div>
+        <SkeletonRows count={2} height={40} className="brief__loading" />
       ) : brief.isError ? (
         <p role="alert" className="brief__note">
           {errorMessage(brief.error, { server: 'The brief could not load. Try again.', network: 'No connection. Check it and try again.' })}{' '}

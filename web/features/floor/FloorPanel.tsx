@@ -282,32 +282,16 @@ function SettingsEditor({ settings }: { settings: FloorSettingsBody }) {
       <fieldset className="floor-fieldset">
         <legend>Pacing in any 15 minutes</legend>
         <div className="floor-row">
-          <label className="floor-cell floor-cell--number">
-            <span>Most covers</span>
-            <input
-              type="number"
-              inputMode="numeric"
-              min={1}
-              placeholder="No limit"
-              value={draft.pacing.maxCovers ?? ''}
-              onChange={(event) =>
-                setDraft({ ...draft, pacing: { ...draft.pacing, maxCovers: event.target.value === '' ? null : Number(event.target.value) } })
-              }
-            />
-          </label>
-          <label className="floor-cell floor-cell--number">
-            <span>Most parties</span>
-            <input
-              type="number"
-              inputMode="numeric"
-              min={1}
-              placeholder="No limit"
-              value={draft.pacing.maxParties ?? ''}
-              onChange={(event) =>
-                setDraft({ ...draft, pacing: { ...draft.pacing, maxParties: event.target.value === '' ? null : Number(event.target.value) } })
-              }
-            />
-          </label>
+          <PacingLimit
+            label="Most covers"
+            value={draft.pacing.maxCovers}
+            onChange={(maxCovers) => setDraft({ ...draft, pacing: { ...draft.pacing, maxCovers } })}
+          />
+          <PacingLimit
+            label="Most parties"
+            value={draft.pacing.maxParties}
+            onChange={(maxParties) => setDraft({ ...draft, pacing: { ...draft.pacing, maxParties } })}
+          />
         </div>
       </fieldset>
       <div className="floor-actions">
@@ -316,5 +300,22 @@ function SettingsEditor({ settings }: { settings: FloorSettingsBody }) {
         </Button>
       </div>
     </AdminPanel>
+  );
+}
+
+/** One pacing cap: an empty box means no limit, which is saved as null rather than 0. */
+function PacingLimit({ label, value, onChange }: { label: string; value: number | null; onChange: (value: number | null) => void }) {
+  return (
+    <label className="floor-cell floor-cell--number">
+      <span>{label}</span>
+      <input
+        type="number"
+        inputMode="numeric"
+        min={1}
+        placeholder="No limit"
+        value={value ?? ''}
+        onChange={(event) => onChange(event.target.value === '' ? null : Number(event.target.value))}
+      />
+    </label>
   );
 }

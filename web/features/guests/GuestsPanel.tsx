@@ -4,8 +4,8 @@ import { guestTagLabels, guestTags, type GuestTag } from '#common/domain/guests.
 import { formatDateShort, todayInKolkata } from '#common/domain/time.ts';
 import { errorMessage } from '#web/api/client.ts';
 import { Button, ButtonLink } from '#web/components/ui/Button.tsx';
-import { Skeleton } from '#web/components/ui/Feedback.tsx';
 import { SelectField } from '#web/components/ui/Field.tsx';
+import { SkeletonRows } from '#web/components/ui/SkeletonRows.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { AdminPanel } from '#web/features/portal/AdminPanel.tsx';
 import { downloadGuestsCsv, useGuestList } from './api.ts';
@@ -34,12 +34,7 @@ export function GuestsPanel({ restaurantId }: { restaurantId: string }) {
 
   let body;
   if (list.isPending) {
-    body = (
-      <div aria-hidden="true" className="guest-list__loading">
-        <Skeleton height={52} />
-        <Skeleton height={52} />
-      </div>
-    );
+    body = <SkeletonRows count={2} height={52} className="guest-list__loading" />;
   } else if (list.isError) {
     body = (
       <div className="guest-list__note" role="alert">

@@ -4,7 +4,7 @@ import type { BookingSearchResponse } from '#common/contract/booking-search.ts';
 import { formatDateShort, formatTime12h } from '#common/domain/time.ts';
 import { apiRequest, errorMessage } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
-import { Skeleton } from '#web/components/ui/Feedback.tsx';
+import { SkeletonRows } from '#web/components/ui/SkeletonRows.tsx';
 import { AdminPanel } from './AdminPanel.tsx';
 import { adminKeys } from './api.ts';
 import { staffStatusLabels } from './bookings.ts';
@@ -39,12 +39,7 @@ export function BookingSearchPanel() {
   if (!isReady) {
     body = <p className="booking-search__note">Type a guest’s name, 4 digits of their phone, or the booking code they were given (like 3F9A-1C2B).</p>;
   } else if (search.isPending) {
-    body = (
-      <div aria-hidden="true" className="booking-search__loading">
-        <Skeleton height={52} />
-        <Skeleton height={52} />
-      </div>
-    );
+    body = <SkeletonRows count={2} height={52} className="booking-search__loading" />;
   } else if (search.isError) {
     body = (
       <div className="booking-search__note booking-search__note--error" role="alert">

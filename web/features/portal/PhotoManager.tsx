@@ -3,6 +3,7 @@ import { useId, useState, type ChangeEvent } from 'react';
 import { MAX_GALLERY_PHOTOS, MAX_MENU_PHOTOS } from '#common/domain/restaurant-profile.ts';
 import { ApiError } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
+import { PhotoAtWidth } from '#web/components/ui/PhotoAtWidth.tsx';
 import { useDismissToast, useToast } from '#web/components/ui/Toast.tsx';
 import { adminKeys } from './api.ts';
 import { makePhotoCover, removeRestaurantPhoto, uploadRestaurantPhoto, type AdminPhoto } from './photos-api.ts';
@@ -86,15 +87,7 @@ export function PhotoManager({ purpose, photos, restaurantName }: { purpose: 'ga
         <ul className={`profile-photos__grid profile-photos__grid--${purpose}`}>
           {mine.map((photo, index) => (
             <li key={photo.id} className="profile-photos__item">
-              <img
-                src={photo.srcSet.split(', ')[0]!.split(' ')[0]}
-                srcSet={photo.srcSet}
-                sizes="240px"
-                width={240}
-                height={Math.round((photo.height * 240) / photo.width)}
-                alt={photo.alt}
-                loading="lazy"
-              />
+              <PhotoAtWidth photo={photo} width={240} alt={photo.alt} loading="lazy" />
               {index === 0 && purpose === 'gallery' ? <span className="profile-photos__cover">Cover</span> : null}
               <div className="profile-photos__actions">
                 {index > 0 ? (

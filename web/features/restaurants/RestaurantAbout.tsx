@@ -1,5 +1,6 @@
 import type { RestaurantDetail } from '#common/contract/restaurants.ts';
 import { childrenLabels, dietExplanations, dietLabels, formatCostForTwo, smokingLabels } from '#common/domain/restaurant-profile.ts';
+import { largestPhotoUrl, PhotoAtWidth } from '#web/components/ui/PhotoAtWidth.tsx';
 import { safeExternalUrl } from './RestaurantFacts.tsx';
 
 /** What a diner decides by, first: veg or not, cost for two, where it is (decision 233). */
@@ -70,17 +71,8 @@ export function RestaurantAbout({ restaurant }: { restaurant: RestaurantDetail }
             <ul className="restaurant-about__menu">
               {restaurant.menu.photos.map((page, index) => (
                 <li key={page.id}>
-                  <a href={page.srcSet.split(', ').at(-1)!.split(' ')[0]} target="_blank" rel="noopener">
-                    <img
-                      src={page.srcSet.split(', ')[0]!.split(' ')[0]}
-                      srcSet={page.srcSet}
-                      sizes="160px"
-                      width={160}
-                      height={Math.round((page.height * 160) / page.width)}
-                      alt={page.alt || `Menu, page ${index + 1}`}
-                      loading="lazy"
-                      decoding="async"
-                    />
+                  <a href={largestPhotoUrl(page)} target="_blank" rel="noopener">
+                    <PhotoAtWidth photo={page} width={160} alt={page.alt || `Menu, page ${index + 1}`} loading="lazy" decoding="async" />
                     <span className="visually-hidden"> (opens the full page)</span>
                   </a>
                 </li>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { RestaurantDetail } from '#common/contract/restaurants.ts';
 import { COVER_SIZES } from '#common/domain/restaurant-profile.ts';
+import { PhotoAtWidth } from '#web/components/ui/PhotoAtWidth.tsx';
 import { HeroImage } from './HeroImage.tsx';
 
 /**
@@ -70,16 +71,7 @@ export function RestaurantGallery({ restaurant, className }: { restaurant: Resta
                   aria-label={`Show photo ${slide + 1} of ${slides}${thumb.alt ? `: ${thumb.alt}` : ''}`}
                   onClick={() => setChosen(slide)}
                 >
-                  <img
-                    src={thumb.srcSet.split(', ')[0]!.split(' ')[0]}
-                    srcSet={thumb.srcSet}
-                    sizes="120px"
-                    width={120}
-                    height={Math.round((thumb.height * 120) / thumb.width)}
-                    alt=""
-                    loading="lazy"
-                    decoding="async"
-                  />
+                  <PhotoAtWidth photo={thumb} width={120} alt="" loading="lazy" decoding="async" />
                 </button>
               </li>
             );
