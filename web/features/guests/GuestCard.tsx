@@ -113,7 +113,7 @@ function GuestNotesForm({ guest }: { guest: GuestCardData }) {
       <fieldset className="guest-card__tags">
         <legend className="guest-card__label">Tags (only your restaurant sees them)</legend>
         {guestTags.map((tag) => (
-          <label key={tag} className="guest-tag-pick">
+          <label key={tag} className="pill-toggle check-pill">
             <input
               type="checkbox"
               checked={tags.includes(tag)}

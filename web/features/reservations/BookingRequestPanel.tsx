@@ -124,7 +124,7 @@ function RequestForm({
       <fieldset className="booking-request__picks">
         <legend id={picksId}>Quick picks</legend>
         {requestPicks.map((pick) => (
-          <label key={pick} className="booking-request__pick">
+          <label key={pick} className="pill-toggle check-pill">
             <input type="checkbox" checked={picks.includes(pick)} onChange={() => toggle(pick)} />
             {requestPickLabels[pick]}
           </label>
