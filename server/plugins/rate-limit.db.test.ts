@@ -1,6 +1,6 @@
 import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '#server/test/app.ts';
+import { createTestApp, requestHold, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildSlot } from '#server/test/factories.ts';
 
 const login = (t: TestApp, username: string, ip = '10.0.0.1') =>
@@ -39,12 +39,7 @@ describe('rate limits (memory store)', () => {
     const diner = await buildDiner(t.database.db);
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) {
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/api/reservations',
-        headers: { authorization: `Bearer ${diner.token}` },
-        payload: { restaurantSlug: restaurant.slug, date: '2026-11-25', time: '19:00', partySize: 1 },
-      });
+      const response = await requestHold(t.app, diner.token, { restaurantSlug: restaurant.slug, date: '2026-11-25', time: '19:00', partySize: 1 });
       statuses.push(response.statusCode);
     }
     // The first succeeds, the second is refused by the same-time rule, the third by the limit.

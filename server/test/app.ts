@@ -59,8 +59,12 @@ export function bearer(token: string): { authorization: string } {
   return { authorization: `Bearer ${token}` };
 }
 
-/** POST /api/reservations as the diner holding `token`: the hold most tests start from. */
-export function requestHold(app: FastifyInstance, token: string, hold: { restaurantSlug: string; date: string; time: string; partySize: number }) {
+/** POST /api/reservations as the diner holding `token`: the hold most tests start from (with what the diner tells the restaurant, if any). */
+export function requestHold(
+  app: FastifyInstance,
+  token: string,
+  hold: { restaurantSlug: string; date: string; time: string; partySize: number; request?: object },
+) {
   return app.inject({ method: 'POST', url: '/api/reservations', headers: bearer(token), payload: hold });
 }
 

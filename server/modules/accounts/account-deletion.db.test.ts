@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '#server/db/client.ts';
-import { bearer, createTestApp, type TestApp } from '#server/test/app.ts';
+import { bearer, createTestApp, requestHold, type TestApp } from '#server/test/app.ts';
 import { buildDatingMember, buildDiner, buildRestaurant, buildSlot, buildStaff, TEST_PASSWORD, type BuiltAccount } from '#server/test/factories.ts';
 
 /**
@@ -29,12 +29,7 @@ async function book(time: string, request?: object): Promise<string> {
     )
   )[0];
   await buildSlot(t.database.db, restaurant.id, { date: DATE, time, capacity: 10 });
-  const held = await t.app.inject({
-    method: 'POST',
-    url: '/api/reservations',
-    headers: bearer(diner.token),
-    payload: { restaurantSlug: restaurant.slug, date: DATE, time, partySize: 2, ...(request ? { request } : {}) },
-  });
+  const held = await requestHold(t.app, diner.token, { restaurantSlug: restaurant.slug, date: DATE, time, partySize: 2, ...(request ? { request } : {}) });
   expect(held.statusCode, held.body).toBe(201);
   const id: string = held.json().id;
   expect((await t.app.inject({ method: 'POST', url: `/api/reservations/${id}/confirm`, headers: bearer(diner.token), payload: {} })).statusCode).toBe(200);
@@ -130,12 +125,7 @@ describe('deleting an account', () => {
     const restaurant = await buildRestaurant(t.database.db);
     const otherStaff = await buildStaff(t.database.db, restaurant.id);
     await buildSlot(t.database.db, restaurant.id, { date: DATE, time: '11:00', capacity: 4 });
-    const held = await t.app.inject({
-      method: 'POST',
-      url: '/api/reservations',
-      headers: bearer(other.token),
-      payload: { restaurantSlug: restaurant.slug, date: DATE, time: '11:00', partySize: 2 },
-    });
+    const held = await requestHold(t.app, other.token, { restaurantSlug: restaurant.slug, date: DATE, time: '11:00', partySize: 2 });
     const id: string = held.json().id;
     await t.app.inject({ method: 'POST', url: `/api/reservations/${id}/confirm`, headers: bearer(other.token), payload: {} });
     await t.app.services.reservations.moveReservationAsStaff({ kind: 'staff', staffId: otherStaff.id, restaurantId: restaurant.id }, id, 'CONFIRMED');

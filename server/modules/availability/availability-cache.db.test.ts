@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { changeListenerName, openPostgres, queryRows } from '#server/db/client.ts';
-import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { bearer, createTestApp, requestHold, TEST_NOW, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildSlot, type BuiltRestaurant } from '#server/test/factories.ts';
 
 /**
@@ -31,13 +31,8 @@ async function calendarSizes(key: string, date = DATE): Promise<number[]> {
 }
 
 /** POST /api/reservations as `token` (a party of 2 on DATE), through `app`. */
-function requestHold(app: TestApp, token: string, slug: string, time: string) {
-  return app.app.inject({
-    method: 'POST',
-    url: '/api/reservations',
-    headers: bearer(token),
-    payload: { restaurantSlug: slug, date: DATE, time, partySize: 2 },
-  });
+function holdForTwo(app: TestApp, token: string, slug: string, time: string) {
+  return requestHold(app.app, token, { restaurantSlug: slug, date: DATE, time, partySize: 2 });
 }
 
 describe('availability from memory', () => {
@@ -94,12 +89,7 @@ describe('availability from memory', () => {
     expect(await available(restaurant.slug, 2)).toEqual({ '19:00': true });
     // A booking that takes every cover: the kept answer goes with the announced write.
     const diner = await buildDiner(t.database.db);
-    const hold = await t.app.inject({
-      method: 'POST',
-      url: '/api/reservations',
-      headers: bearer(diner.token),
-      payload: { restaurantSlug: restaurant.slug, date: DATE, time: '19:00', partySize: 4 },
-    });
+    const hold = await requestHold(t.app, diner.token, { restaurantSlug: restaurant.slug, date: DATE, time: '19:00', partySize: 4 });
     expect(hold.statusCode, hold.body).toBe(201);
     expect(await available(restaurant.slug, 2)).toEqual({ '19:00': false });
     expect(await available(restaurant.slug, 2)).toEqual({ '19:00': false });
@@ -116,7 +106,7 @@ describe('availability from memory', () => {
     await buildSlot(t.database.db, restaurant.id, { date: DATE, time: '21:00', capacity: 2 });
     expect(await available(restaurant.slug, 2)).toEqual({ '19:00': true, '21:00': true });
     const diner = await buildDiner(t.database.db);
-    const hold = await requestHold(t, diner.token, restaurant.slug, '21:00');
+    const hold = await holdForTwo(t, diner.token, restaurant.slug, '21:00');
     expect(hold.statusCode, hold.body).toBe(201);
     expect(await available(restaurant.slug, 2)).toEqual({ '19:00': true, '21:00': false });
     // The hold lapses at its instant; nothing is written, the memory answers for the new "now".
@@ -139,7 +129,7 @@ describe('availability from memory', () => {
     const small = await buildRestaurant(t.database.db);
     await buildSlot(t.database.db, small.id, { date: DATE, time: '19:00', capacity: 2 });
     const diner = await buildDiner(t.database.db);
-    const hold = await requestHold(t, diner.token, small.slug, '19:00');
+    const hold = await holdForTwo(t, diner.token, small.slug, '19:00');
     expect(hold.statusCode, hold.body).toBe(201);
     expect(await calendarSizes(small.slug)).toEqual([]);
     t.clock.advance(9 * 60_000);
@@ -160,7 +150,7 @@ describe('availability from memory', () => {
     const full = await buildSlot(t.database.db, restaurant.id, { date: DATE, time: '13:00', capacity: 2 });
     const first = await buildDiner(t.database.db);
     const second = await buildDiner(t.database.db);
-    const book = (token: string, time: string) => requestHold(t, token, restaurant.slug, time);
+    const book = (token: string, time: string) => holdForTwo(t, token, restaurant.slug, time);
     expect((await book(first.token, '13:00')).statusCode).toBe(201);
     const refused = await book(second.token, '13:00');
     expect(refused.statusCode).toBe(409);
@@ -195,7 +185,7 @@ describe.runIf(process.env.DATABASE_URL)('availability from memory across instan
       await expect.poll(() => otherDatabase.availabilityChanges.deliveryEpoch(), { timeout: 5_000 }).not.toBeNull();
       expect(await read(other)).toBe(true);
       const diner = await buildDiner(t.database.db);
-      const hold = await requestHold(t, diner.token, restaurant.slug, '20:00');
+      const hold = await holdForTwo(t, diner.token, restaurant.slug, '20:00');
       expect(hold.statusCode, hold.body).toBe(201);
       await expect.poll(() => read(other), { timeout: 1_000, interval: 10 }).toBe(false);
     } finally {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '#server/db/client.ts';
-import { bearer, createTestApp, type TestApp } from '#server/test/app.ts';
+import { createTestApp, requestHold, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildStaff } from '#server/test/factories.ts';
 import { createDrop, dropReservations, ENTRY_CLOSES, ENTRY_OPENS, waitFor } from './drops.test-support.ts';
 
@@ -73,12 +73,7 @@ describe('a drop of 1,000 entries for 20 tables', () => {
     const drop = (await t.app.inject({ method: 'GET', url: `/api/drops/${dropId}` })).json();
     expect(drop).toMatchObject({ phase: 'open', entryCount: ENTRIES, slotCount: TABLES });
     const diner = await buildDiner(t.database.db);
-    const booking = await t.app.inject({
-      method: 'POST',
-      url: '/api/reservations',
-      headers: bearer(diner.token),
-      payload: { restaurantSlug: drop.restaurant.slug, date: '2026-11-25', time: '19:00', partySize: 2 },
-    });
+    const booking = await requestHold(t.app, diner.token, { restaurantSlug: drop.restaurant.slug, date: '2026-11-25', time: '19:00', partySize: 2 });
     expect(booking.statusCode).toBe(409);
     expect(booking.json()).toEqual({ error: 'That time is given out through a drop. Enter the drop for a fair chance at a table.' });
     const availability = await t.app.inject({ method: 'GET', url: `/api/restaurants/${drop.restaurant.slug}/availability?date=2026-11-25&partySize=2` });

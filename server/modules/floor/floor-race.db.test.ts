@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '#server/db/client.ts';
 import { demoFloorLayout } from '#server/db/seed/floors.ts';
-import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { createTestApp, requestHold, TEST_NOW, type TestApp } from '#server/test/app.ts';
 import { createTestDatabase } from '#server/test/database.ts';
 import { buildDiner, buildRestaurant, buildSlot, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 
@@ -50,12 +50,7 @@ describe('200 diners for one evening on two instances', () => {
 
     const responses = await Promise.all(
       requests.map((request) =>
-        request.app.app.inject({
-          method: 'POST',
-          url: '/api/reservations',
-          headers: bearer(request.diner.token),
-          payload: { restaurantSlug: restaurant.slug, date: DATE, time: request.time, partySize: request.partySize },
-        }),
+        requestHold(request.app.app, request.diner.token, { restaurantSlug: restaurant.slug, date: DATE, time: request.time, partySize: request.partySize }),
       ),
     );
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kolkataInstant, MINUTE_MS } from '#common/domain/time.ts';
 import type { StaffPrincipal } from '#server/modules/accounts/principal.ts';
-import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { bearer, createTestApp, requestHold, TEST_NOW, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildSlot, buildStaff, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 
 /**
@@ -19,12 +19,7 @@ const DATE = '2026-11-23';
 
 async function book(time: string, request?: object): Promise<string> {
   await buildSlot(t.database.db, x.id, { date: DATE, time, capacity: 10 });
-  const held = await t.app.inject({
-    method: 'POST',
-    url: '/api/reservations',
-    headers: bearer(asha.token),
-    payload: { restaurantSlug: x.slug, date: DATE, time, partySize: 3, ...(request ? { request } : {}) },
-  });
+  const held = await requestHold(t.app, asha.token, { restaurantSlug: x.slug, date: DATE, time, partySize: 3, ...(request ? { request } : {}) });
   expect(held.statusCode, held.body).toBe(201);
   const id: string = held.json().id;
   expect((await t.app.inject({ method: 'POST', url: `/api/reservations/${id}/confirm`, headers: bearer(asha.token), payload: {} })).statusCode).toBe(200);
@@ -174,12 +169,7 @@ describe("tonight's brief on a restaurant with a floor", () => {
     const saved = await t.app.inject({ method: 'PUT', url: '/api/admin/floor/tables', headers: bearer(staffZ.token), payload: floor });
     expect(saved.statusCode, saved.body).toBe(200);
     await buildSlot(db, z.id, { date: DATE, time: '19:00', capacity: 6 });
-    const held = await t.app.inject({
-      method: 'POST',
-      url: '/api/reservations',
-      headers: bearer(asha.token),
-      payload: { restaurantSlug: z.slug, date: DATE, time: '19:00', partySize: 3 },
-    });
+    const held = await requestHold(t.app, asha.token, { restaurantSlug: z.slug, date: DATE, time: '19:00', partySize: 3 });
     expect(held.statusCode, held.body).toBe(201);
     const id: string = held.json().id;
     expect((await t.app.inject({ method: 'POST', url: `/api/reservations/${id}/confirm`, headers: bearer(asha.token), payload: {} })).statusCode).toBe(200);

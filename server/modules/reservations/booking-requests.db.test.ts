@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { kolkataInstant, MINUTE_MS } from '#common/domain/time.ts';
-import { bearer } from '#server/test/app.ts';
+import { bearer, requestHold } from '#server/test/app.ts';
 import { buildDiner } from '#server/test/factories.ts';
 import { DATE, diner, freshSlot, heldReservation, restaurant, setUpReservationsFixture, t } from './reservations.test-support.ts';
 
@@ -16,11 +16,12 @@ function putRequest(id: string, token: string | undefined, payload: unknown) {
 describe("the diner's request", () => {
   it('is taken with the hold, shown back, and kept as typed', async () => {
     const slot = await freshSlot();
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/reservations',
-      headers: bearer(diner.token),
-      payload: { restaurantSlug: restaurant.slug, date: DATE, time: slot.time, partySize: 2, request: { ...request, note: ' two\nlines ' } },
+    const response = await requestHold(t.app, diner.token, {
+      restaurantSlug: restaurant.slug,
+      date: DATE,
+      time: slot.time,
+      partySize: 2,
+      request: { ...request, note: ' two\nlines ' },
     });
     expect(response.statusCode, response.body).toBe(201);
     expect(response.json().request).toEqual({ occasion: 'birthday', picks: ['allergies', 'jain'], note: 'two lines' });

@@ -5,7 +5,7 @@ import type { ReservationStatus } from '#common/domain/reservation-status.ts';
 import { kolkataInstant, MINUTE_MS } from '#common/domain/time.ts';
 import { AppError } from '#server/errors.ts';
 import type { Principal } from '#server/modules/accounts/principal.ts';
-import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { bearer, createTestApp, requestHold, TEST_NOW, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildSlot, buildStaff, coversHeld, type BuiltAccount, type BuiltSlot } from '#server/test/factories.ts';
 
 /**
@@ -156,11 +156,11 @@ async function step(world: World, c: Command): Promise<void> {
   switch (c.kind) {
     case 'create': {
       const slot = world.slots[c.slot] as BuiltSlot & { slug: string };
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/api/reservations',
-        headers: bearer(world.diners[c.diner].token),
-        payload: { restaurantSlug: slot.slug, date: slot.date, time: slot.time, partySize: c.partySize },
+      const response = await requestHold(t.app, world.diners[c.diner].token, {
+        restaurantSlug: slot.slug,
+        date: slot.date,
+        time: slot.time,
+        partySize: c.partySize,
       });
       const expected = expectedCreate(world, c, now);
       expect(response.statusCode, response.body).toBe(expected.status);

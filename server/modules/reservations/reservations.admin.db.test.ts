@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bearer, createTestApp } from '#server/test/app.ts';
+import { bearer, createTestApp, requestHold } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildSlot, buildStaff, coversHeld } from '#server/test/factories.ts';
 import { setUpStaffFixture, TODAY, t, dataDir, x, staffX, staffY, diner, call, hold, pendingBooking, wrongKinds } from '#server/test/staff-fixture.ts';
 
@@ -173,13 +173,7 @@ describe('GET /api/admin/events', () => {
       await readUntil('event: ready');
 
       // Another restaurant's booking first, then ours: only ours arrives.
-      const inject = (token: string, slug: string) =>
-        local.app.inject({
-          method: 'POST',
-          url: '/api/reservations',
-          headers: bearer(token),
-          payload: { restaurantSlug: slug, date: TODAY, time: '20:00', partySize: 2 },
-        });
+      const inject = (token: string, slug: string) => requestHold(local.app, token, { restaurantSlug: slug, date: TODAY, time: '20:00', partySize: 2 });
       const theirs = (await inject((await buildDiner(local.database.db)).token, other.slug)).json().id as string;
       const ours = (await inject(someone.token, r.slug)).json().id as string;
       expect(theirs).toBeTruthy();

@@ -4,7 +4,7 @@ import type { ReservationStatus } from '#common/domain/reservation-status.ts';
 import { kolkataInstant, MINUTE_MS } from '#common/domain/time.ts';
 import { queryRows } from '#server/db/client.ts';
 import type { Principal } from '#server/modules/accounts/principal.ts';
-import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { bearer, createTestApp, requestHold, TEST_NOW, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildSlot, buildStaff, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 
 /**
@@ -42,12 +42,7 @@ export async function freshSlot(capacity = 8, options: { date?: string; status?:
 }
 
 export async function hold(token: string, time: string, partySize = 2, options: { date?: string; slug?: string } = {}) {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/reservations',
-    headers: bearer(token),
-    payload: { restaurantSlug: options.slug ?? restaurant.slug, date: options.date ?? DATE, time, partySize },
-  });
+  return requestHold(t.app, token, { restaurantSlug: options.slug ?? restaurant.slug, date: options.date ?? DATE, time, partySize });
 }
 
 /** A HELD reservation on a fresh slot, by a fresh diner unless one is given. */
