@@ -20,7 +20,7 @@ const party = (extra: Partial<FloorParty>): FloorParty => ({
 
 describe('the host view', () => {
   it('words each table state', () => {
-    expect(tableStateText({ state: 'free', minutes: null, turnMinutes: null })).toBe('Free');
+    expect(tableStateText({ state: 'free', minutes: null, turnMinutes: null })).toBe('Free for the rest of today');
     expect(tableStateText({ state: 'reserved', minutes: 20, turnMinutes: null })).toBe('Reserved · arrives in 20 min');
     expect(tableStateText({ state: 'seated', minutes: 25, turnMinutes: 105 })).toBe('Seated 25 of 105 min');
     expect(tableStateText({ state: 'toClear', minutes: 5, turnMinutes: 75 })).toBe('To clear · turn over 5 min ago');

@@ -8,7 +8,7 @@ export function tableStateText(table: Pick<LiveTable, 'state' | 'minutes' | 'tur
   const minutes = table.minutes ?? 0;
   switch (table.state) {
     case 'free':
-      return table.minutes === null ? 'Free' : `Free · next in ${minutes} min`;
+      return table.minutes === null ? 'Free for the rest of today' : `Free · next in ${minutes} min`;
     case 'reserved':
       return `Reserved · arrives in ${minutes} min`;
     case 'late':
