@@ -18,7 +18,7 @@ import {
   t,
 } from '#server/modules/reservations/deposits.test-support.ts';
 import { waitFor } from '#server/modules/drops/drops.test-support.ts';
-import { buildDiner, buildRestaurant, buildSlot, eveningSlots, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
+import { buildDiner, buildRestaurant, eveningSlots, recordNoShows, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 
 /**
  * The money-and-dates attack (docs/security.md, "The ten holes of the money-and-dates attack"):
@@ -153,21 +153,6 @@ describe('1. A late-cancel fee waived by the diner’s own second hold on the sa
   });
 });
 
-/** `count` no-show strikes for `diner`, recorded an hour apart this morning (bookings at another restaurant). */
-async function recordNoShows(diner: BuiltAccount, count: number) {
-  const elsewhere = await buildRestaurant(t.database.db);
-  for (let n = 0; n < count; n++) {
-    const slot = await buildSlot(t.database.db, elsewhere.id, { date: '2026-11-23', time: `0${n + 1}:00` });
-    await t.database.db.execute(sql`
-      WITH booking AS (
-        INSERT INTO reservations (user_id, restaurant_id, slot_id, party_size, status, starts_at, created_at)
-        SELECT ${diner.id}, ${elsewhere.id}, id, 2, 'NO_SHOW', starts_at, starts_at FROM slots WHERE id = ${slot.id}
-        RETURNING id, starts_at
-      )
-      INSERT INTO no_show_strikes (user_id, reservation_id, restaurant_id, created_at) SELECT ${diner.id}, id, ${elsewhere.id}, starts_at FROM booking`);
-  }
-}
-
 const STRIKE_BLOCK = /^You have 3 no-shows in the last 365 days, so new bookings and drop entries are paused until /;
 
 describe('5. A diner blocked by three no-shows confirms an offer', () => {
@@ -199,7 +184,7 @@ describe('5. A diner blocked by three no-shows confirms an offer', () => {
       10_000,
       'the offer',
     );
-    await recordNoShows(waiter, 3);
+    await recordNoShows(t.database.db, waiter, 3);
     const confirm = await call('POST', `/api/reservations/${offerId}/confirm`, waiter.token, {});
     expect(confirm.statusCode, confirm.body).toBe(403);
     expect(confirm.json().error).toMatch(STRIKE_BLOCK);
@@ -211,7 +196,7 @@ describe('5. A diner blocked by three no-shows confirms an offer', () => {
     const diner = await buildDiner(t.database.db);
     const held = await requestHold(t.app, diner.token, { restaurantSlug: plain.slug, date: TEST_TOMORROW, time, partySize: 2 });
     const id = held.json<{ id: string }>().id;
-    await recordNoShows(diner, 3);
+    await recordNoShows(t.database.db, diner, 3);
     const confirm = await call('POST', `/api/reservations/${id}/confirm`, diner.token, {});
     expect(confirm.statusCode, confirm.body).toBe(403);
     expect(await statusOf(id)).toBe('HELD');
@@ -228,7 +213,7 @@ describe('5. A diner blocked by three no-shows confirms an offer', () => {
     const started = await call('POST', `/api/reservations/${secondId}/confirm`, paying.token, {});
     const intentId = started.json().payment.intentId as string;
 
-    await recordNoShows(blocked, 3);
+    await recordNoShows(t.database.db, blocked, 3);
     const refused = await call('POST', `/api/reservations/${firstId}/confirm`, blocked.token, {});
     expect(refused.statusCode, refused.body).toBe(403);
     const [payments] = await queryRows<{ count: number }>(
@@ -238,7 +223,7 @@ describe('5. A diner blocked by three no-shows confirms an offer', () => {
     expect(payments!.count).toBe(0);
 
     // Struck between Pay and the approval: the authorisation is released, the hold never books.
-    await recordNoShows(paying, 3);
+    await recordNoShows(t.database.db, paying, 3);
     expect((await call('POST', `/api/payments/sandbox/${intentId}/decision`, undefined, { decision: 'approve' })).statusCode).toBe(200);
     await sandbox.settle();
     expect(await statusOf(secondId)).toBe('HELD');

@@ -6,6 +6,8 @@ import { kolkataInstant } from '#common/domain/time.ts';
 import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import { hashPassword } from '#server/modules/accounts/password.ts';
 import { hashToken } from '#server/modules/accounts/sessions.service.ts';
+import type { DropInput } from '#server/modules/drops/drops.test-support.ts';
+import type { TestApp } from './app.ts';
 
 /** Test data builders: each writes real rows and returns what tests need to use them. */
 
@@ -140,6 +142,51 @@ export async function buildModerator(db: Db, overrides: Partial<{ username: stri
     sql`INSERT INTO platform_moderators (username, password_hash) VALUES (${username}, ${await testPasswordHash()}) RETURNING id`,
   );
   return { id: row.id, username, password: TEST_PASSWORD, token: await issueToken(db, 'moderator', row.id) };
+}
+
+/** `count` no-show strikes for `diner`, recorded an hour apart this morning (bookings at another restaurant). */
+export async function recordNoShows(db: Db, diner: Pick<BuiltAccount, 'id'>, count: number): Promise<void> {
+  const elsewhere = await buildRestaurant(db);
+  for (let n = 0; n < count; n++) {
+    const slot = await buildSlot(db, elsewhere.id, { date: '2026-11-23', time: `0${n + 1}:00` });
+    await db.execute(sql`
+      WITH booking AS (
+        INSERT INTO reservations (user_id, restaurant_id, slot_id, party_size, status, starts_at, created_at)
+        SELECT ${diner.id}, ${elsewhere.id}, id, 2, 'NO_SHOW', starts_at, starts_at FROM slots WHERE id = ${slot.id}
+        RETURNING id, starts_at
+      )
+      INSERT INTO no_show_strikes (user_id, reservation_id, restaurant_id, created_at) SELECT ${diner.id}, id, ${elsewhere.id}, starts_at FROM booking`);
+  }
+}
+
+/**
+ * A drop for a 19:00 table of up to four next Sunday (29 Nov), taking entries from 09:30 Kolkata
+ * today (TEST_NOW's date) to 09:30 tomorrow and released then: open to entries at TEST_NOW.
+ */
+export const SUNDAY_DROP = {
+  dateFrom: '2026-11-29',
+  dateTo: '2026-11-29',
+  times: ['19:00'],
+  capacity: 4,
+  entryOpensAt: '2026-11-23T04:00:00.000Z',
+  entryClosesAt: '2026-11-24T04:00:00.000Z',
+  releaseAt: '2026-11-24T04:00:00.000Z',
+} satisfies DropInput;
+
+/**
+ * Queues, through `app`'s outbox, the offer of a table for 2 at Toit on Tue 24 Nov at 7:30 PM,
+ * held until 7:40 PM: the subject and template values every channel's test sends. `body` and
+ * `link` are each test's own, since some tests read them back.
+ */
+export function queueToitOffer(app: TestApp, userId: string, idempotencyKey: string, message: { body: string; link: string }): Promise<string | null> {
+  return app.database.db.transaction((tx) =>
+    app.app.services.notifications.queueOffer(tx, userId, {
+      subject: 'A table at Toit is yours for 10 minutes',
+      values: ['Toit', '2 guests', 'Tue, 24 Nov', '7:30 PM', '7:40 PM', 'https://tablefair.example/hold/x'],
+      idempotencyKey,
+      ...message,
+    }),
+  );
 }
 
 /** Active covers on a slot as the invariant defines them, for assertions. */

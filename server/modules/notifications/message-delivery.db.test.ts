@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '#server/db/client.ts';
 import { bearer, createTestApp, type TestApp } from '#server/test/app.ts';
 import { exotelError, startFakeProvider, whatsAppError, type FakeProvider } from '#server/test/fake-provider.ts';
-import { buildDiner } from '#server/test/factories.ts';
+import { buildDiner, queueToitOffer } from '#server/test/factories.ts';
 import { reminderText } from '#server/modules/reminders/reminder-messages.ts';
 
 /**
@@ -87,15 +87,7 @@ async function dinerWithPhone(phone: string) {
 }
 
 const queueOffer = (app: TestApp, userId: string, key: string) =>
-  app.database.db.transaction((tx) =>
-    app.app.services.notifications.queueOffer(tx, userId, {
-      subject: 'A table at Toit is yours for 10 minutes',
-      body: 'Good news from the waitlist: a table for 2 at Toit is held in your name until 7:40 PM.',
-      values: ['Toit', '2 guests', 'Tue, 24 Nov', '7:30 PM', '7:40 PM', 'https://tablefair.example/hold/x'],
-      idempotencyKey: key,
-      link: '/hold/x',
-    }),
-  );
+  queueToitOffer(app, userId, key, { body: 'Good news from the waitlist: a table for 2 at Toit is held in your name until 7:40 PM.', link: '/hold/x' });
 
 const exotelReceipt = (app: TestApp, token: string, form: Record<string, string>) =>
   app.app.inject({

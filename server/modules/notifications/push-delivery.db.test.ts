@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { NotificationPreferences, PushSubscriptionAnswer, VapidPublicKeyResponse } from '#common/contract/push.ts';
 import { queryRows } from '#server/db/client.ts';
 import { bearer, createTestApp, type TestApp } from '#server/test/app.ts';
-import { buildDiner } from '#server/test/factories.ts';
+import { buildDiner, queueToitOffer } from '#server/test/factories.ts';
 import { browserKeys, decryptPush, startFakePushService, verifyVapid, type FakePushService } from '#server/test/fake-push-service.ts';
 
 /**
@@ -30,16 +30,12 @@ beforeEach(() => {
 const subscribe = (token: string, endpoint: string, keys: { p256dh: string; auth: string }) =>
   t.app.inject({ method: 'POST', url: '/api/me/push-subscriptions', headers: bearer(token), payload: { endpoint, expirationTime: null, keys } });
 
+/** The push shows only the body's first paragraph, and opens the offer's own hold. */
 const queueOffer = (userId: string, key: string) =>
-  t.database.db.transaction((tx) =>
-    t.app.services.notifications.queueOffer(tx, userId, {
-      subject: 'A table at Toit is yours for 10 minutes',
-      body: 'A table for 2 at Toit is held in your name until 7:40 PM.\n\nComplete your booking on Tablefair before then.',
-      values: ['Toit', '2 guests', 'Tue, 24 Nov', '7:30 PM', '7:40 PM', 'https://tablefair.example/hold/x'],
-      idempotencyKey: key,
-      link: `/hold/${key}`,
-    }),
-  );
+  queueToitOffer(t, userId, key, {
+    body: 'A table for 2 at Toit is held in your name until 7:40 PM.\n\nComplete your booking on Tablefair before then.',
+    link: `/hold/${key}`,
+  });
 
 const outboxRow = async (id: string) =>
   (

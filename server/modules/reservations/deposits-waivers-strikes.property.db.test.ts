@@ -8,7 +8,7 @@ import { unbalancedPostings } from '#server/modules/payments/payments.test-suppo
 import { signAnswerLink } from '#server/modules/reminders/reminder-links.ts';
 import { createSigningKey } from '#server/signing.ts';
 import { requestHold, TEST_NOW, TEST_TOMORROW } from '#server/test/app.ts';
-import { buildRestaurant, buildSlot, buildStaff, eveningSlots, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
+import { buildRestaurant, buildSlot, buildStaff, eveningSlots, SUNDAY_DROP, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 import { call, place, sandbox, setUpDepositsFixture, staff, t } from './deposits.test-support.ts';
 
 /**
@@ -40,15 +40,7 @@ beforeAll(async () => {
   elsewhere = await buildRestaurant(t.database.db, { name: 'Strike Dhaba' });
   elsewhereStaff = await buildStaff(t.database.db, elsewhere.id);
   // Entries open from 09:30 today to 09:30 tomorrow, for a table next Sunday.
-  dropId = await createDrop(t, staff.token, {
-    dateFrom: '2026-11-29',
-    dateTo: '2026-11-29',
-    times: ['19:00'],
-    capacity: 4,
-    entryOpensAt: '2026-11-23T04:00:00.000Z',
-    entryClosesAt: '2026-11-24T04:00:00.000Z',
-    releaseAt: '2026-11-24T04:00:00.000Z',
-  });
+  dropId = await createDrop(t, staff.token, SUNDAY_DROP);
   secret = createSigningKey({ db: t.database.db, config: t.config });
 });
 
@@ -77,39 +69,20 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 1, arbitrary: fc.constant<Command>({ kind: 'service' }) },
 );
 
-const run = (...steps: [Command['kind'], Diner?][]): Command[] => steps.map(([kind, who]) => (who === undefined ? { kind } : { kind, diner: who }) as Command);
+type Step = [Command['kind'], Diner?];
+const run = (...steps: Step[]): Command[] => steps.map(([kind, who]) => (who === undefined ? { kind } : { kind, diner: who }) as Command);
+
+/** A and B each hold, pay and are accepted, filling the slot's two tables; then the clock moves to an hour before the table, when a cancel is late. */
+const BOTH_TABLES_BOOKED_THEN_LATE: Step[] = [['hold', 0], ['pay', 0], ['accept', 0], ['hold', 1], ['pay', 1], ['accept', 1], ['late']];
 
 /** The attacks the issue reproduced, run first every time, then random sequences. */
 const EXAMPLES: [Command[]][] = [
   // Row 1: A and B fill the slot; A cancels late, books the freed covers again and is seated with B.
-  [
-    run(
-      ['hold', 0],
-      ['pay', 0],
-      ['accept', 0],
-      ['hold', 1],
-      ['pay', 1],
-      ['accept', 1],
-      ['late'],
-      ['cancel', 0],
-      ['hold', 0],
-      ['pay', 0],
-      ['accept', 0],
-      ['service'],
-      ['seat', 0],
-      ['seat', 1],
-    ),
-  ],
+  [run(...BOTH_TABLES_BOOKED_THEN_LATE, ['cancel', 0], ['hold', 0], ['pay', 0], ['accept', 0], ['service'], ['seat', 0], ['seat', 1])],
   // Row 1 through "Release my table"; then C really buys the freed covers and both are seated (a waiver is due).
   [
     run(
-      ['hold', 0],
-      ['pay', 0],
-      ['accept', 0],
-      ['hold', 1],
-      ['pay', 1],
-      ['accept', 1],
-      ['late'],
+      ...BOTH_TABLES_BOOKED_THEN_LATE,
       ['release', 0],
       ['hold', 0],
       ['pay', 0],

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '#server/db/client.ts';
 import { buildVerifiedDiner, createDrop, enterDrop } from '#server/modules/drops/drops.test-support.ts';
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
-import { buildDiner, buildRestaurant, buildSlot, buildStaff, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
+import { buildDiner, buildRestaurant, buildSlot, buildStaff, SUNDAY_DROP, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 import type { DisputeUpheld } from './strikes.service.ts';
 
 /**
@@ -119,15 +119,7 @@ describe('the block', () => {
     t.clock.set(TEST_NOW);
     const diner = await buildVerifiedDiner(t.database.db);
     await buildSlot(t.database.db, y.id, { date: '2026-11-25', time: '20:00' });
-    const dropId = await createDrop(t, staffY.token, {
-      dateFrom: '2026-11-29',
-      dateTo: '2026-11-29',
-      times: ['19:00'],
-      capacity: 4,
-      entryOpensAt: '2026-11-23T04:00:00.000Z',
-      entryClosesAt: '2026-11-24T04:00:00.000Z',
-      releaseAt: '2026-11-24T04:00:00.000Z',
-    });
+    const dropId = await createDrop(t, staffY.token, SUNDAY_DROP);
     for (let strike = 0; strike < 2; strike++) await noShow(diner);
     expect((await strikesOf(diner)).blockedUntil).toBeNull();
     await noShow(diner);

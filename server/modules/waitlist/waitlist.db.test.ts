@@ -3,7 +3,16 @@ import { sql } from 'drizzle-orm';
 import { queryRows } from '#server/db/client.ts';
 import { waitFor } from '#server/modules/drops/drops.test-support.ts';
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
-import { buildDiner, buildRestaurant, buildSlot, buildStaff, coversHeld, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
+import {
+  buildDiner,
+  buildRestaurant,
+  buildSlot,
+  buildStaff,
+  coversHeld,
+  recordNoShows,
+  type BuiltAccount,
+  type BuiltRestaurant,
+} from '#server/test/factories.ts';
 import { MINUTE_MS } from '#common/domain/time.ts';
 
 /**
@@ -229,7 +238,7 @@ describe('the waitlist', () => {
 
   it('refuses a diner with three no-shows (403, the block named) and passes a waiter struck since joining over for the offer, keeping their place (decision 202)', async () => {
     const [struck, waiting, next] = [await buildDiner(t.database.db), await buildDiner(t.database.db), await buildDiner(t.database.db)];
-    await recordNoShows(struck, 3);
+    await recordNoShows(t.database.db, struck, 3);
     const refused = await join(struck, { date: '2026-11-30' });
     expect(refused.statusCode, refused.body).toBe(403);
     expect(refused.json().error).toMatch(/^You have 3 no-shows in the last 365 days, so new bookings and drop entries are paused until /);
@@ -242,24 +251,9 @@ describe('the waitlist', () => {
     const waitingEntry = await joined(waiting, { date: '2026-11-30' });
     t.clock.advance(1_000);
     const nextEntry = await joined(next, { date: '2026-11-30' });
-    await recordNoShows(waiting, 3);
+    await recordNoShows(t.database.db, waiting, 3);
     expect((await call('POST', `/api/reservations/${booking}/cancel`, holder.token, {})).statusCode).toBe(200);
     await waitFor(async () => (await stateOf(next, nextEntry)).state === 'offered', 2_000, 'the next waiter to be offered the table');
     expect(await stateOf(waiting, waitingEntry)).toMatchObject({ state: 'waiting', offer: null });
   });
 });
-
-/** `count` no-show strikes for `diner`, recorded an hour apart this morning (bookings at another restaurant). */
-async function recordNoShows(diner: BuiltAccount, count: number) {
-  const elsewhere = await buildRestaurant(t.database.db);
-  for (let n = 0; n < count; n++) {
-    const slot = await buildSlot(t.database.db, elsewhere.id, { date: '2026-11-23', time: `0${n + 1}:00` });
-    await t.database.db.execute(sql`
-      WITH booking AS (
-        INSERT INTO reservations (user_id, restaurant_id, slot_id, party_size, status, starts_at, created_at)
-        SELECT ${diner.id}, ${elsewhere.id}, id, 2, 'NO_SHOW', starts_at, starts_at FROM slots WHERE id = ${slot.id}
-        RETURNING id, starts_at
-      )
-      INSERT INTO no_show_strikes (user_id, reservation_id, restaurant_id, created_at) SELECT ${diner.id}, id, ${elsewhere.id}, starts_at FROM booking`);
-  }
-}
