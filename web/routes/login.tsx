@@ -85,6 +85,7 @@ export default function LoginScreen() {
         <DemoCredentials className="auth__demo-grid" username={DEMO.username} password={DEMO.password} />
         <Button
           variant="secondary"
+          wrap
           onClick={() => {
             setUsername(DEMO.username);
             setPassword(DEMO.password);

@@ -29,7 +29,7 @@ async function book(time: string, request?: object): Promise<string> {
     )
   )[0];
   await buildSlot(t.database.db, restaurant.id, { date: DATE, time, capacity: 10 });
-  const held = await requestHold(t.app, diner.token, { restaurantSlug: restaurant.slug, date: DATE, time, partySize: 2, ...(request ? { request } : {}) });
+  const held = await requestHold(t.app, diner.token, { restaurantSlug: restaurant.slug, date: DATE, time, partySize: 2, request });
   expect(held.statusCode, held.body).toBe(201);
   const id: string = held.json().id;
   expect((await t.app.inject({ method: 'POST', url: `/api/reservations/${id}/confirm`, headers: bearer(diner.token), payload: {} })).statusCode).toBe(200);

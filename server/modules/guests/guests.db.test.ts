@@ -19,7 +19,7 @@ const DATE = '2026-11-23';
 
 async function book(time: string, request?: object): Promise<string> {
   await buildSlot(t.database.db, x.id, { date: DATE, time, capacity: 10 });
-  const held = await requestHold(t.app, asha.token, { restaurantSlug: x.slug, date: DATE, time, partySize: 3, ...(request ? { request } : {}) });
+  const held = await requestHold(t.app, asha.token, { restaurantSlug: x.slug, date: DATE, time, partySize: 3, request });
   expect(held.statusCode, held.body).toBe(201);
   const id: string = held.json().id;
   expect((await t.app.inject({ method: 'POST', url: `/api/reservations/${id}/confirm`, headers: bearer(asha.token), payload: {} })).statusCode).toBe(200);

@@ -27,6 +27,7 @@ export function DepositDayPanel() {
         <div className="deposit-day__downloads">
           <Button
             size="sm"
+            wrap
             onClick={() => {
               setDownloadError(null);
               downloadStatementCsv(month).catch((error: Error) => setDownloadError(error.message));
@@ -37,6 +38,7 @@ export function DepositDayPanel() {
           <Button
             size="sm"
             variant="secondary"
+            wrap
             onClick={() => {
               setDownloadError(null);
               downloadLedgerCsv(month).catch((error: Error) => setDownloadError(error.message));
