@@ -36,6 +36,8 @@ if (!chromium && isCi) {
 
 // Caches live under node_modules/.cache (keyed by file content), so a re-run is quick; CI starts without them.
 // ESLint and tsc are single-threaded: on two or more cores running them together saves their overlap.
+// They run before Vitest, not beside it: beside it, on two cores, they and the tests contended for
+// more CPU than the idle core gave back (docs/performance.md, "Schedules measured against the 310 s target").
 const steps = await Promise.all([
   runQuietly('lint', 'npm', ['run', '--silent', 'lint']),
   runQuietly('format:check', 'npx', ['prettier', '--check', '.', '--log-level', 'warn', '--cache', '--cache-strategy', 'content']),
