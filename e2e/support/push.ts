@@ -13,14 +13,19 @@ export async function allowNotifications(page: Page, origin: string): Promise<vo
   await page.context().grantPermissions(['notifications'], { origin });
 }
 
-/** A CDP session with the ServiceWorker domain on, the id it knows the page's registration by, and the worker versions it has seen. */
+/**
+ * A CDP session with the ServiceWorker domain on, the id it knows the page's registration by, and
+ * the worker versions and errors it has seen.
+ */
 async function serviceWorkerSession(page: Page) {
   const cdp = await page.context().newCDPSession(page);
   const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
   const versions: { status: string; runningStatus: string }[] = [];
+  const workerErrors: string[] = [];
   cdp.on('ServiceWorker.workerVersionUpdated', (event) => {
     for (const version of event.versions) versions.push({ status: version.status, runningStatus: version.runningStatus });
   });
+  cdp.on('ServiceWorker.workerErrorReported', (event) => workerErrors.push(event.errorMessage.errorMessage));
   const found = new Promise<string>((resolve) =>
     cdp.on('ServiceWorker.workerRegistrationUpdated', (event) => {
       const match = event.registrations.find((registration) => registration.scopeURL === scope && !registration.isDeleted);
@@ -28,7 +33,7 @@ async function serviceWorkerSession(page: Page) {
     }),
   );
   await cdp.send('ServiceWorker.enable');
-  return { cdp, registrationId: await found, versions };
+  return { cdp, registrationId: await found, versions, workerErrors };
 }
 
 /** Hands a decrypted push payload to the page's service worker, as the browser would on a push. */
@@ -58,7 +63,13 @@ export async function showPushedNotification(page: Page, origin: string, payload
         workers: { installing: registration?.installing?.state, waiting: registration?.waiting?.state, active: registration?.active?.state },
       };
     });
-    const state = { afterMs: Date.now() - delivered, page: pageState, workerVersions: session.versions.slice(-6) };
+    const state = {
+      afterMs: Date.now() - delivered,
+      registrationId: session.registrationId,
+      page: pageState,
+      workerVersions: session.versions.slice(-6),
+      workerErrors: session.workerErrors,
+    };
     throw new Error(`No notification shown for the push: ${JSON.stringify(state)}`, { cause: error });
   } finally {
     await session.cdp.detach();
