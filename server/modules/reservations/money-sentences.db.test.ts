@@ -106,9 +106,15 @@ describe('every money sentence matches the ledger', () => {
     expect(first.body).toContain('What you agreed: A deposit of ₹400');
 
     expect(cancelPreview(held, 'CONFIRMED')!.before).toBe(`Your ${rupees(blocked.blocked)} deposit will be released in full; nothing is kept.`);
+    // The provider's answer is held back, so the receipt is read before it arrives: without the
+    // hold the sandbox's webhook can win the race on a fast database.
+    sandbox.faults.hold = true;
     expect((await call('POST', `/api/reservations/${id}/cancel`, diner.token, {})).statusCode).toBe(200);
     // At once, before the provider's answer: the receipt says the release is under way.
     expect((await myDeposit(diner, id)).receipt).toBe(`${rupees(blocked.blocked)} being released in full; nothing taken.`);
+    expect(sandbox.heldDeliveries().map((delivery) => delivery.eventType)).toEqual(['refund.processed']);
+    sandbox.faults.hold = false;
+    await sandbox.releaseHeld();
     await sandbox.settle();
 
     const ledger = await ledgerFigures(intentId);
