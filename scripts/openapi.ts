@@ -1,18 +1,18 @@
-// `npm run openapi`: writes the OpenAPI document the app serves at /docs/json to docs/openapi.json,
-// and the typed client's types generated from it by openapi-typescript to
-// api-client/schema.ts. Both are committed; server/openapi.db.test.ts fails when either is
-// stale (docs/decisions/171-generated-client-committed.md).
+// `npm run openapi`: writes the OpenAPI document the app serves at /docs/json to docs/openapi.json
+// (committed; server/openapi.db.test.ts fails while it is stale, docs/decisions/171-generated-client-committed.md),
+// then the typed client's types generated from it to api-client/schema.ts (not committed,
+// docs/decisions/293-client-types-generated-at-install.md).
 import { writeFileSync } from 'node:fs';
-import { openApiArtifacts } from '#server/test/openapi-artifacts.ts';
+import { openApiDocument } from '#server/test/openapi-document.ts';
 import { openPglite } from '#server/db/client.ts';
+import { DOCUMENT_PATH, writeClientTypes } from './client-types.ts';
 
 const database = await openPglite();
 await database.migrate();
 try {
-  const artifacts = await openApiArtifacts(database);
-  writeFileSync('docs/openapi.json', artifacts.document);
-  writeFileSync('api-client/schema.ts', artifacts.clientTypes);
-  console.log('Wrote docs/openapi.json and api-client/schema.ts');
+  writeFileSync(DOCUMENT_PATH, await openApiDocument(database));
+  await writeClientTypes();
+  console.log(`Wrote ${DOCUMENT_PATH} and api-client/schema.ts`);
 } finally {
   await database.close();
 }
