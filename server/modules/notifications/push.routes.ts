@@ -47,7 +47,7 @@ export const pushRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: pushSubscriptionAnswer, ...standardErrors },
       },
     },
-    async (request, reply) => reply.code(201).send(await push.subscribe(await request.principal(), request.body)),
+    async (request, reply) => reply.code(201).send(await push.subscribe(await request.principal(), 'diner', request.body)),
   );
 
   app.delete(
@@ -62,7 +62,7 @@ export const pushRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: pushSubscriptionAnswer, ...standardErrors },
       },
     },
-    async (request) => push.unsubscribe(await request.principal(), request.body.endpoint),
+    async (request) => push.unsubscribe(await request.principal(), 'diner', request.body.endpoint),
   );
 
   app.get(
@@ -116,7 +116,7 @@ export const datingPushRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: pushSubscriptionAnswer, ...standardErrors },
       },
     },
-    async (request, reply) => reply.code(201).send(await push.subscribeDating(await request.principal(), request.body)),
+    async (request, reply) => reply.code(201).send(await push.subscribe(await request.principal(), 'dating', request.body)),
   );
 
   app.delete(
@@ -132,7 +132,7 @@ export const datingPushRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: pushSubscriptionAnswer, ...standardErrors },
       },
     },
-    async (request) => push.unsubscribeDating(await request.principal(), request.body.endpoint),
+    async (request) => push.unsubscribe(await request.principal(), 'dating', request.body.endpoint),
   );
 
   app.get(

@@ -36,6 +36,19 @@ function isKnownPushService(endpoint: string, production: boolean): boolean {
   return url.protocol === 'https:' && PUSH_SERVICE_HOSTS.some((host) => url.hostname === host || url.hostname.endsWith(`.${host}`));
 }
 
+/** Whose browsers a subscription call is about: the diner's under /api/me, the dating member's under /dating/me (decision 219). */
+export type PushAudience = 'diner' | 'dating';
+
+/** The owner of the subscriptions a call touches, once the principal is the account the path is for. */
+function ownerFor(principal: Principal, audience: PushAudience): PushOwner {
+  if (audience === 'diner') {
+    requireDiner(principal);
+    return { userId: principal.userId };
+  }
+  requireDating(principal);
+  return { datingUserId: principal.datingUserId };
+}
+
 /**
  * Push subscriptions and channel choices of a diner (decision 212) and of a dating member, a
  * separate account whose browsers receive their date-plan changes (decisions 219, 227).
@@ -58,14 +71,18 @@ export function createPushService(deps: AppDeps, vapidPublicKey: string | null) 
     };
   }
 
-  async function keep(owner: PushOwner, body: PushSubscriptionBody): Promise<PushSubscriptionAnswer> {
+  /** POST …/push-subscriptions: this browser's subscription, kept for the signed-in diner or dating member. */
+  async function subscribe(principal: Principal, audience: PushAudience, body: PushSubscriptionBody): Promise<PushSubscriptionAnswer> {
+    const owner = ownerFor(principal, audience);
     if (!vapidPublicKey) throw badInput('endpoint: this server sends no push notifications');
     if (!isKnownPushService(body.endpoint, config.nodeEnv === 'production')) throw badInput('endpoint: not a push service browsers use');
     await upsertPushSubscription(db, owner, { endpoint: body.endpoint, ...body.keys, now: clock.now() });
     return { subscribed: true, devices: await countPushSubscriptions(db, owner) };
   }
 
-  async function forget(owner: PushOwner, endpoint: string): Promise<PushSubscriptionAnswer> {
+  /** DELETE …/push-subscriptions: this browser stops receiving the account's pushes (a dating member's sign-out sends it too); nothing to remove is fine. */
+  async function unsubscribe(principal: Principal, audience: PushAudience, endpoint: string): Promise<PushSubscriptionAnswer> {
+    const owner = ownerFor(principal, audience);
     await deletePushSubscription(db, owner, endpoint);
     return { subscribed: false, devices: await countPushSubscriptions(db, owner) };
   }
@@ -86,17 +103,8 @@ export function createPushService(deps: AppDeps, vapidPublicKey: string | null) 
       return { enabled: vapidPublicKey !== null, publicKey: vapidPublicKey ?? '' };
     },
 
-    /** POST /api/me/push-subscriptions: this browser's subscription, kept for the signed-in diner. */
-    async subscribe(principal: Principal, body: PushSubscriptionBody): Promise<PushSubscriptionAnswer> {
-      requireDiner(principal);
-      return keep({ userId: principal.userId }, body);
-    },
-
-    /** DELETE /api/me/push-subscriptions: this browser stops receiving the diner's pushes (nothing to remove is fine). */
-    async unsubscribe(principal: Principal, endpoint: string): Promise<PushSubscriptionAnswer> {
-      requireDiner(principal);
-      return forget({ userId: principal.userId }, endpoint);
-    },
+    subscribe,
+    unsubscribe,
 
     /** GET /api/me/notification-preferences */
     async preferences(principal: Principal): Promise<NotificationPreferences> {
@@ -109,18 +117,6 @@ export function createPushService(deps: AppDeps, vapidPublicKey: string | null) 
       requireDiner(principal);
       await writeChannelChoices(db, { userId: principal.userId }, choices, clock.now());
       return preferencesOf(principal.userId);
-    },
-
-    /** POST /dating/me/push-subscriptions: this browser's subscription, kept for the signed-in dating member (decision 219). */
-    async subscribeDating(principal: Principal, body: PushSubscriptionBody): Promise<PushSubscriptionAnswer> {
-      requireDating(principal);
-      return keep({ datingUserId: principal.datingUserId }, body);
-    },
-
-    /** DELETE /dating/me/push-subscriptions: also at the member's sign-out; nothing to remove is fine. */
-    async unsubscribeDating(principal: Principal, endpoint: string): Promise<PushSubscriptionAnswer> {
-      requireDating(principal);
-      return forget({ datingUserId: principal.datingUserId }, endpoint);
     },
 
     /** GET /dating/me/notification-preferences: push on or off, the member's devices, and whether `endpoint` (this browser) is one. */

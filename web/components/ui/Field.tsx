@@ -56,6 +56,14 @@ export function TextField({
   );
 }
 
+/**
+ * A search box without its label (the caller places one): the phone shows a search key, and the
+ * browser neither fills in nor corrects the names, phones and codes staff type into it.
+ */
+export function SearchInput({ className, ...input }: Omit<InputHTMLAttributes<HTMLInputElement>, 'type'>) {
+  return <input className={['field__control', className].filter(Boolean).join(' ')} type="search" autoComplete="off" spellCheck={false} {...input} />;
+}
+
 /** A whole number: a number input that opens the phone's number pad. */
 export function NumberField(props: FieldChrome & Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'inputMode'>) {
   return <TextField {...props} type="number" inputMode="numeric" />;

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { PasswordResetDone, PasswordResetStarted } from '#common/contract/password-reset.ts';
 import { resetIdentifierLabel, type ResettableAccount } from '#common/domain/password-reset.ts';
@@ -44,6 +44,13 @@ export function ForgotPasswordFlow({
   const [repeat, setRepeat] = useState('');
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<{ identifier?: string; code?: string; password?: string; repeat?: string }>({});
+  /** A code-step field's onChange: keeps what was typed (as `clean` leaves it) and clears that field's error. */
+  const edit =
+    (set: (value: string) => void, field: 'code' | 'password' | 'repeat', clean = (typed: string) => typed) =>
+    (event: ChangeEvent<HTMLInputElement>) => {
+      set(clean(event.target.value));
+      setErrors((all) => ({ ...all, [field]: undefined }));
+    };
   const [failure, setFailure] = useState<{ message: string; askAgain: boolean } | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const isFirstStep = useRef(true);
@@ -155,10 +162,7 @@ export function ForgotPasswordFlow({
             label="6-digit code"
             value={code}
             error={errors.code}
-            onChange={(event) => {
-              setCode(event.target.value.replace(/\D/g, ''));
-              setErrors((all) => ({ ...all, code: undefined }));
-            }}
+            onChange={edit(setCode, 'code', (typed) => typed.replace(/\D/g, ''))}
           />
           <TextField
             id="reset-password"
@@ -169,10 +173,7 @@ export function ForgotPasswordFlow({
             hint="At least 8 characters."
             value={password}
             error={errors.password}
-            onChange={(event) => {
-              setPassword(event.target.value);
-              setErrors((all) => ({ ...all, password: undefined }));
-            }}
+            onChange={edit(setPassword, 'password')}
           />
           <TextField
             id="reset-repeat"
@@ -182,10 +183,7 @@ export function ForgotPasswordFlow({
             autoComplete="new-password"
             value={repeat}
             error={errors.repeat}
-            onChange={(event) => {
-              setRepeat(event.target.value);
-              setErrors((all) => ({ ...all, repeat: undefined }));
-            }}
+            onChange={edit(setRepeat, 'repeat')}
           />
           {button({ type: 'submit', busy, label: 'Set new password', busyLabel: 'Saving…' })}
         </form>

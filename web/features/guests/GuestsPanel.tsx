@@ -4,7 +4,7 @@ import { guestTagLabels, guestTags, type GuestTag } from '#common/domain/guests.
 import { formatDateShort, todayInKolkata } from '#common/domain/time.ts';
 import { errorMessage } from '#web/api/client.ts';
 import { Button, ButtonLink } from '#web/components/ui/Button.tsx';
-import { SelectField } from '#web/components/ui/Field.tsx';
+import { SearchInput, SelectField } from '#web/components/ui/Field.tsx';
 import { SkeletonRows } from '#web/components/ui/SkeletonRows.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { AdminPanel } from '#web/features/portal/AdminPanel.tsx';
@@ -112,16 +112,7 @@ export function GuestsPanel({ restaurantId }: { restaurantId: string }) {
           <label className="field__label" htmlFor={searchId}>
             Search
           </label>
-          <input
-            id={searchId}
-            className="field__control"
-            type="search"
-            value={text}
-            onChange={(event) => setText(event.target.value)}
-            placeholder="Name, phone or email"
-            autoComplete="off"
-            spellCheck={false}
-          />
+          <SearchInput id={searchId} value={text} onChange={(event) => setText(event.target.value)} placeholder="Name, phone or email" />
         </div>
         <SelectField label="Tag" value={tag} onChange={(event) => setTag(event.target.value as GuestTag | '')}>
           <option value="">Any tag</option>

@@ -4,6 +4,7 @@ import type { BookingSearchResponse } from '#common/contract/booking-search.ts';
 import { formatDateShort, formatTime12h } from '#common/domain/time.ts';
 import { apiRequest, errorMessage } from '#web/api/client.ts';
 import { Button } from '#web/components/ui/Button.tsx';
+import { SearchInput } from '#web/components/ui/Field.tsx';
 import { SkeletonRows } from '#web/components/ui/SkeletonRows.tsx';
 import { AdminPanel } from './AdminPanel.tsx';
 import { adminKeys } from './api.ts';
@@ -77,15 +78,12 @@ export function BookingSearchPanel() {
         <label className="visually-hidden" htmlFor={inputId}>
           Guest name, phone or booking code
         </label>
-        <input
+        <SearchInput
           id={inputId}
-          className="field__control booking-search__input"
-          type="search"
+          className="booking-search__input"
           value={text}
           onChange={(event) => setText(event.target.value)}
           placeholder="Name, phone or booking code"
-          autoComplete="off"
-          spellCheck={false}
         />
         <Button type="submit" variant="secondary">
           Search
