@@ -30,22 +30,26 @@ export const DROP_DINERS = 2_000;
 export const BENCH_PASSWORD = 'bench-pass-1234';
 const MARKER_KEY = 'bench.city';
 
-type TableRow = [name: string, section: 'indoor' | 'terrace' | 'bar' | 'private', min: number, max: number, online: boolean];
-/** The three floors the city's restaurants get, in turn by their number; one 2-top kept for walk-ins. */
-export const FLOOR_TEMPLATES: { tables: TableRow[]; combinations: [names: string[], min: number, max: number][] }[] = [
+type Section = 'indoor' | 'terrace' | 'bar' | 'private';
+/** Tables of one section seating `min` to `max` each: one ('P1') or a numbered run ('T1-T4'). */
+type TableRun = [names: string, section: Section, min: number, max: number];
+interface FloorTemplate {
+  tables: TableRun[];
+  /** The 2-top kept for walk-ins: not bookable online. */
+  walkIn: string;
+  combinations: [names: string[], min: number, max: number][];
+}
+
+/** The three floors the city's restaurants get, in turn by their number. */
+export const FLOOR_TEMPLATES: FloorTemplate[] = [
   {
     tables: [
-      ['B1', 'bar', 1, 2, true],
-      ['B2', 'bar', 1, 2, true],
-      ['T1', 'indoor', 1, 2, true],
-      ['T2', 'indoor', 1, 2, true],
-      ['T3', 'indoor', 1, 2, true],
-      ['T4', 'indoor', 1, 2, false],
-      ['T5', 'indoor', 2, 4, true],
-      ['T6', 'indoor', 2, 4, true],
-      ['T7', 'indoor', 2, 4, true],
-      ['T8', 'indoor', 4, 6, true],
+      ['B1-B2', 'bar', 1, 2],
+      ['T1-T4', 'indoor', 1, 2],
+      ['T5-T7', 'indoor', 2, 4],
+      ['T8', 'indoor', 4, 6],
     ],
+    walkIn: 'T4',
     combinations: [
       [['T1', 'T2'], 3, 4],
       [['T5', 'T6'], 5, 8],
@@ -53,19 +57,12 @@ export const FLOOR_TEMPLATES: { tables: TableRow[]; combinations: [names: string
   },
   {
     tables: [
-      ['T1', 'indoor', 1, 2, true],
-      ['T2', 'indoor', 1, 2, true],
-      ['T3', 'indoor', 1, 2, true],
-      ['T4', 'indoor', 1, 2, false],
-      ['T5', 'indoor', 2, 4, true],
-      ['T6', 'indoor', 2, 4, true],
-      ['T7', 'indoor', 2, 4, true],
-      ['T8', 'indoor', 2, 4, true],
-      ['T9', 'indoor', 4, 6, true],
-      ['T10', 'indoor', 4, 6, true],
-      ['E1', 'terrace', 2, 4, true],
-      ['E2', 'terrace', 2, 4, true],
+      ['T1-T4', 'indoor', 1, 2],
+      ['T5-T8', 'indoor', 2, 4],
+      ['T9-T10', 'indoor', 4, 6],
+      ['E1-E2', 'terrace', 2, 4],
     ],
+    walkIn: 'T4',
     combinations: [
       [['T1', 'T2'], 3, 4],
       [['T5', 'T6'], 5, 8],
@@ -74,22 +71,15 @@ export const FLOOR_TEMPLATES: { tables: TableRow[]; combinations: [names: string
   },
   {
     tables: [
-      ['B1', 'bar', 1, 2, true],
-      ['B2', 'bar', 1, 2, true],
-      ['B3', 'bar', 1, 2, true],
-      ['T1', 'indoor', 1, 2, true],
-      ['T2', 'indoor', 1, 2, true],
-      ['T3', 'indoor', 1, 2, false],
-      ['T4', 'indoor', 2, 4, true],
-      ['T5', 'indoor', 2, 4, true],
-      ['T6', 'indoor', 2, 4, true],
-      ['T7', 'indoor', 2, 4, true],
-      ['T8', 'indoor', 4, 6, true],
-      ['E1', 'terrace', 2, 4, true],
-      ['E2', 'terrace', 2, 4, true],
-      ['E3', 'terrace', 4, 6, true],
-      ['P1', 'private', 8, 14, true],
+      ['B1-B3', 'bar', 1, 2],
+      ['T1-T3', 'indoor', 1, 2],
+      ['T4-T7', 'indoor', 2, 4],
+      ['T8', 'indoor', 4, 6],
+      ['E1-E2', 'terrace', 2, 4],
+      ['E3', 'terrace', 4, 6],
+      ['P1', 'private', 8, 14],
     ],
+    walkIn: 'T3',
     combinations: [
       [['T1', 'T2'], 3, 4],
       [['T4', 'T5'], 5, 8],
@@ -97,6 +87,15 @@ export const FLOOR_TEMPLATES: { tables: TableRow[]; combinations: [names: string
     ],
   },
 ];
+
+/** Every table of a floor, one by one: its name, section, covers and whether it is bookable online. */
+function tablesOf(floor: FloorTemplate): { name: string; section: Section; min: number; max: number; online: boolean }[] {
+  return floor.tables.flatMap(([names, section, min, max]) => {
+    const [, prefix, first, last] = /^([A-Z]+)(\d+)(?:-[A-Z]+(\d+))?$/.exec(names)!;
+    const numbers = Array.from({ length: Number(last ?? first) - Number(first) + 1 }, (_, index) => Number(first) + index);
+    return numbers.map((number) => ({ name: `${prefix}${number}`, section, min, max, online: `${prefix}${number}` !== floor.walkIn }));
+  });
+}
 /** Which floor a city restaurant has, from its slug's number, in SQL. */
 const templateOf = (slug: string) => `(substring(${slug} from 6))::int % ${FLOOR_TEMPLATES.length}`;
 
@@ -210,7 +209,7 @@ export async function generateCity(
     SELECT r.id, t.name, t.section, t.min_covers, t.max_covers, t.online
     FROM restaurants r
     JOIN (VALUES ${FLOOR_TEMPLATES.flatMap((floor, template) =>
-      floor.tables.map(([name, section, min, max, online]) => `(${template}, ${sqlText(name)}, ${sqlText(section)}, ${min}, ${max}, ${online})`),
+      tablesOf(floor).map(({ name, section, min, max, online }) => `(${template}, ${sqlText(name)}, ${sqlText(section)}, ${min}, ${max}, ${online})`),
     ).join(', ')}) AS t(template, name, section, min_covers, max_covers, online)
       ON t.template = ${templateOf('r.slug')}
     WHERE r.slug LIKE 'city-%'`,
