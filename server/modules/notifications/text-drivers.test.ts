@@ -101,6 +101,13 @@ describe('Exotel SMS', () => {
   });
 });
 
+/** A Cloud API template whose values fill its body, in order, as the API's documentation writes one. */
+const bodyTemplate = (name: string, values: string[]) => ({
+  name,
+  language: { code: 'en' },
+  components: [{ type: 'body', parameters: values.map((text) => ({ type: 'text', text })) }],
+});
+
 describe('WhatsApp Business Cloud API', () => {
   it('sends a code in the authentication template: the code fills the body and the copy-code button', async () => {
     const receipt = await whatsapp().send({
@@ -138,32 +145,8 @@ describe('WhatsApp Business Cloud API', () => {
     });
     await whatsapp().send({ to: '+919876543210', text: 'o', kind: 'offer', template: { name: '', language: '', values: ['Toit', '2 guests'] } });
     expect(fake.requests.map((request) => (request.body as { template: unknown }).template)).toEqual([
-      {
-        name: 'tablefair_reservation_reminder_v2',
-        language: { code: 'en' },
-        components: [
-          {
-            type: 'body',
-            parameters: [
-              { type: 'text', text: 'Toit' },
-              { type: 'text', text: 'tomorrow' },
-            ],
-          },
-        ],
-      },
-      {
-        name: 'tablefair_table_offer',
-        language: { code: 'en' },
-        components: [
-          {
-            type: 'body',
-            parameters: [
-              { type: 'text', text: 'Toit' },
-              { type: 'text', text: '2 guests' },
-            ],
-          },
-        ],
-      },
+      bodyTemplate('tablefair_reservation_reminder_v2', ['Toit', 'tomorrow']),
+      bodyTemplate('tablefair_table_offer', ['Toit', '2 guests']),
     ]);
   });
 
