@@ -37,7 +37,7 @@ function isKnownPushService(endpoint: string, production: boolean): boolean {
 }
 
 /** Whose browsers a subscription call is about: the diner's under /api/me, the dating member's under /dating/me (decision 219). */
-export type PushAudience = 'diner' | 'dating';
+type PushAudience = 'diner' | 'dating';
 
 /** The owner of the subscriptions a call touches, once the principal is the account the path is for. */
 function ownerFor(principal: Principal, audience: PushAudience): PushOwner {

@@ -44,6 +44,10 @@ export function ForgotPasswordFlow({
   const [repeat, setRepeat] = useState('');
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<{ identifier?: string; code?: string; password?: string; repeat?: string }>({});
+  const [failure, setFailure] = useState<{ message: string; askAgain: boolean } | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const isFirstStep = useRef(true);
+
   /** A code-step field's onChange: keeps what was typed (as `clean` leaves it) and clears that field's error. */
   const edit =
     (set: (value: string) => void, field: 'code' | 'password' | 'repeat', clean = (typed: string) => typed) =>
@@ -51,9 +55,6 @@ export function ForgotPasswordFlow({
       set(clean(event.target.value));
       setErrors((all) => ({ ...all, [field]: undefined }));
     };
-  const [failure, setFailure] = useState<{ message: string; askAgain: boolean } | null>(null);
-  const heading = useRef<HTMLHeadingElement>(null);
-  const isFirstStep = useRef(true);
 
   useEffect(() => {
     // The first step keeps the page's own focus; each later one is announced by its heading.
