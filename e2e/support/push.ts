@@ -1,5 +1,4 @@
 import type { Page } from 'playwright-core';
-import { expect } from 'vitest';
 
 /**
  * Push in Chromium (decision 212), shared by the journeys that receive one. Headless Chromium refuses
@@ -36,45 +35,68 @@ async function serviceWorkerSession(page: Page) {
   return { cdp, registrationId: await found, versions, workerErrors };
 }
 
-/** Hands a decrypted push payload to the page's service worker, as the browser would on a push. */
-async function deliverToServiceWorker(page: Page, origin: string, payload: string) {
-  const session = await serviceWorkerSession(page);
-  await session.cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: session.registrationId, data: payload });
-  return session;
-}
+/** How long one delivery may take to show its notification before it is handed over once more. */
+const DELIVERY_WAIT_MS = 12_000;
 
 /**
  * Delivers a push payload to the page's service worker and waits for the notification it shows
- * (one more than before), which it returns. A worker that wakes on a loaded machine can take
- * seconds; when none comes in 20 s, the failure says what the page and the worker were doing.
+ * (one more than before), which it returns.
+ *
+ * The delivery is DevTools' (ServiceWorker.deliverPushMessage), which Chromium acknowledges to no
+ * one: a delivery it drops on a loaded machine is not an error anywhere. Twice in many runs, with
+ * the worker activated and running and notifications granted, no notification came in 20 s. So a
+ * delivery that shows nothing in 12 s is handed over once more, and the journey says so on its
+ * output; what is under test (the server's push reached the push service, its payload decrypts to
+ * this title and screen, and the worker shows it) is asserted either way. When the second delivery
+ * shows nothing either, the failure says what the page and the worker were doing.
  */
 export async function showPushedNotification(page: Page, origin: string, payload: string): Promise<ShownNotification> {
   const before = (await shownNotifications(page)).length;
   const delivered = Date.now();
-  const session = await deliverToServiceWorker(page, origin, payload);
+  const session = await serviceWorkerSession(page);
+  const shown = async () => (await shownNotifications(page)).length > before;
+  const deliver = () => session.cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: session.registrationId, data: payload });
   try {
-    await expect.poll(async () => (await shownNotifications(page)).length, { timeout: 20_000 }).toBeGreaterThan(before);
-  } catch (error) {
-    const pageState = await page.evaluate(async () => {
-      const registration = await navigator.serviceWorker.getRegistration();
-      return {
-        permission: Notification.permission,
-        controlled: !!navigator.serviceWorker.controller,
-        workers: { installing: registration?.installing?.state, waiting: registration?.waiting?.state, active: registration?.active?.state },
-      };
-    });
-    const state = {
-      afterMs: Date.now() - delivered,
-      registrationId: session.registrationId,
-      page: pageState,
-      workerVersions: session.versions.slice(-6),
-      workerErrors: session.workerErrors,
-    };
-    throw new Error(`No notification shown for the push: ${JSON.stringify(state)}`, { cause: error });
+    await deliver();
+    if (!(await shownWithin(shown, DELIVERY_WAIT_MS))) {
+      console.warn(`push: no notification ${DELIVERY_WAIT_MS / 1000} s after DevTools delivered the push; delivering it once more`);
+      await deliver();
+      if (!(await shownWithin(shown, DELIVERY_WAIT_MS)))
+        throw new Error(`No notification shown for the push: ${JSON.stringify(await whyNotShown(page, session, delivered))}`);
+    }
   } finally {
     await session.cdp.detach();
   }
   return (await shownNotifications(page)).at(-1)!;
+}
+
+/** Whether `shown` turns true within `timeoutMs`, asked every 100 ms. */
+async function shownWithin(shown: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await shown()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return shown();
+}
+
+/** What the page and its worker were doing when a push showed nothing. */
+async function whyNotShown(page: Page, session: Awaited<ReturnType<typeof serviceWorkerSession>>, delivered: number) {
+  const pageState = await page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.getRegistration();
+    return {
+      permission: Notification.permission,
+      controlled: !!navigator.serviceWorker.controller,
+      workers: { installing: registration?.installing?.state, waiting: registration?.waiting?.state, active: registration?.active?.state },
+    };
+  });
+  return {
+    afterMs: Date.now() - delivered,
+    registrationId: session.registrationId,
+    page: pageState,
+    workerVersions: session.versions.slice(-6),
+    workerErrors: session.workerErrors,
+  };
 }
 
 /** A notification as the page's service worker registration lists it. */
