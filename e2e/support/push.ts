@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { eventually } from '#server/test/eventually.ts';
 
 /**
  * Push in Chromium (decision 212), shared by the journeys that receive one. Headless Chromium refuses
@@ -58,26 +59,16 @@ export async function showPushedNotification(page: Page, origin: string, payload
   const deliver = () => session.cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: session.registrationId, data: payload });
   try {
     await deliver();
-    if (!(await shownWithin(shown, DELIVERY_WAIT_MS))) {
+    if (!(await eventually(shown, DELIVERY_WAIT_MS, 100))) {
       console.warn(`push: no notification ${DELIVERY_WAIT_MS / 1000} s after DevTools delivered the push; delivering it once more`);
       await deliver();
-      if (!(await shownWithin(shown, DELIVERY_WAIT_MS)))
+      if (!(await eventually(shown, DELIVERY_WAIT_MS, 100)))
         throw new Error(`No notification shown for the push: ${JSON.stringify(await whyNotShown(page, session, delivered))}`);
     }
   } finally {
     await session.cdp.detach();
   }
   return (await shownNotifications(page)).at(-1)!;
-}
-
-/** Whether `shown` turns true within `timeoutMs`, asked every 100 ms. */
-async function shownWithin(shown: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (await shown()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return shown();
 }
 
 /** What the page and its worker were doing when a push showed nothing. */

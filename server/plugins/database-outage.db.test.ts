@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { openPostgres } from '#server/db/client.ts';
 import { createTestApp, type TestApp } from '#server/test/app.ts';
+import { eventually } from '#server/test/eventually.ts';
 import { TcpProxy } from '#server/test/tcp-proxy.ts';
 
 /**
@@ -22,15 +23,6 @@ async function isReachable(): Promise<boolean> {
     });
     socket.on('error', () => resolve(false));
   });
-}
-
-async function eventually(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return check();
 }
 
 describe('when the database goes away', () => {

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '#server/db/client.ts';
 import { bearer, createTestApp, type TestApp } from '#server/test/app.ts';
+import { eventually } from '#server/test/eventually.ts';
 import { exotelError, startFakeProvider, whatsAppError, type FakeProvider } from '#server/test/fake-provider.ts';
 import { buildDiner, queueToitOffer } from '#server/test/factories.ts';
 import { reminderText } from '#server/modules/reminders/reminder-messages.ts';
@@ -73,11 +74,7 @@ const message = async (id: string) =>
   )[0];
 
 async function waitFor(check: () => Promise<boolean>): Promise<void> {
-  for (let tries = 0; tries < 200; tries++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('never happened');
+  if (!(await eventually(check, 10_000, 50))) throw new Error('never happened');
 }
 
 async function dinerWithPhone(phone: string) {
