@@ -3,8 +3,7 @@ import { buildApp } from '#server/app.ts';
 import { ManualClock } from '#server/clock.ts';
 import { loadConfig } from '#server/config.ts';
 import type { DatabaseHandle } from '#server/db/client.ts';
-
-const DOCUMENT_PATH = 'docs/openapi.json';
+import { DOCUMENT_PATH } from '../../scripts/client-types.ts';
 
 /**
  * The OpenAPI document as the app builds it, Prettier-formatted as committed in docs/openapi.json,
