@@ -92,10 +92,11 @@ export const FLOOR_TEMPLATES: FloorTemplate[] = [
 function tablesOf(floor: FloorTemplate): { name: string; section: Section; min: number; max: number; online: boolean }[] {
   return floor.tables.flatMap(([names, section, min, max]) => {
     const [, prefix, first, last] = /^([A-Z]+)(\d+)(?:-[A-Z]+(\d+))?$/.exec(names)!;
-    const numbers = Array.from({ length: Number(last ?? first) - Number(first) + 1 }, (_, index) => Number(first) + index);
-    return numbers.map((number) => ({ name: `${prefix}${number}`, section, min, max, online: `${prefix}${number}` !== floor.walkIn }));
+    const tableNames = Array.from({ length: Number(last ?? first) - Number(first) + 1 }, (_, index) => `${prefix}${Number(first) + index}`);
+    return tableNames.map((name) => ({ name, section, min, max, online: name !== floor.walkIn }));
   });
 }
+
 /** Which floor a city restaurant has, from its slug's number, in SQL. */
 const templateOf = (slug: string) => `(substring(${slug} from 6))::int % ${FLOOR_TEMPLATES.length}`;
 
