@@ -390,6 +390,16 @@ export function asDate(value: Date | string): Date {
   return value instanceof Date ? value : new Date(value);
 }
 
+/** A timestamptz as the contract sends it: an ISO 8601 string in UTC. */
+export function iso(value: Date | string): string {
+  return asDate(value).toISOString();
+}
+
+/** The same for a column that may be NULL: no time stays null. */
+export function isoOrNull(value: Date | string | null | undefined): string | null {
+  return value ? iso(value) : null;
+}
+
 /** A Postgres array literal for a text or integer array parameter (`${toPgArray(xs)}::text[]`). */
 export function toPgArray(values: readonly (string | number)[]): string {
   return `{${values.map((value) => (typeof value === 'number' ? String(value) : `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`)).join(',')}}`;

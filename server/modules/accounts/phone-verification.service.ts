@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { PhoneCodeSent, PhoneVerificationStatus, StartPhoneVerificationBody, VerifyPhoneBody } from '#common/contract/accounts.ts';
-import { asDate, type Db } from '#server/db/client.ts';
+import { asDate, iso, isoOrNull, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { AppError, badInput, conflict, isUniqueViolation, sessionExpired } from '#server/errors.ts';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
@@ -42,7 +42,7 @@ function pendingOf(row: PhoneVerificationRow | undefined, now: Date): PhoneVerif
   if (!row || asDate(row.expires_at) <= now || row.attempts >= MAX_CODE_ATTEMPTS) return null;
   return {
     phone: row.phone,
-    expiresAt: asDate(row.expires_at).toISOString(),
+    expiresAt: iso(row.expires_at),
     resendAt: new Date(asDate(row.created_at).getTime() + RESEND_AFTER_SECONDS * 1000).toISOString(),
     attemptsLeft: MAX_CODE_ATTEMPTS - row.attempts,
   };
@@ -82,7 +82,7 @@ export function createPhoneVerificationService(deps: AppDeps, notifications: Not
       const now = clock.now();
       return {
         verifiedPhone: user.verified_phone,
-        verifiedAt: user.phone_verified_at ? asDate(user.phone_verified_at).toISOString() : null,
+        verifiedAt: isoOrNull(user.phone_verified_at),
         pending: user.verified_phone ? null : pendingOf(await findLatestOpenVerification(db, principal.userId), now),
       };
     },
@@ -158,7 +158,7 @@ export function createPhoneVerificationService(deps: AppDeps, notifications: Not
       const user = await loadUserPhone(userId);
       return {
         verifiedPhone: user.verified_phone,
-        verifiedAt: user.phone_verified_at ? asDate(user.phone_verified_at).toISOString() : null,
+        verifiedAt: isoOrNull(user.phone_verified_at),
         pending: null,
       };
     },

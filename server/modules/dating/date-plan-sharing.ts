@@ -1,14 +1,14 @@
 import { DATE_SHARE_MESSAGES, type DatePlan, type DatePlanShareLink, type SharedDatePlan } from '#common/contract/dating-plans.ts';
 import { datePlanStatusesEndingShares, shareLinkExpiry } from '#common/domain/dating-plan.ts';
 import { toKolkata } from '#common/domain/time.ts';
-import { asDate } from '#server/db/client.ts';
+import { asDate, iso } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { badInput, notFound } from '#server/errors.ts';
 import { requireDating, type Principal } from '#server/modules/accounts/principal.ts';
 import { toRestaurantRef } from '#server/modules/restaurants/restaurant-sql.ts';
 import { createSigningKey, readRecordLink, signRecordLink } from '#server/signing.ts';
 import { notNow } from './date-plan-table.ts';
-import { iso, type DatePlanViews } from './date-plan-views.ts';
+import type { DatePlanViews } from './date-plan-views.ts';
 import { findPlanShare, insertPlanShare, revokePlanShares } from './date-plan-shares.repository.ts';
 import { findPlanWithRestaurant, listPlanMembers } from './date-plans.repository.ts';
 

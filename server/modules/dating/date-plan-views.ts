@@ -4,7 +4,7 @@ import { arrivalsOpenAt, canUndoArrivalAt, DATE_ARRIVAL_UNDO_MINUTES, isLateDate
 import type { DateBudget } from '#common/domain/dating-profile.ts';
 import { directionsUrlFor, photoUrl as restaurantPhotoUrl } from '#common/domain/restaurant-profile.ts';
 import { toKolkata } from '#common/domain/time.ts';
-import { asDate } from '#server/db/client.ts';
+import { asDate, iso } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { notFound } from '#server/errors.ts';
 import type { PaymentsService } from '#server/modules/payments/payments.service.ts';
@@ -24,8 +24,6 @@ import { listPlansSharedBy } from './date-plan-shares.repository.ts';
 import { datingPhotoUrl, sharedOf } from './dating-matches.service.ts';
 
 export const PLAN_NOT_FOUND = 'Date plan not found';
-
-export const iso = (value: Date | string) => asDate(value).toISOString();
 
 /** What a member's deposit is, from its intent and the move decided for it. */
 function depositStateOf(member: PlanMemberRow, intent: PaymentIntent | undefined): DateDepositState {

@@ -1,5 +1,5 @@
 import type { DatePartnerProfile, DatePartnerSetting } from '#common/contract/dating.ts';
-import { asDate } from '#server/db/client.ts';
+import { iso } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
 import { deleteDatingPartner, findDatingPartner, upsertDatingPartner } from './dating-partners.repository.ts';
@@ -24,7 +24,7 @@ export function createDatingPartners(deps: AppDeps) {
               neighbourhood: row.neighbourhood,
               cuisines: row.cuisines,
               dateTypes: row.date_types,
-              optedInAt: asDate(row.opted_in_at).toISOString(),
+              optedInAt: iso(row.opted_in_at),
             }
           : null,
       };

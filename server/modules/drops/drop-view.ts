@@ -2,12 +2,10 @@ import { toRestaurantRef } from '#server/modules/restaurants/restaurant-sql.ts';
 import type { AdminDropSummary, DrawCommitments, DropEntryResult, DropPhase, DropSummary } from '#common/contract/drops.ts';
 import { isLiveHold } from '#common/domain/reservation-status.ts';
 import { formatInstantKolkata, isPastBookingCutoff } from '#common/domain/time.ts';
-import { asDate } from '#server/db/client.ts';
+import { asDate, iso, isoOrNull } from '#server/db/client.ts';
 import type { DropRow, EntryRow } from './drops.repository.ts';
 
 /** How a drop and an entry read, for diners and staff alike: pure functions of a row and the time. */
-
-export const iso = (value: Date | string) => asDate(value).toISOString();
 
 /** "Mon, 30 Nov at 6:00 PM" in Kolkata. */
 export const formatInstant = (instant: Date | string) => formatInstantKolkata(instant, ' at ');
@@ -44,7 +42,7 @@ export function toDropSummary(row: DropRow, now: Date, cutoffMinutes: number): D
     capacity: row.capacity,
     slotCount: row.slot_count,
     entryCount: row.entry_count,
-    drawnAt: row.drawn_at ? iso(row.drawn_at) : null,
+    drawnAt: isoOrNull(row.drawn_at),
     depositPerCoverPaise: row.deposit_per_cover_paise,
   };
 }
@@ -53,8 +51,8 @@ export function toDropSummary(row: DropRow, now: Date, cutoffMinutes: number): D
 export function drawCommitmentsOf(row: DropRow): DrawCommitments {
   return {
     seedCommitment: row.seed_commitment,
-    committedAt: row.committed_at ? iso(row.committed_at) : null,
-    entriesClosedAt: row.entries_closed_at ? iso(row.entries_closed_at) : null,
+    committedAt: isoOrNull(row.committed_at),
+    entriesClosedAt: isoOrNull(row.entries_closed_at),
     closedEntryCount: row.closed_entry_count,
     entriesHash: row.closed_entries_hash,
   };

@@ -1,12 +1,13 @@
 import type { AdminDropDetail, AdminDropEntry, AdminDropSummary, CreateDropBody } from '#common/contract/drops.ts';
 import { DROP_DAYS_MAX } from '#common/contract/drops.ts';
 import { addDays, bookingCutoffInstant, daysBetween, formatDateShort, formatTime12h, kolkataInstant, todayInKolkata } from '#common/domain/time.ts';
+import { iso } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { badInput, conflict, isUniqueViolation, notFound } from '#server/errors.ts';
 import { requireStaff, type Principal, type StaffPrincipal } from '#server/modules/accounts/principal.ts';
 import type { SlotsService } from '#server/modules/slots/slots.service.ts';
 import { newSealedSeed, type DropOffers } from './drop-offers.ts';
-import { drawCommitmentsOf, entryResultOf, formatInstant, iso, toAdminDropSummary } from './drop-view.ts';
+import { drawCommitmentsOf, entryResultOf, formatInstant, toAdminDropSummary } from './drop-view.ts';
 import { findDrop, insertDrop, listDrops, listDropSlots, listEntries, type DropRow } from './drops.repository.ts';
 import { DROP_NOT_FOUND, DROPS_LIST_LIMIT } from './drops.service.ts';
 

@@ -1,13 +1,13 @@
 import type { DropDetail, DropDrawAudit, DropList, DropSummary, EnterDropBody, MyDropEntry } from '#common/contract/drops.ts';
 import { DRAW_ALGORITHM } from '#common/domain/draw.ts';
-import { asDate, type Db } from '#server/db/client.ts';
+import { asDate, iso, isoOrNull, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { badInput, conflict, forbidden, isUniqueViolation, notFound, sessionExpired } from '#server/errors.ts';
 import { rejectInvalidCredential, requireDiner, type Principal } from '#server/modules/accounts/principal.ts';
 import type { PhoneVerificationService } from '#server/modules/accounts/phone-verification.service.ts';
 import type { StrikesService } from '#server/modules/strikes/strikes.service.ts';
 import type { DropOffers } from './drop-offers.ts';
-import { drawCommitmentsOf, entryResultOf, formatInstant, iso, toDropSummary } from './drop-view.ts';
+import { drawCommitmentsOf, entryResultOf, formatInstant, toDropSummary } from './drop-view.ts';
 import {
   countWaitingAhead,
   deleteEntry,
@@ -171,8 +171,8 @@ export function createDropsService(deps: AppDeps, offers: DropOffers, phoneVerif
         dropId: id,
         seed: current.seed,
         seedCommitment: current.seed_commitment,
-        committedAt: current.committed_at ? iso(current.committed_at) : null,
-        entriesClosedAt: current.entries_closed_at ? iso(current.entries_closed_at) : null,
+        committedAt: isoOrNull(current.committed_at),
+        entriesClosedAt: isoOrNull(current.entries_closed_at),
         entriesHash: current.closed_entries_hash,
         entryIds: [...order].sort(),
         drawnAt: iso(current.drawn_at),

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { drawOrder } from '#common/domain/draw.ts';
-import { asDate, queryRows } from '#server/db/client.ts';
+import { iso, queryRows } from '#server/db/client.ts';
 import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildStaff, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 import { buildVerifiedDiner, createDrop, dropReservations, enterDrop, ENTRY_CLOSES, ENTRY_OPENS, entriesOf, spearman } from './drops.test-support.ts';
@@ -120,7 +120,7 @@ describe('the draw', () => {
     expect(reads[0].statusCode).toBe(200);
     const [drop] = await queryRows<{ seed: string; drawn_at: Date | string }>(t.database.db, sql`SELECT seed, drawn_at FROM drops WHERE id = ${dropId}`);
     expect(drop.seed).toMatch(/^[0-9a-f]{64}$/);
-    expect(asDate(drop.drawn_at).toISOString()).toBe(RELEASE);
+    expect(iso(drop.drawn_at)).toBe(RELEASE);
 
     const entries = await entriesOf(t.database.db, dropId);
     const positions = entries.map((entry) => entry.position).sort((a, b) => a! - b!);

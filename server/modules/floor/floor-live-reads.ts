@@ -2,7 +2,7 @@ import type { FloorLive, FloorParty } from '#common/contract/floor-live.ts';
 import { tableStateAt, type LiveParty } from '#common/domain/floor-live.ts';
 import { weekdayOf, type Floor } from '#common/domain/floor.ts';
 import { addDays, kolkataInstant } from '#common/domain/time.ts';
-import { asDate, type Db } from '#server/db/client.ts';
+import { iso, isoOrNull, type Db } from '#server/db/client.ts';
 import { listDayParties, type PartyRow } from './floor-live.repository.ts';
 
 const EXPECTED: readonly string[] = ['HELD', 'PENDING', 'CONFIRMED'];
@@ -19,10 +19,10 @@ export function toFloorParty(row: PartyRow, tableNames: ReadonlyMap<string, stri
     partySize: row.party_size,
     tableIds: row.table_ids,
     tableNames: row.table_ids.map((id) => tableNames.get(id) ?? '?'),
-    startsAt: asDate(row.starts_at).toISOString(),
-    endsAt: asDate(row.ends_at).toISOString(),
-    seatedAt: row.seated_at ? asDate(row.seated_at).toISOString() : null,
-    finishedAt: row.finished_at ? asDate(row.finished_at).toISOString() : null,
+    startsAt: iso(row.starts_at),
+    endsAt: iso(row.ends_at),
+    seatedAt: isoOrNull(row.seated_at),
+    finishedAt: isoOrNull(row.finished_at),
   };
 }
 

@@ -2,7 +2,7 @@ import type { AdminFloor, FloorDay, FloorSettingsBody, ReassignTableBody, Replac
 import { DEFAULT_FLOOR_SETTINGS, freeTableIds, turnMinutes, type FloorSettings } from '#common/domain/floor.ts';
 import { addDays, kolkataInstant, toKolkata } from '#common/domain/time.ts';
 import { isHoldingCovers } from '#common/domain/reservation-status.ts';
-import { asDate, type Db } from '#server/db/client.ts';
+import { asDate, iso, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { conflict, notFound } from '#server/errors.ts';
 import { requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
@@ -80,8 +80,8 @@ export function createFloorService(deps: AppDeps) {
         tableNames: row.table_ids.map((id) => names.get(id) ?? '?'),
         combinationId: row.combination_id,
         partySize: row.party_size,
-        startsAt: asDate(row.starts_at).toISOString(),
-        endsAt: asDate(row.ends_at).toISOString(),
+        startsAt: iso(row.starts_at),
+        endsAt: iso(row.ends_at),
         time: toKolkata(asDate(row.starts_at)).time,
         reservation: row.reservation_id ? { id: row.reservation_id, status: row.status as never, dinerName: row.diner_name ?? '' } : null,
       })),

@@ -9,7 +9,7 @@ import {
 } from '#common/contract/guests.ts';
 import { isEmptyRequest, mentionsAllergy } from '#common/domain/guests.ts';
 import { addDays, todayInKolkata } from '#common/domain/time.ts';
-import { asDate, type Db } from '#server/db/client.ts';
+import { isoOrNull, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { notFound } from '#server/errors.ts';
 import { requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
@@ -66,7 +66,7 @@ export function createGuestsService({ db, clock }: AppDeps, restaurants: Restaur
     const requests = await listGuestRequests(db, restaurantId, userId, clock.now(), GUEST_CARD_REQUESTS);
     return {
       ...toSummary(row),
-      notesUpdatedAt: row.notes_updated_at ? asDate(row.notes_updated_at).toISOString() : null,
+      notesUpdatedAt: isoOrNull(row.notes_updated_at),
       requests: requests.map((request) => ({
         reservationId: request.id,
         slot: { date: request.slot_date, time: request.slot_time },

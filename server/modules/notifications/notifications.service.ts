@@ -1,5 +1,5 @@
 import type { DevMailboxResponse, DinerStreamEvent, OutboxMessage } from '#common/contract/waitlist.ts';
-import { asDate, type Db } from '#server/db/client.ts';
+import { iso, isoOrNull, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { textablePhone } from '#common/contract/accounts.ts';
 import { AppError, badInput, notFound, unauthenticated } from '#server/errors.ts';
@@ -44,8 +44,8 @@ function toOutboxMessage(row: OutboxRow): OutboxMessage {
     recipient: row.recipient,
     subject: row.subject,
     body: row.body,
-    createdAt: asDate(row.created_at).toISOString(),
-    sentAt: row.sent_at ? asDate(row.sent_at).toISOString() : null,
+    createdAt: iso(row.created_at),
+    sentAt: isoOrNull(row.sent_at),
   };
 }
 
@@ -281,7 +281,7 @@ export function createNotificationsService(deps: AppDeps, drivers: { mail?: Mail
         date: held.slot_date,
         time: held.slot_time,
         partySize: held.party_size,
-        holdExpiresAt: asDate(held.hold_expires_at!).toISOString(),
+        holdExpiresAt: iso(held.hold_expires_at!),
         dropId: 'dropId' in origin ? origin.dropId : null,
         waitlistEntryId: 'waitlistEntryId' in origin ? origin.waitlistEntryId : null,
       });

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { PaymentIntent, PaymentPurpose } from '#common/contract/payments.ts';
 import { postingLines, type PaymentIntentStatus, type PaymentIntentTransition } from '#common/domain/payment-intent.ts';
-import { asDate, type Db } from '#server/db/client.ts';
+import { iso, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { badInput, notFound } from '#server/errors.ts';
 import { findIntent, insertPosting, updateIntent, type IntentChanges, type IntentRow } from './payments.repository.ts';
@@ -28,8 +28,6 @@ export function parse<S extends z.ZodType>(schema: S, input: unknown): z.infer<S
   if (!result.success) throw badInput(result.error.issues.map((issue) => issue.message).join('; '));
   return result.data;
 }
-
-export const iso = (value: Date | string) => asDate(value).toISOString();
 
 export function toIntent(row: IntentRow): PaymentIntent {
   return {

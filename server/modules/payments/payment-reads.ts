@@ -1,14 +1,14 @@
 import type { PaymentIntent, PaymentIntentList, PaymentPurpose, SandboxDecision, SandboxPayment } from '#common/contract/payments.ts';
 import { bookingCode } from '#common/domain/booking-code.ts';
 import { depositFigures, moneySentence } from '#common/domain/money-sentences.ts';
-import { asDate } from '#server/db/client.ts';
+import { asDate, iso } from '#server/db/client.ts';
 import { csvLine } from '#common/domain/csv.ts';
 import type { PaymentIntentStatus } from '#common/domain/payment-intent.ts';
 import { formatInstantKolkata, formatTime12h, kolkataInstant, toKolkata } from '#common/domain/time.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { conflict, notFound } from '#server/errors.ts';
 import { requireDiner, requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
-import { iso, toIntent } from './intent-transitions.ts';
+import { toIntent } from './intent-transitions.ts';
 import {
   findIntent,
   listIntentsOfAccount,

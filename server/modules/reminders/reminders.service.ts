@@ -4,7 +4,7 @@ import { describeRequest } from '#common/domain/guests.ts';
 import { changeMoneySentence } from '#common/domain/money-sentences.ts';
 import type { DinerReservation } from '#common/contract/reservations.ts';
 import { formatDateShort, formatTime12h } from '#common/domain/time.ts';
-import { asDate, type Db } from '#server/db/client.ts';
+import { asDate, iso, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { AppError, badInput, notFound } from '#server/errors.ts';
 import { requireDiner, requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
@@ -298,7 +298,7 @@ export function createRemindersService(deps: AppDeps, notifications: Notificatio
             const email = reminderEmail(facts, links);
             ids.push(await notifications.queueEmailToUser(tx, row.user_id, email));
             // Once per reminder per person (decision 213), whichever instance claims it.
-            const idempotencyKey = `reminder:${row.reservation_id}:${row.offset_minutes}:${asDate(row.starts_at).toISOString()}`;
+            const idempotencyKey = `reminder:${row.reservation_id}:${row.offset_minutes}:${iso(row.starts_at)}`;
             const text = reminderText(facts, links);
             // The diner's subscribed browsers come first; without a verified phone they are the only text (decision 212).
             const push = { title: email.subject, link: '/me' };

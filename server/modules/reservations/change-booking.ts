@@ -4,7 +4,7 @@ import { depositRequirementFor, type DepositRequirement } from '#common/domain/d
 import type { ChangeMoney } from '#common/domain/money-sentences.ts';
 import { effectiveStatus, type ReservationStatus } from '#common/domain/reservation-status.ts';
 import { isPastBookingCutoff, kolkataInstant, toKolkata } from '#common/domain/time.ts';
-import { asDate, type Db } from '#server/db/client.ts';
+import { asDate, iso, isoOrNull, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { conflict, notFound, sessionExpired } from '#server/errors.ts';
 import { requireDiner, type Principal } from '#server/modules/accounts/principal.ts';
@@ -102,8 +102,8 @@ function toChangeView(row: ReservationChangeRow): BookingChangeView {
     extraPaise: row.extra_paise,
     releasedPaise: row.released_paise,
     actor: row.actor_kind,
-    createdAt: asDate(row.created_at).toISOString(),
-    appliedAt: row.applied_at ? asDate(row.applied_at).toISOString() : null,
+    createdAt: iso(row.created_at),
+    appliedAt: isoOrNull(row.applied_at),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { DepositDayResponse, MyDepositsResponse } from '#common/contract/deposit-receipts.ts';
 import { depositStateOf } from '#common/domain/deposit-receipts.ts';
 import { depositFigures, feeReasonOf, moneySentence, paymentMethodLabel } from '#common/domain/money-sentences.ts';
-import { asDate } from '#server/db/client.ts';
+import { iso, isoOrNull } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { requireDiner, requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
 import type { PaymentsService } from '#server/modules/payments/payments.service.ts';
@@ -40,13 +40,13 @@ export function createDepositReports({ db }: Pick<AppDeps, 'db'>, payments: Paym
               updatedAt: intent.updatedAt,
               paymentId: intent.id,
               method: paymentMethodLabel(intent.provider),
-              paidAt: row.authorised_at ? asDate(row.authorised_at).toISOString() : null,
+              paidAt: isoOrNull(row.authorised_at),
               blockedPaise: figures.blockedPaise,
               terms: {
                 kind: row.kind,
                 amountPaise: row.amount_paise,
                 perCoverPaise: row.per_cover_paise,
-                freeCancelUntil: asDate(row.free_cancel_until).toISOString(),
+                freeCancelUntil: iso(row.free_cancel_until),
                 lateCancelKeepPaise: row.late_cancel_keep_paise,
                 noShowKeepPaise: row.no_show_keep_paise,
               },

@@ -2,7 +2,7 @@ import type { BookingRequest, DinerReservation } from '#common/contract/reservat
 import { isEmptyRequest } from '#common/domain/guests.ts';
 import { effectiveStatus } from '#common/domain/reservation-status.ts';
 import { bookingClosesAt, formatTime12h, toKolkata } from '#common/domain/time.ts';
-import { asDate } from '#server/db/client.ts';
+import { asDate, iso, isoOrNull } from '#server/db/client.ts';
 import { toRestaurantRef } from '#server/modules/restaurants/restaurant-sql.ts';
 import type { AdminBookingRow, ReservationRow } from './reservations.repository.ts';
 
@@ -46,11 +46,11 @@ export function toDinerReservation(row: ReservationRow, now: Date, cutoffMinutes
     partySize: row.party_size,
     restaurant: toRestaurantRef(row),
     slot: { date: row.slot_date, time: row.slot_time },
-    holdExpiresAt: status === 'HELD' && row.hold_expires_at ? asDate(row.hold_expires_at).toISOString() : null,
+    holdExpiresAt: status === 'HELD' ? isoOrNull(row.hold_expires_at) : null,
     // A hold that ran out reads "Expired", not "Cancelled" (decision 221): swept, or past its expiry and not swept yet.
     ...(status === 'CANCELLED' && (row.cancel_reason === 'HOLD_EXPIRED' || row.status === 'HELD') ? { expired: true } : {}),
-    startsAt: asDate(row.starts_at).toISOString(),
-    createdAt: asDate(row.created_at).toISOString(),
+    startsAt: iso(row.starts_at),
+    createdAt: iso(row.created_at),
     request: toBookingRequest(row),
     ...(cutoffMinutes === undefined ? {} : { requestEditableUntil: bookingClosesAt(asDate(row.starts_at), cutoffMinutes).toISOString() }),
   };
@@ -62,8 +62,8 @@ export function toStaffBooking(row: AdminBookingRow, now: Date) {
     id: row.id,
     status: effectiveStatus(row.status, row.hold_expires_at, now),
     partySize: row.party_size,
-    createdAt: asDate(row.created_at).toISOString(),
-    startsAt: asDate(row.starts_at).toISOString(),
+    createdAt: iso(row.created_at),
+    startsAt: iso(row.starts_at),
     // Reservations are in the diner's name; an account without one shows its username.
     user: { name: row.user_name || row.username, email: row.user_email, phone: row.user_phone },
     slot: { date: row.slot_date, time: row.slot_time },

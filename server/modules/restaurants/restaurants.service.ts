@@ -6,7 +6,7 @@ import { noDepositPolicy, type DepositPolicy } from '#common/domain/deposit-poli
 import { DEFAULT_NEIGHBORHOOD, emojiForCategory } from '#common/domain/restaurants.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { badInput, forbidden, notFound, sessionExpired } from '#server/errors.ts';
-import { asDate, type Db } from '#server/db/client.ts';
+import { iso, type Db } from '#server/db/client.ts';
 import { requireStaff, type Principal, type StaffPrincipal } from '#server/modules/accounts/principal.ts';
 import type { StorageService } from '#server/modules/storage/storage.service.ts';
 import {
@@ -153,7 +153,7 @@ export function createRestaurantsService({ db, clock }: AppDeps, storage: Storag
     async getOwnDepositPolicy(principal: Principal): Promise<AdminDepositPolicy> {
       requireStaff(principal);
       const stored = await findDepositPolicy(db, principal.restaurantId);
-      return { ...(stored?.policy ?? noDepositPolicy), updatedAt: stored ? asDate(stored.updatedAt).toISOString() : null };
+      return { ...(stored?.policy ?? noDepositPolicy), updatedAt: stored ? iso(stored.updatedAt) : null };
     },
 
     /** PUT /api/admin/deposit-policy: replaces the whole policy; holds made from now on follow it. */

@@ -1,7 +1,7 @@
 import type { AdminStrikeDispute, DisputeStrikeBody, MyStrikesResponse, ResolveDisputeBody } from '#common/contract/strikes.ts';
 import { blockLiftsAt, isDisputeWindowOpen, STRIKE_DISPUTE_DAYS, strikeBlockMessage } from '#common/domain/strikes.ts';
 import { formatDateShort, toKolkata } from '#common/domain/time.ts';
-import { asDate, type Db } from '#server/db/client.ts';
+import { asDate, iso, isoOrNull, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { conflict, forbidden, isUniqueViolation, notFound } from '#server/errors.ts';
 import { requireDiner, requireStaff, type Principal } from '#server/modules/accounts/principal.ts';
@@ -31,8 +31,6 @@ export interface DisputeUpheld {
   userId: string;
 }
 
-const iso = (value: Date | string) => asDate(value).toISOString();
-
 function toAdminDispute(row: AdminDisputeRow): AdminStrikeDispute {
   return {
     id: row.id,
@@ -44,7 +42,7 @@ function toAdminDispute(row: AdminDisputeRow): AdminStrikeDispute {
     reason: row.reason,
     status: row.status,
     createdAt: iso(row.created_at),
-    resolvedAt: row.resolved_at ? iso(row.resolved_at) : null,
+    resolvedAt: isoOrNull(row.resolved_at),
   };
 }
 
@@ -106,7 +104,7 @@ export function createStrikesService({ db, clock, config, log }: AppDeps) {
                   status: row.dispute_status,
                   reason: row.dispute_reason ?? '',
                   createdAt: iso(row.dispute_created_at!),
-                  resolvedAt: row.dispute_resolved_at ? iso(row.dispute_resolved_at) : null,
+                  resolvedAt: isoOrNull(row.dispute_resolved_at),
                 }
               : null,
             counts: row.removed_at === null && recordedAt.getTime() > now.getTime() - windowDays * DAY_MS,

@@ -5,7 +5,7 @@ import { WAITLIST_MAX_WAITING } from '#common/contract/waitlist.ts';
 import { AVAILABILITY_HORIZON_DAYS } from '#common/domain/restaurants.ts';
 import { isLiveHold } from '#common/domain/reservation-status.ts';
 import { addDays, formatDateShort, formatTime12h, isPastBookingCutoff, kolkataInstant, todayInKolkata, toKolkata } from '#common/domain/time.ts';
-import { asDate, type Db } from '#server/db/client.ts';
+import { asDate, iso, isoOrNull, type Db } from '#server/db/client.ts';
 import { createCoalescingRunner } from '#server/coalescing-runner.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { badInput, conflict, isUniqueViolation, notFound } from '#server/errors.ts';
@@ -34,8 +34,6 @@ export const WAITLIST_ENTRY_NOT_FOUND = 'Waitlist entry not found';
 const LIST_LIMIT = 100;
 /** A guard against a runaway offer loop on one slot. */
 const MAX_OFFERS_PER_SLOT = 500;
-
-const iso = (value: Date | string) => asDate(value).toISOString();
 
 /**
  * The waitlist (decision 085): when covers free up on a slot, the longest-waiting matching entry
@@ -79,7 +77,7 @@ export function createWaitlistService(
         row.reservation_id && row.slot_date && row.slot_time
           ? {
               reservationId: row.reservation_id,
-              holdExpiresAt: state === 'offered' && row.hold_expires_at ? iso(row.hold_expires_at) : null,
+              holdExpiresAt: state === 'offered' ? isoOrNull(row.hold_expires_at) : null,
               slot: { date: row.slot_date, time: row.slot_time },
               partySize: row.offered_party_size ?? row.party_size,
             }
