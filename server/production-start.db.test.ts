@@ -9,7 +9,7 @@ import { DEMO_DINER, DEMO_STAFF_PASSWORD, seedDemoData } from '#server/db/seed/s
 import { DEMO_MODERATOR, seedDemoModerator } from '#server/db/seed/moderator.ts';
 import { DEMO_MODERATOR_PASSWORD, demoAccountsAllowed } from '#server/modules/accounts/demo-passwords.ts';
 import { hashPassword, verifyPassword } from '#server/modules/accounts/password.ts';
-import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { bearer, createTestApp, setStaffPassword, TEST_NOW, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildModerator, buildRestaurant, buildStaff } from '#server/test/factories.ts';
 import { freePort } from '#server/test/server-process.ts';
 import { loadConfig } from '#server/config.ts';
@@ -162,13 +162,7 @@ describe('a production start', () => {
     const restaurant = await buildRestaurant(db);
     const staff = await buildStaff(db, restaurant.id);
     const moderator = await buildModerator(db);
-    const setByPlatform = (password: string) =>
-      production.app.inject({
-        method: 'PUT',
-        url: `/api/moderation/staff-accounts/${staff.id}/password`,
-        headers: bearer(moderator.token),
-        payload: { password },
-      });
+    const setByPlatform = (password: string) => setStaffPassword(production.app, moderator.token, staff.id, password);
     const platform = await setByPlatform(DEMO_STAFF_PASSWORD);
     expect(platform.statusCode).toBe(400);
     expect(platform.json().error).toBe(refused);
@@ -178,12 +172,7 @@ describe('a production start', () => {
     // Outside production the demo may reset to a demo password.
     const demo = await createTestApp({ database: production.database });
     try {
-      const staffAgain = await demo.app.inject({
-        method: 'PUT',
-        url: `/api/moderation/staff-accounts/${staff.id}/password`,
-        headers: bearer(moderator.token),
-        payload: { password: DEMO_STAFF_PASSWORD },
-      });
+      const staffAgain = await setStaffPassword(demo.app, moderator.token, staff.id, DEMO_STAFF_PASSWORD);
       expect(staffAgain.statusCode, staffAgain.body).toBe(200);
     } finally {
       await demo.app.close();

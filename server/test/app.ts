@@ -68,6 +68,11 @@ export function requestHold(
   return app.inject({ method: 'POST', url: '/api/reservations', headers: bearer(token), payload: hold });
 }
 
+/** PUT /api/moderation/staff-accounts/:id/password as the account holding `token` (a moderator, or someone it must refuse). */
+export function setStaffPassword(app: FastifyInstance, token: string, staffId: string, password: string) {
+  return app.inject({ method: 'PUT', url: `/api/moderation/staff-accounts/${staffId}/password`, headers: bearer(token), payload: { password } });
+}
+
 /** A POST whose JSON body goes as written (too large, malformed, unsigned), for tests of what the server refuses. */
 export function postRawJson(app: FastifyInstance, url: string, payload: string) {
   return app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload });

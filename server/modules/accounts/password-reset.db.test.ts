@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { PASSWORD_RESET_PER_ACCOUNT_PER_HOUR, PASSWORD_RESET_PER_ADDRESS_PER_HOUR, PASSWORD_RESET_SENT } from '#common/domain/password-reset.ts';
 import { MINUTE_MS } from '#common/domain/time.ts';
 import { queryRows } from '#server/db/client.ts';
-import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { bearer, createTestApp, setStaffPassword, TEST_NOW, type TestApp } from '#server/test/app.ts';
 import { buildDatingMember, buildDiner, buildModerator, buildRestaurant, buildStaff } from '#server/test/factories.ts';
 
 let t: TestApp;
@@ -197,12 +197,7 @@ describe('forgot password', () => {
     const found = await t.app.inject({ method: 'GET', url: '/api/moderation/staff-accounts?q=masala house', headers: bearer(moderator.token) });
     expect(found.statusCode, found.body).toBe(200);
     expect(found.json().accounts.map((account: { id: string }) => account.id)).toContain(staff.id);
-    const set = await t.app.inject({
-      method: 'PUT',
-      url: `/api/moderation/staff-accounts/${staff.id}/password`,
-      headers: bearer(moderator.token),
-      payload: { password: NEW_PASSWORD },
-    });
+    const set = await setStaffPassword(t.app, moderator.token, staff.id, NEW_PASSWORD);
     expect(set.statusCode, set.body).toBe(200);
     expect(set.json().sessionsEnded).toBe(1);
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/restaurant', headers: bearer(staff.token) })).statusCode).toBe(401);
@@ -213,12 +208,7 @@ describe('forgot password', () => {
     );
     expect(audit).toEqual({ moderator_id: moderator.id, channel: 'platform' });
     // Staff of the restaurant cannot do it for each other.
-    const byStaff = await t.app.inject({
-      method: 'PUT',
-      url: `/api/moderation/staff-accounts/${staff.id}/password`,
-      headers: bearer((await buildStaff(t.database.db, restaurant.id)).token),
-      payload: { password: NEW_PASSWORD },
-    });
+    const byStaff = await setStaffPassword(t.app, (await buildStaff(t.database.db, restaurant.id)).token, staff.id, NEW_PASSWORD);
     expect(byStaff.statusCode).toBe(401);
   });
 });
