@@ -1,12 +1,11 @@
-import multipart from '@fastify/multipart';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { emptyBody, errorResponse, standardErrors, uuid } from '#common/contract/common.ts';
+import { emptyBody, standardErrors, uuid } from '#common/contract/common.ts';
 import { adminRestaurant, photoIdParams, photoPurposes } from '#common/contract/portal.ts';
 import { PHOTO_UPLOAD_MAX_BYTES, PHOTO_WIDTHS, type PhotoWidth } from '#common/domain/restaurant-profile.ts';
 import { bearerAccess, publicAccess } from '#common/contract/openapi-security.ts';
 import { badInput, notFound } from '#server/errors.ts';
-import { readImageForm } from './multipart-image.ts';
+import { registerImageUpload } from './multipart-image.ts';
 
 const adminPhoto = adminRestaurant.shape.photos.element;
 
@@ -75,34 +74,20 @@ export const restaurantPhotosRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  // Multipart in this plugin's scope only: one image, with what it shows and its description.
-  await app.register(async (uploads) => {
-    await uploads.register(multipart, { limits: { fileSize: PHOTO_UPLOAD_MAX_BYTES, files: 1, fields: 4, parts: 5, fieldSize: 1024 } });
-    uploads.post(
-      '/api/admin/restaurant/photos',
-      {
-        schema: {
-          operationId: 'addRestaurantPhoto',
-          security: bearerAccess,
-          tags,
-          summary: 'Add a photo (multipart: image file, purpose gallery|menu, alt). JPEG, PNG or WebP up to 12 MB; stored as WebP at phone and laptop widths',
-          consumes: ['multipart/form-data'],
-          response: { 201: adminPhoto, 413: errorResponse, 415: errorResponse, ...standardErrors },
-        },
-        config: { rateLimitGroup: 'upload' },
-        preHandler: async (request) => {
-          app.services.restaurants.assertMayUpload(await request.principal());
-        },
-      },
-      async (request, reply) => {
-        const { bytes, fields } = await readImageForm(request, PHOTO_UPLOAD_MAX_BYTES);
-        const purpose = fields.purpose ?? 'gallery';
-        const alt = fields.alt ?? '';
-        if (!(photoPurposes as readonly string[]).includes(purpose)) throw badInput('purpose: must be gallery or menu');
-        if (alt.length > 140) throw badInput('alt: at most 140 characters');
-        const photo = await restaurantPhotos.addPhoto(await request.principal(), { purpose: purpose as 'gallery' | 'menu', alt, bytes });
-        return reply.code(201).send(photo);
-      },
-    );
+  await registerImageUpload(app, {
+    url: '/api/admin/restaurant/photos',
+    operationId: 'addRestaurantPhoto',
+    summary: 'Add a photo (multipart: image file, purpose gallery|menu, alt). JPEG, PNG or WebP up to 12 MB; stored as WebP at phone and laptop widths',
+    maxBytes: PHOTO_UPLOAD_MAX_BYTES,
+    textFields: 4,
+    status: 201,
+    answer: adminPhoto,
+    async store(request, { bytes, fields }) {
+      const purpose = fields.purpose ?? 'gallery';
+      const alt = fields.alt ?? '';
+      if (!(photoPurposes as readonly string[]).includes(purpose)) throw badInput('purpose: must be gallery or menu');
+      if (alt.length > 140) throw badInput('alt: at most 140 characters');
+      return restaurantPhotos.addPhoto(await request.principal(), { purpose: purpose as 'gallery' | 'menu', alt, bytes });
+    },
   });
 };

@@ -1,9 +1,8 @@
-import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorResponse, standardErrors } from '#common/contract/common.ts';
+import { standardErrors } from '#common/contract/common.ts';
 import { HERO_IMAGE_MAX_BYTES, adminRestaurant, updateAdminRestaurantBody, uploadResponse } from '#common/contract/portal.ts';
 import { adminDepositPolicy, depositPolicyBody } from '#common/contract/deposits.ts';
-import { readImageForm } from './multipart-image.ts';
+import { registerImageUpload } from './multipart-image.ts';
 import { bearerAccess } from '#common/contract/openapi-security.ts';
 
 /** The staff's own restaurant: its profile (/api/admin/restaurant) and the hero-photo upload (/api/upload). */
@@ -69,32 +68,14 @@ export const restaurantsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => restaurants.updateOwnDepositPolicy(await request.principal(), request.body),
   );
 
-  // The hero photo upload: multipart, one file of at most 5 MB, in this plugin's scope only.
-  await app.register(async (uploads) => {
-    await uploads.register(multipart, { limits: { fileSize: HERO_IMAGE_MAX_BYTES, files: 1, fields: 5, parts: 6, fieldSize: 1024 } });
-
-    uploads.post(
-      '/api/upload',
-      {
-        schema: {
-          operationId: 'uploadHeroImage',
-          security: bearerAccess,
-          tags,
-          summary: 'Upload the hero photo (multipart: image file + restaurantId). JPEG, PNG or WebP by their bytes, at most 5 MB',
-          consumes: ['multipart/form-data'],
-          response: { 200: uploadResponse, 413: errorResponse, 415: errorResponse, ...standardErrors },
-        },
-        config: { rateLimitGroup: 'upload' },
-        // Only restaurant staff get as far as sending a file.
-        preHandler: async (request) => {
-          restaurants.assertMayUpload(await request.principal());
-        },
-      },
-      async (request) => {
-        const { bytes, fields } = await readImageForm(request, HERO_IMAGE_MAX_BYTES);
-        const restaurantId = fields.restaurantId;
-        return restaurants.uploadHeroImage(await request.principal(), { restaurantId, bytes });
-      },
-    );
+  await registerImageUpload(app, {
+    url: '/api/upload',
+    operationId: 'uploadHeroImage',
+    summary: 'Upload the hero photo (multipart: image file + restaurantId). JPEG, PNG or WebP by their bytes, at most 5 MB',
+    maxBytes: HERO_IMAGE_MAX_BYTES,
+    textFields: 5,
+    status: 200,
+    answer: uploadResponse,
+    store: async (request, { bytes, fields }) => restaurants.uploadHeroImage(await request.principal(), { restaurantId: fields.restaurantId, bytes }),
   });
 };
