@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
+import { iso, isoOrNull, queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import { isHidden } from './dating-matches.repository.ts';
 
 /**
@@ -8,8 +8,6 @@ import { isHidden } from './dating-matches.repository.ts';
  */
 
 type Instant = string | Date;
-const iso = (value: Instant): string => new Date(value).toISOString();
-const isoOrNull = (value: Instant | null): string | null => (value === null ? null : iso(value));
 
 export interface ReportedMemberRow {
   memberId: string;
