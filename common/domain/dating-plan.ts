@@ -2,6 +2,8 @@
  * Date plans (decision 184): the life of a plan, written once as data. The
  * server enforces it; the web app derives what a member or staff can press from it.
  */
+import { HOUR_MS } from './time.ts';
+
 /** The platform account that holds every date's table (migration 0015, decision 184): no diner can act on its holds (decision 207). */
 export const DATE_ACCOUNT_ID = '00000000-0000-4000-8000-00000000da7e';
 
@@ -86,8 +88,6 @@ export const DATE_LATE_CANCEL_HOURS = 24;
 
 /** A plan shared with a trusted contact can be opened until this long after the start (the end of the date). */
 export const DATE_SHARE_HOURS_AFTER_START = 4;
-
-const HOUR_MS = 3_600_000;
 
 /** When a share link of a date starting at `startsAt` stops working. */
 export function shareLinkExpiry(startsAt: Date): Date {

@@ -3,12 +3,11 @@
  * A strike counts for STRIKE_WINDOW_DAYS from its no-show; STRIKE_LIMIT counting strikes block new
  * holds and drop entries until enough of them age out.
  */
-import { formatDateShort, toKolkata } from './time.ts';
+import { DAY_MS, formatDateShort, toKolkata } from './time.ts';
 
 /** A diner may dispute a strike for this many days after it was recorded. */
 export const STRIKE_DISPUTE_DAYS = 14;
 export const DISPUTE_REASON_MAX = 1000;
-const DAY_MS = 86_400_000;
 
 /**
  * When a block lifts: the instant the strikes still counting drop below `limit`, given the

@@ -6,7 +6,7 @@
 export const KOLKATA_OFFSET_MINUTES = 330;
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 60 * MINUTE_MS;
-const DAY_MS = 86_400_000;
+export const DAY_MS = 24 * HOUR_MS;
 
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 const TIME_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;

@@ -1,4 +1,5 @@
 import { DATE_PARTY_SIZE, PLAN_HORIZON_DAYS, PLAN_MIN_LEAD_HOURS, PLAN_MIN_LEAD_HOURS_WITHOUT_CONSENT, planDeadline } from '#common/domain/dating-plan.ts';
+import { HOUR_MS } from '#common/domain/time.ts';
 import { asDate, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import type { ReservationsService } from '#server/modules/reservations/reservations.service.ts';
@@ -8,7 +9,6 @@ import { hasOpenProposal, hasRoomForUnpaidDate, lockEveningsOfSlots, lockMembers
 import { findPlanCandidates, insertPlan, listPlansOfPair, type PlanRow } from './date-plans.repository.ts';
 
 const CANDIDATES_TRIED = 5;
-const HOUR_MS = 3_600_000;
 
 /** A plan just proposed, and the platform's hold behind it (announced once its transaction committed). */
 export interface PlacedPlan {

@@ -1,6 +1,6 @@
 import { DEFAULT_FLOOR_SETTINGS, freeTableIds, isPacingAllowed, turnMinutes, type Floor, type FloorSettings, type Seating } from '#common/domain/floor.ts';
 import { placeParty, type Placement, type SeatingMove } from '#common/domain/floor-repack.ts';
-import { addDays, kolkataInstant, toKolkata } from '#common/domain/time.ts';
+import { addDays, kolkataInstant, MINUTE_MS, toKolkata } from '#common/domain/time.ts';
 import type { Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import {
@@ -15,7 +15,6 @@ import {
   type TimedOccupancy,
 } from './floor.repository.ts';
 
-const MINUTE_MS = 60_000;
 /** The longest turn any band may set (contract TURN_MINUTES_MAX): how far back an occupancy can reach into a time. */
 const LONGEST_TURN_MS = 360 * MINUTE_MS;
 

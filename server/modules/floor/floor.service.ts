@@ -1,6 +1,6 @@
 import type { AdminFloor, FloorDay, FloorSettingsBody, ReassignTableBody, ReplaceFloorTablesBody, TableAssignmentView } from '#common/contract/floor.ts';
 import { DEFAULT_FLOOR_SETTINGS, freeTableIds, turnMinutes, type FloorSettings } from '#common/domain/floor.ts';
-import { addDays, kolkataInstant, toKolkata } from '#common/domain/time.ts';
+import { addDays, kolkataInstant, MINUTE_MS, toKolkata } from '#common/domain/time.ts';
 import { isHoldingCovers } from '#common/domain/reservation-status.ts';
 import { asDate, iso, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
@@ -26,8 +26,6 @@ import {
   updateTable,
   upsertSettings,
 } from './floor.repository.ts';
-
-const MINUTE_MS = 60_000;
 
 export const RESERVATION_NOT_FOUND = 'Reservation not found';
 export const TABLE_TAKEN = 'That table is taken for part of this booking’s turn';

@@ -15,6 +15,7 @@ import {
   type TextTemplate,
 } from './drivers.ts';
 import { deliveryRoute, type MessageKind, type Reachability } from '#common/domain/delivery-policy.ts';
+import { DAY_MS, HOUR_MS, kolkataInstant, todayInKolkata } from '#common/domain/time.ts';
 import { deletePushDataOf, findPushReach, type PushOwner } from './push-subscriptions.repository.ts';
 import { resolveVapidKeys } from './vapid-keys.ts';
 import { createNoPushDriver, createWebPushDriver, type PushDriver } from './web-push-driver.ts';
@@ -31,11 +32,6 @@ import {
 } from './outbox.repository.ts';
 import { createWhatsAppCloudDriver } from './whatsapp-cloud-driver.ts';
 import { countSmsInWindow, deleteOldSmsCounts } from './sms-caps.repository.ts';
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
-/** Kolkata is UTC+05:30 all year: a day's caps start at its midnight. */
-const KOLKATA_OFFSET_MS = 5.5 * HOUR_MS;
 
 function toOutboxMessage(row: OutboxRow): OutboxMessage {
   return {
@@ -65,9 +61,10 @@ async function enforceSmsPolicy(tx: Db, deps: AppDeps, message: { userId: string
   const policy = config.sms;
   const allowed = textablePhone(policy.allowedCountryCodes).safeParse(message.to);
   if (!allowed.success) throw badInput(`phone: ${allowed.error.issues[0]?.message ?? 'Enter a valid phone number'}`);
-  const now = clock.now().getTime();
-  const hourStart = new Date(now - (now % HOUR_MS));
-  const dayStart = new Date(Math.floor((now + KOLKATA_OFFSET_MS) / DAY_MS) * DAY_MS - KOLKATA_OFFSET_MS);
+  const now = clock.now();
+  const hourStart = new Date(now.getTime() - (now.getTime() % HOUR_MS));
+  // A day's caps start at its midnight in Kolkata.
+  const dayStart = kolkataInstant(todayInKolkata(now), '00:00');
   if (message.userId && (await countSmsInWindow(tx, `account:${message.userId}`, dayStart)) > policy.maxPerAccountPerDay) {
     throw new AppError(
       'RATE_LIMITED',

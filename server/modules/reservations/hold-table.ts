@@ -1,6 +1,6 @@
 import type { CreateReservationBody, DinerReservation } from '#common/contract/reservations.ts';
 import { isEmptyRequest } from '#common/domain/guests.ts';
-import { isPastBookingCutoff, kolkataInstant } from '#common/domain/time.ts';
+import { HOUR_MS, isPastBookingCutoff, kolkataInstant } from '#common/domain/time.ts';
 import { asDate, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { AppError, conflict, notFound, sessionExpired } from '#server/errors.ts';
@@ -22,8 +22,6 @@ import {
   readDinerBookingCounts,
 } from './reservations.repository.ts';
 import { HELD_FOR_DROP, holdStartsLimitMessage, NO_LONGER_AVAILABLE, OWED_TO_WAITLIST, toDinerReservation, upcomingLimitMessage } from './reservation-view.ts';
-
-const HOUR_MS = 3_600_000;
 
 /**
  * A diner holds a table (POST /api/reservations): a HELD reservation whose covers, and on a

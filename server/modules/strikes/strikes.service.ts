@@ -1,6 +1,6 @@
 import type { AdminStrikeDispute, DisputeStrikeBody, MyStrikesResponse, ResolveDisputeBody } from '#common/contract/strikes.ts';
 import { blockLiftsAt, isDisputeWindowOpen, STRIKE_DISPUTE_DAYS, strikeBlockMessage } from '#common/domain/strikes.ts';
-import { formatDateShort, toKolkata } from '#common/domain/time.ts';
+import { DAY_MS, formatDateShort, toKolkata } from '#common/domain/time.ts';
 import { asDate, iso, isoOrNull, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { conflict, forbidden, isUniqueViolation, notFound } from '#server/errors.ts';
@@ -18,7 +18,6 @@ import {
   type AdminDisputeRow,
 } from './strikes.repository.ts';
 
-const DAY_MS = 86_400_000;
 const DISPUTES_LIMIT = 100;
 export const STRIKE_NOT_FOUND = 'Strike not found';
 export const DISPUTE_NOT_FOUND = 'Dispute not found';

@@ -4,11 +4,12 @@ import {
   daysBetween,
   formatDateShort,
   formatTime12h,
+  HOUR_MS,
   isClockTime,
   isIsoDate,
   kolkataInstant,
-  toKolkata,
   todayInKolkata,
+  toKolkata,
 } from '#common/domain/time.ts';
 
 /**
@@ -75,8 +76,6 @@ export function instantToKolkataLocal(instant: Date | string): string {
   const { date, time } = toKolkata(typeof instant === 'string' ? new Date(instant) : instant);
   return `${date}T${time}`;
 }
-
-const HOUR_MS = 3_600_000;
 
 /**
  * Sensible defaults: entries open now and close 24 hours later, the release at the close, and
