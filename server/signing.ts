@@ -1,7 +1,8 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
+import { sameBytes } from './constant-time.ts';
 
 /**
  * Signed tokens for URLs the app hands out itself: JSON ones (payload.signature, both base64url)
@@ -22,7 +23,7 @@ export function verifyPayload<T extends { exp: number }>(token: string, secret: 
   if (!body || !signature || extra !== undefined) return undefined;
   const expected = createHmac('sha256', secret).update(body).digest();
   const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  if (!sameBytes(given, expected)) return undefined;
   try {
     const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as T;
     if (typeof payload.exp !== 'number' || payload.exp * 1000 <= now.getTime()) return undefined;
@@ -51,7 +52,7 @@ export function readSignedBytes(token: string, secret: string): Buffer | undefin
   if (whole.length <= SHORT_SIGNATURE_BYTES) return undefined;
   const bytes = whole.subarray(0, whole.length - SHORT_SIGNATURE_BYTES);
   const given = whole.subarray(whole.length - SHORT_SIGNATURE_BYTES);
-  return timingSafeEqual(given, shortSignature(bytes, secret)) ? bytes : undefined;
+  return sameBytes(given, shortSignature(bytes, secret)) ? bytes : undefined;
 }
 
 function shortSignature(bytes: Buffer, secret: string): Buffer {

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import type { PasswordResetConfirmBody, PasswordResetDone, PasswordResetRequestBody, PasswordResetStarted } from '#common/contract/password-reset.ts';
 import { normalizePhone } from '#common/contract/accounts.ts';
 import {
@@ -14,11 +14,13 @@ import {
   PASSWORD_RESET_TTL_MINUTES,
   type ResettableAccount,
 } from '#common/domain/password-reset.ts';
+import { HOUR_MS } from '#common/domain/time.ts';
 import { asDate, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { AppError, badInput, notFound } from '#server/errors.ts';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
 import { createSigningKey } from '#server/signing.ts';
+import { sameHex } from '#server/constant-time.ts';
 import { refusePublishedPassword } from './demo-passwords.ts';
 import { hashPassword } from './password.ts';
 import {
@@ -36,8 +38,6 @@ import {
 } from './password-reset.repository.ts';
 import type { Principal } from './principal.ts';
 import type { SessionsService } from './sessions.service.ts';
-
-const HOUR_MS = 3_600_000;
 
 /** Where a reset code goes: an address the account proved it holds. */
 export interface ResetAddress {
@@ -90,12 +90,6 @@ function newCode(): string {
 /** A code is kept only as an HMAC under the row's own salt, bound to the request. */
 function hashCode(salt: string, resetId: string, code: string): string {
   return createHmac('sha256', Buffer.from(salt, 'hex')).update(`password-reset:${resetId}:${code}`).digest('hex');
-}
-
-function isSameHash(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 function messageFor(kind: ResettableAccount, code: string): { subject: string; body: string } {
@@ -204,7 +198,7 @@ export function createPasswordResetService(deps: AppDeps, sessions: SessionsServ
         const reset = await lockPasswordReset(tx, input.resetId);
         if (!reset || reset.consumed_at || asDate(reset.expires_at) <= now) return { refusal: notFound(PASSWORD_RESET_EXPIRED) };
         if (reset.attempts >= PASSWORD_RESET_ATTEMPTS) return { refusal: new AppError('RATE_LIMITED', PASSWORD_RESET_TOO_MANY_TRIES) };
-        if (!reset.subject_id || !isSameHash(hashCode(reset.code_salt, reset.id, input.code), reset.code_hash)) {
+        if (!reset.subject_id || !sameHex(hashCode(reset.code_salt, reset.id, input.code), reset.code_hash)) {
           // The failed try is counted, and committed, before the refusal goes out.
           const left = PASSWORD_RESET_ATTEMPTS - (await countFailedResetAttempt(tx, reset.id));
           return {

@@ -1,9 +1,10 @@
-import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import type { PhoneCodeSent, PhoneVerificationStatus, StartPhoneVerificationBody, VerifyPhoneBody } from '#common/contract/accounts.ts';
 import { asDate, iso, isoOrNull, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
 import { AppError, badInput, conflict, isUniqueViolation, sessionExpired } from '#server/errors.ts';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
+import { sameHex } from '#server/constant-time.ts';
 import { requireDiner, type Principal } from './principal.ts';
 import {
   consumeVerification,
@@ -30,12 +31,6 @@ export const TOO_MANY_ATTEMPTS = 'Too many wrong codes. Ask for a new code.';
 /** The code is kept only as an HMAC under its own random salt, bound to the account and phone. */
 function hashCode(salt: string, userId: string, phone: string, code: string): string {
   return createHmac('sha256', Buffer.from(salt, 'hex')).update(`${userId}:${phone}:${code}`).digest('hex');
-}
-
-function isSameHash(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 function pendingOf(row: PhoneVerificationRow | undefined, now: Date): PhoneVerificationStatus['pending'] {
@@ -135,7 +130,7 @@ export function createPhoneVerificationService(deps: AppDeps, notifications: Not
           if (!open || open.phone !== input.phone) return { refusal: conflict(NO_CODE_WAITING) };
           if (open.attempts >= MAX_CODE_ATTEMPTS) return { refusal: new AppError('RATE_LIMITED', TOO_MANY_ATTEMPTS) };
           if (asDate(open.expires_at) <= now) return { refusal: conflict(CODE_EXPIRED) };
-          if (!isSameHash(hashCode(open.code_salt, userId, open.phone, input.code), open.code_hash)) {
+          if (!sameHex(hashCode(open.code_salt, userId, open.phone, input.code), open.code_hash)) {
             // The failed attempt is counted (and committed) before the refusal goes out.
             const left = MAX_CODE_ATTEMPTS - (await countFailedAttempt(tx, open.id));
             return {

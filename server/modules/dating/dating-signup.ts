@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { DatingProfile, DatingSignupInput, DatingSignupStarted, DatingSignupVerifyBody } from '#common/contract/dating.ts';
 import type { DevMailboxResponse } from '#common/contract/waitlist.ts';
 import { checkDatingAge, normalizeDatingPhone } from '#common/domain/dating-profile.ts';
@@ -10,6 +10,7 @@ import { hashPassword } from '#server/modules/accounts/password.ts';
 import type { Principal } from '#server/modules/accounts/principal.ts';
 import type { SessionsService } from '#server/modules/accounts/sessions.service.ts';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
+import { sameHex } from '#server/constant-time.ts';
 import {
   claimDatingUploads,
   consumeDatingSignup,
@@ -122,9 +123,7 @@ export function createDatingSignup(
           if (!signup || signup.consumed_at || new Date(signup.expires_at) <= now) return { refusal: notFound(SIGNUP_NOT_FOUND) };
           if (signup.browser_nonce_hash !== nonceHash) return { refusal: forbidden(NOT_THIS_BROWSER) };
           if (signup.attempts >= SIGNUP_CODE_ATTEMPTS) return { refusal: new AppError('RATE_LIMITED', SIGNUP_TOO_MANY_TRIES) };
-          const expected = Buffer.from(signup.code_hash, 'hex');
-          const given = Buffer.from(hashSignupCode(signup.code_salt, signup.id, signup.phone, input.code), 'hex');
-          if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+          if (!sameHex(hashSignupCode(signup.code_salt, signup.id, signup.phone, input.code), signup.code_hash)) {
             // Counted (and committed) before the refusal goes out.
             const left = SIGNUP_CODE_ATTEMPTS - (await countDatingSignupAttempt(tx, signup.id));
             return {

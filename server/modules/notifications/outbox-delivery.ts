@@ -1,6 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
 import { retryDelayMs, type TextMessageKind } from '#common/domain/delivery-policy.ts';
 import type { AppDeps } from '#server/deps.ts';
+import { sameText } from '#server/constant-time.ts';
 import { DeliveryFailure, type MailDriver, type TextDriver } from './drivers.ts';
 import { exotelStatus } from './exotel-driver.ts';
 import type { PushDriver } from './web-push-driver.ts';
@@ -143,12 +143,6 @@ export function createOutboxDelivery(deps: AppDeps, drivers: { mail: MailDriver;
     },
   };
   return delivery;
-}
-
-function sameText(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'utf8');
-  const right = Buffer.from(b, 'utf8');
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 export type OutboxDelivery = ReturnType<typeof createOutboxDelivery>;

@@ -1,6 +1,7 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { DeliveryStatus } from '#common/domain/delivery-policy.ts';
 import type { WhatsAppCloudConfig } from '#server/config.ts';
+import { sameText } from '#server/constant-time.ts';
 import { callProvider, DeliveryFailure, failureOf, type SendReceipt, type TextDriver, type TextMessage } from './drivers.ts';
 
 /**
@@ -71,20 +72,14 @@ export function answerWhatsAppChallenge(
   query: { 'hub.mode'?: string; 'hub.verify_token'?: string; 'hub.challenge'?: string },
 ): string | null {
   if (query['hub.mode'] !== 'subscribe' || !query['hub.challenge'] || !query['hub.verify_token']) return null;
-  return safeEqual(query['hub.verify_token'], verifyToken) ? query['hub.challenge'] : null;
+  return sameText(query['hub.verify_token'], verifyToken) ? query['hub.challenge'] : null;
 }
 
 /** X-Hub-Signature-256 is `sha256=` and the HMAC-SHA256 hex of the raw body with the app secret; compared in constant time. */
 export function isValidWhatsAppSignature(rawBody: string, appSecret: string, header: string | undefined): boolean {
   if (!header?.startsWith('sha256=')) return false;
   const expected = `sha256=${createHmac('sha256', appSecret).update(rawBody, 'utf8').digest('hex')}`;
-  return safeEqual(header, expected);
-}
-
-function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'utf8');
-  const right = Buffer.from(b, 'utf8');
-  return left.length === right.length && timingSafeEqual(left, right);
+  return sameText(header, expected);
 }
 
 /** The statuses of a webhook's body: each message id with our status (read counts as delivered; unknown ones are left out). */

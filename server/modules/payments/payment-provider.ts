@@ -1,7 +1,8 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { PaymentProvider, PaymentPurpose } from '#common/contract/payments.ts';
 import { razorpayWebhookBody } from '#common/contract/payments.ts';
 import type { PaymentIntentEvent, PayoutEvent } from '#common/domain/payment-intent.ts';
+import { sameHex } from '#server/constant-time.ts';
 
 /**
  * The provider port (decision 113): what payments asks of a gateway, and what a gateway tells
@@ -106,8 +107,7 @@ export function signBody(rawBody: string, secret: string): string {
 /** Compares a received signature with the expected one in constant time. */
 export function isValidSignature(rawBody: string, secret: string, signature: string | string[] | undefined): boolean {
   if (typeof signature !== 'string' || !/^[0-9a-f]{64}$/i.test(signature)) return false;
-  const expected = Buffer.from(signBody(rawBody, secret), 'hex');
-  return timingSafeEqual(expected, Buffer.from(signature.toLowerCase(), 'hex'));
+  return sameHex(signBody(rawBody, secret), signature.toLowerCase());
 }
 
 /** A refund the Razorpay driver makes to give back what a partial capture does not keep (decision 114). */
