@@ -400,6 +400,11 @@ export function isoOrNull(value: Date | string | null | undefined): string | nul
   return value ? iso(value) : null;
 }
 
+/** A LIKE pattern for "contains `text`", lower-cased, with the characters LIKE reads specially (%, _ and the backslash) taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
 /** A Postgres array literal for a text or integer array parameter (`${toPgArray(xs)}::text[]`). */
 export function toPgArray(values: readonly (string | number)[]): string {
   return `{${values.map((value) => (typeof value === 'number' ? String(value) : `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`)).join(',')}}`;

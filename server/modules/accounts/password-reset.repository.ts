@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { ResettableAccount } from '#common/domain/password-reset.ts';
-import { queryRows, type Db } from '#server/db/client.ts';
+import { containsPattern, queryRows, type Db } from '#server/db/client.ts';
 
 /** SQL for password resets (decision 230) and the accounts' own rows they read and write. */
 
@@ -135,7 +135,7 @@ export async function markDinerEmailVerified(db: Db, userId: string, email: stri
 
 /** Staff accounts whose username, email or restaurant name contains `query` (for platform moderators). */
 export async function searchStaffAccounts(db: Db, query: string, limit: number) {
-  const pattern = `%${query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = containsPattern(query);
   return queryRows<{ id: string; username: string; email: string | null; restaurant_id: string; restaurant_name: string; restaurant_slug: string }>(
     db,
     sql`SELECT sa.id, sa.username, sa.email, r.id AS restaurant_id, r.name AS restaurant_name, r.slug AS restaurant_slug

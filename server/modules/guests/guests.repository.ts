@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { GuestTag, Occasion, RequestPick } from '#common/domain/guests.ts';
 import { LATE_CANCEL_MINUTES } from '#common/domain/guests.ts';
 import type { ReservationStatus } from '#common/domain/reservation-status.ts';
-import { queryRows, toPgArray, type Db } from '#server/db/client.ts';
+import { containsPattern, queryRows, toPgArray, type Db } from '#server/db/client.ts';
 import { isLateDinerCancel, isVisit, wasBooking } from '#server/modules/reservations/reservation-sql.ts';
 
 /**
@@ -38,15 +38,13 @@ export interface GuestFilter {
   minVisits?: number;
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
-
 /** One restaurant's guests (diners with a booking there, accounts not deleted) with their history and the restaurant's notes. */
 export function listGuests(db: Db, restaurantId: string, filter: GuestFilter, now: Date, limit: number): Promise<GuestRow[]> {
   const where: SQL[] = [sql`r.restaurant_id = ${restaurantId}`, wasBooking(now, 'r'), sql`u.deleted_at IS NULL`];
   if (filter.userId) where.push(sql`r.user_id = ${filter.userId}`);
   const outer: SQL[] = [sql`true`];
   if (filter.text) {
-    const pattern = `%${escapeLike(filter.text.toLowerCase())}%`;
+    const pattern = containsPattern(filter.text);
     const match = [sql`lower(g.name) LIKE ${pattern}`, sql`lower(g.username) LIKE ${pattern}`, sql`lower(coalesce(g.email, '')) LIKE ${pattern}`];
     if (filter.digits) match.push(sql`regexp_replace(coalesce(g.phone, ''), '\\D', '', 'g') LIKE ${`%${filter.digits}%`}`);
     outer.push(sql`(${sql.join(match, sql` OR `)})`);

@@ -1,12 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { queryRows, type Db } from '#server/db/client.ts';
+import { containsPattern, queryRows, type Db } from '#server/db/client.ts';
 import { isLapsedHold } from './reservation-sql.ts';
 import { staffBookingSelect, type AdminBookingRow } from './reservations.repository.ts';
 
 /** A booking as staff see it: the same columns as their bookings list. */
 export type BookingSearchRow = AdminBookingRow;
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 /**
  * One restaurant's bookings, any date, whose guest name contains `name`, whose phone contains
@@ -20,7 +18,7 @@ export function searchRestaurantBookings(
   now: Date,
   limit: number,
 ): Promise<BookingSearchRow[]> {
-  const conditions = [sql`lower(u.name) LIKE ${`%${escapeLike(terms.name.toLowerCase())}%`}`, sql`lower(u.username) = ${terms.name.toLowerCase()}`];
+  const conditions = [sql`lower(u.name) LIKE ${containsPattern(terms.name)}`, sql`lower(u.username) = ${terms.name.toLowerCase()}`];
   if (terms.digits) {
     const pattern = `%${terms.digits}%`;
     conditions.push(
