@@ -25,6 +25,7 @@ import { addDays, todayInKolkata } from '#common/domain/time.ts';
 import { cpuSeconds } from './external-load.ts';
 import { defaultRestaurantCount, ensureCity } from './generate-city.ts';
 import { benchTarget, fmt, load, machineNote, openBenchDatabase, PORTS, residentMb, startApp, table } from './lib.ts';
+import { citySlug, PARTY_SIZES, randomStream } from './reads.ts';
 
 const target = benchTarget();
 if (target.kind !== 'postgres') {
@@ -37,8 +38,6 @@ const cityRestaurants = defaultRestaurantCount(target);
 const restaurants = Math.min(Number(process.env.BENCH_COLD_RESTAURANTS ?? cityRestaurants), cityRestaurants);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const coldRequests = Math.min(Number(process.env.BENCH_COLD_REQUESTS ?? 20_000), restaurants * 30);
-const PARTY_SIZES = [2, 2, 2, 4, 4, 6, 8];
-const citySlug = (i: number) => `city-${String(i).padStart(4, '0')}`;
 let failed = false;
 
 console.log(`Tablefair cold availability answers: one instance, PostgreSQL, production-info (${machineNote()})`);
@@ -48,11 +47,7 @@ console.log(
 
 /** Every (restaurant, date) once, in a shuffled order (a fixed seed), each with a party size. */
 function coldPaths(): string[] {
-  let state = 17;
-  const random = () => {
-    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
-    return state / 2 ** 32;
-  };
+  const random = randomStream(17);
   const today = todayInKolkata(now);
   const pairs: [number, number][] = [];
   for (let r = 1; r <= restaurants; r++) for (let d = 0; d < 30; d++) pairs.push([r, d]);

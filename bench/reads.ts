@@ -8,7 +8,8 @@ import { load, type LoadResult } from './lib.ts';
 
 /** What a browser sends: the app compresses anything over 1 KiB for it. */
 export const BROWSER_ENCODINGS = process.env.BENCH_ACCEPT_ENCODING ?? 'gzip, deflate, br';
-const PARTY_SIZES = [2, 2, 2, 4, 4, 6, 8];
+/** The party sizes a read asks for, drawn with these weights. */
+export const PARTY_SIZES = [2, 2, 2, 4, 4, 6, 8];
 
 export interface ReadOptions {
   connections: number;
@@ -17,7 +18,7 @@ export interface ReadOptions {
 }
 
 /** A cheap deterministic random stream, so two runs ask for the same mix. */
-function randomStream(seed: number): () => number {
+export function randomStream(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
@@ -25,7 +26,8 @@ function randomStream(seed: number): () => number {
   };
 }
 
-const citySlug = (i: number) => `city-${String(i).padStart(4, '0')}`;
+/** The i-th city restaurant's slug, as bench/generate-city.ts names them (city-0001, …). */
+export const citySlug = (i: number) => `city-${String(i).padStart(4, '0')}`;
 
 /**
  * How many requests a read run prepares before it starts: the mix of restaurants, dates and party

@@ -8,7 +8,7 @@ import { browserKeys, decryptPush, startFakePushService, type FakePushService } 
 import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
 import { inPage, makeOnlyDatePartner, signUpJourneyMemberInPage } from './support/dating.ts';
 import { useE2eEnvironment } from './support/environment.ts';
-import { apiClient, expectAccessible, saveScreenshot } from './support/fixtures.ts';
+import { apiClient, expectAccessible, hasSidewaysScroll, saveScreenshot } from './support/fixtures.ts';
 import { allowNotifications, showPushedNotification } from './support/push.ts';
 import type { E2eServer } from './support/server.ts';
 
@@ -74,8 +74,6 @@ function pushesFor(pushService: FakePushService, member: Member): { payload: str
       return { payload, ...(JSON.parse(payload) as { title: string; url: string }) };
     });
 }
-
-const hasSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 
 describe('date-plan changes by push', () => {
   it('two members opt in; the plan proposed and a yes arrive as notifications that open the plan, at 375 and 1280 px', async () => {

@@ -8,7 +8,7 @@ import { queryRows } from '#server/db/client.ts';
 import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
 import { inPage, signUpJourneyMemberInPage } from './support/dating.ts';
 import { useE2eEnvironment } from './support/environment.ts';
-import { apiClient, expectAccessible, openAs, saveScreenshot, signInStaff } from './support/fixtures.ts';
+import { apiClient, expectAccessible, hasSidewaysScroll, openAs, saveScreenshot, signInStaff } from './support/fixtures.ts';
 import type { E2eServer } from './support/server.ts';
 
 /**
@@ -174,7 +174,7 @@ describe('dating for everyone', () => {
     const samPlan = upcomingPlan(sam.page);
     await sam.page.locator('li[data-plan][data-status="BOOKED"]').waitFor({ timeout: 15_000 });
     await samPlan.getByText('Your table is booked').waitFor();
-    expect(await sam.page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth)).toBe(false);
+    expect(await hasSidewaysScroll(sam.page)).toBe(false);
     await expectAccessible(sam.page, 'a booked date for a non-binary member (375 px)');
     await saveScreenshot(sam.page, 'dating-for-everyone-booked-375', { dismissToasts: true });
     const nonBinaryPlan = (await samPlan.getAttribute('data-plan'))!;

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
 import { useE2eEnvironment } from './support/environment.ts';
-import { expectAccessible, saveScreenshot } from './support/fixtures.ts';
+import { expectAccessible, hasSidewaysScroll, saveScreenshot } from './support/fixtures.ts';
 import { signUpJourneyMemberInPage } from './support/dating.ts';
 import type { E2eServer } from './support/server.ts';
 
@@ -38,8 +38,6 @@ async function savePreferences(page: Page) {
   await form.getByRole('button', { name: 'Save preferences' }).click();
   await page.getByText('Preferences saved').first().waitFor();
 }
-
-const hasSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 
 describe('curated matches', () => {
   it('two members save preferences, see each other suggested, both say yes and see the match', async () => {

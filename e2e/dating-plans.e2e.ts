@@ -9,7 +9,7 @@ import { queryRows } from '#server/db/client.ts';
 import { collectPageErrors, LAPTOP, PHONE } from './support/browser.ts';
 import { inPage, makeOnlyDatePartner, signUpJourneyMemberInPage } from './support/dating.ts';
 import { useE2eEnvironment } from './support/environment.ts';
-import { apiClient, expectAccessible, openAs, saveScreenshot, signInStaff } from './support/fixtures.ts';
+import { apiClient, expectAccessible, hasSidewaysScroll, openAs, saveScreenshot, signInStaff } from './support/fixtures.ts';
 import type { E2eServer } from './support/server.ts';
 
 /**
@@ -71,8 +71,6 @@ const suggestionCard = (page: Page, firstName: string) =>
 
 const upcomingPlan = (page: Page) => page.getByRole('list', { name: 'Upcoming date plans' }).locator('li[data-plan]');
 const earlierPlan = (page: Page) => page.getByRole('list', { name: 'Earlier date plans' }).locator('li[data-plan]');
-
-const hasSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 
 async function planRow(planId: string) {
   const [row] = await queryRows<{ status: string; reservation_status: string; reservation_user: string; party_size: number; restaurant: string }>(

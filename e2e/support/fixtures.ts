@@ -33,6 +33,11 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
   expect(await seriousAxeViolations(page), `axe on ${screen}`).toEqual([]);
 }
 
+/** Whether the page is wider than its viewport, so that it scrolls sideways (nothing should, at 375 px or on a laptop). */
+export function hasSidewaysScroll(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+}
+
 /** The visible text of the toasts (the spec's alerts). */
 export async function toastTexts(page: Page): Promise<string> {
   return (await page.locator('[data-testid="toast"]').allInnerTexts()).join('\n');

@@ -7,7 +7,7 @@ import { Alert, Skeleton } from '#web/components/ui/Feedback.tsx';
 import { useToast } from '#web/components/ui/Toast.tsx';
 import { AdminPanel } from '#web/features/portal/AdminPanel.tsx';
 import { useFloor, useSaveFloorSettings, useSaveTables } from './floor-api.ts';
-import { ListEditor, type ListField } from './ListEditor.tsx';
+import { fieldNumber, ListEditor, type ListField } from './ListEditor.tsx';
 import './floor.css';
 
 const FAILED = { server: 'The floor could not be saved. Try again.', network: 'Could not reach the server. Check your connection and try again.' };
@@ -43,7 +43,6 @@ const COMBINATION_FIELDS: ListField<CombinationDraft>[] = [
 
 let draftCount = 0;
 const nextKey = () => `draft-${++draftCount}`;
-const toNumber = (value: string) => (value === '' ? 0 : Number(value));
 
 /** The Floor tab (decision 240): tables by section, which tables join, service hours, turn times and pacing. */
 export function FloorPanel() {
@@ -270,7 +269,10 @@ function SettingsEditor({ settings }: { settings: FloorSettingsBody }) {
                   step={5}
                   value={band.minutes}
                   onChange={(event) =>
-                    setDraft({ ...draft, turns: draft.turns.map((other, at) => (at === index ? { ...other, minutes: toNumber(event.target.value) } : other)) })
+                    setDraft({
+                      ...draft,
+                      turns: draft.turns.map((other, at) => (at === index ? { ...other, minutes: fieldNumber(event.target.value) } : other)),
+                    })
                   }
                 />
               </label>

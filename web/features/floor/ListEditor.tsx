@@ -18,7 +18,8 @@ interface ListEditorProps<Row extends { key: string }> {
   focusKey?: string | null;
 }
 
-const toNumber = (value: string) => (value === '' ? 0 : Number(value));
+/** A number field's value as typed; an emptied field reads 0, which the floor's contract refuses where 0 is not allowed ("must be at least 1"). */
+export const fieldNumber = (value: string) => (value === '' ? 0 : Number(value));
 
 /**
  * Rows of labelled fields with a Remove button each, as the Floor tab's tables and joined tables are
@@ -59,7 +60,7 @@ export function ListEditor<Row extends { key: string }>({ rows, fields, onChange
                     min={1}
                     max={spec.max}
                     value={Number(value)}
-                    onChange={(event) => patch(row, spec.field, toNumber(event.target.value))}
+                    onChange={(event) => patch(row, spec.field, fieldNumber(event.target.value))}
                   />
                 ) : (
                   <input
