@@ -131,6 +131,8 @@ describe('money in words and forms', () => {
     expect(formatRupees(12_345_678)).toBe('₹1,23,456.78');
     expect(formatRupees(1_000_000_000)).toBe('₹1,00,00,000');
     expect(formatRupees(5)).toBe('₹0.05');
+    expect(formatRupees(12_345)).toBe('₹123.45');
+    expect(formatRupees(12_345_600)).toBe('₹1,23,456');
   });
 
   it('reads typed rupees as paise and refuses anything else', () => {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   canMove,
-  formatRupees,
   paymentIntentEvents,
   paymentIntentStatuses,
   paymentIntentTransitions,
@@ -131,13 +130,5 @@ describe('payouts', () => {
     expect(payoutStatusAfter('PAID', 'processed')).toBeUndefined();
     expect(payoutStatusAfter('PAID', 'reversed')).toBeUndefined();
     expect(payoutStatusAfter('FAILED', 'processed')).toBeUndefined();
-  });
-});
-
-describe('formatRupees', () => {
-  it('writes paise as rupees the Indian way', () => {
-    expect(formatRupees(50_000)).toBe('₹500');
-    expect(formatRupees(12_345)).toBe('₹123.45');
-    expect(formatRupees(12_345_600)).toBe('₹1,23,456');
   });
 });

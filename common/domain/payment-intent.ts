@@ -210,11 +210,3 @@ export function payoutStatusAfter(from: PayoutStatus, event: PayoutEvent): Payou
   if (from !== 'PENDING') return undefined;
   return event === 'processed' ? 'PAID' : 'FAILED';
 }
-
-/** Rupees for people: 50000 paise is "₹500", 12345 is "₹123.45". */
-export function formatRupees(amountPaise: number): string {
-  const rupees = Math.floor(amountPaise / 100);
-  const paise = amountPaise % 100;
-  const whole = rupees.toLocaleString('en-IN');
-  return paise === 0 ? `₹${whole}` : `₹${whole}.${String(paise).padStart(2, '0')}`;
-}

@@ -1,7 +1,8 @@
 import type { SandboxPayment } from '#common/contract/payments.ts';
-import { formatRupees } from '#common/domain/payment-intent.ts';
+import { formatRupees } from '#common/domain/deposit-policy.ts';
 import { Alert } from '#web/components/ui/Feedback.tsx';
 import { Button, ButtonLink } from '#web/components/ui/Button.tsx';
+import { safeReturnPath } from '#web/features/accounts/return-path.ts';
 import { useSandboxDecision } from './api.ts';
 import './payments.css';
 
@@ -15,13 +16,9 @@ const purposeWords: Record<SandboxPayment['purpose'], string> = {
  * The sandbox gateway's approval page: it stands in for the diner's UPI app or card page. The
  * amount is blocked, not taken; the answer reaches Tablefair a moment later by signed webhook.
  */
-/** Only a path on this site (never another origin, never `//host`) may be the way back. */
-export function safeReturnPath(returnTo: string | null): string | null {
-  return returnTo && returnTo.startsWith('/') && !returnTo.startsWith('//') && !returnTo.includes('\\') ? returnTo : null;
-}
-
 export function SandboxApproval({ payment, returnTo }: { payment: SandboxPayment; returnTo?: string | null }) {
-  const back = safeReturnPath(returnTo ?? null);
+  // Only a path on this site may be the way back (the same rule as after signing in).
+  const back = safeReturnPath(returnTo);
   const decide = useSandboxDecision(payment.intentId);
   const answered = payment.state !== 'open';
   return (
