@@ -17,7 +17,7 @@ import {
   statusOf,
   t,
 } from '#server/modules/reservations/deposits.test-support.ts';
-import { waitFor } from '#server/modules/drops/drops.test-support.ts';
+import { waitFor } from '#server/test/eventually.ts';
 import { buildDiner, buildRestaurant, eveningSlots, recordNoShows, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 
 /**

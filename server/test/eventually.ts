@@ -11,3 +11,8 @@ export async function eventually(check: () => Promise<boolean>, timeoutMs: numbe
   }
   return check();
 }
+
+/** Waits with real time until `check` answers true (asked every 20 ms); fails naming `what` after `timeoutMs`. */
+export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  if (!(await eventually(check, timeoutMs, 20))) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}

@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm';
 import { queryRows } from '#server/db/client.ts';
 import { createTestApp, requestHold, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildStaff } from '#server/test/factories.ts';
-import { createDrop, dropReservations, ENTRY_CLOSES, ENTRY_OPENS, waitFor } from './drops.test-support.ts';
+import { waitFor } from '#server/test/eventually.ts';
+import { createDrop, dropReservations, ENTRY_CLOSES, ENTRY_OPENS } from './drops.test-support.ts';
 
 /**
  * A drop under load (run it on PostgreSQL: DATABASE_URL=…): 1,000 verified entries for 20

@@ -65,13 +65,3 @@ export function spearman(a: number[], b: number[]): number {
   for (let i = 0; i < n; i++) sum += (a[i] - b[i]) ** 2;
   return 1 - (6 * sum) / (n * (n * n - 1));
 }
-
-/** Polls `check` with real time until it answers true, or fails after `timeoutMs`. */
-export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    if (await check()) return Date.now() - started;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

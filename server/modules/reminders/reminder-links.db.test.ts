@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { ReminderLinkView } from '#common/contract/reminders.ts';
 import { queryRows } from '#server/db/client.ts';
-import { waitFor } from '#server/modules/drops/drops.test-support.ts';
+import { waitFor } from '#server/test/eventually.ts';
 import { signBytes } from '#server/signing.ts';
 import { bearer, createTestApp, requestHold, TEST_NOW, TEST_TOMORROW, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildStaff, eveningSlots, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
