@@ -1,9 +1,8 @@
-import { createHmac, randomBytes, randomInt } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { PasswordResetConfirmBody, PasswordResetDone, PasswordResetRequestBody, PasswordResetStarted } from '#common/contract/password-reset.ts';
 import { normalizePhone } from '#common/contract/accounts.ts';
 import {
   PASSWORD_RESET_ATTEMPTS,
-  PASSWORD_RESET_CODE_DIGITS,
   PASSWORD_RESET_DONE,
   PASSWORD_RESET_EXPIRED,
   PASSWORD_RESET_PER_ACCOUNT_PER_HOUR,
@@ -17,10 +16,10 @@ import {
 import { HOUR_MS } from '#common/domain/time.ts';
 import { asDate, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { AppError, badInput, notFound } from '#server/errors.ts';
+import { AppError, notFound } from '#server/errors.ts';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
 import { createSigningKey } from '#server/signing.ts';
-import { sameHex } from '#server/constant-time.ts';
+import { codeMatches, hashCode, newCode, newCodeSalt, wrongCodeRefusal } from './one-time-codes.ts';
 import { refusePublishedPassword } from './demo-passwords.ts';
 import { hashPassword } from './password.ts';
 import {
@@ -83,14 +82,8 @@ const staffDirectory: AccountDirectory = {
   setPasswordHash: setStaffPasswordHash,
 };
 
-function newCode(): string {
-  return String(randomInt(0, 10 ** PASSWORD_RESET_CODE_DIGITS)).padStart(PASSWORD_RESET_CODE_DIGITS, '0');
-}
-
-/** A code is kept only as an HMAC under the row's own salt, bound to the request. */
-function hashCode(salt: string, resetId: string, code: string): string {
-  return createHmac('sha256', Buffer.from(salt, 'hex')).update(`password-reset:${resetId}:${code}`).digest('hex');
-}
+/** A reset's code is bound to the reset it was sent for. */
+const boundToReset = (resetId: string) => `password-reset:${resetId}`;
 
 function messageFor(kind: ResettableAccount, code: string): { subject: string; body: string } {
   const product = kind === 'dating' ? 'Tablefair Dating' : kind === 'staff' ? 'Tablefair for restaurants' : 'Tablefair';
@@ -136,12 +129,12 @@ export function createPasswordResetService(deps: AppDeps, sessions: SessionsServ
         return null;
       }
       const code = newCode();
-      const codeSalt = randomBytes(16).toString('hex');
+      const codeSalt = newCodeSalt();
       await attachResetToAccount(tx, resetId, {
         subjectId: account.id,
         channel: account.sendTo.channel,
         codeSalt,
-        codeHash: hashCode(codeSalt, resetId, code),
+        codeHash: hashCode(codeSalt, boundToReset(resetId), code),
       });
       const message = messageFor(kind, code);
       if (account.sendTo.channel === 'email') {
@@ -170,12 +163,12 @@ export function createPasswordResetService(deps: AppDeps, sessions: SessionsServ
           throw new AppError('RATE_LIMITED', PASSWORD_RESET_TOO_MANY_REQUESTS);
         }
         // Until an account is found, the row holds the HMAC of a code nobody is sent: any code is "not right".
-        const codeSalt = randomBytes(16).toString('hex');
+        const codeSalt = newCodeSalt();
         return insertPasswordReset(tx, {
           kind: input.account,
           lookupHash,
           codeSalt,
-          codeHash: hashCode(codeSalt, 'none', newCode()),
+          codeHash: hashCode(codeSalt, boundToReset('none'), newCode()),
           ip: from.ip ?? null,
           now,
           expiresAt,
@@ -198,15 +191,10 @@ export function createPasswordResetService(deps: AppDeps, sessions: SessionsServ
         const reset = await lockPasswordReset(tx, input.resetId);
         if (!reset || reset.consumed_at || asDate(reset.expires_at) <= now) return { refusal: notFound(PASSWORD_RESET_EXPIRED) };
         if (reset.attempts >= PASSWORD_RESET_ATTEMPTS) return { refusal: new AppError('RATE_LIMITED', PASSWORD_RESET_TOO_MANY_TRIES) };
-        if (!reset.subject_id || !sameHex(hashCode(reset.code_salt, reset.id, input.code), reset.code_hash)) {
+        if (!reset.subject_id || !codeMatches({ salt: reset.code_salt, hash: reset.code_hash }, boundToReset(reset.id), input.code)) {
           // The failed try is counted, and committed, before the refusal goes out.
           const left = PASSWORD_RESET_ATTEMPTS - (await countFailedResetAttempt(tx, reset.id));
-          return {
-            refusal:
-              left > 0
-                ? badInput(`code: That code is not right. ${left} ${left === 1 ? 'try' : 'tries'} left.`)
-                : new AppError('RATE_LIMITED', PASSWORD_RESET_TOO_MANY_TRIES),
-          };
+          return { refusal: wrongCodeRefusal(left, PASSWORD_RESET_TOO_MANY_TRIES) };
         }
         if (!(await directories[reset.account_kind].setPasswordHash(tx, reset.subject_id, passwordHash))) return { refusal: notFound(PASSWORD_RESET_EXPIRED) };
         await consumeResetsOf(tx, reset.account_kind, reset.subject_id, now);

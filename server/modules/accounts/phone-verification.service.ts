@@ -1,10 +1,9 @@
-import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import type { PhoneCodeSent, PhoneVerificationStatus, StartPhoneVerificationBody, VerifyPhoneBody } from '#common/contract/accounts.ts';
 import { asDate, iso, isoOrNull, type Db } from '#server/db/client.ts';
 import type { AppDeps } from '#server/deps.ts';
-import { AppError, badInput, conflict, isUniqueViolation, sessionExpired } from '#server/errors.ts';
+import { AppError, conflict, isUniqueViolation, sessionExpired } from '#server/errors.ts';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
-import { sameHex } from '#server/constant-time.ts';
+import { codeMatches, hashCode, newCode, newCodeSalt, wrongCodeRefusal } from './one-time-codes.ts';
 import { requireDiner, type Principal } from './principal.ts';
 import {
   consumeVerification,
@@ -28,10 +27,8 @@ export const NO_CODE_WAITING = 'No code is waiting for this phone number. Ask fo
 export const CODE_EXPIRED = 'This code has expired. Ask for a new code.';
 export const TOO_MANY_ATTEMPTS = 'Too many wrong codes. Ask for a new code.';
 
-/** The code is kept only as an HMAC under its own random salt, bound to the account and phone. */
-function hashCode(salt: string, userId: string, phone: string, code: string): string {
-  return createHmac('sha256', Buffer.from(salt, 'hex')).update(`${userId}:${phone}:${code}`).digest('hex');
-}
+/** The code is bound to the account and the phone it verifies. */
+const boundToPhone = (userId: string, phone: string) => `${userId}:${phone}`;
 
 function pendingOf(row: PhoneVerificationRow | undefined, now: Date): PhoneVerificationStatus['pending'] {
   if (!row || asDate(row.expires_at) <= now || row.attempts >= MAX_CODE_ATTEMPTS) return null;
@@ -96,11 +93,18 @@ export function createPhoneVerificationService(deps: AppDeps, notifications: Not
         const wait = Math.ceil((asDate(last.created_at).getTime() + RESEND_AFTER_SECONDS * 1000 - now.getTime()) / 1000);
         if (wait > 0) throw new AppError('RATE_LIMITED', `Please wait ${wait} seconds before asking for another code.`);
       }
-      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-      const salt = randomBytes(16).toString('hex');
+      const code = newCode();
+      const salt = newCodeSalt();
       const expiresAt = new Date(now.getTime() + CODE_TTL_MINUTES * 60_000);
       const messageId = await db.transaction(async (tx) => {
-        await replaceOpenVerification(tx, { userId, phone: input.phone, codeSalt: salt, codeHash: hashCode(salt, userId, input.phone, code), now, expiresAt });
+        await replaceOpenVerification(tx, {
+          userId,
+          phone: input.phone,
+          codeSalt: salt,
+          codeHash: hashCode(salt, boundToPhone(userId, input.phone), code),
+          now,
+          expiresAt,
+        });
         return notifications.queueSms(tx, {
           userId,
           ip: from.ip,
@@ -130,15 +134,10 @@ export function createPhoneVerificationService(deps: AppDeps, notifications: Not
           if (!open || open.phone !== input.phone) return { refusal: conflict(NO_CODE_WAITING) };
           if (open.attempts >= MAX_CODE_ATTEMPTS) return { refusal: new AppError('RATE_LIMITED', TOO_MANY_ATTEMPTS) };
           if (asDate(open.expires_at) <= now) return { refusal: conflict(CODE_EXPIRED) };
-          if (!sameHex(hashCode(open.code_salt, userId, open.phone, input.code), open.code_hash)) {
+          if (!codeMatches({ salt: open.code_salt, hash: open.code_hash }, boundToPhone(userId, open.phone), input.code)) {
             // The failed attempt is counted (and committed) before the refusal goes out.
             const left = MAX_CODE_ATTEMPTS - (await countFailedAttempt(tx, open.id));
-            return {
-              refusal:
-                left > 0
-                  ? badInput(`code: That code is not right. ${left} ${left === 1 ? 'try' : 'tries'} left.`)
-                  : new AppError('RATE_LIMITED', TOO_MANY_ATTEMPTS),
-            };
+            return { refusal: wrongCodeRefusal(left, TOO_MANY_ATTEMPTS) };
           }
           await consumeVerification(tx, open.id, now);
           if (!(await setVerifiedPhone(tx, userId, open.phone, now))) throw conflict('Your account already has a verified phone number');

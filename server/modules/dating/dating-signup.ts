@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { DatingProfile, DatingSignupInput, DatingSignupStarted, DatingSignupVerifyBody } from '#common/contract/dating.ts';
 import type { DevMailboxResponse } from '#common/contract/waitlist.ts';
 import { checkDatingAge, normalizeDatingPhone } from '#common/domain/dating-profile.ts';
@@ -10,7 +10,7 @@ import { hashPassword } from '#server/modules/accounts/password.ts';
 import type { Principal } from '#server/modules/accounts/principal.ts';
 import type { SessionsService } from '#server/modules/accounts/sessions.service.ts';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
-import { sameHex } from '#server/constant-time.ts';
+import { codeMatches, hashCode, newCode, newCodeSalt, wrongCodeRefusal } from '#server/modules/accounts/one-time-codes.ts';
 import {
   claimDatingUploads,
   consumeDatingSignup,
@@ -35,10 +35,8 @@ export const SIGNUP_CODE_SENT = 'We sent a 6-digit code to your phone. Enter it 
 export const SIGNUP_NOT_FOUND = 'This signup has expired. Please start again.';
 export const SIGNUP_TOO_MANY_TRIES = 'Too many wrong codes. Please start the signup again.';
 
-/** A signup's code is kept only as an HMAC under its own salt, bound to the signup and phone. */
-function hashSignupCode(salt: string, signupId: string, phone: string, code: string): string {
-  return createHmac('sha256', Buffer.from(salt, 'hex')).update(`dating-signup:${signupId}:${phone}:${code}`).digest('hex');
-}
+/** A signup's code is bound to the signup and the phone it was sent to. */
+const boundToSignup = (signupId: string, phone: string) => `dating-signup:${signupId}:${phone}`;
 
 /**
  * Joining the dating section (decisions 053, 101): the profile and its photos first, then the
@@ -81,13 +79,13 @@ export function createDatingSignup(
       const passwordHash = await hashPassword(password, config.passwordHashCost);
       const now = clock.now();
       const expiresAt = new Date(now.getTime() + SIGNUP_CODE_TTL_MINUTES * 60_000);
-      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-      const salt = randomBytes(16).toString('hex');
+      const code = newCode();
+      const salt = newCodeSalt();
       const { signupId, messageId } = await db.transaction(async (tx) => {
         const isTaken = Boolean(await findDatingUserByPhone(tx, phone));
         const id = randomUUID();
         // A taken phone's row gets the hash of a code nobody is sent: it can never be completed.
-        const codeHash = hashSignupCode(salt, id, phone, isTaken ? randomBytes(16).toString('hex') : code);
+        const codeHash = hashCode(salt, boundToSignup(id, phone), isTaken ? randomBytes(16).toString('hex') : code);
         await insertDatingSignup(tx, { id, phone, passwordHash, profile, browserNonceHash: nonceHash, codeSalt: salt, codeHash, now, expiresAt });
         const message = await notifications.queueSms(tx, {
           userId: null,
@@ -123,15 +121,10 @@ export function createDatingSignup(
           if (!signup || signup.consumed_at || new Date(signup.expires_at) <= now) return { refusal: notFound(SIGNUP_NOT_FOUND) };
           if (signup.browser_nonce_hash !== nonceHash) return { refusal: forbidden(NOT_THIS_BROWSER) };
           if (signup.attempts >= SIGNUP_CODE_ATTEMPTS) return { refusal: new AppError('RATE_LIMITED', SIGNUP_TOO_MANY_TRIES) };
-          if (!sameHex(hashSignupCode(signup.code_salt, signup.id, signup.phone, input.code), signup.code_hash)) {
+          if (!codeMatches({ salt: signup.code_salt, hash: signup.code_hash }, boundToSignup(signup.id, signup.phone), input.code)) {
             // Counted (and committed) before the refusal goes out.
             const left = SIGNUP_CODE_ATTEMPTS - (await countDatingSignupAttempt(tx, signup.id));
-            return {
-              refusal:
-                left > 0
-                  ? badInput(`code: That code is not right. ${left} ${left === 1 ? 'try' : 'tries'} left.`)
-                  : new AppError('RATE_LIMITED', SIGNUP_TOO_MANY_TRIES),
-            };
+            return { refusal: wrongCodeRefusal(left, SIGNUP_TOO_MANY_TRIES) };
           }
           const profile = signup.profile as Omit<DatingSignupInput, 'password'>;
           const keys = profile.photos.map((photo) => photo.objectKey);
