@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '#server/db/client.ts';
 import { bearer, createTestApp, type TestApp } from '#server/test/app.ts';
-import { eventually } from '#server/test/eventually.ts';
+import { waitFor } from '#server/test/eventually.ts';
 import { exotelError, startFakeProvider, whatsAppError, type FakeProvider } from '#server/test/fake-provider.ts';
 import { buildDiner, queueToitOffer } from '#server/test/factories.ts';
 import { reminderText } from '#server/modules/reminders/reminder-messages.ts';
@@ -73,10 +73,6 @@ const message = async (id: string) =>
     )
   )[0];
 
-async function waitFor(check: () => Promise<boolean>): Promise<void> {
-  if (!(await eventually(check, 10_000, 50))) throw new Error('never happened');
-}
-
 async function dinerWithPhone(phone: string) {
   const diner = await buildDiner(one.database.db);
   await one.database.db.execute(sql`UPDATE users SET verified_phone = ${phone}, phone_verified_at = now() WHERE id = ${diner.id}`);
@@ -124,10 +120,14 @@ describe('messages through Exotel and WhatsApp', () => {
     const started = await one.app.inject({ method: 'POST', url: '/api/auth/phone/start', headers: bearer(diner.token), payload: { phone: '+919876500001' } });
     expect(started.statusCode, started.body).toBe(202);
     // The route hands the code to the outbox at once (deliverSoon); the sweep would otherwise.
-    await waitFor(async () => {
-      await one.app.services.notifications.deliverDue();
-      return fake.requests.length === 1 && (await message(String(fake.requests[0].body.CustomField)))?.delivery_status === 'sent';
-    });
+    await waitFor(
+      async () => {
+        await one.app.services.notifications.deliverDue();
+        return fake.requests.length === 1 && (await message(String(fake.requests[0].body.CustomField)))?.delivery_status === 'sent';
+      },
+      10_000,
+      'the code to be sent through Exotel',
+    );
     const sent = fake.requests.filter((request) => request.provider === 'exotel');
     expect(sent).toHaveLength(1);
     expect(sent[0].body).toMatchObject({ To: '+919876500001', From: 'TBLFAR', DltTemplateId: '1107000000000000001', DltEntityId: '1101000000000012345' });
