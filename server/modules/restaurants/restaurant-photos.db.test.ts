@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { MAX_GALLERY_PHOTOS } from '#common/domain/restaurant-profile.ts';
 import { restaurantPhotos } from '#server/db/schema.ts';
 import { bearer } from '#server/test/app.ts';
-import { call, dataDir, setUpStaffFixture, staffX, staffY, t, x } from '#server/test/staff-fixture.ts';
+import { call, dataDir, setUpStaffFixture, staffX, staffY, t, x, y } from '#server/test/staff-fixture.ts';
 import { makePng, multipartBody } from '#server/test/test-images.ts';
 
 /** The page's photos and facts (decisions 233, 234): what staff add in the Profile tab, what diners see. */
@@ -66,6 +66,56 @@ describe('restaurant photos', () => {
     const removed = await t.app.inject({ method: 'DELETE', url: `/api/admin/restaurant/photos/${photo.id}`, headers: bearer(staffX.token) });
     expect(removed.statusCode).toBe(204);
     expect(existsSync(thumbnail)).toBe(false);
+  });
+
+  it('draws a demo photo one width at a time, at the size asked for, the first time that width is read, and keeps it', async () => {
+    const webpSize = async (url: string) => {
+      const served = await t.app.inject({ url });
+      expect(served.statusCode, url).toBe(200);
+      expect(served.headers['content-type']).toBe('image/webp');
+      const meta = await sharp(served.rawPayload).metadata();
+      return { format: meta.format, width: meta.width, height: meta.height, bytes: served.rawPayload };
+    };
+    const [dish, menu] = await t.database.db
+      .insert(restaurantPhotos)
+      .values([
+        {
+          restaurantId: y.id,
+          purpose: 'gallery',
+          sortOrder: 0,
+          alt: 'A plate',
+          variantBase: 'demo-photos/other-place-dish',
+          width: 1440,
+          height: 960,
+          illustration: 'dish:indian:12',
+        },
+        {
+          restaurantId: y.id,
+          purpose: 'menu',
+          sortOrder: 0,
+          alt: 'The menu',
+          variantBase: 'demo-photos/other-place-menu',
+          width: 1440,
+          height: 2016,
+          illustration: 'menu:indian:3',
+        },
+      ])
+      .returning({ id: restaurantPhotos.id });
+    const stored = (base: string, width: number) => existsSync(join(dataDir, 'uploads', `demo-photos/${base}-${width}.webp`));
+
+    expect(await webpSize(`/api/restaurant-photos/${dish!.id}/480`)).toMatchObject({ format: 'webp', width: 480, height: 320 });
+    expect([240, 480, 960, 1440].map((width) => stored('other-place-dish', width))).toEqual([false, true, false, false]);
+
+    // Two first reads of one width at once get the same picture; a later read is the kept file.
+    const [first, second] = await Promise.all([webpSize(`/api/restaurant-photos/${dish!.id}/1440`), webpSize(`/api/restaurant-photos/${dish!.id}/1440`)]);
+    expect(first).toMatchObject({ width: 1440, height: 960 });
+    expect(second.bytes.equals(first.bytes)).toBe(true);
+    expect((await webpSize(`/api/restaurant-photos/${dish!.id}/1440`)).bytes.equals(first.bytes)).toBe(true);
+    expect([240, 480, 960, 1440].map((width) => stored('other-place-dish', width))).toEqual([false, true, false, true]);
+
+    // A menu page keeps its 5:7 shape at every width.
+    expect(await webpSize(`/api/restaurant-photos/${menu!.id}/240`)).toMatchObject({ width: 240, height: 336 });
+    expect(await webpSize(`/api/restaurant-photos/${menu!.id}/960`)).toMatchObject({ width: 960, height: 1344 });
   });
 
   it('keeps at most 8 gallery photos, lets staff put one first and remove one of their own only', async () => {

@@ -74,14 +74,34 @@ async function makeVariants(input: Buffer, purpose: Purpose): Promise<{ variants
 
 /** Restaurants' photos: the staff add and remove them; anyone reads them at a phone's width or a laptop's. */
 export function createRestaurantPhotos({ db }: AppDeps, storage: StorageService) {
-  /** A demo photo's widths are drawn the first time one is read, then kept like an upload's. */
-  const drawing = new Map<string, Promise<Map<PhotoWidth, Buffer>>>();
+  /**
+   * A demo photo's width, drawn from its vector scene at exactly that size the first time it is
+   * read, then kept like an upload's. Only the width asked for is drawn: a phone asks for one of
+   * the four, and the widest is most of the work (docs/decisions/294-demo-photos-drawn-one-width-at-a-time.md).
+   * Concurrent first reads of one width share one drawing.
+   */
+  const drawing = new Map<string, Promise<Buffer>>();
 
-  async function drawIllustration(row: RestaurantPhotoRow): Promise<Map<PhotoWidth, Buffer>> {
-    const { svg } = renderIllustration(row.illustration!, { restaurantName: (await findRestaurantName(db, row.restaurant_id)) ?? 'Menu' });
-    const { variants } = await makeVariants(Buffer.from(svg), row.purpose);
-    await Promise.all([...variants].map(([width, bytes]) => storage.putObject(variantKey(row.variant_base, width), bytes)));
-    return variants;
+  async function drawIllustration(row: RestaurantPhotoRow, width: PhotoWidth): Promise<Buffer> {
+    const restaurantName = (await findRestaurantName(db, row.restaurant_id)) ?? 'Menu';
+    const scene = renderIllustration(row.illustration!, { restaurantName });
+    // At 72 dpi the SVG is drawn at its own size (1440 wide); the density scales it to the width
+    // asked for. The scene already has the gallery's 3:2 or the menu page's shape: nothing is cut.
+    const bytes = await sharp(Buffer.from(scene.svg), { density: (72 * width) / scene.width })
+      .webp(webpAt(width))
+      .toBuffer();
+    await storage.putObject(variantKey(row.variant_base, width), bytes);
+    return bytes;
+  }
+
+  function drawOnce(row: RestaurantPhotoRow, width: PhotoWidth): Promise<Buffer> {
+    const key = `${row.id}/${width}`;
+    let pending = drawing.get(key);
+    if (!pending) {
+      pending = drawIllustration(row, width).finally(() => drawing.delete(key));
+      drawing.set(key, pending);
+    }
+    return pending;
   }
 
   /**
@@ -188,14 +208,7 @@ export function createRestaurantPhotos({ db }: AppDeps, storage: StorageService)
       if (!row) return undefined;
       const stored = await storage.readImage(variantKey(row.variant_base, width));
       if (stored) return stored.body;
-      const made = await madeFromLarger(row, width);
-      if (made || !row.illustration) return made;
-      let pending = drawing.get(row.id);
-      if (!pending) {
-        pending = drawIllustration(row).finally(() => drawing.delete(row.id));
-        drawing.set(row.id, pending);
-      }
-      return (await pending).get(width);
+      return row.illustration ? drawOnce(row, width) : madeFromLarger(row, width);
     },
   };
 }
