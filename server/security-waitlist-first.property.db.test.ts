@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '#server/db/client.ts';
-import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { bearer, createTestApp, TEST_NOW, type TestApp, TEST_TODAY as DATE } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildSlot, buildStaff, coversHeld, type BuiltAccount } from '#server/test/factories.ts';
 
 /**
@@ -24,7 +24,6 @@ afterAll(async () => {
   await t.close();
 });
 
-const DATE = '2026-11-23';
 const TIME = '20:00';
 
 type Command =

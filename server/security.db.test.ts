@@ -12,7 +12,7 @@ import { queryRows } from '#server/db/client.ts';
 import { hashPassword } from '#server/modules/accounts/password.ts';
 import { hashToken } from '#server/modules/accounts/sessions.service.ts';
 import { buildVerifiedDiner, createDrop, enterDrop, entriesOf } from '#server/modules/drops/drops.test-support.ts';
-import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { bearer, createTestApp, TEST_NOW, TEST_TODAY, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildSlot, buildStaff, coversHeld, TEST_PASSWORD } from '#server/test/factories.ts';
 import { freePort, startServerProcess, type ServerProcess } from '#server/test/server-process.ts';
 
@@ -444,7 +444,7 @@ describe('4. SMS pumping', () => {
  */
 describe('holes in fairness: reservation ids, freed covers, recycled holds', () => {
   describe('2. A reservation id alone cancels an accepted booking', () => {
-    const DATE = '2026-11-23';
+    const DATE = TEST_TODAY;
     let nextMinute = 0;
 
     /** A reservation of a fresh diner on a fresh slot, driven to `status` by its owner and the restaurant's staff. */
@@ -584,7 +584,7 @@ describe('holes in fairness: reservation ids, freed covers, recycled holds', () 
   });
 
   describe('9. Holds recycled to block tables', () => {
-    const DATE = '2026-11-23';
+    const DATE = TEST_TODAY;
     /** 10:00:30 in Kolkata: half a minute past the hour, so the time to try again is rounded up. */
     const START = '2026-11-23T04:30:30.000Z';
     const limited = { MAX_HOLDS_PER_RESTAURANT_PER_HOUR: '4' };

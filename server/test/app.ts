@@ -30,6 +30,8 @@ export const GENEROUS_RATE_LIMITS: Record<string, string> = {
 
 /** A fixed "now" for tests: 10:00 in Kolkata on a weekday, well before the evening slots. */
 export const TEST_NOW = '2026-11-23T04:30:00.000Z';
+/** TEST_NOW's day in Kolkata: its evening slots are still ahead of "now". */
+export const TEST_TODAY = '2026-11-23';
 /** The Kolkata day after TEST_NOW's: its evening slots are all ahead of "now". */
 export const TEST_TOMORROW = '2026-11-24';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { bearer, createTestApp, type TestApp } from '#server/test/app.ts';
+import { bearer, createTestApp, type TestApp, TEST_TODAY as TODAY } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildSlot, buildStaff, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 
 /**
@@ -11,7 +11,7 @@ import { buildDiner, buildRestaurant, buildSlot, buildStaff, type BuiltAccount, 
  * TODAY's evening slots are bookable, YESTERDAY is in the past. Call setUpStaffFixture() once
  * per test file; the bindings below are then live.
  */
-export const TODAY = '2026-11-23';
+export { TEST_TODAY as TODAY } from './app.ts';
 export { TEST_TOMORROW as TOMORROW } from './app.ts';
 export const YESTERDAY = '2026-11-22';
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '#server/db/client.ts';
-import { bearer, createTestApp, requestHold, type TestApp } from '#server/test/app.ts';
+import { bearer, createTestApp, requestHold, type TestApp, TEST_TODAY as DATE } from '#server/test/app.ts';
 import { buildDatingMember, buildDiner, buildRestaurant, buildSlot, buildStaff, TEST_PASSWORD, type BuiltAccount } from '#server/test/factories.ts';
 
 /**
@@ -19,7 +19,6 @@ const PHONE = '+919876512345';
 const MARKERS = ['Qwzx Erasure', 'qwzx_erasure', 'qwzx.erasure@example.com', '9876512345', 'QWZX-REQUEST', 'QWZX-NOTE', 'QWZX-DREAM', 'Qwzx Dating'];
 /** The payments module's tables: the ledger the law makes us keep (docs/security.md). */
 const LEDGER = new Set(['payment_intents', 'ledger_postings', 'ledger_lines', 'payment_events', 'provider_calls', 'payouts']);
-const DATE = '2026-11-23';
 
 async function book(time: string, request?: object): Promise<string> {
   const restaurant = (

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { changeListenerName, openPostgres, queryRows } from '#server/db/client.ts';
-import { bearer, createTestApp, requestHold, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { bearer, createTestApp, requestHold, TEST_NOW, TEST_TODAY, type TestApp } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildSlot, type BuiltRestaurant } from '#server/test/factories.ts';
 
 /**
@@ -137,7 +137,7 @@ describe('availability from memory', () => {
     t.clock.advance(2 * 60_000); // past the hold's 10 minutes
     expect(await calendarSizes(small.slug)).toEqual([2]);
     // Today's only slot, 19:00: open until its cut-off at 18:30 (13:00 UTC), then gone from the same kept entry.
-    const TODAY = '2026-11-23';
+    const TODAY = TEST_TODAY;
     await buildSlot(t.database.db, small.id, { date: TODAY, time: '19:00', capacity: 2 });
     expect(await calendarSizes(small.slug, TODAY)).toEqual([2]);
     t.clock.set('2026-11-23T12:59:59.000Z');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AvailableTodayResponse } from '#common/contract/restaurants.ts';
-import { createTestApp, requestHold, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { createTestApp, requestHold, TEST_NOW, type TestApp, TEST_TODAY as TODAY } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildSlot, buildStaff, type BuiltRestaurant } from '#server/test/factories.ts';
 
 /**
@@ -14,8 +14,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 beforeEach(() => t.clock.set(TEST_NOW)); // 10:00 on Mon 2026-11-23 in Kolkata
-
-const TODAY = '2026-11-23';
 
 async function saveFloor(restaurant: BuiltRestaurant, tables: { name: string; minCovers: number; maxCovers: number }[]) {
   const staff = await buildStaff(t.database.db, restaurant.id);

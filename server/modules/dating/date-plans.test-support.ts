@@ -4,7 +4,7 @@ import type { AcceptDatePlanResponse, DatePlansResponse } from '#common/contract
 import { queryRows } from '#server/db/client.ts';
 import type { SandboxGateway } from '#server/modules/payments/sandbox-gateway.ts';
 import { DATING_SESSION_COOKIE } from '#server/plugins/sessions.ts';
-import { createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { createTestApp, TEST_NOW, type TestApp, TEST_TODAY as DAY } from '#server/test/app.ts';
 import { buildDatingMember, buildRestaurant, buildSlot, buildStaff, type BuiltAccount } from '#server/test/factories.ts';
 
 /**
@@ -16,7 +16,7 @@ import { buildDatingMember, buildRestaurant, buildSlot, buildStaff, type BuiltAc
  * Grill in Whitefield (14 km) and Gold Leaf (out of the usual budget), each with 13:00, 19:00 and
  * 20:30 today and 19:00 tomorrow, 6 covers each; Far Away Grill also next Monday at 19:00.
  */
-export const DAY = '2026-11-23';
+export { TEST_TODAY as DAY } from '#server/test/app.ts';
 export let t: TestApp;
 export let sandbox: SandboxGateway;
 export let near: { id: string; staff: BuiltAccount };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '#server/db/client.ts';
 import { matchScore } from '#common/domain/dating-match.ts';
-import { createTestApp, type TestApp } from '#server/test/app.ts';
+import { createTestApp, type TestApp, TEST_TODAY as DAY } from '#server/test/app.ts';
 import { buildDatingMember, datingMemberProfile, type DatingMemberProfile } from '#server/test/factories.ts';
 import { DATING_SESSION_COOKIE } from '#server/plugins/sessions.ts';
 import { SCORE_SQL, generateSuggestions } from './dating-matches.repository.ts';
@@ -13,7 +13,6 @@ import { SCORE_SQL, generateSuggestions } from './dating-matches.repository.ts';
  * "Today" is 2026-11-23 in Kolkata (TEST_NOW).
  */
 
-const DAY = '2026-11-23';
 let t: TestApp;
 
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import { queryRows } from '#server/db/client.ts';
 import { DEMO_MODERATOR, seedDemoModerator } from '#server/db/seed/moderator.ts';
 import { hashPassword } from '#server/modules/accounts/password.ts';
 import { DATING_SESSION_COOKIE } from '#server/plugins/sessions.ts';
-import { bearer, createTestApp, type TestApp } from '#server/test/app.ts';
+import { bearer, createTestApp, type TestApp, TEST_TODAY as DAY } from '#server/test/app.ts';
 import { buildDatingMember, buildDiner, buildModerator, buildRestaurant, buildStaff, TEST_PASSWORD } from '#server/test/factories.ts';
 import { makePng } from '#server/test/test-images.ts';
 import { generateSuggestions } from './dating-matches.repository.ts';
@@ -19,7 +19,6 @@ import { generateSuggestions } from './dating-matches.repository.ts';
  * "Today" is 2026-11-23 in Kolkata (TEST_NOW).
  */
 
-const DAY = '2026-11-23';
 let t: TestApp;
 let moderator: { token: string; username: string };
 

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '#server/db/client.ts';
 import { genders, wantsToMeetValues, wishesMatch, type Gender, type WantsToMeet } from '#common/domain/dating-gender.ts';
-import { createTestApp, type TestApp } from '#server/test/app.ts';
+import { createTestApp, type TestApp, TEST_TODAY as DAY } from '#server/test/app.ts';
 import { buildDatingMember, datingMemberProfile } from '#server/test/factories.ts';
 import { generateSuggestions } from './dating-matches.repository.ts';
 
@@ -13,7 +13,6 @@ import { generateSuggestions } from './dating-matches.repository.ts';
  * either side's wish, and every pair it keeps out is kept out by the wish rule or the other filters.
  */
 
-const DAY = '2026-11-23';
 let t: TestApp;
 
 beforeAll(async () => {

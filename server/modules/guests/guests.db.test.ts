@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kolkataInstant, MINUTE_MS } from '#common/domain/time.ts';
 import type { StaffPrincipal } from '#server/modules/accounts/principal.ts';
-import { bearer, createTestApp, requestHold, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { bearer, createTestApp, requestHold, TEST_NOW, type TestApp, TEST_TODAY as DATE } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildSlot, buildStaff, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 
 /**
@@ -15,7 +15,6 @@ let asha: BuiltAccount;
 let staffX: BuiltAccount;
 let staffY: BuiltAccount;
 let tonight: string;
-const DATE = '2026-11-23';
 
 async function book(time: string, request?: object): Promise<string> {
   await buildSlot(t.database.db, x.id, { date: DATE, time, capacity: 10 });

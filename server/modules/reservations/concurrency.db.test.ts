@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '#server/db/client.ts';
-import { createTestApp, requestHold, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { createTestApp, requestHold, TEST_NOW, type TestApp, TEST_TODAY as DATE } from '#server/test/app.ts';
 import { createTestDatabase } from '#server/test/database.ts';
 import { buildDiner, buildRestaurant, buildSlot, coversHeld, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 
@@ -17,8 +17,6 @@ beforeAll(async () => {
   restaurant = await buildRestaurant(t.database.db);
 }, 120_000);
 afterAll(() => t.close());
-
-const DATE = '2026-11-23';
 
 function hold(app: TestApp['app'], token: string, time: string, partySize: number, slug = restaurant.slug) {
   return requestHold(app, token, { restaurantSlug: slug, date: DATE, time, partySize });

@@ -6,13 +6,13 @@ import { buildDiner, buildRestaurant, eveningSlots, type BuiltAccount, type Buil
 import { call, place as paid, sandbox, setUpDepositsFixture, staff, t } from './deposits.test-support.ts';
 import { MINUTE_MS } from '#common/domain/time.ts';
 import { bookingCode } from '#common/domain/booking-code.ts';
+import { TEST_TODAY as TODAY } from '#server/test/app.ts';
 
 /**
  * Deposits wired end to end through HTTP, the real database and the sandbox
  * gateway's signed webhooks: Confirm pays, the authorisation makes the hold PENDING, and each
  * reservation move takes its money move once. "Now" is 10:00 in Kolkata; slots are tonight.
  */
-const TODAY = '2026-11-23';
 const PER_COVER = 50_000;
 let free: BuiltRestaurant;
 

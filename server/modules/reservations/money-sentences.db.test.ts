@@ -7,6 +7,7 @@ import type { MyDeposit } from '#common/contract/deposit-receipts.ts';
 import { queryRows } from '#server/db/client.ts';
 import { buildDiner, eveningSlots, type BuiltAccount } from '#server/test/factories.ts';
 import { call, place, sandbox, setUpDepositsFixture, staff, t } from './deposits.test-support.ts';
+import { TEST_TODAY as TODAY } from '#server/test/app.ts';
 
 /**
  * Every money sentence a diner reads about a deposit, on screen (/me's receipt, the cancel dialog)
@@ -14,7 +15,6 @@ import { call, place, sandbox, setUpDepositsFixture, staff, t } from './deposits
  * late-cancel fee, a no-show fee, credit on the bill and a refunded fee. Each figure is read from
  * ledger_lines, never from the code that wrote the sentence.
  */
-const TODAY = '2026-11-23';
 const PER_COVER = 20_000;
 // Late cancel keeps half, a no-show keeps it all: every outcome has its own figures.
 setUpDepositsFixture({ restaurantName: 'Vino Veritas', perCoverPaise: PER_COVER, lateCancelKeepPercent: 50, noShowKeepPercent: 100 });

@@ -5,7 +5,7 @@ import type { ReservationStatus } from '#common/domain/reservation-status.ts';
 import { kolkataInstant, MINUTE_MS } from '#common/domain/time.ts';
 import { AppError } from '#server/errors.ts';
 import type { Principal } from '#server/modules/accounts/principal.ts';
-import { bearer, createTestApp, requestHold, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { bearer, createTestApp, requestHold, TEST_NOW, type TestApp, TEST_TODAY as DATE } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildSlot, buildStaff, coversHeld, type BuiltAccount, type BuiltSlot } from '#server/test/factories.ts';
 
 /**
@@ -20,7 +20,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const DATE = '2026-11-23';
 const HOLD_MS = 10 * MINUTE_MS;
 const CUTOFF_MS = 30 * MINUTE_MS;
 

@@ -4,7 +4,7 @@ import type { ReservationStatus } from '#common/domain/reservation-status.ts';
 import { kolkataInstant, MINUTE_MS } from '#common/domain/time.ts';
 import { queryRows } from '#server/db/client.ts';
 import type { Principal } from '#server/modules/accounts/principal.ts';
-import { bearer, createTestApp, requestHold, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { bearer, createTestApp, requestHold, TEST_NOW, type TestApp, TEST_TODAY as DATE } from '#server/test/app.ts';
 import { buildDiner, buildRestaurant, buildSlot, buildStaff, type BuiltAccount, type BuiltRestaurant } from '#server/test/factories.ts';
 
 /**
@@ -31,7 +31,7 @@ export function setUpReservationsFixture(): void {
   beforeEach(() => t.clock.set(TEST_NOW));
 }
 
-export const DATE = '2026-11-23';
+export { TEST_TODAY as DATE } from '#server/test/app.ts';
 let nextSlotMinute = 0;
 
 /** A fresh slot of the shared restaurant on DATE (evening times, one minute apart), so tests never share covers. */

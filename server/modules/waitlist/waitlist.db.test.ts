@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '#server/db/client.ts';
 import { waitFor } from '#server/test/eventually.ts';
-import { bearer, createTestApp, TEST_NOW, type TestApp } from '#server/test/app.ts';
+import { bearer, createTestApp, TEST_NOW, type TestApp, TEST_TODAY as DATE } from '#server/test/app.ts';
 import {
   buildDiner,
   buildRestaurant,
@@ -24,8 +24,6 @@ let t: TestApp;
 let restaurant: BuiltRestaurant;
 let staffToken: string;
 let baseUrl: string;
-
-const DATE = '2026-11-23';
 
 beforeAll(async () => {
   t = await createTestApp();
