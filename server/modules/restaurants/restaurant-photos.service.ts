@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import type { AdminRestaurant } from '#common/contract/portal.ts';
 import type { RestaurantPhoto } from '#common/contract/restaurants.ts';
 import {
@@ -82,16 +82,19 @@ export function createRestaurantPhotos({ db }: AppDeps, storage: StorageService)
    */
   const drawing = new Map<string, Promise<Buffer>>();
 
+  /** A width made on its first read (drawn, or cut from a larger one): encoded as an upload's is, and kept. */
+  async function keepWidth(row: RestaurantPhotoRow, width: PhotoWidth, image: Sharp): Promise<Buffer> {
+    const bytes = await image.webp(webpAt(width)).toBuffer();
+    await storage.putObject(variantKey(row.variant_base, width), bytes);
+    return bytes;
+  }
+
   async function drawIllustration(row: RestaurantPhotoRow, width: PhotoWidth): Promise<Buffer> {
     const restaurantName = (await findRestaurantName(db, row.restaurant_id)) ?? 'Menu';
     const scene = renderIllustration(row.illustration!, { restaurantName });
     // At 72 dpi the SVG is drawn at its own size (1440 wide); the density scales it to the width
     // asked for. The scene already has the gallery's 3:2 or the menu page's shape: nothing is cut.
-    const bytes = await sharp(Buffer.from(scene.svg), { density: (72 * width) / scene.width })
-      .webp(webpAt(width))
-      .toBuffer();
-    await storage.putObject(variantKey(row.variant_base, width), bytes);
-    return bytes;
+    return keepWidth(row, width, sharp(Buffer.from(scene.svg), { density: (72 * width) / scene.width }));
   }
 
   function drawOnce(row: RestaurantPhotoRow, width: PhotoWidth): Promise<Buffer> {
@@ -111,10 +114,7 @@ export function createRestaurantPhotos({ db }: AppDeps, storage: StorageService)
   async function madeFromLarger(row: RestaurantPhotoRow, width: PhotoWidth): Promise<Buffer | undefined> {
     for (const larger of PHOTO_WIDTHS.filter((candidate) => candidate > width)) {
       const source = await storage.readImage(variantKey(row.variant_base, larger));
-      if (!source) continue;
-      const bytes = await sharp(source.body).resize({ width }).webp(webpAt(width)).toBuffer();
-      await storage.putObject(variantKey(row.variant_base, width), bytes);
-      return bytes;
+      if (source) return keepWidth(row, width, sharp(source.body).resize({ width }));
     }
     return undefined;
   }
