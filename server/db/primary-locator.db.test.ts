@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { openPostgres, queryRows, type DatabaseHandle } from '#server/db/client.ts';
 import { parseMultiHostUrl } from '#server/db/primary-locator.ts';
 import { createReplicatedPair, killNode, postgresBinariesPresent, promote, type ReplicatedPair } from '../../scripts/drill/clusters.ts';
+import { freePort } from '#server/test/server-process.ts';
 
 describe('a DATABASE_URL naming several hosts', () => {
   it('is split as libpq reads it, without the parameter node-postgres does not know', () => {
@@ -20,7 +21,7 @@ describe('a DATABASE_URL naming several hosts', () => {
 });
 
 /**
- * Two real PostgreSQL 15 clusters (a primary and its synchronous standby, ports 55442/55443)
+ * Two real PostgreSQL 15 clusters (a primary and its synchronous standby, on free ports)
  * from the machine's binaries. The standby is listed first: the app must still write to the
  * primary, and after the primary is killed and the standby promoted, find it without reopening.
  */
@@ -33,7 +34,9 @@ describe.runIf(clustersPossible)('the writable primary among real servers', () =
   let database: DatabaseHandle;
 
   beforeAll(async () => {
-    pair = await createReplicatedPair([55442, 55443]);
+    // Ports free now, not fixed ones: 55442 sits in the kernel's ephemeral range (32768–60999), so a
+    // client connection of another file running beside this one could hold it as its local port.
+    pair = await createReplicatedPair([await freePort(), await freePort()]);
     const url = `postgres://postgres@127.0.0.1:${pair.standby.port},127.0.0.1:${pair.primary.port}/postgres?target_session_attrs=read-write`;
     database = await openPostgres({ url, poolSize: 3, connectTimeoutMs: 1000 });
     await database.migrate();
