@@ -11,7 +11,7 @@ import {
   seatWalkInBody,
 } from '#common/contract/floor-live.ts';
 import { adminBooking } from '#common/contract/portal.ts';
-import { staffRoute } from './staff-route.ts';
+import { staffRoute } from '#server/staff-route.ts';
 
 /** The host view (decision 245): the floor now, and the host's seat, walk-in, move, finish and no-show. */
 export const floorLiveAdminRoutes: FastifyPluginAsyncZod = async (app) => {

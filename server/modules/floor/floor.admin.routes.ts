@@ -10,7 +10,7 @@ import {
   reservationIdParams,
   tableAssignmentView,
 } from '#common/contract/floor.ts';
-import { staffRoute } from './staff-route.ts';
+import { staffRoute } from '#server/staff-route.ts';
 
 /** The staff's floor (decision 240): tables, combinations, shifts, turn times, pacing, and which table each booking takes. */
 export const floorAdminRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -1,75 +1,62 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { standardErrors } from '#common/contract/common.ts';
 import { adminSlot, adminSlotList, adminSlotsQuery, bulkSlotsBody, bulkSlotsResponse, slotIdParams, updateSlotBody } from '#common/contract/portal.ts';
-import { bearerAccess } from '#common/contract/openapi-security.ts';
+import { staffRoute } from '#server/staff-route.ts';
 
 /** The staff's slots: /api/admin/slots. */
 export const slotsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const { slots } = app.services;
-  const tags = ['portal'];
 
-  app.get(
+  staffRoute(
+    app,
+    'GET',
     '/api/admin/slots',
-    {
-      schema: {
-        operationId: 'listSlots',
-        security: bearerAccess,
-        tags,
-        summary: "A date's slots with covers booked",
-        querystring: adminSlotsQuery,
-        response: { 200: adminSlotList, ...standardErrors },
-      },
-    },
-    async (request) => slots.listSlots(await request.principal(), request.query.date),
+    { operationId: 'listSlots', summary: "A date's slots with covers booked", querystring: adminSlotsQuery, reply: adminSlotList },
+    (principal, { query }) => slots.listSlots(principal, query.date),
   );
 
-  app.post(
+  staffRoute(
+    app,
+    'POST',
     '/api/admin/slots/bulk',
     {
-      schema: {
-        operationId: 'addSlotsInBulk',
-        security: bearerAccess,
-        tags,
-        summary: 'Add a time every `interval` minutes from start to end (inclusive); existing times are skipped',
-        body: bulkSlotsBody,
-        response: { 201: bulkSlotsResponse, ...standardErrors },
-      },
+      operationId: 'addSlotsInBulk',
+      summary: 'Add a time every `interval` minutes from start to end (inclusive); existing times are skipped',
+      body: bulkSlotsBody,
+      reply: bulkSlotsResponse,
+      status: 201,
     },
-    async (request, reply) => reply.code(201).send(await slots.addSlots(await request.principal(), request.body)),
+    (principal, { body }) => slots.addSlots(principal, body),
   );
 
-  app.patch(
+  staffRoute(
+    app,
+    'PATCH',
     '/api/admin/slots/:id',
     {
-      schema: {
-        operationId: 'updateSlot',
-        security: bearerAccess,
-        tags,
-        summary: 'Set a slot available or full, and/or change its capacity (409 when bookings would be lost)',
-        params: slotIdParams,
-        body: updateSlotBody,
-        response: { 200: adminSlot, ...standardErrors },
-      },
+      operationId: 'updateSlot',
+      summary: 'Set a slot available or full, and/or change its capacity (409 when bookings would be lost)',
+      params: slotIdParams,
+      body: updateSlotBody,
+      reply: adminSlot,
     },
-    async (request) => slots.updateSlot(await request.principal(), request.params.id, request.body),
+    (principal, { params, body }) => slots.updateSlot(principal, params.id, body),
   );
 
-  app.delete(
+  staffRoute(
+    app,
+    'DELETE',
     '/api/admin/slots/:id',
     {
-      schema: {
-        operationId: 'deleteSlot',
-        security: bearerAccess,
-        tags,
-        summary: "Delete a time nobody has booked (409 with the reason when it has bookings or is a drop's)",
-        params: slotIdParams,
-        response: { 204: z.null(), ...standardErrors },
-      },
+      operationId: 'deleteSlot',
+      summary: "Delete a time nobody has booked (409 with the reason when it has bookings or is a drop's)",
+      params: slotIdParams,
+      reply: z.null(),
+      status: 204,
     },
-    async (request, reply) => {
-      await slots.deleteSlot(await request.principal(), request.params.id);
-      return reply.code(204).send(null);
+    async (principal, { params }) => {
+      await slots.deleteSlot(principal, params.id);
+      return null;
     },
   );
 };

@@ -6,7 +6,7 @@ import type { Principal } from '#server/modules/accounts/principal.ts';
 
 type Schema = z.ZodType;
 
-/** What a staff route of the floor declares: its contract schemas, and the status a success answers with. */
+/** What a portal staff route declares: its contract schemas, and the status a success answers with. */
 export interface StaffRouteSpec<Params extends Schema, Query extends Schema, Body extends Schema, Reply extends Schema> {
   operationId: string;
   summary: string;
@@ -26,13 +26,13 @@ export interface StaffRouteInput<Params extends Schema, Query extends Schema, Bo
 }
 
 /**
- * Declares one of the portal's floor routes (decisions 240 and 245): bearer access, the portal tag,
- * the standard errors, and a handler that gets the caller's principal and the validated input and
- * only calls the service (routes translate HTTP; the service checks access).
+ * Declares one of the portal's staff routes (first the floor's, decisions 240 and 245): bearer
+ * access, the portal tag, the standard errors, and a handler that gets the caller's principal and
+ * the validated input and only calls the service (routes translate HTTP; the service checks access).
  */
 export function staffRoute<Params extends Schema, Query extends Schema, Body extends Schema, Reply extends Schema>(
   app: FastifyInstance,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   url: string,
   spec: StaffRouteSpec<Params, Query, Body, Reply>,
   handle: (principal: Principal, input: StaffRouteInput<Params, Query, Body>) => Promise<z.infer<Reply>>,
