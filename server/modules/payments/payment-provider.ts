@@ -105,7 +105,7 @@ export function signBody(rawBody: string, secret: string): string {
 }
 
 /** Compares a received signature with the expected one in constant time. */
-export function isValidSignature(rawBody: string, secret: string, signature: string | string[] | undefined): boolean {
+function isValidSignature(rawBody: string, secret: string, signature: string | string[] | undefined): boolean {
   if (typeof signature !== 'string' || !/^[0-9a-f]{64}$/i.test(signature)) return false;
   return sameHex(signBody(rawBody, secret), signature.toLowerCase());
 }
@@ -126,7 +126,7 @@ const payoutEvents: Partial<Record<string, PayoutEvent>> = {
  * authorisation's release (Razorpay's auto-refund); the remainder refund of a partial capture is
  * part of that capture, so it is skipped.
  */
-export function readRazorpayStyleEvent(rawBody: string, eventId: string): WebhookReading {
+function readRazorpayStyleEvent(rawBody: string, eventId: string): WebhookReading {
   let json: unknown;
   try {
     json = JSON.parse(rawBody);
@@ -172,7 +172,29 @@ export function readRazorpayStyleEvent(rawBody: string, eventId: string): Webhoo
 }
 
 /** The first value of a header. */
-export function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** How a provider signs and names the Razorpay-shaped webhooks it sends. */
+export interface SignedWebhookFormat {
+  secret: string;
+  /** The header with the hex HMAC-SHA-256 of the raw body (`signBody`). */
+  signatureHeader: string;
+  /** The header with the provider's id of the event, the same on every redelivery. */
+  eventIdHeader: string;
+  /**
+   * Without an event id header: true takes the body's own digest as the id, so a redelivery of the
+   * same bytes is still known (Razorpay's may lack the header); false refuses the webhook.
+   */
+  bodyDigestWithoutEventId: boolean;
+}
+
+/** A Razorpay-shaped webhook, Razorpay's own or the sandbox's: its signature checked first, then its event read. */
+export function readSignedWebhook(rawBody: string, headers: Record<string, string | string[] | undefined>, format: SignedWebhookFormat): WebhookReading {
+  if (!isValidSignature(rawBody, format.secret, headerValue(headers, format.signatureHeader))) return { verified: false };
+  const eventId = headerValue(headers, format.eventIdHeader) ?? (format.bodyDigestWithoutEventId ? `body:${signBody(rawBody, 'event-id')}` : undefined);
+  if (!eventId) return { verified: false };
+  return readRazorpayStyleEvent(rawBody, eventId);
 }

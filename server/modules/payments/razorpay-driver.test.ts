@@ -310,6 +310,19 @@ describe('Razorpay webhooks', () => {
     });
   });
 
+  it('names an event sent without X-Razorpay-Event-Id by its body’s digest, so a redelivery of the same bytes is known; a bad signature is refused first', () => {
+    const first = driver().readWebhook(body, { 'x-razorpay-signature': signature });
+    const again = driver().readWebhook(body, { 'x-razorpay-signature': [signature] });
+    expect(first).toMatchObject({ verified: true, eventType: 'payment.authorized', eventId: `body:${signBody(body, 'event-id')}` });
+    expect(again).toEqual(first);
+    const other = `${body} `;
+    expect(driver().readWebhook(other, { 'x-razorpay-signature': signBody(other, WEBHOOK_SECRET) })).toMatchObject({
+      verified: true,
+      eventId: `body:${signBody(other, 'event-id')}`,
+    });
+    expect(driver().readWebhook(body, { 'x-razorpay-signature': signBody(other, WEBHOOK_SECRET) })).toEqual({ verified: false });
+  });
+
   it('reads RazorpayX’s payout.processed, payout.failed and payout.reversed as payout events naming our payout', () => {
     const payoutBody = (event: string, status: string) =>
       JSON.stringify({

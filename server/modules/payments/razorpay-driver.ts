@@ -1,18 +1,6 @@
 import { createHash } from 'node:crypto';
-import {
-  CAPTURE_REMAINDER_NOTE,
-  headerValue,
-  isValidSignature,
-  ProviderRefused,
-  ProviderTimeout,
-  readRazorpayStyleEvent,
-  signBody,
-  type AuthorisationRequest,
-  type MoneyRequest,
-  type PaymentProviderDriver,
-  type PayoutRequest,
-  type WebhookReading,
-} from './payment-provider.ts';
+import { CAPTURE_REMAINDER_NOTE, ProviderRefused, ProviderTimeout, readSignedWebhook } from './payment-provider.ts';
+import type { AuthorisationRequest, MoneyRequest, PaymentProviderDriver, PayoutRequest, WebhookReading } from './payment-provider.ts';
 
 export interface RazorpayOptions {
   keyId: string;
@@ -157,10 +145,12 @@ export class RazorpayDriver implements PaymentProviderDriver {
   }
 
   readWebhook(rawBody: string, headers: Record<string, string | string[] | undefined>): WebhookReading {
-    if (!isValidSignature(rawBody, this.options.webhookSecret, headerValue(headers, 'x-razorpay-signature'))) return { verified: false };
-    // Without an event id header, the body's own digest identifies a redelivery of the same bytes.
-    const eventId = headerValue(headers, 'x-razorpay-event-id') ?? `body:${signBody(rawBody, 'event-id')}`;
-    return readRazorpayStyleEvent(rawBody, eventId);
+    return readSignedWebhook(rawBody, headers, {
+      secret: this.options.webhookSecret,
+      signatureHeader: 'x-razorpay-signature',
+      eventIdHeader: 'x-razorpay-event-id',
+      bodyDigestWithoutEventId: true,
+    });
   }
 
   private paymentIdOf(request: MoneyRequest): string {

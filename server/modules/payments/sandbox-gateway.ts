@@ -1,16 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  headerValue,
-  isValidSignature,
-  ProviderTimeout,
-  readRazorpayStyleEvent,
-  signBody,
-  type AuthorisationRequest,
-  type MoneyRequest,
-  type PaymentProviderDriver,
-  type PayoutRequest,
-  type WebhookReading,
-} from './payment-provider.ts';
+import { ProviderTimeout, readSignedWebhook, signBody } from './payment-provider.ts';
+import type { AuthorisationRequest, MoneyRequest, PaymentProviderDriver, PayoutRequest, WebhookReading } from './payment-provider.ts';
 
 /** Headers the sandbox signs its webhooks with (the names mirror Razorpay's). */
 export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature';
@@ -144,10 +134,12 @@ export class SandboxGateway implements PaymentProviderDriver {
   }
 
   readWebhook(rawBody: string, headers: Record<string, string | string[] | undefined>): WebhookReading {
-    if (!isValidSignature(rawBody, this.secret, headerValue(headers, SANDBOX_SIGNATURE_HEADER))) return { verified: false };
-    const eventId = headerValue(headers, SANDBOX_EVENT_ID_HEADER);
-    if (!eventId) return { verified: false };
-    return readRazorpayStyleEvent(rawBody, eventId);
+    return readSignedWebhook(rawBody, headers, {
+      secret: this.secret,
+      signatureHeader: SANDBOX_SIGNATURE_HEADER,
+      eventIdHeader: SANDBOX_EVENT_ID_HEADER,
+      bodyDigestWithoutEventId: false,
+    });
   }
 
   /** Webhooks kept back by `faults.hold`, oldest first. */
