@@ -138,6 +138,7 @@ export class SandboxGateway implements PaymentProviderDriver {
       secret: this.secret,
       signatureHeader: SANDBOX_SIGNATURE_HEADER,
       eventIdHeader: SANDBOX_EVENT_ID_HEADER,
+      // The sandbox names every event it sends: one without an id is not its own.
       bodyDigestWithoutEventId: false,
     });
   }
