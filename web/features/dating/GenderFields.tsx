@@ -24,16 +24,17 @@ export function GenderFields({
   onChange: <K extends keyof GenderAnswers>(field: K, next: GenderAnswers[K]) => void;
   errors: Partial<Record<keyof GenderAnswers, string>>;
 }) {
+  /** A one-choice answer's chips, bound as the signup form binds its own (use-dating-signup-form.ts). */
+  const oneChoice = <K extends 'gender' | 'wantsToMeet'>(field: K) => ({
+    name: field,
+    value: value[field],
+    onChange: (next: GenderAnswers[K]) => onChange(field, next),
+    error: errors[field],
+  });
+
   return (
     <>
-      <RadioChips
-        name="gender"
-        label="You are"
-        choices={genderChoices}
-        value={value.gender}
-        onChange={(next) => onChange('gender', next)}
-        error={errors.gender}
-      />
+      <RadioChips label="You are" choices={genderChoices} {...oneChoice('gender')} />
       {value.gender === 'SELF_DESCRIBED' ? (
         <TextField
           label="In your own words"
@@ -50,13 +51,10 @@ export function GenderFields({
         <span>Show this on my profile (we use it for matching either way)</span>
       </label>
       <RadioChips
-        name="wantsToMeet"
         label="You want to meet"
         hint="You are only suggested to people who want to meet you too."
         choices={wantsToMeetChoices}
-        value={value.wantsToMeet}
-        onChange={(next) => onChange('wantsToMeet', next)}
-        error={errors.wantsToMeet}
+        {...oneChoice('wantsToMeet')}
       />
     </>
   );
